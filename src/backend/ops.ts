@@ -1,0 +1,37 @@
+// The contract between public functions (src/linalg, src/special, src/gdn) and backend
+// implementations: for each registry op, the signature every (dtype, device) entry has.
+// Public functions validate, broadcast (BatchPlan), then call lookup(op, dtype, device)
+// and one of these. Implementations return tensors on the device they were given.
+import type { Tensor } from '../core/tensor.js';
+import type { BatchPlan } from '../core/batch.js';
+
+/** Per-matrix LAPACK status: int32 tensor of the batch shape, on the op's device. */
+export type InfoTensor = Tensor<'int32'>;
+
+export interface OpSignatures {
+  /** Host → GPU copy (GPU backend). */
+  upload: (t: Tensor) => Tensor;
+  /** GPU → host copy into a new typed array. */
+  download: (t: Tensor) => Promise<Float32Array | Float64Array | Int32Array>;
+  /** Same buffer, new shape (GPU tensors; CPU reshape is a view). */
+  reshape: (t: Tensor, shape: readonly number[]) => Tensor;
+  /** Batched matrix transpose (conj = adjoint) of the last two dims, new tensor. */
+  transpose: (A: Tensor, conj: boolean) => Tensor;
+  /** C = A·B over a broadcast batch; A (…, m, k), B (…, k, n). */
+  matmul: (A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number) => Tensor;
+
+  /** Partial-pivoted LU of (…, m, n); pivots (…, min(m,n)) 1-based as LAPACK/torch. */
+  luFactor: (A: Tensor) => { LU: Tensor; pivots: Tensor<'int32'>; info: InfoTensor };
+  /** Solve with a factorization; plan maps LU's batch (a) and B's batch (b). B is (…, n, k). */
+  luSolve: (LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchPlan, adjoint: boolean) => Tensor;
+  /** A·X = B for square A (…, n, n), B (…, n, k). */
+  solve: (A: Tensor, B: Tensor, plan: BatchPlan) => { X: Tensor; info: InfoTensor };
+  /** op(A)·X = B with A triangular (only the named triangle read); left side only. */
+  solveTriangular: (
+    A: Tensor, B: Tensor, plan: BatchPlan, opts: { upper: boolean; unitriangular: boolean },
+  ) => Tensor;
+  /** Batched inverse of (…, n, n). */
+  inv: (A: Tensor) => { X: Tensor; info: InfoTensor };
+}
+
+export type OpName = keyof OpSignatures;

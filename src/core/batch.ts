@@ -1,0 +1,29 @@
+import type { Tensor } from './tensor.js';
+import { broadcastShapes, broadcastIndex, sizeOf, isIdentityIndex } from './shape.js';
+
+/**
+ * How two batched matrix operands line up: the broadcast batch shape and, for each output
+ * matrix, which input matrix to read (null when the operand already has the full batch).
+ * Kernels take these maps instead of materialised broadcast copies.
+ */
+export interface BatchPlan {
+  batchShape: number[];
+  count: number;
+  aIdx: Int32Array | null;
+  bIdx: Int32Array | null;
+  aCount: number;
+  bCount: number;
+}
+
+export function planBatch(A: Tensor, B: Tensor, who: string, names = ['A', 'B'], aDims = 2, bDims = 2): BatchPlan {
+  const ab = A.shape.slice(0, A.ndim - aDims);
+  const bb = B.shape.slice(0, B.ndim - bDims);
+  const batchShape = broadcastShapes(ab, bb, who, names);
+  const count = sizeOf(batchShape);
+  const aCount = sizeOf(ab), bCount = sizeOf(bb);
+  let aIdx: Int32Array | null = broadcastIndex(ab, batchShape);
+  let bIdx: Int32Array | null = broadcastIndex(bb, batchShape);
+  if (isIdentityIndex(aIdx, aCount)) aIdx = null;
+  if (isIdentityIndex(bIdx, bCount)) bIdx = null;
+  return { batchShape, count, aIdx, bIdx, aCount, bCount };
+}

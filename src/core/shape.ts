@@ -1,0 +1,74 @@
+import { ShapeError, fmtShape } from './errors.js';
+
+export function sizeOf(shape: readonly number[]): number {
+  let s = 1;
+  for (const d of shape) s *= d;
+  return s;
+}
+
+export function checkShape(shape: readonly number[], who: string): void {
+  for (const d of shape) {
+    if (!Number.isInteger(d) || d < 0) throw new ShapeError(`${who}: invalid shape [${shape.join(', ')}]`);
+  }
+}
+
+/**
+ * torch/numpy broadcasting of batch dims: right-aligned, sizes equal or 1.
+ * `names` label the operands in the error message.
+ */
+export function broadcastShapes(a: readonly number[], b: readonly number[], who: string, names = ['A', 'B']): number[] {
+  const n = Math.max(a.length, b.length);
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const x = a[a.length - n + i] ?? 1;
+    const y = b[b.length - n + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1) {
+      throw new ShapeError(
+        `${who}: batch dims of ${names[0]} (${fmtShape(a)}) and ${names[1]} (${fmtShape(b)}) do not broadcast`,
+      );
+    }
+    out[i] = x === 1 ? y : x;
+  }
+  return out;
+}
+
+/**
+ * For each flat index into the broadcast batch `out`, the flat index into an operand of
+ * batch shape `src` (which broadcasts to `out`). Returned as an Int32Array so kernels can
+ * take per-matrix offsets without materialising broadcast copies.
+ */
+export function broadcastIndex(src: readonly number[], out: readonly number[]): Int32Array {
+  const total = sizeOf(out);
+  const idx = new Int32Array(total);
+  const nd = out.length;
+  const s = new Array<number>(nd).fill(1);
+  // strides of src aligned to out, 0 where src broadcasts
+  const strides = new Array<number>(nd).fill(0);
+  let acc = 1;
+  for (let i = nd - 1; i >= 0; i--) {
+    const j = src.length - nd + i;
+    const dim = j >= 0 ? src[j] : 1;
+    s[i] = dim;
+    strides[i] = dim === 1 ? 0 : acc;
+    acc *= dim;
+  }
+  const counter = new Array<number>(nd).fill(0);
+  let off = 0;
+  for (let f = 0; f < total; f++) {
+    idx[f] = off;
+    for (let i = nd - 1; i >= 0; i--) {
+      counter[i]++;
+      off += strides[i];
+      if (counter[i] < out[i]) break;
+      off -= strides[i] * counter[i];
+      counter[i] = 0;
+    }
+  }
+  return idx;
+}
+
+export function isIdentityIndex(idx: Int32Array, srcCount: number): boolean {
+  if (idx.length !== srcCount) return false;
+  for (let i = 0; i < idx.length; i++) if (idx[i] !== i) return false;
+  return true;
+}

@@ -1,0 +1,229 @@
+import {
+  type DType, type Device, type StorageOf, isComplex, scalarsPerElement, storageCtor, bytesPerScalar,
+} from './dtype.js';
+import { DeviceError, DTypeError, ShapeError, fmtShape } from './errors.js';
+import { sizeOf, checkShape } from './shape.js';
+import { Complex, isComplexLike } from '../complex/complex.js';
+import { lookup } from '../backend/registry.js';
+
+/**
+ * A GPU allocation as the core sees it: the GPU backend owns the real GPUBuffer and
+ * returns it to its pool on `release()`.
+ */
+export interface GpuStorage {
+  readonly buffer: unknown;
+  /** Bytes of tensor data (the buffer itself may be larger: pool buckets). */
+  readonly byteLength: number;
+  release(): void;
+}
+
+type Storage<D extends DType> = StorageOf<D>;
+
+/* GPU tensors dropped without dispose() still give their buffer back to the pool. */
+const gpuFinalizer = new FinalizationRegistry<GpuStorage>((s) => s.release());
+
+/**
+ * A dense row-major tensor: batch dims…, then (m, n) for matrices. Complex dtypes store
+ * interleaved (re, im) scalars. CPU tensors own a typed array; GPU tensors own a pooled
+ * buffer (call `dispose()` in hot loops; a FinalizationRegistry is only a safety net).
+ */
+export class Tensor<D extends DType = DType> {
+  readonly dtype: D;
+  readonly shape: readonly number[];
+  readonly device: Device;
+  private _cpu: Storage<D> | undefined;
+  private _gpu: GpuStorage | undefined;
+  private _disposed = false;
+  /**
+   * Deferred numerical check of a GPU result (LinAlgError for a singular member): GPU
+   * work is asynchronous, so the throwing variants report at the first read, as CUDA does.
+   */
+  private _check: (() => Promise<void>) | undefined;
+
+  private constructor(dtype: D, shape: readonly number[], device: Device, cpu?: Storage<D>, gpu?: GpuStorage) {
+    this.dtype = dtype;
+    this.shape = Object.freeze([...shape]);
+    this.device = device;
+    this._cpu = cpu;
+    this._gpu = gpu;
+    if (gpu) gpuFinalizer.register(this, gpu, this);
+  }
+
+  /** Wraps CPU storage without copying. The array length must match the shape. */
+  static fromStorage<D extends DType>(dtype: D, shape: readonly number[], data: Storage<D>): Tensor<D> {
+    checkShape(shape, 'tensor');
+    const want = sizeOf(shape) * scalarsPerElement(dtype);
+    const C = storageCtor(dtype);
+    if (!(data instanceof C)) {
+      throw new DTypeError(`tensor: ${dtype} needs a ${C.name}, got ${data?.constructor?.name ?? typeof data}`);
+    }
+    if (data.length !== want) {
+      throw new ShapeError(
+        `tensor: shape ${fmtShape(shape)} of ${dtype} needs ${want} scalars, the array holds ${data.length}`,
+      );
+    }
+    return new Tensor(dtype, shape, 'cpu', data);
+  }
+
+  /** Wraps a GPU allocation (GPU backend use). */
+  static fromGpu<D extends DType>(dtype: D, shape: readonly number[], storage: GpuStorage): Tensor<D> {
+    return new Tensor(dtype, shape, 'gpu', undefined, storage);
+  }
+
+  /** Allocates zeroed CPU storage. */
+  static empty<D extends DType>(dtype: D, shape: readonly number[]): Tensor<D> {
+    checkShape(shape, 'tensor');
+    const C = storageCtor(dtype);
+    return new Tensor(dtype, shape, 'cpu', new C(sizeOf(shape) * scalarsPerElement(dtype)) as Storage<D>);
+  }
+
+  get ndim(): number { return this.shape.length; }
+  /** Number of elements (a complex number counts once). */
+  get size(): number { return sizeOf(this.shape); }
+  get isDisposed(): boolean { return this._disposed; }
+  /** Rows and columns of the trailing matrix. */
+  get rows(): number { return this.shape[this.shape.length - 2] ?? 1; }
+  get cols(): number { return this.shape[this.shape.length - 1] ?? 1; }
+  /** Leading (batch) dims. */
+  get batchShape(): number[] { return this.shape.slice(0, -2); }
+
+  private alive(who: string): void {
+    if (this._disposed) throw new DeviceError(`${who}: the tensor was disposed`);
+  }
+
+  /** The CPU storage itself (no copy). Throws for GPU tensors: use `await data()`. */
+  dataSync(): Storage<D> {
+    this.alive('dataSync');
+    if (this.device !== 'cpu') {
+      throw new DeviceError('dataSync: the tensor lives on the GPU; use `await t.data()` or `t.to("cpu")` after reading');
+    }
+    return this._cpu!;
+  }
+
+  /** The data on the host, from any device. For GPU tensors this is a copy. */
+  async data(): Promise<Storage<D>> {
+    this.alive('data');
+    if (this._check) {
+      const c = this._check;
+      this._check = undefined;
+      await c();
+    }
+    if (this.device === 'cpu') return this._cpu!;
+    const download = lookup('download', this.dtype, 'gpu', 'data');
+    return (await download(this)) as Storage<D>;
+  }
+
+  /** The GPU allocation (GPU backend use). */
+  gpuStorage(): GpuStorage {
+    this.alive('gpuStorage');
+    if (!this._gpu) throw new DeviceError('gpuStorage: the tensor is on the CPU');
+    return this._gpu;
+  }
+
+  /** Attaches a deferred numerical check (GPU backend use). */
+  setCheck(check: () => Promise<void>): this {
+    this._check = check;
+    return this;
+  }
+
+  /**
+   * Copies to `device`. To the GPU: needs `await gpu.init()` first (device creation is
+   * asynchronous in WebGPU). From the GPU use `await toAsync('cpu')`.
+   */
+  to(device: Device): Tensor<D> {
+    this.alive('to');
+    if (device === this.device) return this;
+    if (device === 'gpu') return lookup('upload', this.dtype, 'gpu', 'to')(this) as Tensor<D>;
+    throw new DeviceError('to: reading a GPU tensor is asynchronous; use `await t.toAsync("cpu")`');
+  }
+
+  async toAsync(device: Device): Promise<Tensor<D>> {
+    if (device === this.device) return this;
+    if (device === 'gpu') return this.to('gpu');
+    const d = await this.data();
+    return new Tensor(this.dtype, this.shape, 'cpu', (d === this._cpu ? d.slice() : d) as Storage<D>);
+  }
+
+  /** Same storage, new shape (CPU: no copy). */
+  reshape(shape: readonly number[]): Tensor<D> {
+    this.alive('reshape');
+    if (sizeOf(shape) !== this.size) {
+      throw new ShapeError(`reshape: cannot view ${fmtShape(this.shape)} as ${fmtShape(shape)}`);
+    }
+    if (this.device === 'cpu') return new Tensor(this.dtype, shape, 'cpu', this._cpu);
+    return lookup('reshape', this.dtype, 'gpu', 'reshape')(this, shape) as Tensor<D>;
+  }
+
+  /** Nested arrays (numbers, or `Complex` for complex dtypes). CPU only; see `toArrayAsync`. */
+  toArray(): NestedArray {
+    return nest(this.dataSync(), this.shape, isComplex(this.dtype));
+  }
+
+  async toArrayAsync(): Promise<NestedArray> {
+    return nest(await this.data(), this.shape, isComplex(this.dtype));
+  }
+
+  /** Frees the storage now (GPU buffers go back to the pool). Safe to call twice. */
+  dispose(): void {
+    if (this._disposed) return;
+    this._disposed = true;
+    if (this._gpu) {
+      gpuFinalizer.unregister(this);
+      this._gpu.release();
+      this._gpu = undefined;
+    }
+    this._cpu = undefined;
+  }
+
+  /** Bytes of the data. */
+  get byteLength(): number {
+    return this.size * scalarsPerElement(this.dtype) * bytesPerScalar(this.dtype);
+  }
+
+  toString(): string {
+    return `Tensor(${this.dtype}, [${this.shape.join(', ')}], ${this.device})`;
+  }
+}
+
+export type NestedArray = number | Complex | NestedArray[];
+
+function nest(data: ArrayLike<number>, shape: readonly number[], cplx: boolean): NestedArray {
+  const k = cplx ? 2 : 1;
+  const rec = (dim: number, off: number): NestedArray => {
+    if (dim === shape.length) return cplx ? new Complex(data[off * k], data[off * k + 1]) : data[off];
+    const out: NestedArray[] = [];
+    const stride = sizeOf(shape.slice(dim + 1));
+    for (let i = 0; i < shape[dim]; i++) out.push(rec(dim + 1, off + i * stride));
+    return out;
+  };
+  return rec(0, 0);
+}
+
+/** Shape of a nested array, checking it is rectangular. */
+export function inferShape(v: unknown, who = 'tensor'): number[] {
+  const shape: number[] = [];
+  let cur: unknown = v;
+  while (Array.isArray(cur)) {
+    shape.push(cur.length);
+    if (cur.length === 0) break;
+    cur = cur[0];
+  }
+  const check = (x: unknown, d: number): void => {
+    if (d === shape.length) {
+      if (Array.isArray(x)) throw new ShapeError(`${who}: ragged nested array (too deep at depth ${d})`);
+      return;
+    }
+    if (!Array.isArray(x) || x.length !== shape[d]) {
+      throw new ShapeError(`${who}: ragged nested array: expected length ${shape[d]} at depth ${d}`);
+    }
+    for (const y of x) check(y, d + 1);
+  };
+  check(v, 0);
+  return shape;
+}
+
+/** True when any leaf is complex-like. */
+export function hasComplexLeaf(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasComplexLeaf);
+  return isComplexLike(v);
+}

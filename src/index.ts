@@ -1,0 +1,9 @@
+import './backend/registerAll.js';
+
+export { Tensor, type GpuStorage, type NestedArray } from './core/tensor.js';
+export { tensor, zeros, eye, randn, Rng, type TensorLike, type CreateOptions } from './core/create.js';
+export type { DType, Device, FloatDType, RealDType, ComplexDType } from './core/dtype.js';
+export { ShapeError, DTypeError, DeviceError, LinAlgError, ArgumentError } from './core/errors.js';
+export { Complex, fromMathjs, toMathjs, type ComplexLike } from './complex/index.js';
+export { numThreads, setNumThreads, gemmKernel } from './backend/cpu/binding.js';
+export * as linalg from './linalg/index.js';

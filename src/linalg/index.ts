@@ -1,0 +1,1 @@
+export { matmul } from './matmul.js';
