@@ -1,51 +1,120 @@
-// Straightforward Gauss–Jordan with partial pivoting per matrix; correct for every n ≤ 4.
-// (The batched SIMD kernel replaces this body; the contract in inv_small.hpp stays.)
+// Batched inverses of n ≤ 4 matrices. Real types run the lane kernel of
+// inv_small_lanes.hpp (one matrix per SIMD lane, branch-free Gauss–Jordan with partial
+// pivoting): AVX2+FMA when the CPU has it and LAPIS_KERNELS is not "portable", else the
+// same algorithm on a portable lane type the compiler vectorises itself. Complex types
+// take the scalar per-matrix path (rare enough not to need lanes).
 #include "lapis/inv_small.hpp"
 
-#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 
+#include "inv_small_lanes.hpp"
 #include "lapis/parallel.hpp"
 
 namespace lapis {
 
+#if defined(__x86_64__) || defined(_M_X64)
+void inv_small_avx2(index n, index count, const float* A, float* X, int32_t* info);
+void inv_small_avx2(index n, index count, const double* A, double* X, int32_t* info);
+#define LAPIS_INV_HAVE_AVX2 1
+#endif
+
+namespace {
+
+bool use_avx2() {
+#if defined(LAPIS_INV_HAVE_AVX2) && (defined(__GNUC__) || defined(__clang__))
+  static const bool ok = [] {
+    const char* k = std::getenv("LAPIS_KERNELS");
+    if (k && std::strcmp(k, "portable") == 0) return false;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return ok;
+#else
+  return false;
+#endif
+}
+
+// Portable lanes: plain arrays; loops the compiler turns into SSE/NEON where it can.
+template <class R, int LN>
+struct PortableLanes {
+  using T = R;
+  static constexpr int L = LN;
+  struct M { bool b[LN]; };
+  R x[LN];
+  template <class F> static PortableLanes map(F f) { PortableLanes r; for (int l = 0; l < LN; ++l) r.x[l] = f(l); return r; }
+  static PortableLanes load(const R* p) { PortableLanes r; for (int l = 0; l < LN; ++l) r.x[l] = p[l]; return r; }
+  static void store(R* p, const PortableLanes& a) { for (int l = 0; l < LN; ++l) p[l] = a.x[l]; }
+  static PortableLanes splat(R v) { return map([&](int) { return v; }); }
+  static PortableLanes add(const PortableLanes& a, const PortableLanes& b) { return map([&](int l) { return a.x[l] + b.x[l]; }); }
+  static PortableLanes mul(const PortableLanes& a, const PortableLanes& b) { return map([&](int l) { return a.x[l] * b.x[l]; }); }
+  static PortableLanes div(const PortableLanes& a, const PortableLanes& b) { return map([&](int l) { return a.x[l] / b.x[l]; }); }
+  static PortableLanes fnmadd(const PortableLanes& a, const PortableLanes& b, const PortableLanes& c) {
+    return map([&](int l) { return c.x[l] - a.x[l] * b.x[l]; });
+  }
+  static PortableLanes abs(const PortableLanes& a) { return map([&](int l) { return std::abs(a.x[l]); }); }
+  template <class F> static M cmp(F f) { M m; for (int l = 0; l < LN; ++l) m.b[l] = f(l); return m; }
+  static M gt(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return a.x[l] > b.x[l]; }); }
+  static M lt(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return a.x[l] < b.x[l]; }); }
+  static M eq(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return a.x[l] == b.x[l]; }); }
+  static M ne(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return !(a.x[l] == b.x[l]); }); }
+  static PortableLanes blend(const PortableLanes& a, const PortableLanes& b, const M& m) {
+    return map([&](int l) { return m.b[l] ? b.x[l] : a.x[l]; });
+  }
+  static unsigned mask_bits(const M& m) { unsigned r = 0; for (int l = 0; l < LN; ++l) r |= unsigned(m.b[l]) << l; return r; }
+};
+
 template <class T>
-static int32_t inv_one(index n, const T* a, T* x) {
+int32_t inv_one(index n, const T* a, T* x) {
   T w[4][8];
   for (index i = 0; i < n; ++i)
     for (index j = 0; j < n; ++j) {
       w[i][j] = a[i * n + j];
       w[i][n + j] = i == j ? T(1) : T(0);
-      if (!is_finite(w[i][j])) {
-        for (index k = 0; k < n * n; ++k) x[k] = T(std::numeric_limits<real_t<T>>::quiet_NaN());
-        return -1;
-      }
     }
-  for (index c = 0; c < n; ++c) {
+  int32_t info = 0;
+  for (index i = 0; i < n * n; ++i)
+    if (!is_finite(a[i])) info = -1;
+  for (index c = 0; c < n && info == 0; ++c) {
     index p = c;
     for (index r = c + 1; r < n; ++r) if (abs1(w[r][c]) > abs1(w[p][c])) p = r;
-    if (w[p][c] == T(0)) {
-      for (index k = 0; k < n * n; ++k) x[k] = T(std::numeric_limits<real_t<T>>::quiet_NaN());
-      return static_cast<int32_t>(c + 1);
-    }
+    if (w[p][c] == T(0)) { info = static_cast<int32_t>(c + 1); break; }
     if (p != c) for (index j = 0; j < 2 * n; ++j) std::swap(w[p][j], w[c][j]);
-    T piv = w[c][c];
-    for (index j = 0; j < 2 * n; ++j) w[c][j] /= piv;
+    const T piv = w[c][c];
+    for (index j = c + 1; j < 2 * n; ++j) w[c][j] /= piv;
     for (index r = 0; r < n; ++r) {
       if (r == c) continue;
-      T f = w[r][c];
-      for (index j = 0; j < 2 * n; ++j) w[r][j] -= f * w[c][j];
+      const T f = w[r][c];
+      for (index j = c + 1; j < 2 * n; ++j) w[r][j] -= f * w[c][j];
     }
   }
-  for (index i = 0; i < n; ++i) for (index j = 0; j < n; ++j) x[i * n + j] = w[i][n + j];
-  return 0;
+  for (index i = 0; i < n; ++i)
+    for (index j = 0; j < n; ++j)
+      x[i * n + j] = info ? T(std::numeric_limits<real_t<T>>::quiet_NaN()) : w[i][n + j];
+  return info;
 }
 
 template <class T>
-void inv_small_batched(index n, index count, const T* A, T* X, int32_t* info) {
+void inv_small_scalar(index n, index count, const T* A, T* X, int32_t* info) {
   parallel_for(count, 4096, [&](index b0, index b1) {
     for (index b = b0; b < b1; ++b) info[b] = inv_one(n, A + b * n * n, X + b * n * n);
   });
+}
+
+}  // namespace
+
+template <class T>
+void inv_small_batched(index n, index count, const T* A, T* X, int32_t* info) {
+  if (count <= 0 || n <= 0) return;
+  if constexpr (is_complex_v<T>) {
+    inv_small_scalar(n, count, A, X, info);
+  } else {
+#ifdef LAPIS_INV_HAVE_AVX2
+    if (use_avx2()) { inv_small_avx2(n, count, A, X, info); return; }
+#endif
+    inv_small_lanes<PortableLanes<T, 32 / sizeof(T)>>(n, count, A, X, info);
+  }
 }
 
 template void inv_small_batched<float>(index, index, const float*, float*, int32_t*);
