@@ -1,0 +1,449 @@
+// The benchmark harness: the suite registry that bench/suites/*.ts fill, the timing
+// loops, and the pure functions that turn timings into tables, markdown and a chart.
+// Everything here but `measureSync`/`measureAsync` is deterministic so that
+// test/bench-harness.test.ts can check it on synthetic timings.
+
+export type PeerName = 'numpy' | 'mathjs' | 'ml-matrix' | 'torch';
+
+export interface BenchTarget {
+  vs: PeerName;
+  /** Which lapis timing the target compares: defaults to 'gpu' against torch, 'cpu' otherwise. */
+  device?: 'cpu' | 'gpu';
+  /** lapis time / peer time must be ≤ maxRatio. */
+  maxRatio: number;
+}
+
+export interface BenchCase {
+  name: string; // 'dgemm n=1024'
+  flops?: number; // to print GFLOP/s
+  lapis?: () => void; // lapis on the CPU, timed body (setup outside)
+  gpu?: () => Promise<void>; // lapis on the GPU; must end with a sync
+  peers?: { mathjs?: () => void; mlMatrix?: () => void };
+  python?: { setup: string; stmt: string }; // numpy/scipy via /usr/bin/python3
+  torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness
+  targets?: BenchTarget[]; // lapis time / peer time must be ≤ maxRatio
+}
+
+export type SuiteFactory = () => BenchCase[] | Promise<BenchCase[]>;
+
+const suites = new Map<string, SuiteFactory>();
+
+/**
+ * Registers a benchmark suite under `name`; `factory` builds the cases lazily, so data
+ * is only made for suites that run. Registering a name twice replaces the factory.
+ */
+export function registerSuite(name: string, factory: SuiteFactory): void {
+  suites.set(name, factory);
+}
+
+/** The registered suites, in registration order. */
+export function registeredSuites(): ReadonlyMap<string, SuiteFactory> {
+  return suites;
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics and timing
+
+/** The median of `xs` (mean of the two middle values for an even count); NaN if empty. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+}
+
+export interface TimingOptions {
+  /** Seconds one measurement should take in all (samples × inner × per-call). */
+  targetSeconds: number;
+  /** A sample loops the body until it lasts at least this many seconds (timer resolution, call overhead). */
+  minSampleSeconds: number;
+  minSamples: number;
+  maxSamples: number;
+  /** Warm-up calls before the estimate (JIT, caches, pipeline compilation). */
+  warmup: number;
+  /** Past this many seconds per call, a single timed call is all we do. */
+  slowCallSeconds: number;
+}
+
+export const DEFAULT_TIMING: TimingOptions = {
+  targetSeconds: 1,
+  minSampleSeconds: 0.002,
+  minSamples: 5,
+  maxSamples: 50,
+  warmup: 1,
+  slowCallSeconds: 3,
+};
+
+export const QUICK_TIMING: TimingOptions = {
+  targetSeconds: 0.05,
+  minSampleSeconds: 0.001,
+  minSamples: 1,
+  maxSamples: 3,
+  warmup: 1,
+  slowCallSeconds: 0.5,
+};
+
+export interface Plan {
+  inner: number; // calls per sample
+  samples: number;
+}
+
+/**
+ * How many calls per sample and how many samples, from one call's estimated time: a
+ * sample lasts at least `minSampleSeconds`, the whole measurement about
+ * `targetSeconds`, within [minSamples, maxSamples]; very slow calls get one sample.
+ */
+export function planRepetitions(estimateSeconds: number, o: TimingOptions): Plan {
+  const est = Math.max(estimateSeconds, 1e-9);
+  if (est >= o.slowCallSeconds) return { inner: 1, samples: 1 };
+  const inner = Math.max(1, Math.ceil(o.minSampleSeconds / est));
+  const samples = Math.round(o.targetSeconds / (inner * est));
+  return { inner, samples: Math.min(o.maxSamples, Math.max(o.minSamples, samples)) };
+}
+
+export interface Measurement {
+  /** Median seconds per call. */
+  seconds: number;
+  samples: number;
+  inner: number;
+}
+
+const now = (): number => performance.now() / 1000;
+
+/** Warm-up, estimate, then the median per-call time over adaptive samples. */
+export function measureSync(fn: () => void, o: TimingOptions = DEFAULT_TIMING): Measurement {
+  let est = Infinity;
+  for (let i = 0; i < Math.max(1, o.warmup); i++) {
+    const t0 = now();
+    fn();
+    est = Math.min(est, now() - t0);
+    if (est >= o.slowCallSeconds) return { seconds: est, samples: 1, inner: 1 };
+  }
+  const plan = planRepetitions(est, o);
+  const times: number[] = [];
+  for (let s = 0; s < plan.samples; s++) {
+    const t0 = now();
+    for (let i = 0; i < plan.inner; i++) fn();
+    times.push((now() - t0) / plan.inner);
+  }
+  return { seconds: median(times), ...plan };
+}
+
+/** `measureSync` for a body that returns a promise (GPU work ending with a sync). */
+export async function measureAsync(fn: () => Promise<void>, o: TimingOptions = DEFAULT_TIMING): Promise<Measurement> {
+  let est = Infinity;
+  // The first GPU call compiles pipelines: always warm up at least twice.
+  for (let i = 0; i < Math.max(2, o.warmup); i++) {
+    const t0 = now();
+    await fn();
+    est = Math.min(est, now() - t0);
+    if (est >= o.slowCallSeconds) return { seconds: est, samples: 1, inner: 1 };
+  }
+  const plan = planRepetitions(est, o);
+  const times: number[] = [];
+  for (let s = 0; s < plan.samples; s++) {
+    const t0 = now();
+    for (let i = 0; i < plan.inner; i++) await fn();
+    times.push((now() - t0) / plan.inner);
+  }
+  return { seconds: median(times), ...plan };
+}
+
+// ---------------------------------------------------------------------------------------
+// Results
+
+export type ColumnName = 'lapis' | 'gpu' | PeerName;
+export const COLUMNS: readonly ColumnName[] = ['lapis', 'gpu', 'numpy', 'mathjs', 'ml-matrix', 'torch'];
+export const PEERS: readonly PeerName[] = ['numpy', 'mathjs', 'ml-matrix', 'torch'];
+
+export interface TargetResult extends Required<BenchTarget> {
+  /** lapis time / peer time; null when either side was not measured. */
+  ratio: number | null;
+  met: boolean | null;
+}
+
+export interface CaseResult {
+  name: string;
+  flops?: number;
+  /** Median milliseconds per call, by column; absent if not measured. */
+  ms: Partial<Record<ColumnName, number>>;
+  /** Why a column has no time (peer missing, error). */
+  notes?: Partial<Record<ColumnName, string>>;
+  targets: TargetResult[];
+}
+
+export interface MachineInfo {
+  host: string;
+  cpu: string;
+  cores: number;
+  threads: number | null; // lapis numThreads()
+  gemmKernel?: string | null;
+  platform: string;
+  arch: string;
+  node: string;
+  gpu?: string | null; // adapter description, or null
+  gpuNote?: string; // why there is no GPU column
+  python?: Record<string, string | null>; // numpy, scipy, openblas, torch, cuda device…
+}
+
+export interface SuiteResult {
+  suite: string;
+  host: string;
+  date: string; // ISO
+  quick: boolean;
+  machine: MachineInfo;
+  cases: CaseResult[];
+}
+
+/** The lapis column a target compares. */
+export function targetDevice(t: BenchTarget): 'cpu' | 'gpu' {
+  return t.device ?? (t.vs === 'torch' ? 'gpu' : 'cpu');
+}
+
+/** lapis/peer for each target of a case, with PASS (true) / MISS (false) / not measured (null). */
+export function evaluateTargets(targets: readonly BenchTarget[] | undefined, ms: CaseResult['ms']): TargetResult[] {
+  return (targets ?? []).map((t) => {
+    const device = targetDevice(t);
+    const mine = ms[device === 'gpu' ? 'gpu' : 'lapis'];
+    const peer = ms[t.vs];
+    const ok = mine !== undefined && peer !== undefined && peer > 0 && Number.isFinite(mine) && Number.isFinite(peer);
+    const ratio = ok ? mine! / peer! : null;
+    return { vs: t.vs, device, maxRatio: t.maxRatio, ratio, met: ratio === null ? null : ratio <= t.maxRatio };
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Formatting
+
+/** A time in milliseconds, three significant digits, switching to µs/s where it reads better. */
+export function fmtTime(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '—';
+  if (ms < 1) return `${sig(ms * 1000)} µs`;
+  if (ms >= 10_000) return `${sig(ms / 1000)} s`;
+  return `${sig(ms)} ms`;
+}
+
+function sig(x: number): string {
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  return x.toFixed(2);
+}
+
+/** A ratio lapis/peer: "0.81×", "1/412" style for tiny ratios would confuse; keep decimals. */
+export function fmtRatio(r: number | null | undefined): string {
+  if (r === null || r === undefined || !Number.isFinite(r)) return '—';
+  if (r >= 100) return `${r.toFixed(0)}×`;
+  if (r >= 0.1) return `${r.toFixed(2)}×`;
+  // Big speed-ups read better as "1/N" (lapis N times faster).
+  return `1/${(1 / r).toFixed(0)}`;
+}
+
+export function fmtGflops(flops: number | undefined, ms: number | undefined): string {
+  if (!flops || ms === undefined || !(ms > 0)) return '';
+  const g = flops / (ms * 1e-3) / 1e9;
+  return g >= 1000 ? `${(g / 1000).toFixed(2)} TFLOP/s` : `${g.toFixed(1)} GFLOP/s`;
+}
+
+/** A target's limit: 1.3 stays 1.3, 1/300 prints as "1/300". */
+export function fmtLimit(x: number): string {
+  if (x > 0 && x < 0.1) return `1/${Math.round(1 / x)}`;
+  return String(Number(x.toPrecision(3)));
+}
+
+/** The ratio columns a set of cases needs: lapis cpu vs each CPU peer, gpu vs torch (and others a target asks for). */
+export function ratioColumns(cases: readonly CaseResult[]): Array<{ device: 'cpu' | 'gpu'; vs: PeerName }> {
+  const out: Array<{ device: 'cpu' | 'gpu'; vs: PeerName }> = [];
+  const add = (device: 'cpu' | 'gpu', vs: PeerName) => {
+    if (!out.some((c) => c.device === device && c.vs === vs)) out.push({ device, vs });
+  };
+  for (const vs of PEERS) {
+    const device = vs === 'torch' ? 'gpu' : 'cpu';
+    const mine = device === 'gpu' ? 'gpu' : 'lapis';
+    if (cases.some((c) => c.ms[mine] !== undefined && c.ms[vs] !== undefined)) add(device, vs);
+  }
+  for (const c of cases) for (const t of c.targets) add(t.device, t.vs);
+  return out;
+}
+
+function ratioOf(c: CaseResult, device: 'cpu' | 'gpu', vs: PeerName): number | null {
+  const mine = c.ms[device === 'gpu' ? 'gpu' : 'lapis'];
+  const peer = c.ms[vs];
+  return mine !== undefined && peer !== undefined && peer > 0 ? mine / peer : null;
+}
+
+function fmtTargets(c: CaseResult): string {
+  return c.targets
+    .map((t) => {
+      const verdict = t.met === null ? 'n/a' : t.met ? 'PASS' : 'MISS';
+      const who = t.device === 'gpu' && t.vs !== 'torch' ? `gpu/${t.vs}` : t.device === 'cpu' && t.vs === 'torch' ? `cpu/${t.vs}` : t.vs;
+      return `${verdict} ${who} ≤ ${fmtLimit(t.maxRatio)}`;
+    })
+    .join('; ');
+}
+
+/** Columns that hold at least one time. */
+function timeColumns(cases: readonly CaseResult[]): ColumnName[] {
+  return COLUMNS.filter((col) => cases.some((c) => c.ms[col] !== undefined));
+}
+
+const COLUMN_TITLE: Record<ColumnName, string> = {
+  lapis: 'lapis cpu',
+  gpu: 'lapis gpu',
+  numpy: 'numpy',
+  mathjs: 'mathjs',
+  'ml-matrix': 'ml-matrix',
+  torch: 'torch',
+};
+
+/** Header and rows of the result table, as strings (shared by the console and markdown forms). */
+export function tableRows(cases: readonly CaseResult[]): { header: string[]; rows: string[][] } {
+  const cols = timeColumns(cases);
+  const ratios = ratioColumns(cases);
+  const hasFlops = cases.some((c) => c.flops);
+  const header = [
+    'case',
+    ...cols.map((c) => COLUMN_TITLE[c]),
+    ...(hasFlops ? ['cpu rate', ...(cols.includes('gpu') ? ['gpu rate'] : [])] : []),
+    ...ratios.map((r) => `${r.device === 'gpu' ? 'gpu' : 'cpu'}÷${r.vs}`),
+    'targets',
+  ];
+  const rows = cases.map((c) => [
+    c.name,
+    ...cols.map((col) => (c.ms[col] !== undefined ? fmtTime(c.ms[col]) : c.notes?.[col] ? 'err' : '—')),
+    ...(hasFlops ? [fmtGflops(c.flops, c.ms.lapis), ...(cols.includes('gpu') ? [fmtGflops(c.flops, c.ms.gpu)] : [])] : []),
+    ...ratios.map((r) => fmtRatio(ratioOf(c, r.device, r.vs))),
+    fmtTargets(c),
+  ]);
+  return { header, rows };
+}
+
+/** A plain-text table for the console. */
+export function formatTable(cases: readonly CaseResult[]): string {
+  const { header, rows } = tableRows(cases);
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
+  const line = (r: string[]) => r.map((cell, i) => cell + ' '.repeat(widths[i] - [...cell].length)).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function mdEscape(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}
+
+/** A markdown table of the same content. */
+export function markdownTable(cases: readonly CaseResult[]): string {
+  const { header, rows } = tableRows(cases);
+  const md = (r: string[]) => `| ${r.map(mdEscape).join(' | ')} |`;
+  const align = header.map((_, i) => (i === 0 || i === header.length - 1 ? ' --- ' : ' ---: '));
+  return [md(header), `|${align.join('|')}|`, ...rows.map(md)].join('\n');
+}
+
+export function targetSummary(results: readonly SuiteResult[]): { met: number; missed: number; unmeasured: number } {
+  let met = 0, missed = 0, unmeasured = 0;
+  for (const r of results)
+    for (const c of r.cases)
+      for (const t of c.targets) {
+        if (t.met === null) unmeasured++;
+        else if (t.met) met++;
+        else missed++;
+      }
+  return { met, missed, unmeasured };
+}
+
+function machineLine(m: MachineInfo): string {
+  const parts = [
+    `CPU: ${m.cpu} (${m.cores} cores; lapis threads ${m.threads ?? '?'}${m.gemmKernel ? `, ${m.gemmKernel} kernels` : ''})`,
+    `GPU: ${m.gpu ?? `none${m.gpuNote ? ` (${m.gpuNote})` : ''}`}`,
+    `Node ${m.node}, ${m.platform}-${m.arch}`,
+  ];
+  const py = m.python ?? {};
+  const pyParts = Object.entries(py)
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k} ${v}`);
+  if (pyParts.length) parts.push(pyParts.join(', '));
+  return parts.join(' · ');
+}
+
+/** Results ordered by suite, then host. */
+export function sortResults(results: readonly SuiteResult[]): SuiteResult[] {
+  return [...results].sort((a, b) => a.suite.localeCompare(b.suite) || a.host.localeCompare(b.host));
+}
+
+/** docs/benchmarks.md: one section per (suite, machine), from every stored result. */
+export function renderMarkdown(results: readonly SuiteResult[]): string {
+  const sorted = sortResults(results);
+  const s = targetSummary(sorted);
+  const out: string[] = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `npm run bench` from bench/results/*.json; edits here are overwritten. -->',
+    '',
+    'Each figure is the median time per call, measured by `npm run bench -- <suite>` with lapis and its peers',
+    'in the same run on the same machine (numpy/scipy and torch in one Python process per suite, with',
+    "OpenBLAS limited to lapis's thread count). Ratios are lapis time ÷ peer time: below 1 lapis is faster;",
+    '“1/N” means lapis is N times faster. A target “numpy ≤ 1.3” passes when the ratio is at most 1.3.',
+    '',
+    `Targets: ${s.met} met, ${s.missed} missed${s.unmeasured ? `, ${s.unmeasured} not measured (peer or device absent)` : ''}.`,
+    '',
+    '![ratios lapis ÷ peer, log scale](benchmarks.svg)',
+    '',
+  ];
+  for (const r of sorted) {
+    out.push(`## ${r.suite} — ${r.host}`, '');
+    out.push(`Measured ${r.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}${r.quick ? ' (quick smoke run: few repetitions, not for claims)' : ''}.`, '');
+    out.push(machineLine(r.machine), '');
+    out.push(markdownTable(r.cases), '');
+    const errs = r.cases.flatMap((c) => Object.entries(c.notes ?? {}).map(([col, why]) => `- ${c.name}, ${col}: ${why}`));
+    if (errs.length) out.push('Notes:', '', ...errs, '');
+  }
+  return out.join('\n').trimEnd() + '\n';
+}
+
+function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * A horizontal bar chart of every target's ratio (lapis ÷ peer) on a log scale, with the
+ * target drawn as a tick: green bars met their target, red ones missed it.
+ */
+export function renderSvg(results: readonly SuiteResult[]): string {
+  const bars: Array<{ label: string; ratio: number; max: number; met: boolean }> = [];
+  for (const r of sortResults(results))
+    for (const c of r.cases)
+      for (const t of c.targets)
+        if (t.ratio !== null && t.ratio > 0)
+          bars.push({
+            label: `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.vs}`,
+            ratio: t.ratio,
+            max: t.maxRatio,
+            met: !!t.met,
+          });
+  const lo = -4, hi = 1; // decades shown: 1e-4 … 1e1
+  const labelW = 430, plotW = 420, rowH = 18, top = 40, left = labelW + 10;
+  const height = top + Math.max(1, bars.length) * rowH + 30;
+  const width = left + plotW + 70;
+  const x = (v: number) => left + ((Math.min(hi, Math.max(lo, Math.log10(v))) - lo) / (hi - lo)) * plotW;
+  const o: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text x="10" y="16" font-size="13" font-weight="bold">lapis time ÷ peer time (log scale; left of 1 = lapis faster; tick = target)</text>`,
+  ];
+  for (let d = lo; d <= hi; d++) {
+    const xx = x(10 ** d);
+    o.push(`<line x1="${xx}" y1="${top - 6}" x2="${xx}" y2="${height - 24}" stroke="${d === 0 ? '#333' : '#ddd'}"/>`);
+    o.push(`<text x="${xx}" y="${height - 10}" text-anchor="middle">${d >= 0 ? 10 ** d : `1/${10 ** -d}`}</text>`);
+  }
+  if (!bars.length) o.push(`<text x="${left}" y="${top + 12}">no targets measured yet</text>`);
+  bars.forEach((b, i) => {
+    const y = top + i * rowH;
+    const x0 = x(10 ** lo), x1 = x(b.ratio);
+    o.push(`<text x="${labelW}" y="${y + 12}" text-anchor="end">${xmlEscape(b.label)}</text>`);
+    o.push(`<rect x="${x0}" y="${y + 3}" width="${Math.max(1, x1 - x0).toFixed(1)}" height="${rowH - 6}" fill="${b.met ? '#3a9d5d' : '#d0453b'}"/>`);
+    const xt = x(b.max);
+    o.push(`<line x1="${xt}" y1="${y + 1}" x2="${xt}" y2="${y + rowH - 1}" stroke="black" stroke-width="2"/>`);
+    o.push(`<text x="${Math.max(x1, xt) + 4}" y="${y + 12}">${xmlEscape(fmtRatio(b.ratio))}</text>`);
+  });
+  o.push('</svg>');
+  return o.join('\n') + '\n';
+}

@@ -1,0 +1,182 @@
+"""Times numpy/scipy (or torch on CUDA) statements for bench/run.ts.
+
+Reads one JSON object on stdin:
+  {"kind": "numpy" | "torch" | "info", "timing": {...}, "cases": [{"name", "setup", "stmt"}]}
+and writes one JSON object on stdout: {"info": {...}, "results": [{"name", "seconds", "samples", "inner"} |
+{"name", "error"}]}. Each case's setup runs once in a fresh namespace (with np, and torch for
+torch cases); stmt is compiled once and timed like the JS side: warm-up, an estimate, then the
+median per-call time over adaptive samples. Torch samples are bracketed by
+torch.cuda.synchronize() so queued kernels are counted.
+"""
+import json
+import math
+import sys
+import time
+import traceback
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if n == 0:
+        return float("nan")
+    h = n // 2
+    return s[h] if n % 2 else (s[h - 1] + s[h]) / 2
+
+
+def plan(est, o):
+    est = max(est, 1e-9)
+    if est >= o["slowCallSeconds"]:
+        return 1, 1
+    inner = max(1, math.ceil(o["minSampleSeconds"] / est))
+    samples = round(o["targetSeconds"] / (inner * est))
+    return inner, min(o["maxSamples"], max(o["minSamples"], samples))
+
+
+def measure(run, sync, o):
+    est = float("inf")
+    for _ in range(max(1, o["warmup"])):
+        sync()
+        t0 = time.perf_counter()
+        run(1)
+        sync()
+        est = min(est, time.perf_counter() - t0)
+        if est >= o["slowCallSeconds"]:
+            return {"seconds": est, "samples": 1, "inner": 1}
+    inner, samples = plan(est, o)
+    times = []
+    for _ in range(samples):
+        sync()
+        t0 = time.perf_counter()
+        run(inner)
+        sync()
+        times.append((time.perf_counter() - t0) / inner)
+    return {"seconds": median(times), "samples": samples, "inner": inner}
+
+
+def make_runner(stmt, name, ns):
+    """A function running stmt n times in a loop (as timeit does), so call overhead stays out of the time."""
+    body = "\n".join("        " + line for line in stmt.splitlines()) or "        pass"
+    src = f"def __lapis_bench__(__n):\n    for __i in range(__n):\n{body}\n"
+    exec(compile(src, f"<stmt {name}>", "exec"), ns)
+    return ns["__lapis_bench__"]
+
+
+def openblas_version():
+    try:
+        import ctypes
+        import ctypes.util
+        import numpy as np
+
+        cands = []
+        try:
+            import numpy.core._multiarray_umath as mu
+
+            cands.append(mu.__file__)
+        except Exception:
+            pass
+        cands += ["libopenblas.so.0", "libopenblas.so", ctypes.util.find_library("openblas") or ""]
+        for c in cands:
+            if not c:
+                continue
+            try:
+                lib = ctypes.CDLL(c)
+                f = lib.openblas_get_config
+            except (OSError, AttributeError):
+                continue
+            f.restype = ctypes.c_char_p
+            return f().decode()
+    except Exception:
+        pass
+    return None
+
+
+def info(kind):
+    out = {"python": sys.version.split()[0]}
+    try:
+        import numpy as np
+
+        out["numpy"] = np.__version__
+        out["openblas"] = openblas_version()
+    except Exception:
+        out["numpy"] = None
+    try:
+        import scipy
+
+        out["scipy"] = scipy.__version__
+    except Exception:
+        out["scipy"] = None
+    if kind == "torch":
+        try:
+            import torch
+
+            out["torch"] = torch.__version__
+            out["cuda"] = torch.version.cuda
+            out["torch device"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+            out["tf32"] = str(torch.backends.cuda.matmul.allow_tf32)
+        except Exception as e:  # noqa: BLE001
+            out["torch"] = None
+            out["torch error"] = str(e)
+    return out
+
+
+def main():
+    req = json.load(sys.stdin)
+    kind = req.get("kind", "numpy")
+    o = req.get("timing", {})
+    o = {
+        "targetSeconds": o.get("targetSeconds", 1.0),
+        "minSampleSeconds": o.get("minSampleSeconds", 0.002),
+        "minSamples": o.get("minSamples", 5),
+        "maxSamples": o.get("maxSamples", 50),
+        "warmup": o.get("warmup", 1),
+        "slowCallSeconds": o.get("slowCallSeconds", 3.0),
+    }
+    results = []
+    base = {}
+    sync = lambda: None  # noqa: E731
+    if kind == "numpy":
+        import numpy as np
+
+        base["np"] = np
+    elif kind == "torch":
+        import numpy as np
+        import torch
+
+        if not torch.cuda.is_available():
+            raise SystemExit("torch: CUDA is not available")
+        # Peers are measured without TF32: lapis computes in true float32.
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        base.update(np=np, torch=torch, dev="cuda")
+        sync = torch.cuda.synchronize
+    for case in req.get("cases", []):
+        ns = dict(base)
+        try:
+            exec(compile(case["setup"], f"<setup {case['name']}>", "exec"), ns)
+            run = make_runner(case["stmt"], case["name"], ns)
+            try:
+                run(1)
+            except UnboundLocalError:
+                # stmt rebinds a setup name: run it at module level instead (a little call overhead).
+                code = compile(case["stmt"], f"<stmt {case['name']}>", "exec")
+
+                def run(n, code=code, ns=ns):
+                    for _ in range(n):
+                        exec(code, ns)
+            r = measure(run, sync, o)
+            r["name"] = case["name"]
+            results.append(r)
+        except Exception as e:  # noqa: BLE001
+            results.append({"name": case["name"], "error": f"{type(e).__name__}: {e}",
+                            "trace": traceback.format_exc(limit=3)})
+        del ns
+        if kind == "torch":
+            import torch
+
+            torch.cuda.empty_cache()
+    json.dump({"info": info(kind), "results": results}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,345 @@
+// `npm run bench -- [suite…] [--quick] [--filter=text] [--no-python] [--no-torch] [--no-gpu] [--list]`
+//
+// Loads every compiled suite in bench/suites/, runs the named ones (all if none), prints a
+// table per suite, writes bench/results/<suite>-<host>.json and regenerates
+// docs/benchmarks.md and docs/benchmarks.svg from every stored result.
+// LAPIS_BENCH_QUICK=1 (or --quick) is a smoke run: few repetitions, and its files go to a
+// temporary directory (LAPIS_BENCH_OUT overrides where results and docs are written).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as lapis from '../src/index.js';
+import {
+  DEFAULT_TIMING,
+  QUICK_TIMING,
+  evaluateTargets,
+  formatTable,
+  measureAsync,
+  measureSync,
+  registeredSuites,
+  renderMarkdown,
+  renderSvg,
+  type BenchCase,
+  type CaseResult,
+  type ColumnName,
+  type MachineInfo,
+  type SuiteResult,
+  type TimingOptions,
+} from './harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function findRoot(): string {
+  let dir = here;
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'bench'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+interface Args {
+  suites: string[];
+  quick: boolean;
+  filter?: string;
+  python: boolean;
+  torch: boolean;
+  gpu: boolean;
+  list: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = {
+    suites: [],
+    quick: process.env.LAPIS_BENCH_QUICK === '1',
+    python: true,
+    torch: true,
+    gpu: true,
+    list: false,
+  };
+  for (const s of argv) {
+    if (s === '--quick') a.quick = true;
+    else if (s === '--no-python') a.python = false;
+    else if (s === '--no-torch') a.torch = false;
+    else if (s === '--no-gpu') a.gpu = false;
+    else if (s === '--list') a.list = true;
+    else if (s.startsWith('--filter=')) a.filter = s.slice(9);
+    else if (s.startsWith('-')) throw new Error(`bench: unknown option ${s}`);
+    else a.suites.push(s);
+  }
+  return a;
+}
+
+/** Imports every compiled suite beside this file, so a new suite needs no registration edit. */
+async function loadSuites(): Promise<string[]> {
+  const dir = join(here, 'suites');
+  const failed: string[] = [];
+  if (!existsSync(dir)) return failed;
+  for (const f of readdirSync(dir).sort()) {
+    if (!f.endsWith('.js')) continue;
+    try {
+      await import(pathToFileURL(join(dir, f)).href);
+    } catch (e) {
+      failed.push(`${f}: ${(e as Error).message}`);
+    }
+  }
+  return failed;
+}
+
+// --------------------------------------------------------------------------------------
+// Peers in Python
+
+function which(cmd: string): boolean {
+  return spawnSync(cmd, ['-c', 'pass'], { stdio: 'ignore' }).status === 0;
+}
+
+function numpyPython(): string | null {
+  const cands = [process.env.LAPIS_BENCH_PYTHON, '/usr/bin/python3', 'python3'].filter(Boolean) as string[];
+  for (const c of cands) if (spawnSync(c, ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0) return c;
+  return null;
+}
+
+function torchPython(): string | null {
+  const cands = [process.env.LAPIS_BENCH_TORCH_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean) as string[];
+  for (const c of cands) {
+    if (!which(c)) continue;
+    const r = spawnSync(c, ['-c', 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 3)'], { stdio: 'ignore' });
+    if (r.status === 0) return c;
+  }
+  return null;
+}
+
+interface PyResult {
+  info: Record<string, string | null>;
+  results: Array<{ name: string; seconds?: number; error?: string }>;
+}
+
+function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: string; setup: string; stmt: string }>, timing: TimingOptions, threads: number | null): PyResult {
+  const env = { ...process.env };
+  if (threads) {
+    // numpy/scipy get the same number of threads as lapis.
+    for (const v of ['OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS']) env[v] = String(threads);
+  }
+  const r = spawnSync(py, [join(findRoot(), 'bench', 'python_peer.py')], {
+    input: JSON.stringify({ kind, timing, cases }),
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`${py} bench/python_peer.py (${kind}) exited with ${r.status}`);
+  return JSON.parse(r.stdout) as PyResult;
+}
+
+// --------------------------------------------------------------------------------------
+// lapis on the GPU, if the runtime is there
+
+interface GpuState {
+  ok: boolean;
+  desc: string | null;
+  note?: string;
+}
+
+function describeAdapter(v: unknown): string | null {
+  if (!v || typeof v !== 'object') return typeof v === 'string' ? v : null;
+  const o = v as Record<string, unknown>;
+  const inner = (o.adapterInfo ?? o.info ?? o) as Record<string, unknown>;
+  const parts = ['vendor', 'architecture', 'device', 'description', 'backend', 'adapterType']
+    .map((k) => inner[k])
+    .filter((x) => typeof x === 'string' && x.length > 0) as string[];
+  return parts.length ? [...new Set(parts)].join(' / ') : null;
+}
+
+async function initGpu(): Promise<GpuState> {
+  const g = (lapis as unknown as { gpu?: Record<string, unknown> }).gpu;
+  if (!g || typeof g.init !== 'function') return { ok: false, desc: null, note: 'this build has no lapis.gpu runtime' };
+  try {
+    const r = await (g.init as () => Promise<unknown>)();
+    let desc = describeAdapter(r);
+    for (const k of ['adapterInfo', 'info', 'describe']) {
+      if (desc) break;
+      const f = g[k];
+      if (typeof f === 'function') desc = describeAdapter(await (f as () => unknown)());
+      else if (f) desc = describeAdapter(f);
+    }
+    return { ok: true, desc: desc ?? 'WebGPU adapter' };
+  } catch (e) {
+    return { ok: false, desc: null, note: (e as Error).message.split('\n')[0] };
+  }
+}
+
+// --------------------------------------------------------------------------------------
+
+function safe<T>(f: () => T): T | null {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
+}
+
+async function runSuite(
+  suite: string,
+  cases: BenchCase[],
+  ctx: { timing: TimingOptions; quick: boolean; host: string; py: string | null; torchPy: string | null; gpu: GpuState | null; threads: number | null },
+): Promise<SuiteResult> {
+  const results: CaseResult[] = cases.map((c) => ({ name: c.name, flops: c.flops, ms: {}, notes: {}, targets: [] }));
+  const note = (i: number, col: ColumnName, why: string) => {
+    results[i].notes![col] = why;
+    console.error(`  ${cases[i].name} [${col}]: ${why}`);
+  };
+  let pyInfo: Record<string, string | null> = {};
+
+  for (const kind of ['numpy', 'torch'] as const) {
+    const py = kind === 'numpy' ? ctx.py : ctx.torchPy;
+    const idx = cases.map((c, i) => (c[kind === 'numpy' ? 'python' : 'torch'] ? i : -1)).filter((i) => i >= 0);
+    if (!idx.length) continue;
+    if (!py) {
+      for (const i of idx) results[i].notes![kind] = kind === 'numpy' ? 'no python3 with numpy' : 'no torch with CUDA';
+      continue;
+    }
+    process.stderr.write(`  ${kind}: ${idx.length} case(s) in ${py}… `);
+    try {
+      const r = runPython(py, kind, idx.map((i) => ({ name: cases[i].name, ...(kind === 'numpy' ? cases[i].python! : cases[i].torch!) })), ctx.timing, ctx.threads);
+      pyInfo = { ...pyInfo, ...r.info };
+      r.results.forEach((x, j) => {
+        if (x.seconds !== undefined) results[idx[j]].ms[kind] = x.seconds * 1e3;
+        else note(idx[j], kind, x.error ?? 'failed');
+      });
+      process.stderr.write('done\n');
+    } catch (e) {
+      process.stderr.write('failed\n');
+      for (const i of idx) note(i, kind, (e as Error).message);
+    }
+  }
+
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i];
+    process.stderr.write(`  ${c.name}…`);
+    const sync: Array<[ColumnName, (() => void) | undefined]> = [
+      ['lapis', c.lapis],
+      ['mathjs', c.peers?.mathjs],
+      ['ml-matrix', c.peers?.mlMatrix],
+    ];
+    for (const [col, fn] of sync) {
+      if (!fn) continue;
+      try {
+        results[i].ms[col] = measureSync(fn, ctx.timing).seconds * 1e3;
+      } catch (e) {
+        note(i, col, (e as Error).message.split('\n')[0]);
+      }
+      (globalThis as { gc?: () => void }).gc?.();
+    }
+    if (c.gpu) {
+      // Without an adapter the machine line says why; no per-case note.
+      if (ctx.gpu?.ok) {
+        try {
+          results[i].ms.gpu = (await measureAsync(c.gpu, ctx.timing)).seconds * 1e3;
+        } catch (e) {
+          note(i, 'gpu', (e as Error).message.split('\n')[0]);
+        }
+      }
+    }
+    results[i].targets = evaluateTargets(c.targets, results[i].ms);
+    process.stderr.write(' done\n');
+  }
+  for (const r of results) if (r.notes && !Object.keys(r.notes).length) delete r.notes;
+
+  const cpus = os.cpus();
+  const machine: MachineInfo = {
+    host: ctx.host,
+    cpu: cpus[0]?.model?.trim() ?? 'unknown',
+    cores: os.availableParallelism?.() ?? cpus.length,
+    threads: ctx.threads,
+    gemmKernel: safe(() => lapis.gemmKernel()),
+    platform: process.platform,
+    arch: process.arch,
+    node: process.version,
+    gpu: ctx.gpu?.ok ? ctx.gpu.desc : null,
+    ...(ctx.gpu && !ctx.gpu.ok && ctx.gpu.note ? { gpuNote: ctx.gpu.note } : {}),
+    python: pyInfo,
+  };
+  return { suite, host: ctx.host, date: new Date().toISOString(), quick: ctx.quick, machine, cases: results };
+}
+
+function readResults(dir: string): SuiteResult[] {
+  if (!existsSync(dir)) return [];
+  const out: SuiteResult[] = [];
+  for (const f of readdirSync(dir).sort()) {
+    if (!f.endsWith('.json')) continue;
+    try {
+      out.push(JSON.parse(readFileSync(join(dir, f), 'utf8')) as SuiteResult);
+    } catch (e) {
+      console.error(`bench: skipping ${f}: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const failed = await loadSuites();
+  for (const f of failed) console.error(`bench: could not load suite ${f}`);
+  const all = registeredSuites();
+  if (args.list) {
+    console.log([...all.keys()].join('\n'));
+    return;
+  }
+  const names = args.suites.length ? args.suites : [...all.keys()];
+  const unknown = names.filter((n) => !all.has(n));
+  if (unknown.length) throw new Error(`bench: no suite named ${unknown.join(', ')} (have: ${[...all.keys()].join(', ') || 'none'})`);
+  if (!names.length) throw new Error('bench: no suites found in bench/suites/');
+
+  const timing = args.quick ? QUICK_TIMING : DEFAULT_TIMING;
+  const host = (process.env.LAPIS_BENCH_HOST || os.hostname()).replace(/[^A-Za-z0-9._-]/g, '_');
+  const outRoot = process.env.LAPIS_BENCH_OUT ?? (args.quick ? join(os.tmpdir(), 'lapis-bench-quick') : findRoot());
+  const threads = safe(() => lapis.numThreads());
+  const py = args.python ? numpyPython() : null;
+
+  const built = new Map<string, BenchCase[]>();
+  for (const n of names) {
+    let cases = await all.get(n)!();
+    if (args.filter) cases = cases.filter((c) => c.name.includes(args.filter!));
+    built.set(n, cases);
+  }
+  const wantsGpu = args.gpu && [...built.values()].some((cs) => cs.some((c) => c.gpu));
+  const wantsTorch = args.torch && [...built.values()].some((cs) => cs.some((c) => c.torch));
+  const gpu = wantsGpu ? await initGpu() : args.gpu ? null : { ok: false, desc: null, note: '--no-gpu' };
+  const torchPy = wantsTorch ? torchPython() : null;
+  console.error(
+    `bench: host ${host}, lapis threads ${threads ?? '?'}, python ${py ?? 'none'}` +
+      `${wantsGpu ? `, gpu ${gpu?.ok ? gpu.desc : `none (${gpu?.note})`}` : ''}${wantsTorch ? `, torch ${torchPy ?? 'none'}` : ''}` +
+      `${args.quick ? ', QUICK (results to ' + outRoot + ')' : ''}`,
+  );
+
+  const resultsDir = join(outRoot, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  for (const n of names) {
+    console.error(`suite ${n}:`);
+    const r = await runSuite(n, built.get(n)!, { timing, quick: args.quick, host, py, torchPy, gpu, threads });
+    console.log(`\n${n} on ${host}\n${formatTable(r.cases)}\n`);
+    const file = join(resultsDir, `${n}-${host}.json`);
+    writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
+    console.error(`wrote ${file}`);
+  }
+  const stored = readResults(resultsDir);
+  const docs = join(outRoot, 'docs');
+  mkdirSync(docs, { recursive: true });
+  writeFileSync(join(docs, 'benchmarks.md'), renderMarkdown(stored));
+  writeFileSync(join(docs, 'benchmarks.svg'), renderSvg(stored));
+  console.error(`wrote ${join(docs, 'benchmarks.md')} and benchmarks.svg (${stored.length} result file(s))`);
+  if (failed.length) process.exitCode = 1;
+}
+
+main().then(
+  () => {
+    // The WebGPU device keeps the event loop alive; the run is over.
+    process.exit(process.exitCode ?? 0);
+  },
+  (e) => {
+    console.error((e as Error).stack ?? String(e));
+    process.exit(1);
+  },
+);
