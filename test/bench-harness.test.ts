@@ -1,0 +1,286 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import {
+  median,
+  planRepetitions,
+  measureSync,
+  measureAsync,
+  evaluateTargets,
+  fmtTime,
+  fmtRatio,
+  fmtLimit,
+  fmtGflops,
+  formatTable,
+  markdownTable,
+  ratioColumns,
+  renderMarkdown,
+  renderSvg,
+  targetSummary,
+  registerSuite,
+  registeredSuites,
+  DEFAULT_TIMING,
+  type CaseResult,
+  type SuiteResult,
+  type TimingOptions,
+} from '../bench/harness.js';
+
+function caseResult(name: string, ms: CaseResult['ms'], targets: Parameters<typeof evaluateTargets>[0] = [], flops?: number): CaseResult {
+  return { name, flops, ms, targets: evaluateTargets(targets, ms) };
+}
+
+function suiteResult(suite: string, host: string, cases: CaseResult[]): SuiteResult {
+  return {
+    suite,
+    host,
+    date: '2026-11-29T12:34:56.789Z',
+    quick: false,
+    machine: { host, cpu: 'Test CPU', cores: 2, threads: 2, gemmKernel: 'avx2', platform: 'linux', arch: 'x64', node: 'v20', gpu: null, gpuNote: 'no adapter', python: { numpy: '1.24.2', torch: null } },
+    cases,
+  };
+}
+
+describe('bench harness statistics', () => {
+  it('median of odd, even and empty lists', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(Number.isNaN(median([]))).toBe(true);
+  });
+
+  it('median lies between min and max and ignores order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 40 }), (xs) => {
+        const m = median(xs);
+        expect(m).toBeGreaterThanOrEqual(Math.min(...xs));
+        expect(m).toBeLessThanOrEqual(Math.max(...xs));
+        expect(median([...xs].reverse()) === m).toBe(true);
+        // at least half the values are ≤ m and at least half ≥ m
+        expect(xs.filter((x) => x <= m).length * 2).toBeGreaterThanOrEqual(xs.length);
+        expect(xs.filter((x) => x >= m).length * 2).toBeGreaterThanOrEqual(xs.length);
+      }),
+    );
+  });
+
+  it('median is robust to one outlier among many samples', () => {
+    const xs = [1.0, 1.01, 0.99, 1.02, 0.98, 1000];
+    expect(median(xs)).toBeCloseTo(1.005, 12);
+  });
+
+  it('planRepetitions keeps within the sample bounds and the time budget', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e-8, max: 10, noNaN: true }), (est) => {
+        const o = DEFAULT_TIMING;
+        const p = planRepetitions(est, o);
+        expect(p.inner).toBeGreaterThanOrEqual(1);
+        if (est >= o.slowCallSeconds) {
+          expect(p).toEqual({ inner: 1, samples: 1 });
+          return;
+        }
+        expect(p.samples).toBeGreaterThanOrEqual(o.minSamples);
+        expect(p.samples).toBeLessThanOrEqual(o.maxSamples);
+        // A sample is long enough to time, and only as many calls as needed for that.
+        expect(p.inner * est).toBeGreaterThanOrEqual(o.minSampleSeconds * (1 - 1e-12));
+        if (p.inner > 1) expect((p.inner - 1) * est).toBeLessThan(o.minSampleSeconds);
+        // Unless clamped by minSamples, the total stays near the target.
+        if (p.samples > o.minSamples && p.samples < o.maxSamples) {
+          expect(p.samples * p.inner * est).toBeLessThan(o.targetSeconds * 1.5 + p.inner * est);
+        }
+      }),
+    );
+  });
+
+  it('planRepetitions: 10 µs calls are grouped, 100 ms calls are not', () => {
+    expect(planRepetitions(1e-5, DEFAULT_TIMING)).toEqual({ inner: 200, samples: 50 });
+    expect(planRepetitions(0.1, DEFAULT_TIMING)).toEqual({ inner: 1, samples: 10 });
+  });
+
+  const fast: TimingOptions = { targetSeconds: 0.01, minSampleSeconds: 0.001, minSamples: 3, maxSamples: 5, warmup: 1, slowCallSeconds: 1 };
+
+  it('measureSync calls warm-up plus samples × inner times and reports a per-call time', () => {
+    let calls = 0;
+    const m = measureSync(() => {
+      calls++;
+      const t = performance.now();
+      while (performance.now() - t < 0.2);
+    }, fast);
+    expect(calls).toBe(fast.warmup + m.samples * m.inner);
+    expect(m.seconds).toBeGreaterThanOrEqual(0.0002 * 0.9);
+    expect(m.seconds).toBeLessThan(0.05);
+  });
+
+  it('measureSync stops after one call when the body is slow', () => {
+    let calls = 0;
+    const m = measureSync(() => {
+      calls++;
+      const t = performance.now();
+      while (performance.now() - t < 30);
+    }, { ...fast, slowCallSeconds: 0.02 });
+    expect(calls).toBe(1);
+    expect(m).toMatchObject({ samples: 1, inner: 1 });
+    expect(m.seconds).toBeGreaterThanOrEqual(0.029);
+  });
+
+  it('measureAsync awaits every call', async () => {
+    let done = 0;
+    const m = await measureAsync(async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      done++;
+    }, fast);
+    expect(done).toBe(2 + m.samples * m.inner); // at least two warm-ups for pipeline compilation
+    expect(m.seconds).toBeGreaterThanOrEqual(0.0009);
+  });
+});
+
+describe('bench harness targets and formatting', () => {
+  it('evaluateTargets compares the right lapis column with the peer', () => {
+    const ms = { lapis: 10, gpu: 2, numpy: 8, torch: 4, mathjs: 5000 };
+    const t = evaluateTargets(
+      [
+        { vs: 'numpy', maxRatio: 1.3 },
+        { vs: 'torch', maxRatio: 0.4 },
+        { vs: 'mathjs', maxRatio: 1 / 300 },
+        { vs: 'numpy', device: 'gpu', maxRatio: 1 },
+        { vs: 'ml-matrix', maxRatio: 0.02 },
+      ],
+      ms,
+    );
+    expect(t.map((x) => x.device)).toEqual(['cpu', 'gpu', 'cpu', 'gpu', 'cpu']);
+    expect(t[0].ratio).toBeCloseTo(10 / 8, 14);
+    expect(t[0].met).toBe(true);
+    expect(t[1].ratio).toBeCloseTo(0.5, 14);
+    expect(t[1].met).toBe(false);
+    expect(t[2].ratio).toBeCloseTo(10 / 5000, 14);
+    expect(t[2].met).toBe(true);
+    expect(t[3].ratio).toBeCloseTo(0.25, 14);
+    expect(t[4]).toMatchObject({ ratio: null, met: null });
+  });
+
+  it('evaluateTargets: the ratio is exactly at the limit → met', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e-3, max: 1e3, noNaN: true }), fc.double({ min: 1e-3, max: 1e3, noNaN: true }), (mine, peer) => {
+        const [t] = evaluateTargets([{ vs: 'numpy', maxRatio: mine / peer }], { lapis: mine, numpy: peer });
+        expect(t.met).toBe(true);
+        const [u] = evaluateTargets([{ vs: 'numpy', maxRatio: (mine / peer) * 0.999 }], { lapis: mine, numpy: peer });
+        expect(u.met).toBe(false);
+      }),
+    );
+  });
+
+  it('formats times, ratios, limits and rates', () => {
+    expect(fmtTime(0.0123)).toBe('12.3 µs');
+    expect(fmtTime(37.04)).toBe('37.0 ms');
+    expect(fmtTime(123.4)).toBe('123 ms');
+    expect(fmtTime(12_345)).toBe('12.3 s');
+    expect(fmtTime(undefined)).toBe('—');
+    expect(fmtRatio(1.234)).toBe('1.23×');
+    expect(fmtRatio(0.004)).toBe('1/250');
+    expect(fmtRatio(null)).toBe('—');
+    expect(fmtLimit(1.3)).toBe('1.3');
+    expect(fmtLimit(1 / 300)).toBe('1/300');
+    // dgemm n=1024 in 37 ms ≈ 58 GFLOP/s
+    expect(fmtGflops(2 * 1024 ** 3, 37)).toBe('58.0 GFLOP/s');
+    expect(fmtGflops(2 * 4096 ** 3, 5)).toBe('27.49 TFLOP/s');
+    expect(fmtGflops(undefined, 5)).toBe('');
+  });
+
+  const cases = [
+    caseResult('dgemm n=1024', { lapis: 40, numpy: 37, 'ml-matrix': 5000 }, [{ vs: 'numpy', maxRatio: 1.3 }], 2 * 1024 ** 3),
+    caseResult('matmul 64 f64', { lapis: 0.02, mathjs: 9, 'ml-matrix': 0.5 }, [
+      { vs: 'mathjs', maxRatio: 1 / 300 },
+      { vs: 'ml-matrix', maxRatio: 1 / 50 },
+    ]),
+    caseResult('sgemm 4096 gpu', { gpu: 5, torch: 2.7 }, [{ vs: 'torch', maxRatio: 1.5 }]),
+  ];
+
+  it('ratioColumns lists the measured pairs and the targets', () => {
+    expect(ratioColumns(cases)).toEqual([
+      { device: 'cpu', vs: 'numpy' },
+      { device: 'cpu', vs: 'mathjs' },
+      { device: 'cpu', vs: 'ml-matrix' },
+      { device: 'gpu', vs: 'torch' },
+    ]);
+  });
+
+  it('the console table has one aligned row per case with verdicts', () => {
+    const t = formatTable(cases).split('\n');
+    expect(t).toHaveLength(2 + cases.length);
+    expect(t[0]).toMatch(/^case\s+lapis cpu\s+lapis gpu\s+numpy\s+mathjs\s+ml-matrix\s+torch/);
+    // 40/37 = 1.08 ≤ 1.3
+    expect(t[2]).toContain('1.08×');
+    expect(t[2]).toContain('PASS numpy ≤ 1.3');
+    // 0.02/9 = 1/450 and 0.02/0.5 = 1/25: the second misses 1/50
+    expect(t[3]).toContain('1/450');
+    expect(t[3]).toContain('PASS mathjs ≤ 1/300');
+    expect(t[3]).toContain('MISS ml-matrix ≤ 1/50');
+    expect(t[4]).toContain('1.85×');
+    expect(t[4]).toContain('MISS torch ≤ 1.5');
+    // GFLOP/s for the CPU case: 2·1024³ / 40 ms
+    expect(t[2]).toContain('53.7 GFLOP/s');
+    // columns line up under their headers
+    const col = (title: string) => [...t[0]].indexOf(title[0], [...t[0]].join('').indexOf(title));
+    expect([...t[2]].slice(col('lapis cpu')).join('')).toMatch(/^40\.0 ms/);
+    expect([...t[3]].slice(col('mathjs')).join('')).toMatch(/^9\.00 ms/);
+    expect([...t[4]].slice(col('torch')).join('')).toMatch(/^2\.70 ms/);
+  });
+
+  it('the markdown table has a header, an alignment row and one row per case', () => {
+    const md = markdownTable(cases).split('\n');
+    expect(md).toHaveLength(2 + cases.length);
+    const cols = md[0].split(' | ').length;
+    for (const line of md) {
+      expect(line.startsWith('|') && line.endsWith('|')).toBe(true);
+      expect(line.split(/(?<!\\)\|/).length - 2).toBe(cols);
+    }
+    expect(md[1]).toMatch(/^\| --- \|( ---: \|)+ --- \|$/);
+  });
+
+  it('renderMarkdown has one section per suite and machine, sorted, with the target count', () => {
+    const results = [
+      suiteResult('matmul', 'h200', [cases[2]]),
+      suiteResult('matmul', 'vm', cases.slice(0, 2)),
+      suiteResult('lu', 'vm', [caseResult('lu n=64', { lapis: 0.05, numpy: 0.057 }, [{ vs: 'numpy', maxRatio: 1 }])]),
+    ];
+    const md = renderMarkdown(results);
+    const heads = md.split('\n').filter((l) => l.startsWith('## '));
+    expect(heads).toEqual(['## lu — vm', '## matmul — h200', '## matmul — vm']);
+    const s = targetSummary(results);
+    expect(s).toEqual({ met: 3, missed: 2, unmeasured: 0 });
+    expect(md).toContain('Targets: 3 met, 2 missed.');
+    expect(md).toContain('Measured 2026-11-29 12:34:56 UTC.');
+    expect(md).toContain('numpy 1.24.2');
+    expect(md).toContain('GPU: none (no adapter)');
+    expect(md.endsWith('\n')).toBe(true);
+  });
+
+  it('renderSvg draws one bar per measured target, coloured by verdict, and escapes labels', () => {
+    const results = [suiteResult('m<&>', 'vm', cases)];
+    const svg = renderSvg(results);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    const measured = cases.flatMap((c) => c.targets).filter((t) => t.ratio !== null);
+    const green = (svg.match(/fill="#3a9d5d"/g) ?? []).length;
+    const red = (svg.match(/fill="#d0453b"/g) ?? []).length;
+    expect(green + red).toBe(measured.length);
+    expect(green).toBe(measured.filter((t) => t.met).length);
+    expect(svg).toContain('m&lt;&amp;&gt;@vm');
+    expect(svg).not.toContain('m<&>');
+  });
+
+  it('renderSvg with no results still gives a valid drawing', () => {
+    const svg = renderSvg([]);
+    expect(svg).toContain('no targets measured yet');
+  });
+
+  it('registerSuite stores a lazy factory by name', async () => {
+    let built = 0;
+    registerSuite('harness-test-suite', () => {
+      built++;
+      return [{ name: 'noop', lapis: () => {} }];
+    });
+    expect(built).toBe(0);
+    const f = registeredSuites().get('harness-test-suite');
+    expect(f).toBeDefined();
+    const cs = await f!();
+    expect(built).toBe(1);
+    expect(cs.map((c) => c.name)).toEqual(['noop']);
+  });
+});
