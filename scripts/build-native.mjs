@@ -1,40 +1,95 @@
 #!/usr/bin/env node
-// Builds the native addon (build/Release/lapis.node) with cmake-js. Runs on `npm install`.
-// Node-API headers come from the node-api-headers package, so nothing is downloaded.
+// Builds the native addon (build/Release/lapis.node) with cmake-js; runs on `npm install`.
+// Node-API headers come from the node-api-headers package (package.json "binary" asks
+// cmake-js for Node-API), so the build downloads nothing. Missing tools are named with
+// the command that installs them, before cmake gets a chance to fail obscurely.
+//
+//   node scripts/build-native.mjs           build unless build/Release/lapis.node exists
+//   node scripts/build-native.mjs --force   rebuild (npm run build:native)
+//   LAPIS_REBUILD=1                          same as --force (e.g. under npm install)
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const force = process.argv.includes('--force');
+const force = process.argv.includes('--force') || process.env.LAPIS_REBUILD === '1';
 const out = join(root, 'build', 'Release', 'lapis.node');
+const win = process.platform === 'win32';
+const mac = process.platform === 'darwin';
 
-function has(cmd, args = ['--version']) {
-  const r = spawnSync(cmd, args, { stdio: 'ignore', shell: process.platform === 'win32' });
-  return r.status === 0;
+function run(cmd, args = ['--version']) {
+  return spawnSync(cmd, args, { stdio: 'ignore', shell: win });
+}
+const has = (cmd, args) => {
+  const r = run(cmd, args);
+  return !r.error && r.status === 0;
+};
+
+function hint(debian, brew, windows) {
+  return win ? windows : mac ? brew : debian;
 }
 
-if (!force && existsSync(out) && process.env.LAPIS_REBUILD !== '1') {
-  console.log(`lapis: native addon already built (${out}); npm run build:native rebuilds it`);
+if (!force && existsSync(out)) {
+  console.log(`lapis: native addon already built (${out}); \`npm run build:native\` rebuilds it`);
   process.exit(0);
 }
 
 const missing = [];
-if (!has('cmake')) missing.push('cmake (Debian/Ubuntu: apt-get install cmake; macOS: brew install cmake; Windows: winget install Kitware.CMake)');
-if (process.platform !== 'win32' && !has(process.env.CXX || 'c++') && !has('g++') && !has('clang++')) {
-  missing.push('a C++17 compiler (Debian/Ubuntu: apt-get install g++; macOS: xcode-select --install)');
+if (!has('cmake')) {
+  missing.push(`cmake ≥ 3.15 (${hint('Debian/Ubuntu: apt-get install cmake', 'macOS: brew install cmake', 'Windows: winget install Kitware.CMake')})`);
+}
+if (!win) {
+  // cmake takes $CXX when it is set, so that is the one to check.
+  const cands = process.env.CXX ? [process.env.CXX] : ['c++', 'g++', 'clang++'];
+  const cxx = cands.find((c) => has(c));
+  if (!cxx && process.env.CXX) {
+    missing.push(`the C++ compiler CXX=${process.env.CXX} (it does not run; unset CXX or install it)`);
+  } else if (!cxx) {
+    missing.push(`a C++17 compiler (${hint('Debian/Ubuntu: apt-get install g++', 'macOS: xcode-select --install', '')})`);
+  } else {
+    // A compiler that is present but cannot build C++17 with its standard library
+    // (no libstdc++ headers, too old) fails later with pages of errors: try it now.
+    const dir = mkdtempSync(join(os.tmpdir(), 'lapis-cxx-'));
+    try {
+      const src = join(dir, 't.cpp');
+      writeFileSync(src, '#include <vector>\n#include <thread>\n#include <optional>\nint main() { std::optional<std::vector<int>> v; return v ? 1 : 0; }\n');
+      const r = spawnSync(cxx, ['-std=c++17', '-c', src, '-o', join(dir, 't.o')], { encoding: 'utf8' });
+      if (r.status !== 0) {
+        missing.push(
+          `a working C++17 compiler: \`${cxx} -std=c++17\` failed (${(r.stderr || '').trim().split('\n')[0] || 'no output'}); ` +
+            hint('Debian/Ubuntu: apt-get install g++', 'macOS: xcode-select --install', ''),
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (!has('make') && !has('ninja')) {
+    missing.push(`a build tool for cmake: make or ninja (${hint('Debian/Ubuntu: apt-get install make', 'macOS: xcode-select --install', '')})`);
+  }
 }
 if (missing.length) {
   console.error('lapis: cannot build the native addon; please install:\n  - ' + missing.join('\n  - '));
+  if (win) console.error('  (Windows also needs Visual Studio 2019+ or its Build Tools with the "Desktop development with C++" workload)');
   process.exit(1);
 }
 
-const cmakeJs = join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js');
-const cli = existsSync(cmakeJs) ? cmakeJs : join(root, '..', 'cmake-js', 'bin', 'cmake-js');
-const args = [cli, 'compile', '--directory', root, '--config', 'Release', '--parallel', String(Math.max(2, (await import('node:os')).availableParallelism?.() ?? 2))];
-const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
-if (r.status !== 0) {
-  console.error('lapis: the native build failed (see the compiler output above)');
-  process.exit(r.status ?? 1);
+const cmakeJs = [join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js'), join(root, '..', 'cmake-js', 'bin', 'cmake-js')].find(existsSync);
+if (!cmakeJs) {
+  console.error('lapis: cmake-js is missing from node_modules; run `npm install` (or `npm ci`) first');
+  process.exit(1);
 }
+const jobs = String(Math.max(2, os.availableParallelism?.() ?? os.cpus().length));
+const args = [cmakeJs, 'compile', '--directory', root, '--config', 'Release', '--parallel', jobs];
+console.log(`lapis: building the native addon (cmake-js, ${jobs} jobs)`);
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
+if (r.status !== 0 || !existsSync(out)) {
+  console.error(
+    `lapis: the native build failed (see the output above)${r.status === 0 ? `: ${out} was not produced` : ''}.\n` +
+      '  It needs cmake ≥ 3.15 and a C++17 compiler (g++ ≥ 8, clang ≥ 7 or MSVC 2019); nothing is downloaded.',
+  );
+  process.exit(r.status || 1);
+}
+console.log(`lapis: built ${out}`);
