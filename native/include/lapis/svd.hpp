@@ -1,0 +1,19 @@
+// Singular value decomposition A = U·diag(S)·Vᴴ by one-sided (Hestenes) Jacobi after QR
+// preconditioning (the structure of LAPACK's gejsv/gesvj): accurate to high relative
+// precision for the small singular values of graded matrices. See docs/svd.md.
+#pragma once
+#include <cstdint>
+#include "lapis/common.hpp"
+
+namespace lapis {
+
+// A is row-major m×n (read only). S gets k = min(m, n) values, descending, ≥ 0.
+// With compute_uv: U is m×m (full) or m×k, Vh is n×n (full) or k×n, both row-major.
+// Returns info: 0 on success; -1 when A holds NaN/Inf (S, U, Vh are then filled with
+// NaN); k > 0 when the Jacobi sweeps did not converge within the sweep cap (the
+// results are returned anyway, as accurate as the last sweep left them).
+template <class T>
+int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool compute_uv, bool full,
+        int max_threads = 0);
+
+}  // namespace lapis
