@@ -7,3 +7,5 @@ export { ShapeError, DTypeError, DeviceError, LinAlgError, ArgumentError } from 
 export { Complex, fromMathjs, toMathjs, type ComplexLike } from './complex/index.js';
 export { numThreads, setNumThreads, gemmKernel } from './backend/cpu/binding.js';
 export * as linalg from './linalg/index.js';
+export { frexp, heaviside, logspace, type LogspaceOptions } from './special/index.js';
+export * as special from './special/index.js';

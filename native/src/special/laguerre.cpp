@@ -26,22 +26,31 @@ inline double degree_of(double n) {
   return (t > kMaxDegree || t != t) ? NAN : t;
 }
 
+// (L_{k−1}, L_k) = (p, q)·2^e with |q| kept near 1 whenever it passes 2^64, so the
+// products in the step cannot overflow unless the true L_{k+1} is beyond the double
+// range by far (then ±Inf is the answer: the sequence cannot come back from there).
 double laguerre_scaled(double x, double n) {
-  constexpr double kBig = 0x1p300, kShrink = 0x1p-600;
-  double p = 1.0, q = 1.0 - x;
-  int e = 0;
+  constexpr double kBig = 0x1p64;
   const double om = 1.0 - x;
+  double p = 1.0, q = om;
+  int64_t e = 0;
+  auto normalise = [&] {
+    if (std::fabs(q) > kBig) {
+      const int s = std::ilogb(q);
+      q = std::ldexp(q, -s);
+      p = std::ldexp(p, -s);
+      e += s;
+    }
+  };
+  normalise();
   for (double k = 1; k < n; k += 1) {
     const double r = ((k + k + om) * q - k * p) / (k + 1);
+    if (!std::isfinite(r)) return r;
     p = q;
     q = r;
-    if (std::fabs(q) > kBig) {
-      p *= kShrink;
-      q *= kShrink;
-      e += 600;
-    }
+    normalise();
   }
-  return std::ldexp(q, e);
+  return std::ldexp(q, static_cast<int>(std::min<int64_t>(e, 1 << 20)));
 }
 
 // Special values, then the recurrence result `q`, then the overflow redo.

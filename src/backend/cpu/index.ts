@@ -1,6 +1,8 @@
 // Every CPU entry of the registry, registered from here (called once by registerAll).
 import { registerMatmulCpu } from './matmul.js';
+import { registerSpecialCpu } from './special.js';
 
 export function registerCpu(): void {
+  registerSpecialCpu();
   registerMatmulCpu();
 }

@@ -1,0 +1,78 @@
+import { ShapeError, fmtShape } from './errors.js';
+import { sizeOf } from './shape.js';
+
+/**
+ * How two contiguous operands line up with their broadcast result (torch/numpy rules
+ * over all dims, not only batch dims). Kernels walk `dims` with the per-operand element
+ * strides (0 on a broadcast dim) instead of reading materialised broadcast copies.
+ */
+export interface ElementwiseLayout {
+  /** The broadcast output shape. */
+  shape: number[];
+  size: number;
+  /**
+   * Collapsed walk: size-1 dims dropped and neighbours merged where both operands are
+   * contiguous across them; never empty (a scalar is [1]). The innermost strides are 0 or 1.
+   */
+  dims: number[];
+  aStrides: number[];
+  bStrides: number[];
+}
+
+/** The broadcast shape of `a` and `b`, or a ShapeError naming `who` and both operands. */
+export function broadcastShapesAll(
+  a: readonly number[], b: readonly number[], who: string, names: readonly [string, string] = ['a', 'b'],
+): number[] {
+  const n = Math.max(a.length, b.length);
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const x = a[a.length - n + i] ?? 1;
+    const y = b[b.length - n + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1) {
+      throw new ShapeError(
+        `${who}: ${names[0]} (${fmtShape(a)}) and ${names[1]} (${fmtShape(b)}) do not broadcast (dim ${i - n}: ${x} vs ${y})`,
+      );
+    }
+    out[i] = x === 1 ? y : x;
+  }
+  return out;
+}
+
+function stridesIn(src: readonly number[], out: readonly number[]): number[] {
+  const nd = out.length;
+  const s = new Array<number>(nd).fill(0);
+  let acc = 1;
+  for (let i = nd - 1; i >= 0; i--) {
+    const j = src.length - nd + i;
+    const d = j >= 0 ? src[j] : 1;
+    s[i] = d === 1 ? 0 : acc;
+    acc *= d;
+  }
+  return s;
+}
+
+/** The layout of a binary elementwise op on contiguous `a` and `b`. */
+export function elementwiseLayout(
+  a: readonly number[], b: readonly number[], who: string, names: readonly [string, string] = ['a', 'b'],
+): ElementwiseLayout {
+  const shape = broadcastShapesAll(a, b, who, names);
+  const sa = stridesIn(a, shape), sb = stridesIn(b, shape);
+  const dims: number[] = [], as: number[] = [], bs: number[] = [];
+  for (let i = 0; i < shape.length; i++) {
+    if (shape[i] === 1) continue;
+    const k = dims.length - 1;
+    // Merging dim i into the previous one keeps every offset when, for both operands,
+    // the previous stride is this stride times this extent (0 = 0·d covers broadcast).
+    if (k >= 0 && as[k] === sa[i] * shape[i] && bs[k] === sb[i] * shape[i]) {
+      dims[k] *= shape[i];
+      as[k] = sa[i];
+      bs[k] = sb[i];
+    } else {
+      dims.push(shape[i]);
+      as.push(sa[i]);
+      bs.push(sb[i]);
+    }
+  }
+  if (dims.length === 0) { dims.push(1); as.push(0); bs.push(0); }
+  return { shape, size: sizeOf(shape), dims, aStrides: as, bStrides: bs };
+}
