@@ -32,6 +32,15 @@ export interface OpSignatures {
   ) => Tensor;
   /** Batched inverse of (…, n, n). */
   inv: (A: Tensor) => { X: Tensor; info: InfoTensor };
+  /** Householder QR of (…, m, n); mode 'r' gives Q = null (R only). */
+  qr: (A: Tensor, mode: 'reduced' | 'complete' | 'r') => { Q: Tensor | null; R: Tensor };
+  /**
+   * SVD of (…, m, n): S real (…, k) descending and non-negative; U and Vh are null unless
+   * computeUV. info per matrix: 0 ok, -1 NaN/Inf in A (outputs NaN), k > 0 no convergence.
+   */
+  svd: (
+    A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean },
+  ) => { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: InfoTensor };
 }
 
 export type OpName = keyof OpSignatures;
