@@ -32,6 +32,17 @@ export interface OpSignatures {
   ) => Tensor;
   /** Batched inverse of (…, n, n). */
   inv: (A: Tensor) => { X: Tensor; info: InfoTensor };
+
+  /** P (…, m, m), L (…, m, k), U (…, k, n) from a factorization of (…, m, n), k = min(m, n). */
+  luUnpack: (LU: Tensor, pivots: Tensor<'int32'>) => { P: Tensor; L: Tensor; U: Tensor };
+  /** Determinants of (…, n, n): a tensor of the batch shape (NaN for non-finite input). */
+  det: (A: Tensor) => Tensor;
+  /** sign (the dtype; unit complex for complex) and log|det| (the real dtype), batch shape. */
+  slogdet: (A: Tensor) => { sign: Tensor; logabsdet: Tensor };
+  /** Off-the-JS-thread variants (CPU): same results as the synchronous ops. */
+  luFactorAsync: (A: Tensor) => Promise<{ LU: Tensor; pivots: Tensor<'int32'>; info: InfoTensor }>;
+  solveAsync: (A: Tensor, B: Tensor, plan: BatchPlan) => Promise<{ X: Tensor; info: InfoTensor }>;
+  invAsync: (A: Tensor) => Promise<{ X: Tensor; info: InfoTensor }>;
   /** Householder QR of (…, m, n); mode 'r' gives Q = null (R only). */
   qr: (A: Tensor, mode: 'reduced' | 'complete' | 'r') => { Q: Tensor | null; R: Tensor };
   /**

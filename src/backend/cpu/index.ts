@@ -1,5 +1,11 @@
 // Every CPU entry of the registry, registered from here (called once by registerAll).
 import { registerMatmulCpu } from './matmul.js';
+import { registerLuCpu } from './lu.js';
+import { registerSolveCpu } from './solve.js';
+import { registerTrsmCpu } from './trsm.js';
+import { registerInvCpu } from './inv.js';
+import { registerDetCpu } from './det.js';
+import { registerTransposeCpu } from './transpose.js';
 import { registerSpecialCpu } from './special.js';
 import { registerQrCpu } from './qr.js';
 import { registerSvdCpu } from './svd.js';
@@ -7,6 +13,12 @@ import { registerSvdCpu } from './svd.js';
 export function registerCpu(): void {
   registerSpecialCpu();
   registerMatmulCpu();
+  registerLuCpu();
+  registerSolveCpu();
+  registerTrsmCpu();
+  registerInvCpu();
+  registerDetCpu();
+  registerTransposeCpu();
   registerQrCpu();
   registerSvdCpu();
 }

@@ -1,0 +1,56 @@
+// Batched solver drivers over contiguous row-major matrices. Each output item b reads
+// input matrix aIdx[b] / bIdx[b] (null: b itself), which is how broadcast batch dims
+// arrive without copies. Small matrices are spread over the thread pool one matrix per
+// task; large ones run one at a time with the threads inside the GEMM.
+//
+// info per item: 0 ok; k > 0: U(k-1, k-1) is exactly zero (1-based, LAPACK), the output
+// is then filled with NaN ("not computed"); -1 (solve, inv): A holds NaN or Inf, output
+// filled with NaN. One failing item never changes its neighbours.
+#pragma once
+#include <cstdint>
+
+#include "lapis/common.hpp"
+#include "lapis/lu.hpp"
+
+namespace lapis {
+
+// LU of count m×n matrices: LU (count·m·n), piv (count·min(m,n), 1-based), info (count).
+template <class T>
+void lu_factor_batched(index count, index m, index n, const T* A, T* LU, int32_t* piv, int32_t* info);
+
+// op(A_b)·X_b = B_b with A_b = P·L·U given by (LU, piv) of item aIdx[b]; B n×k.
+template <class T>
+void lu_solve_batched(Op op, index count, index n, index k, const T* LU, const int32_t* piv, const int32_t* aIdx,
+                      const T* B, const int32_t* bIdx, T* X);
+
+// A_b·X_b = B_b for square A (n×n) and B (n×k).
+template <class T>
+void solve_batched(index count, index n, index k, const T* A, const int32_t* aIdx, const T* B, const int32_t* bIdx,
+                   T* X, int32_t* info);
+
+// op(A_b)·X_b = B_b, A triangular (only the named triangle read), B n×k. op is the view
+// of A as a row-major matrix: None, Trans or ConjTrans; `upper` names the triangle of
+// op(A).
+template <class T>
+void trsm_batched(Op op, bool upper, bool unit, index count, index n, index k, const T* A, const int32_t* aIdx,
+                  const T* B, const int32_t* bIdx, T* X);
+
+// Inverses of count n×n matrices (n ≤ 4 goes to inv_small_batched).
+template <class T>
+void inv_batched(index count, index n, const T* A, T* X, int32_t* info);
+
+// Runs fn(b, threads) for b in [0, count): spread over the pool when each item costs
+// fewer than ~`flops` operations (threads = 1 inside), else one after the other with the
+// pool inside each item (threads = 0).
+void for_each_item(index count, double flops_per_item, void (*fn)(index, int, void*), void* ctx);
+
+template <class F> void for_each_item(index count, double flops_per_item, F&& f) {
+  for_each_item(count, flops_per_item, [](index b, int t, void* c) { (*static_cast<F*>(c))(b, t); }, &f);
+}
+
+template <class T> bool all_finite(index len, const T* p) {
+  for (index i = 0; i < len; ++i) if (!is_finite(p[i])) return false;
+  return true;
+}
+
+}  // namespace lapis

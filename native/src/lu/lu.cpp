@@ -1,0 +1,109 @@
+// Recursive right-looking LU (Toledo; LAPACK's dgetrf2, faer's lu_in_place_recursion):
+// factor the left half of the columns, apply its interchanges to the right half, solve
+// with the unit-lower block (TRSM), update the trailing block with one GEMM, recurse on it.
+// The GEMMs are as large as the matrix allows, so nearly all flops run in the packed GEMM.
+// Narrow panels and small matrices take the unblocked kernel (no per-call overhead).
+#include "lapis/lu.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include "kernels.hpp"
+#include "lapis/gemm.hpp"
+#include "lapis/trsm.hpp"
+
+namespace lapis {
+
+namespace {
+std::atomic<index> g_lu_leaf{16};
+std::atomic<index> g_lu_crossover{64};
+std::atomic<index> g_trsm_block{64};
+}  // namespace
+
+SolverBlocking solver_blocking() { return {g_lu_leaf.load(), g_lu_crossover.load(), g_trsm_block.load()}; }
+
+void set_solver_blocking(index lu_leaf, index lu_crossover, index trsm_block) {
+  if (lu_leaf > 0) g_lu_leaf = lu_leaf;
+  if (lu_crossover > 0) g_lu_crossover = lu_crossover;
+  if (trsm_block > 0) g_trsm_block = trsm_block;
+}
+
+template <class T>
+void laswp(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2, bool forward) {
+  if (ncols <= 0) return;
+  auto one = [&](index i) {
+    const index p = ipiv[i] - 1;
+    if (p != i) std::swap_ranges(b + i * ldb, b + i * ldb + ncols, b + p * ldb);
+  };
+  if (forward) for (index i = k1; i < k2; ++i) one(i);
+  else for (index i = k2 - 1; i >= k1; --i) one(i);
+}
+
+namespace {
+
+template <class T>
+int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, int threads) {
+  const index mn = std::min(m, n);
+  if (mn == 0) return 0;
+  if (mn <= leaf) return detail::solver_kernels<T>().getf2(m, n, a, lda, ipiv);
+  const index n1 = std::max<index>(1, mn / 2), n2 = n - n1;
+  // [A11; A21]
+  int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, threads);
+  // A12: interchanges, then L11⁻¹·A12
+  laswp(n2, a + n1, lda, ipiv, 0, n1, true);
+  MatRef<T> L11{a, n1, n1, lda, 1};
+  MatMut<T> A12{a + n1, n1, n2, lda, 1};
+  trsm<T>(Side::Left, false, true, T(1), L11, A12, threads);
+  // A22 -= A21·A12
+  MatMut<T> A22{a + n1 * lda + n1, m - n1, n2, lda, 1};
+  if (m > n1) {
+    MatRef<T> A21{a + n1 * lda, m - n1, n1, lda, 1};
+    gemm<T>(T(-1), A21, A12.ref(), T(1), A22, threads);
+    int32_t info2 = getrf_rec(m - n1, n2, A22.p, lda, ipiv + n1, leaf, threads);
+    if (info == 0 && info2 > 0) info = info2 + static_cast<int32_t>(n1);
+    for (index i = n1; i < mn; ++i) ipiv[i] += static_cast<int32_t>(n1);
+    laswp(n1, a, lda, ipiv, n1, mn, true);
+  }
+  return info;
+}
+
+}  // namespace
+
+template <class T>
+int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads) {
+  if (m <= 0 || n <= 0) return 0;
+  const index mn = std::min(m, n);
+  if (mn <= g_lu_crossover.load()) return detail::solver_kernels<T>().getf2(m, n, a, lda, ipiv);
+  return getrf_rec(m, n, a, lda, ipiv, std::max<index>(1, g_lu_leaf.load()), max_threads);
+}
+
+template <class T>
+void getrs(Op op, index n, index nrhs, const T* lu, index lda, const int32_t* ipiv, T* b, index ldb,
+           int max_threads) {
+  if (n <= 0 || nrhs <= 0) return;
+  MatRef<T> A{lu, n, n, lda, 1};
+  MatMut<T> B{b, n, nrhs, ldb, 1};
+  if (op == Op::None) {
+    laswp(nrhs, b, ldb, ipiv, 0, n, true);
+    trsm<T>(Side::Left, false, true, T(1), A, B, max_threads);
+    trsm<T>(Side::Left, true, false, T(1), A, B, max_threads);
+  } else {
+    // op(A) = op(U)·op(L)·Pᵀ: solve with op(U) (lower), op(L) (unit upper), then undo P.
+    MatRef<T> At = op == Op::Trans ? A.t() : A.h();
+    trsm<T>(Side::Left, false, false, T(1), At, B, max_threads);
+    trsm<T>(Side::Left, true, true, T(1), At, B, max_threads);
+    laswp(nrhs, b, ldb, ipiv, 0, n, false);
+  }
+}
+
+#define LAPIS_INST(T)                                                                                 \
+  template int32_t getrf<T>(index, index, T*, index, int32_t*, int);                                \
+  template void laswp<T>(index, T*, index, const int32_t*, index, index, bool);                     \
+  template void getrs<T>(Op, index, index, const T*, index, const int32_t*, T*, index, int);
+LAPIS_INST(float)
+LAPIS_INST(double)
+LAPIS_INST(std::complex<float>)
+LAPIS_INST(std::complex<double>)
+#undef LAPIS_INST
+
+}  // namespace lapis

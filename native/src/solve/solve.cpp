@@ -1,0 +1,128 @@
+// Batched drivers: copy, factor, solve, per item; see lapis/solve.hpp for the contract.
+#include "lapis/solve.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "lapis/parallel.hpp"
+#include "lapis/trsm.hpp"
+
+namespace lapis {
+
+void for_each_item(index count, double flops_per_item, void (*fn)(index, int, void*), void* ctx) {
+  if (count <= 0) return;
+  // Below ~2 MFLOP per item the GEMMs inside gain little from threads, while spreading
+  // whole items over the pool scales perfectly.
+  if (count > 1 && flops_per_item < 2.0e6) {
+    const index grain = std::max<index>(1, static_cast<index>(2.0e5 / (flops_per_item + 1.0)));
+    parallel_for(count, grain, [&](index b0, index b1) {
+      for (index b = b0; b < b1; ++b) fn(b, 1, ctx);
+    });
+  } else {
+    for (index b = 0; b < count; ++b) fn(b, 0, ctx);
+  }
+}
+
+namespace {
+
+template <class T> void fill_nan(index len, T* p) {
+  const real_t<T> q = std::numeric_limits<real_t<T>>::quiet_NaN();
+  for (index i = 0; i < len; ++i) p[i] = T(q);
+}
+
+template <class T> std::vector<T>& lu_scratch() {
+  thread_local std::vector<T> v;
+  return v;
+}
+inline std::vector<int32_t>& piv_scratch() {
+  thread_local std::vector<int32_t> v;
+  return v;
+}
+
+inline index pick(const int32_t* idx, index b) { return idx ? idx[b] : b; }
+
+}  // namespace
+
+template <class T>
+void lu_factor_batched(index count, index m, index n, const T* A, T* LU, int32_t* piv, int32_t* info) {
+  const index mn = std::min(m, n);
+  const double flops = static_cast<double>(mn) * m * n;
+  for_each_item(count, flops, [&](index b, int threads) {
+    T* a = LU + b * m * n;
+    if (a != A + b * m * n) std::memcpy(a, A + b * m * n, sizeof(T) * static_cast<size_t>(m * n));
+    info[b] = getrf(m, n, a, n, piv + b * mn, threads);
+  });
+}
+
+template <class T>
+void lu_solve_batched(Op op, index count, index n, index k, const T* LU, const int32_t* piv, const int32_t* aIdx,
+                      const T* B, const int32_t* bIdx, T* X) {
+  const double flops = 2.0 * n * n * k;
+  for_each_item(count, flops, [&](index b, int threads) {
+    const index ia = pick(aIdx, b), ib = pick(bIdx, b);
+    T* x = X + b * n * k;
+    if (x != B + ib * n * k) std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    getrs(op, n, k, LU + ia * n * n, n, piv + ia * n, x, k, threads);
+  });
+}
+
+template <class T>
+void solve_batched(index count, index n, index k, const T* A, const int32_t* aIdx, const T* B, const int32_t* bIdx,
+                   T* X, int32_t* info) {
+  const double flops = 2.0 / 3.0 * n * n * n + 2.0 * n * n * k;
+  for_each_item(count, flops, [&](index b, int threads) {
+    const index ia = pick(aIdx, b), ib = pick(bIdx, b);
+    const T* a = A + ia * n * n;
+    T* x = X + b * n * k;
+    if (!all_finite(n * n, a)) {
+      info[b] = -1;
+      fill_nan(n * k, x);
+      return;
+    }
+    auto& lu = lu_scratch<T>();
+    auto& pv = piv_scratch();
+    lu.assign(a, a + n * n);
+    pv.resize(static_cast<size_t>(n));
+    const int32_t st = getrf(n, n, lu.data(), n, pv.data(), threads);
+    info[b] = st;
+    if (st != 0) {
+      fill_nan(n * k, x);
+      return;
+    }
+    std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    getrs(Op::None, n, k, lu.data(), n, pv.data(), x, k, threads);
+  });
+}
+
+template <class T>
+void trsm_batched(Op op, bool upper, bool unit, index count, index n, index k, const T* A, const int32_t* aIdx,
+                  const T* B, const int32_t* bIdx, T* X) {
+  const double flops = 1.0 * n * n * k;
+  for_each_item(count, flops, [&](index b, int threads) {
+    const index ia = pick(aIdx, b), ib = pick(bIdx, b);
+    T* x = X + b * n * k;
+    if (x != B + ib * n * k) std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    MatRef<T> a{A + ia * n * n, n, n, n, 1};
+    if (op == Op::Trans) a = a.t();
+    else if (op == Op::ConjTrans) a = a.h();
+    trsm<T>(Side::Left, upper, unit, T(1), a, MatMut<T>{x, n, k, k, 1}, threads);
+  });
+}
+
+#define LAPIS_INST(T)                                                                                          \
+  template void lu_factor_batched<T>(index, index, index, const T*, T*, int32_t*, int32_t*);                 \
+  template void lu_solve_batched<T>(Op, index, index, index, const T*, const int32_t*, const int32_t*,       \
+                                    const T*, const int32_t*, T*);                                           \
+  template void solve_batched<T>(index, index, index, const T*, const int32_t*, const T*, const int32_t*, T*, \
+                                 int32_t*);                                                                  \
+  template void trsm_batched<T>(Op, bool, bool, index, index, index, const T*, const int32_t*, const T*,      \
+                                const int32_t*, T*);
+LAPIS_INST(float)
+LAPIS_INST(double)
+LAPIS_INST(std::complex<float>)
+LAPIS_INST(std::complex<double>)
+#undef LAPIS_INST
+
+}  // namespace lapis

@@ -1,0 +1,100 @@
+// Recursive blocked TRSM. Everything is reduced to the left side (X·op(A) = αB is
+// op(A)ᵀ·Xᵀ = αBᵀ: a stride swap), then split in halves: solve one half, update the
+// other with one GEMM, solve it. Diagonal blocks up to the block size are packed (only
+// the named triangle is read, conjugation applied, so the other triangle may hold NaN)
+// and solved by the unblocked row kernel.
+#include "lapis/trsm.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "../lu/kernels.hpp"
+#include "lapis/gemm.hpp"
+#include "lapis/lu.hpp"
+
+namespace lapis {
+
+namespace {
+
+template <class T> std::vector<T>& scratch(int which) {
+  thread_local std::vector<T> buf[2];
+  return buf[which];
+}
+
+template <class T>
+void diag_solve(bool upper, bool unit, MatRef<T> A, MatMut<T> B) {
+  const index n = A.rows, k = B.cols;
+  auto& t = scratch<T>(0);
+  t.assign(static_cast<size_t>(n * n), T(0));
+  for (index i = 0; i < n; ++i) {
+    const index j0 = upper ? (unit ? i + 1 : i) : 0, j1 = upper ? n : (unit ? i : i + 1);
+    for (index j = j0; j < j1; ++j) t[i * n + j] = A.at(i, j);
+  }
+  const auto& kern = detail::solver_kernels<T>();
+  // Column chunks keep the rows being updated in cache when B is wide.
+  const index kc = 256;
+  if (B.cs == 1) {
+    for (index c = 0; c < k; c += kc) kern.trsv_rows(upper, unit, n, std::min(kc, k - c), t.data(), B.p + c, B.rs);
+    return;
+  }
+  auto& w = scratch<T>(1);
+  for (index c = 0; c < k; c += kc) {
+    const index kb = std::min(kc, k - c);
+    w.resize(static_cast<size_t>(n * kb));
+    for (index i = 0; i < n; ++i)
+      for (index j = 0; j < kb; ++j) w[i * kb + j] = B(i, c + j);
+    kern.trsv_rows(upper, unit, n, kb, t.data(), w.data(), kb);
+    for (index i = 0; i < n; ++i)
+      for (index j = 0; j < kb; ++j) B(i, c + j) = w[i * kb + j];
+  }
+}
+
+template <class T>
+void left_rec(bool upper, bool unit, MatRef<T> A, MatMut<T> B, index nb, int threads) {
+  const index n = A.rows, k = B.cols;
+  if (n <= nb) {
+    diag_solve(upper, unit, A, B);
+    return;
+  }
+  // Split on a multiple of the block size so the leaves are full blocks.
+  index n1 = n / 2;
+  if (n1 > nb) n1 = (n1 + nb - 1) / nb * nb;
+  const index n2 = n - n1;
+  MatMut<T> B1 = B.block(0, 0, n1, k), B2 = B.block(n1, 0, n2, k);
+  if (!upper) {
+    left_rec(upper, unit, A.block(0, 0, n1, n1), B1, nb, threads);
+    gemm<T>(T(-1), A.block(n1, 0, n2, n1), B1.ref(), T(1), B2, threads);
+    left_rec(upper, unit, A.block(n1, n1, n2, n2), B2, nb, threads);
+  } else {
+    left_rec(upper, unit, A.block(n1, n1, n2, n2), B2, nb, threads);
+    gemm<T>(T(-1), A.block(0, n1, n1, n2), B2.ref(), T(1), B1, threads);
+    left_rec(upper, unit, A.block(0, 0, n1, n1), B1, nb, threads);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, int max_threads) {
+  if (side == Side::Right) {
+    trsm<T>(Side::Left, !upper, unit, alpha, A.t(), B.t(), max_threads);
+    return;
+  }
+  if (B.rows == 0 || B.cols == 0) return;
+  if (alpha != T(1)) {
+    for (index i = 0; i < B.rows; ++i)
+      for (index j = 0; j < B.cols; ++j) B(i, j) = alpha == T(0) ? T(0) : alpha * B(i, j);
+    if (alpha == T(0)) return;
+  }
+  const index nb = std::max<index>(1, solver_blocking().trsm_block);
+  left_rec(upper, unit, A, B, nb, max_threads);
+}
+
+#define LAPIS_INST(T) template void trsm<T>(Side, bool, bool, T, MatRef<T>, MatMut<T>, int);
+LAPIS_INST(float)
+LAPIS_INST(double)
+LAPIS_INST(std::complex<float>)
+LAPIS_INST(std::complex<double>)
+#undef LAPIS_INST
+
+}  // namespace lapis

@@ -1,0 +1,98 @@
+import { dtypeCode, isComplex, type DType, type FloatDType } from '../../core/dtype.js';
+import { Tensor } from '../../core/tensor.js';
+import type { BatchPlan } from '../../core/batch.js';
+import { register } from '../registry.js';
+import { native } from './binding.js';
+
+const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+
+/** Op codes of the native solvers: op(A) = A, Aᵀ, Aᴴ. */
+export const OP_NONE = 0, OP_TRANS = 1, OP_CONJ_TRANS = 2;
+
+function luOutputs(A: Tensor) {
+  const m = A.rows, n = A.cols, batch = A.batchShape;
+  const LU = Tensor.empty(A.dtype as DType, A.shape);
+  const pivots = Tensor.empty('int32', [...batch, Math.min(m, n)]);
+  const info = Tensor.empty('int32', batch);
+  const count = info.size;
+  return { LU, pivots, info, count, m, n };
+}
+
+function luFactor(A: Tensor) {
+  const { LU, pivots, info, count, m, n } = luOutputs(A);
+  native().luFactor(dtypeCode(A.dtype), A.dataSync(), LU.dataSync(), pivots.dataSync(), info.dataSync(), count, m, n, false);
+  return { LU, pivots, info };
+}
+
+async function luFactorAsync(A: Tensor) {
+  const { LU, pivots, info, count, m, n } = luOutputs(A);
+  await native().luFactor(dtypeCode(A.dtype), A.dataSync(), LU.dataSync(), pivots.dataSync(), info.dataSync(), count, m, n,
+    true);
+  return { LU, pivots, info };
+}
+
+function luSolve(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchPlan, adjoint: boolean): Tensor {
+  const n = LU.rows, k = B.cols;
+  const X = Tensor.empty(B.dtype as DType, [...plan.batchShape, n, k]);
+  native().luSolve(dtypeCode(LU.dtype), LU.dataSync(), pivots.dataSync(), B.dataSync(), X.dataSync(), plan.count, n, k,
+    plan.aIdx, plan.bIdx, plan.aCount, plan.bCount, adjoint ? OP_CONJ_TRANS : OP_NONE, false);
+  return X;
+}
+
+/** P·L·U from the packed factors: P from replaying the interchanges, L and U by triangle. */
+function luUnpack(LU: Tensor, pivots: Tensor<'int32'>) {
+  const m = LU.rows, n = LU.cols, k = Math.min(m, n), batch = LU.batchShape;
+  const dt = LU.dtype as DType;
+  const c = isComplex(dt) ? 2 : 1;
+  const P = Tensor.empty(dt, [...batch, m, m]);
+  const L = Tensor.empty(dt, [...batch, m, k]);
+  const U = Tensor.empty(dt, [...batch, k, n]);
+  const src = LU.dataSync(), piv = pivots.dataSync();
+  const p = P.dataSync(), l = L.dataSync(), u = U.dataSync();
+  const count = batch.reduce((a, b) => a * b, 1);
+  const perm = new Int32Array(m);
+  for (let b = 0; b < count; b++) {
+    const so = b * m * n * c;
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < k; j++) {
+        const dst = (b * m * k + i * k + j) * c;
+        if (j < i) for (let r = 0; r < c; r++) l[dst + r] = src[so + (i * n + j) * c + r];
+        else if (j === i) l[dst] = 1;
+      }
+    }
+    for (let i = 0; i < k; i++) {
+      for (let j = i; j < n; j++) {
+        const dst = (b * k * n + i * n + j) * c;
+        for (let r = 0; r < c; r++) u[dst + r] = src[so + (i * n + j) * c + r];
+      }
+    }
+    for (let i = 0; i < m; i++) perm[i] = i;
+    for (let i = 0; i < k; i++) {
+      const q = piv[b * k + i] - 1;
+      if (q < 0 || q >= m) continue;
+      const t = perm[i]; perm[i] = perm[q]; perm[q] = t;
+    }
+    // Pᵀ·A = L·U, row i of Pᵀ·A is row perm[i] of A: P[perm[i], i] = 1.
+    for (let i = 0; i < m; i++) p[(b * m * m + perm[i] * m + i) * c] = 1;
+  }
+  return { P, L, U };
+}
+
+export function registerLuCpu(): void {
+  register('luFactor', FLOATS, 'cpu', luFactor);
+  register('luFactorAsync', FLOATS, 'cpu', luFactorAsync);
+  register('luSolve', FLOATS, 'cpu', luSolve);
+  register('luUnpack', FLOATS, 'cpu', luUnpack);
+}
+
+/**
+ * Reads and (for the given fields) sets the native solver block sizes: `luLeaf` (width at
+ * which the recursive LU switches to the unblocked kernel), `luCrossover` (matrices up to
+ * this size are factored unblocked), `trsmBlock` (diagonal block size of TRSM). Tests
+ * shrink them so the blocked paths run at small n.
+ */
+export function solverBlocking(set: { luLeaf?: number; luCrossover?: number; trsmBlock?: number } = {}): {
+  luLeaf: number; luCrossover: number; trsmBlock: number;
+} {
+  return native().solverBlocking(set.luLeaf ?? 0, set.luCrossover ?? 0, set.trsmBlock ?? 0);
+}

@@ -1,0 +1,20 @@
+import { dtypeCode, type DType, type FloatDType } from '../../core/dtype.js';
+import { Tensor } from '../../core/tensor.js';
+import type { BatchPlan } from '../../core/batch.js';
+import { register } from '../registry.js';
+import { native } from './binding.js';
+import { OP_NONE } from './lu.js';
+
+const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+
+function solveTriangular(A: Tensor, B: Tensor, plan: BatchPlan, opts: { upper: boolean; unitriangular: boolean }): Tensor {
+  const n = A.rows, k = B.cols;
+  const X = Tensor.empty(B.dtype as DType, [...plan.batchShape, n, k]);
+  native().solveTriangular(dtypeCode(A.dtype), A.dataSync(), B.dataSync(), X.dataSync(), plan.count, n, k,
+    plan.aIdx, plan.bIdx, plan.aCount, plan.bCount, OP_NONE, opts.upper, opts.unitriangular, false);
+  return X;
+}
+
+export function registerTrsmCpu(): void {
+  register('solveTriangular', FLOATS, 'cpu', solveTriangular);
+}

@@ -1,0 +1,118 @@
+import '../backend/registerAll.js';
+import { ShapeError, LinAlgError, fmtShape } from '../core/errors.js';
+import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
+import type { Tensor } from '../core/tensor.js';
+import { has, lookup } from '../backend/registry.js';
+import type { OpSignatures } from '../backend/ops.js';
+
+export interface LuFactorResult {
+  /** L (strictly below the diagonal, unit diagonal implied) and U (on and above it), packed. */
+  LU: Tensor;
+  /** 1-based row interchanges (LAPACK/torch): row i was swapped with row pivots[i] − 1. */
+  pivots: Tensor<'int32'>;
+  /** Per matrix: 0, or k > 0 when U[k−1, k−1] is exactly zero. int32 of the batch shape. */
+  info: Tensor<'int32'>;
+}
+
+/**
+ * Throws the LinAlgError of the first failing batch element. `message(code)` says what a
+ * code means, or null when it is not an error for this function. On the CPU the check
+ * runs now; GPU results are not read here: the check is attached to the result tensors
+ * and fires at their first read (`await X.data()`), as asynchronous GPU errors do.
+ * @internal
+ */
+export function raiseOnInfo(
+  info: Tensor<'int32'>, who: string, batched: boolean, message: (code: number) => string | null,
+  results: readonly Tensor[],
+): void {
+  const scan = (d: ArrayLike<number>): void => {
+    for (let b = 0; b < d.length; b++) {
+      const msg = message(d[b]);
+      if (msg !== null) throw new LinAlgError(`${who}: ${batched ? `(batch element ${b}) ` : ''}${msg}`, b, d[b]);
+    }
+  };
+  if (info.device === 'cpu') scan(info.dataSync());
+  else for (const r of results) r.setCheck(async () => scan(await info.data()));
+}
+
+function prepare(A: TensorLike, who: string): Tensor {
+  const a = asTensor(A, who, 'A');
+  requireMatrix(a, who, 'A');
+  return a;
+}
+
+const zeroPivot = (code: number) =>
+  code > 0 ? `U[${code - 1}, ${code - 1}] is exactly zero; using it in luSolve would divide by zero` : null;
+
+/**
+ * LU factorization with partial pivoting, P·A = L·U, of a matrix or a batch, any shape
+ * m×n; numerical failures are returned in `info`, never thrown.
+ *
+ * Syntax: `linalg.luFactorEx(A)` → `{ LU, pivots, info }`
+ * Example: `luFactorEx([[0, 1], [2, 3]]).pivots` → `[2, 2]`
+ * Throws: ShapeError if A is not (a batch of) matrices; DTypeError for an unsupported dtype.
+ * See also: `luFactor`, `lu`, `luSolve`.
+ */
+export function luFactorEx(A: TensorLike): LuFactorResult {
+  const a = prepare(A, 'luFactorEx');
+  return lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, 'luFactorEx')(a);
+}
+
+/**
+ * LU factorization with partial pivoting (LAPACK getrf; torch.linalg.lu_factor). The
+ * factorization runs to the end even when a pivot is exactly zero; this variant then
+ * throws, `luFactorEx` returns the status instead.
+ *
+ * Syntax: `linalg.luFactor(A)` → `{ LU, pivots, info }`
+ * Example: `const { LU, pivots } = luFactor(A); const X = luSolve(LU, pivots, B);`
+ * Throws: LinAlgError naming the batch element and the zero pivot of U; ShapeError if A is
+ * not a matrix (batch).
+ * See also: `luFactorEx`, `luSolve`, `lu`, `luFactorAsync`.
+ */
+export function luFactor(A: TensorLike): LuFactorResult {
+  const a = prepare(A, 'luFactor');
+  const r = lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, 'luFactor')(a);
+  raiseOnInfo(r.info, 'luFactor', a.ndim > 2, zeroPivot, [r.LU, r.pivots]);
+  return r;
+}
+
+/**
+ * `luFactor` off the JS thread (CPU: a libuv worker; the inputs must not be mutated until
+ * the promise settles). Devices without an asynchronous entry run the synchronous op.
+ *
+ * Syntax: `await linalg.luFactorAsync(A)` → `{ LU, pivots, info }`
+ * Example: `const { LU, pivots } = await luFactorAsync(randn([2000, 2000]));`
+ * Throws (rejects): as `luFactor`.
+ * See also: `luFactor`, `solveAsync`, `invAsync`.
+ */
+export async function luFactorAsync(A: TensorLike): Promise<LuFactorResult> {
+  const who = 'luFactorAsync';
+  const a = prepare(A, who);
+  const r = has('luFactorAsync', a.dtype, a.device)
+    ? await lookup<OpSignatures['luFactorAsync']>('luFactorAsync', a.dtype, a.device, who)(a)
+    : lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, who)(a);
+  raiseOnInfo(r.info, who, a.ndim > 2, zeroPivot, [r.LU, r.pivots]);
+  return r;
+}
+
+/**
+ * The explicit factors of A = P·L·U (torch.linalg.lu), for square or rectangular A:
+ * P (…, m, m) a permutation, L (…, m, k) unit lower trapezoidal, U (…, k, n) upper
+ * trapezoidal, k = min(m, n). Singular A is fine (U then has a zero on its diagonal).
+ *
+ * Syntax: `linalg.lu(A)` → `{ P, L, U }`
+ * Example: `const { P, L, U } = lu([[1, 2], [3, 4], [5, 6]]);` (L is 3×2, U is 2×2)
+ * Throws: ShapeError if A is not a matrix (batch).
+ * See also: `luFactor`, `luSolve`.
+ */
+export function lu(A: TensorLike): { P: Tensor; L: Tensor; U: Tensor } {
+  const a = prepare(A, 'lu');
+  const r = lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, 'lu')(a);
+  return lookup<OpSignatures['luUnpack']>('luUnpack', a.dtype, a.device, 'lu')(r.LU, r.pivots);
+}
+
+/** @internal square check shared by the solver entry points. */
+export function requireSquareMatrix(t: Tensor, who: string, name: string): void {
+  requireMatrix(t, who, name);
+  if (t.rows !== t.cols) throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape.slice(-2))}, expected square`);
+}

@@ -1,0 +1,197 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import fc from 'fast-check';
+import { create, all } from 'mathjs';
+import { linalg, tensor, Rng, LinAlgError, ShapeError, Tensor } from '../../src/index.js';
+import { solverBlocking } from '../../src/backend/cpu/lu.js';
+import {
+  Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioLu, graded,
+} from '../helpers/matrices.js';
+
+const math = create(all, { absTol: 0, relTol: 1e-12 });
+const defaults = solverBlocking();
+afterAll(() => { solverBlocking(defaults); });
+
+function checkLu(A: Tensor, limit = 30): number {
+  const { P, L, U } = linalg.lu(A);
+  let worst = 0;
+  const count = A.size / (A.rows * A.cols) || 0;
+  for (let b = 0; b < count; b++) {
+    const r = ratioLu(fromTensor(A, b), fromTensor(P, b), fromTensor(L, b), fromTensor(U, b), A.dtype as never);
+    worst = Math.max(worst, r);
+  }
+  expect(worst).toBeLessThan(limit);
+  return worst;
+}
+
+describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
+  const sizes = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33];
+  for (const blocking of [{ luLeaf: 2, luCrossover: 3, trsmBlock: 4 }, defaults]) {
+    for (const dt of DTYPES) {
+      it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
+        solverBlocking(blocking);
+        const rng = new Rng(11);
+        for (const n of sizes) {
+          for (const cond of [1, 1e4, 1e12]) {
+            const A = toTensor([withCondition(n, cond, rng, { complex: dt.startsWith('complex') })], dt);
+            checkLu(A);
+          }
+        }
+        solverBlocking(defaults);
+      });
+    }
+  }
+  it('n = 100 with the default blocking goes through the recursive path', () => {
+    const rng = new Rng(3);
+    for (const dt of DTYPES) checkLu(toTensor([randomMatrix(100, 100, rng, { complex: dt.startsWith('complex') })], dt));
+  });
+  it('rectangular: tall and wide, shrunken blocks', () => {
+    solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 3 });
+    const rng = new Rng(5);
+    for (const dt of DTYPES) {
+      for (const [m, n] of [[7, 3], [3, 7], [12, 5], [5, 12], [1, 4], [4, 1]]) {
+        const A = toTensor([randomMatrix(m, n, rng, { complex: dt.startsWith('complex') })], dt);
+        const { P, L, U } = linalg.lu(A);
+        expect(P.shape).toEqual([m, m]);
+        expect(L.shape).toEqual([m, Math.min(m, n)]);
+        expect(U.shape).toEqual([Math.min(m, n), n]);
+        checkLu(A);
+      }
+    }
+    solverBlocking(defaults);
+  });
+  it('graded matrices (entries from 1 to 1e-60)', () => {
+    const rng = new Rng(8);
+    for (const n of [6, 20, 70]) checkLu(toTensor([graded(n, 0.15, rng)], 'float64'));
+  });
+  it('rows near overflow (1e300) and subnormal columns', () => {
+    const rng = new Rng(9);
+    const n = 12;
+    const big = randomMatrix(n, n, rng).scaleRows(Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1e300 : 1)));
+    checkLu(toTensor([big], 'float64'));
+    // A whole column of subnormals: its pivot is subnormal and must be divided by (its
+    // reciprocal overflows to Inf).
+    const sub = randomMatrix(n, n, rng).scaleCols(Array.from({ length: n }, (_, j) => (j === 0 ? 1e-310 : 1)));
+    const { LU, info } = linalg.luFactorEx(toTensor([sub], 'float64'));
+    expect(info.dataSync()[0]).toBe(0);
+    for (const v of LU.dataSync()) expect(Number.isFinite(v)).toBe(true);
+    const f = fromTensor(toTensor([sub], 'float64'));
+    const { P, L, U } = linalg.lu(toTensor([sub], 'float64'));
+    // column-scaled backward error: the subnormal column is exact to its own scale
+    const R = f.sub(fromTensor(P).mul(fromTensor(L)).mul(fromTensor(U)));
+    for (let i = 0; i < n; i++) expect(Math.abs(R.re(i, 0))).toBeLessThan(30 * n * 2.3e-16 * 1e-310 * 4);
+    // float32 subnormals (below 1.18e-38)
+    const s32 = toTensor([randomMatrix(n, n, rng).scaleCols(Array.from({ length: n }, (_, j) => (j === 2 ? 1e-40 : 1)))], 'float32');
+    const r32 = linalg.luFactorEx(s32);
+    for (const v of r32.LU.dataSync()) expect(Number.isFinite(v)).toBe(true);
+  });
+});
+
+describe('luFactor: against mathjs lup (P·A = L·U invariants, not factors)', () => {
+  it('random real matrices', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 1e6 }),
+      (n, seed) => {
+        solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 2 });
+        const A = randomMatrix(n, n, new Rng(seed));
+        const ref = math.lup(A.toRealArray());
+        const { P, L, U } = linalg.lu(toTensor([A], 'float64'));
+        // both reproduce A; determinants agree
+        const PLU = fromTensor(P).mul(fromTensor(L)).mul(fromTensor(U));
+        // mathjs: A[i] = (L·U)[p[i]]
+        const LUref = math.multiply(ref.L, ref.U) as unknown as number[][];
+        const back = new Mat(n, n);
+        (ref.p as number[]).forEach((pi, i) => { for (let j = 0; j < n; j++) back.set(i, j, LUref[pi][j]); });
+        expect(A.sub(PLU).norm1()).toBeLessThan(30 * n * 2.3e-16 * A.norm1());
+        expect(A.sub(back).norm1()).toBeLessThan(1e-10 * A.norm1());
+        // same determinant
+        const d = linalg.det(toTensor([A], 'float64')).dataSync()[0];
+        const dref = math.det(A.toRealArray());
+        // |δdet| ≤ c·n·eps·∏σ-ish; use Hadamard's bound ∏‖row‖ as the scale
+        let had = 1;
+        for (let i = 0; i < n; i++) { let s2 = 0; for (let j = 0; j < n; j++) s2 += A.re(i, j) ** 2; had *= Math.sqrt(s2); }
+        expect(Math.abs(d - dref)).toBeLessThan(1e-12 * n * had);
+        solverBlocking(defaults);
+      },
+    ), { numRuns: 40 });
+  });
+  it('pivots are 1-based and follow partial pivoting (largest magnitude first)', () => {
+    const { pivots, LU } = linalg.luFactor([[1, 2], [3, 4]]);
+    expect(Array.from(pivots.dataSync())).toEqual([2, 2]);
+    expect(LU.toArray()).toEqual([[3, 4], [1 / 3, 2 - 4 / 3]]);
+  });
+});
+
+describe('luFactor: singular, NaN, empty, batches, errors', () => {
+  it('an exactly zero pivot gives info = k and the factorization still completes', () => {
+    for (const dt of DTYPES) {
+      const rng = new Rng(2);
+      const n = 9;
+      for (const zc of [0, 4, 8]) {
+        const A = randomMatrix(n, n, rng, { complex: dt.startsWith('complex') });
+        for (let i = 0; i < n; i++) A.set(i, zc, 0);
+        const t = toTensor([A], dt);
+        solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 2 });
+        const { info } = linalg.luFactorEx(t);
+        expect(info.dataSync()[0]).toBe(zc + 1);
+        checkLu(t);
+        solverBlocking(defaults);
+        expect(() => linalg.luFactor(t)).toThrow(LinAlgError);
+        expect(() => linalg.luFactor(t)).toThrow(`U[${zc}, ${zc}] is exactly zero`);
+      }
+    }
+  });
+  it('rank-deficient ones matrix: info = 2 (torch: info ≥ 0 for all-ones)', () => {
+    const { info } = linalg.luFactorEx([[1, 1, 1], [1, 1, 1], [1, 1, 1]]);
+    expect(info.dataSync()[0]).toBe(2);
+  });
+  it('NaN input spreads into the factors instead of being skipped', () => {
+    const A = [[1, 1, 1], [1, NaN, 1], [1, 1, 1]];
+    const { LU } = linalg.luFactorEx(A);
+    expect(Array.from(LU.dataSync()).some(Number.isNaN)).toBe(true);
+  });
+  it('0×0, 1×1, 0×n and batches of zero', () => {
+    const e = linalg.luFactorEx(Tensor.empty('float64', [0, 0]));
+    expect(e.LU.shape).toEqual([0, 0]);
+    expect(e.pivots.shape).toEqual([0]);
+    expect(linalg.luFactor([[5]]).LU.toArray()).toEqual([[5]]);
+    expect(linalg.luFactorEx([[0]]).info.dataSync()[0]).toBe(1);
+    expect(linalg.lu(Tensor.empty('float64', [0, 3])).U.shape).toEqual([0, 3]);
+    expect(linalg.luFactorEx(Tensor.empty('float32', [0, 4, 4])).info.shape).toEqual([0]);
+  });
+  it('a singular member leaves its neighbours untouched; errors name the batch element', () => {
+    const rng = new Rng(4);
+    for (const dt of DTYPES) {
+      const mats = [0, 1, 2, 3].map(() => randomMatrix(6, 6, rng, { complex: dt.startsWith('complex') }));
+      const single = mats.map((m) => linalg.luFactor(toTensor([m], dt)).LU.dataSync().slice());
+      const bad = mats[2].clone();
+      for (let j = 0; j < 6; j++) bad.set(3, j, 0);
+      for (let j = 0; j < 6; j++) bad.set(4, j, 0);
+      const batch = toTensor([mats[0], mats[1], bad, mats[3]], dt);
+      const { LU, info } = linalg.luFactorEx(batch);
+      expect(Array.from(info.dataSync())).toEqual([0, 0, 5, 0]);
+      const all = LU.dataSync();
+      const per = all.length / 4;
+      for (const b of [0, 1, 3]) expect(all.slice(b * per, (b + 1) * per)).toEqual(single[b]);
+      expect(() => linalg.luFactor(batch)).toThrow('(batch element 2)');
+      try { linalg.luFactor(batch); } catch (e) {
+        expect((e as LinAlgError).batchIndex).toBe(2);
+        expect((e as LinAlgError).info).toBe(5);
+      }
+    }
+  });
+  it('async variant gives the same factors off the JS thread', async () => {
+    const rng = new Rng(6);
+    const A = toTensor([withCondition(150, 100, rng)], 'float64');
+    const s = linalg.luFactor(A);
+    const a = await linalg.luFactorAsync(A);
+    expect(a.LU.dataSync()).toEqual(s.LU.dataSync());
+    expect(a.pivots.dataSync()).toEqual(s.pivots.dataSync());
+    const sing = tensor([[1, 2], [2, 4]]);
+    await expect(linalg.luFactorAsync(sing)).rejects.toThrow(LinAlgError);
+  });
+  it('bad arguments', () => {
+    expect(() => linalg.luFactor([1, 2, 3])).toThrow(ShapeError);
+    expect(() => linalg.luFactor([1, 2, 3])).toThrow(/luFactor: A is 3, expected a matrix/);
+    expect(() => linalg.lu(5)).toThrow(ShapeError);
+  });
+});
