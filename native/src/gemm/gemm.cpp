@@ -1,26 +1,411 @@
-// Reference GEMM (correct for every view, no blocking). The optimised packed path
-// replaces the body of gemm_impl; the interface and semantics stay.
+// GEMM driver: C ← alpha·op(A)·op(B) + beta·C on strided views (see lapis/gemm.hpp).
+//
+// Large products take the BLIS loop nest: for each nc-wide column block of C and kc-deep
+// slice of k, B is packed once into nr-wide panels (shared by all threads), then every
+// thread packs mc-row blocks of A into mr-row panels and sweeps the register micro-kernel
+// over the block. Packing applies conjugation and absorbs any strides, so the kernels see
+// contiguous, aligned, zero-padded panels. Small or skinny products skip packing: the
+// kernel reads A through its strides and B's rows directly (only edge strips are copied),
+// which wins whenever packing would be reused too few times to pay for itself.
+// Design notes and the blocking parameters: docs/gemm.md.
 #include "lapis/gemm.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "gemm_kernels.hpp"
+#include "lapis/parallel.hpp"
+
+#if LAPIS_GEMM_X86 && defined(_MSC_VER)
+#include <intrin.h>
+#endif
+
 namespace lapis {
+namespace gemm_detail {
+namespace {
+
+bool cpu_has_avx2_fma() {
+#if LAPIS_GEMM_X86
+#if defined(_MSC_VER)
+  int r[4];
+  __cpuid(r, 0);
+  if (r[0] < 7) return false;
+  __cpuid(r, 1);
+  const bool fma = (r[2] >> 12) & 1, osxsave = (r[2] >> 27) & 1, avx = (r[2] >> 28) & 1;
+  if (!(fma && osxsave && avx)) return false;
+  if ((_xgetbv(0) & 6) != 6) return false;  // the OS saves the ymm state
+  __cpuidex(r, 7, 0);
+  return (r[1] >> 5) & 1;
+#else
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+#else
+  return false;
+#endif
+}
+
+Family pick_family() {
+  const char* env = std::getenv("LAPIS_KERNELS");
+  const bool force_portable = env && std::strcmp(env, "portable") == 0;
+  if (!force_portable) {
+#if LAPIS_GEMM_X86
+    if (cpu_has_avx2_fma()) return avx2_family();
+#endif
+#if LAPIS_GEMM_ARM64
+    return neon_family();
+#endif
+  }
+  return portable_family();
+}
+
+const Family& family() {
+  static const Family f = pick_family();
+  return f;
+}
+
+template <class T> const KernelSet<T>& kernels();
+template <> const KernelSet<float>& kernels<float>() { return family().s; }
+template <> const KernelSet<double>& kernels<double>() { return family().d; }
+template <> const KernelSet<std::complex<float>>& kernels<std::complex<float>>() { return family().c; }
+template <> const KernelSet<std::complex<double>>& kernels<std::complex<double>>() { return family().z; }
+
+// Per-thread packing buffers: grow on demand, never shrink, 64-byte aligned. Reused across
+// calls so a medium product pays no allocation or page faults.
+class Scratch {
+ public:
+  template <class T>
+  T* get(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T) + 64;
+    if (bytes > cap_) {
+      buf_.reset(new unsigned char[bytes]);
+      cap_ = bytes;
+    }
+    const auto addr = reinterpret_cast<std::uintptr_t>(buf_.get());
+    return reinterpret_cast<T*>((addr + 63) & ~std::uintptr_t(63));
+  }
+
+ private:
+  std::unique_ptr<unsigned char[]> buf_;
+  std::size_t cap_ = 0;
+};
+
+struct Buffers {
+  Scratch a, b;
+};
+
+Buffers& tls() {
+  thread_local Buffers b;
+  return b;
+}
+
+// Plain complex product: std::complex's operator* checks for Inf/NaN recovery (a libcall
+// in GCC); BLAS semantics are the textbook formula, as in the kernels.
+template <class T>
+inline T mul(T a, T b) {
+  if constexpr (is_complex_v<T>)
+    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  else
+    return a * b;
+}
+
+template <class T, bool CJ>
+inline T take(T x) {
+  if constexpr (CJ) return T(x.real(), -x.imag());
+  else return x;
+}
+
+// A block (mc × kc at src) → panels of mr rows: panel r holds a(r·mr + i, p) at
+// [r·mr·kc + p·mr + i], rows past mc zero.
+template <class T, bool CJ>
+void pack_a_impl(const T* src, index rs, index cs, index mc, index kc, int mr, T* dst) {
+  for (index ir = 0; ir < mc; ir += mr) {
+    const index rows = std::min<index>(mr, mc - ir);
+    T* d = dst + ir * kc;
+    const T* s = src + ir * rs;
+    if (cs == 1) {
+      for (index i = 0; i < rows; ++i) {
+        const T* si = s + i * rs;
+        for (index p = 0; p < kc; ++p) d[p * mr + i] = take<T, CJ>(si[p]);
+      }
+    } else {
+      for (index p = 0; p < kc; ++p) {
+        const T* sp = s + p * cs;
+        for (index i = 0; i < rows; ++i) d[p * mr + i] = take<T, CJ>(sp[i * rs]);
+      }
+    }
+    if (rows < mr)
+      for (index p = 0; p < kc; ++p)
+        for (index i = rows; i < mr; ++i) d[p * mr + i] = T(0);
+  }
+}
+
+// B block (kc × nc at src) → panels of nr columns: panel r holds b(p, r·nr + j) at
+// [r·nr·kc + p·nr + j], columns past nc zero.
+template <class T, bool CJ>
+void pack_b_impl(const T* src, index rs, index cs, index kc, index nc, int nr, T* dst) {
+  for (index jr = 0; jr < nc; jr += nr) {
+    const index cols = std::min<index>(nr, nc - jr);
+    T* d = dst + jr * kc;
+    const T* s = src + jr * cs;
+    if (cs == 1) {
+      for (index p = 0; p < kc; ++p) {
+        const T* sp = s + p * rs;
+        T* dp = d + p * nr;
+        for (index j = 0; j < cols; ++j) dp[j] = take<T, CJ>(sp[j]);
+        for (index j = cols; j < nr; ++j) dp[j] = T(0);
+      }
+    } else {
+      for (index j = 0; j < cols; ++j) {
+        const T* sj = s + j * cs;
+        for (index p = 0; p < kc; ++p) d[p * nr + j] = take<T, CJ>(sj[p * rs]);
+      }
+      for (index p = 0; p < kc; ++p)
+        for (index j = cols; j < nr; ++j) d[p * nr + j] = T(0);
+    }
+  }
+}
 
 template <class T>
-void gemm(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int) {
-  const index m = C.rows, n = C.cols, k = A.cols;
-  for (index i = 0; i < m; ++i)
-    for (index j = 0; j < n; ++j) {
-      T s{};
-      for (index p = 0; p < k; ++p) s += A.at(i, p) * B.at(p, j);
-      C(i, j) = beta == T{} ? alpha * s : alpha * s + beta * C(i, j);
+void pack_a(const MatRef<T>& A, index i0, index mc, index p0, index kc, int mr, T* dst) {
+  const T* src = A.p + i0 * A.rs + p0 * A.cs;
+  if constexpr (is_complex_v<T>) {
+    if (A.conj) return pack_a_impl<T, true>(src, A.rs, A.cs, mc, kc, mr, dst);
+  }
+  pack_a_impl<T, false>(src, A.rs, A.cs, mc, kc, mr, dst);
+}
+
+template <class T>
+void pack_b(const MatRef<T>& B, index p0, index kc, index j0, index nc, int nr, T* dst) {
+  const T* src = B.p + p0 * B.rs + j0 * B.cs;
+  if constexpr (is_complex_v<T>) {
+    if (B.conj) return pack_b_impl<T, true>(src, B.rs, B.cs, kc, nc, nr, dst);
+  }
+  pack_b_impl<T, false>(src, B.rs, B.cs, kc, nc, nr, dst);
+}
+
+// c ← t + beta·c for an edge tile (or any tile of a C without unit column stride).
+template <class T>
+void merge(const T* t, index tld, index rows, index cols, T beta, T* c, index crs, index ccs) {
+  if (beta == T(0)) {
+    for (index i = 0; i < rows; ++i)
+      for (index j = 0; j < cols; ++j) c[i * crs + j * ccs] = t[i * tld + j];
+  } else {
+    for (index i = 0; i < rows; ++i)
+      for (index j = 0; j < cols; ++j) {
+        T& x = c[i * crs + j * ccs];
+        x = t[i * tld + j] + mul(beta, x);
+      }
+  }
+}
+
+template <class T>
+void scale(MatMut<T> C, T beta) {
+  if (beta == T(1)) return;
+  for (index i = 0; i < C.rows; ++i)
+    for (index j = 0; j < C.cols; ++j) {
+      T& x = C(i, j);
+      x = beta == T(0) ? T(0) : mul(beta, x);
     }
+}
+
+// One tile through the kernel: straight into C when it is whole and C's columns are
+// contiguous, else through a scratch tile.
+template <class T>
+inline void tile(const KernelSet<T>& K, index kc, const T* a, index ars, index acs, const T* b, index brs, T alpha,
+                 T beta, int flags, index rows, index cols, T* c, index crs, index ccs) {
+  if (rows == K.mr && cols == K.nr && ccs == 1) {
+    K.ukr(kc, a, ars, acs, b, brs, c, crs, alpha, beta, flags);
+  } else {
+    alignas(64) T t[kMaxTile];
+    K.ukr(kc, a, ars, acs, b, brs, t, K.nr, alpha, T(0), flags);
+    merge(t, K.nr, rows, cols, beta, c, crs, ccs);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Unpacked path (sequential; the caller splits C across threads).
+
+constexpr index kDirectKc = 1024;
+
+template <class T>
+void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C) {
+  const index m = C.rows, n = C.cols, k = A.cols;
+  const int mr = K.mr, nr = K.nr;
+  int flags = 0;
+  if constexpr (is_complex_v<T>) flags = (A.conj ? kConjA : 0) | (B.conj ? kConjB : 0);
+  const index mfull = m - m % mr;
+  const index kb = std::min(k, kDirectKc);
+  Buffers& tl = tls();
+  T* abuf = m > mfull ? tl.a.template get<T>(static_cast<std::size_t>(kb) * mr) : nullptr;
+  T* bbuf = nullptr;
+  for (index pc = 0; pc < k; pc += kb) {
+    const index kc = std::min(kb, k - pc);
+    const T beta_eff = pc == 0 ? beta : T(1);
+    if (abuf) pack_a(A, mfull, m - mfull, pc, kc, mr, abuf);
+    for (index j0 = 0; j0 < n; j0 += nr) {
+      const index cols = std::min<index>(nr, n - j0);
+      const T* b;
+      index brs;
+      int fl = flags;
+      if (B.cs == 1 && cols == nr) {
+        b = B.p + pc * B.rs + j0;
+        brs = B.rs;
+      } else {
+        if (!bbuf) bbuf = tl.b.template get<T>(static_cast<std::size_t>(kb) * nr);
+        pack_b(B, pc, kc, j0, cols, nr, bbuf);
+        b = bbuf;
+        brs = nr;
+        fl &= ~kConjB;
+      }
+      for (index i0 = 0; i0 < mfull; i0 += mr)
+        tile(K, kc, A.p + i0 * A.rs + pc * A.cs, A.rs, A.cs, b, brs, alpha, beta_eff, fl, mr, cols,
+             C.p + i0 * C.rs + j0 * C.cs, C.rs, C.cs);
+      if (abuf)
+        tile(K, kc, abuf, 1, mr, b, brs, alpha, beta_eff, fl & ~kConjA, m - mfull, cols,
+             C.p + mfull * C.rs + j0 * C.cs, C.rs, C.cs);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Packed path.
+
+template <class T>
+void macro_kernel(const KernelSet<T>& K, index mc, index nc, index kc, const T* Ap, const T* Bp, T alpha, T beta,
+                  T* c, index crs, index ccs) {
+  const int mr = K.mr, nr = K.nr;
+  for (index jr = 0; jr < nc; jr += nr) {
+    const index cols = std::min<index>(nr, nc - jr);
+    const T* b = Bp + jr * kc;
+    for (index ir = 0; ir < mc; ir += mr) {
+      const index rows = std::min<index>(mr, mc - ir);
+      tile(K, kc, Ap + ir * kc, 1, mr, b, nr, alpha, beta, 0, rows, cols, c + ir * crs + jr * ccs, crs, ccs);
+    }
+  }
+}
+
+inline index ceil_div(index a, index b) { return (a + b - 1) / b; }
+inline index round_up(index a, index b) { return ceil_div(a, b) * b; }
+
+template <class T>
+void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int threads) {
+  const index m = C.rows, n = C.cols, k = A.cols;
+  const int mr = K.mr, nr = K.nr;
+  // Even splits: k = 300 runs as 2×150 rather than 256 + 44.
+  const index kcb = ceil_div(k, ceil_div(k, K.kc));
+  const index ncb = round_up(ceil_div(n, ceil_div(n, K.nc)), nr);
+  // Row blocks: at least one per thread and a multiple of the thread count, so the
+  // threads finish together.
+  index nmb = ceil_div(m, K.mc);
+  if (threads > 1) nmb = round_up(std::max<index>(nmb, threads), threads);
+  const index mcb = round_up(ceil_div(m, nmb), mr);
+  nmb = ceil_div(m, mcb);
+  // Too few row blocks to feed every thread: also split each block's columns.
+  const index nsplit = nmb >= threads ? 1 : ceil_div(threads, nmb);
+
+  T* Bp = tls().b.template get<T>(static_cast<std::size_t>(kcb) * ncb);
+  for (index jc = 0; jc < n; jc += ncb) {
+    const index nc = std::min(ncb, n - jc);
+    const index npanels = ceil_div(nc, nr);
+    for (index pc = 0; pc < k; pc += kcb) {
+      const index kc = std::min(kcb, k - pc);
+      const T beta_eff = pc == 0 ? beta : T(1);
+      parallel_for(
+          npanels, std::max<index>(1, npanels / (4 * threads)),
+          [&](index p0, index p1) {
+            pack_b(B, pc, kc, jc + p0 * nr, std::min(nc, p1 * nr) - p0 * nr, nr, Bp + p0 * nr * kc);
+          },
+          threads);
+      const index ppsplit = ceil_div(npanels, nsplit);
+      parallel_for(
+          nmb * nsplit, 1,
+          [&](index w0, index w1) {
+            T* Ap = tls().a.template get<T>(static_cast<std::size_t>(mcb) * kc);
+            for (index w = w0; w < w1; ++w) {
+              const index ib = w / nsplit, js = w % nsplit;
+              const index ic = ib * mcb, mc = std::min(mcb, m - ic);
+              const index q0 = js * ppsplit * nr, q1 = std::min(nc, (js + 1) * ppsplit * nr);
+              if (q0 >= q1) continue;
+              pack_a(A, ic, mc, pc, kc, mr, Ap);
+              macro_kernel(K, mc, q1 - q0, kc, Ap, Bp + q0 * kc, alpha, beta_eff,
+                           C.p + ic * C.rs + (jc + q0) * C.cs, C.rs, C.cs);
+            }
+          },
+          threads);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+// Below this many multiply-adds one thread is faster than waking the pool.
+constexpr double kParallelMin = 96.0 * 96.0 * 96.0;
+
+template <class T>
+bool use_direct(const KernelSet<T>& K, index m, index n, index k) {
+  // Packing B pays off over m/mr tiles, packing A over n/nr: with few tiles either way, or
+  // when the operands already sit in L2, the unpacked kernel wins.
+  if (m <= 2 * K.mr || n <= 2 * K.nr || k <= 8) return true;
+  const double bytes = (double(m) * k + double(k) * n + double(m) * n) * sizeof(T);
+  return bytes <= 160.0 * 1024;
+}
+
+template <class T>
+void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_threads) {
+  index m = C.rows, n = C.cols;
+  const index k = A.cols;
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0 || alpha == T(0)) return scale(C, beta);
+  // Kernels store along contiguous C rows: a column-major C is computed as Cᵀ = Bᵀ·Aᵀ.
+  if (C.cs != 1 && C.rs == 1) {
+    const MatRef<T> At = A.t(), Bt = B.t();
+    A = Bt;
+    B = At;
+    C = C.t();
+    std::swap(m, n);
+  }
+  const KernelSet<T>& K = kernels<T>();
+  int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+  if (in_parallel_region() || double(m) * n * k < kParallelMin) threads = 1;
+
+  if (use_direct(K, m, n, k)) {
+    if (threads <= 1) return direct(K, alpha, A, B, beta, C);
+    // Split C along its longer side (in whole tiles); each piece runs unpacked.
+    const index mt = ceil_div(m, K.mr), nt = ceil_div(n, K.nr);
+    if (mt >= nt) {
+      parallel_for(mt, 1, [&](index t0, index t1) {
+        const index i0 = t0 * K.mr, i1 = std::min(m, t1 * K.mr);
+        direct(K, alpha, A.block(i0, 0, i1 - i0, k), B, beta, C.block(i0, 0, i1 - i0, n));
+      }, threads);
+    } else {
+      parallel_for(nt, 1, [&](index t0, index t1) {
+        const index j0 = t0 * K.nr, j1 = std::min(n, t1 * K.nr);
+        direct(K, alpha, A, B.block(0, j0, k, j1 - j0), beta, C.block(0, j0, m, j1 - j0));
+      }, threads);
+    }
+    return;
+  }
+  packed(K, alpha, A, B, beta, C, threads);
+}
+
+}  // namespace
+}  // namespace gemm_detail
+
+template <class T>
+void gemm(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_threads) {
+  gemm_detail::gemm_impl(alpha, A, B, beta, C, max_threads);
 }
 
 template <class T>
 void gemm(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C) {
-  gemm(alpha, A, B, beta, C, 0);
+  gemm_detail::gemm_impl(alpha, A, B, beta, C, 0);
 }
 
-const char* gemm_kernel_name() { return "reference"; }
+const char* gemm_kernel_name() { return gemm_detail::family().name; }
 
 #define LAPIS_INST(T)                                                     \
   template void gemm<T>(T, MatRef<T>, MatRef<T>, T, MatMut<T>);           \

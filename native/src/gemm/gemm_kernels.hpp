@@ -1,0 +1,59 @@
+// Internal to the GEMM: the micro-kernel contract shared by the driver (gemm.cpp) and the
+// kernel families (portable, AVX2+FMA, NEON). One family is picked at run time.
+#pragma once
+#include <complex>
+#include "lapis/common.hpp"
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+#define LAPIS_GEMM_X86 1
+#else
+#define LAPIS_GEMM_X86 0
+#endif
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define LAPIS_GEMM_ARM64 1
+#else
+#define LAPIS_GEMM_ARM64 0
+#endif
+
+namespace lapis::gemm_detail {
+
+enum : int { kConjA = 1, kConjB = 2 };
+
+// The micro-kernel computes one mr×nr tile:
+//   c[i*crs + j] = alpha · Σ_p a(i,p)·b(p,j) + beta · c[i*crs + j]     (0 ≤ i < mr, 0 ≤ j < nr)
+// a(i,p) = a[i*ars + p*acs] (a packed panel is ars = 1, acs = mr; the kernel has a fast
+// loop for that layout), b(p,j) = b[p*brs + j] (columns contiguous: a packed panel has
+// brs = nr, an unpacked row-major B its row stride). beta == 0 never reads c. flags
+// (complex only): kConjA / kConjB conjugate the elements of a / b as they are read, so
+// the unpacked path needs no copy of a conjugated view. Strides count elements of T.
+template <class T>
+using Ukr = void (*)(index k, const T* a, index ars, index acs, const T* b, index brs, T* c, index crs, T alpha,
+                     T beta, int flags);
+
+template <class T>
+struct KernelSet {
+  int mr = 0, nr = 0;
+  index mc = 0, kc = 0, nc = 0;  // cache blocking: A block mc×kc in L2, B panel kc×nr in L1, B block kc×nc in L3
+  Ukr<T> ukr = nullptr;
+};
+
+struct Family {
+  const char* name = "";
+  KernelSet<float> s;
+  KernelSet<double> d;
+  KernelSet<std::complex<float>> c;
+  KernelSet<std::complex<double>> z;
+};
+
+Family portable_family();
+#if LAPIS_GEMM_X86
+Family avx2_family();
+#endif
+#if LAPIS_GEMM_ARM64
+Family neon_family();
+#endif
+
+// Largest tile any family uses (for stack buffers of edge tiles).
+inline constexpr int kMaxTile = 6 * 16;
+
+}  // namespace lapis::gemm_detail

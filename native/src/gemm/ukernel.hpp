@@ -1,0 +1,182 @@
+// The register micro-kernels, written once over a SIMD traits type VT and instantiated by
+// each family's translation unit (portable, AVX2+FMA, NEON) with its own traits.
+//
+// VT provides: R (real type), V (vector), L (lanes), zero, load, store, bcast (load one R
+// into every lane), set1, fma(a, b, c) = c + a·b, mul, add, swap (exchange the two lanes of
+// every (re, im) pair), addsub(x, y) = (x0 − y0, x1 + y1, x2 − y2, …), neg, conj (negate
+// the odd lanes).
+//
+// Everything here has internal linkage (anonymous namespace): each ISA file compiles its
+// own copy with its own flags, so the linker can never hand AVX2 code to a portable
+// caller through a shared inline definition. For the same reason the kernels call no
+// library functions.
+#pragma once
+#include <utility>
+
+#include "gemm_kernels.hpp"
+
+#if defined(__clang__)
+#define LAPIS_UNROLL(n) _Pragma("unroll")
+#elif defined(__GNUC__)
+#define LAPIS_UNROLL(n) _Pragma("GCC unroll 4")
+#else
+#define LAPIS_UNROLL(n)
+#endif
+
+namespace lapis::gemm_detail {
+namespace {
+
+// Compile-time loops: f(integral_constant<int, 0>) … f(integral_constant<int, N−1>). The
+// accumulator arrays are then indexed by constants from the start, so the compiler keeps
+// them in registers (a runtime loop, even a fully unrolled one, leaves GCC storing every
+// accumulator to the stack on each k step).
+template <class F, int... I>
+inline void unroll_seq(F&& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, class F>
+inline void unroll(F&& f) {
+  unroll_seq(f, std::make_integer_sequence<int, N>{});
+}
+
+// Real tile MR × (NV·L). Per k step: NV vector loads of b, MR broadcasts of a, MR·NV FMAs
+// into MR·NV accumulators that stay in registers for the whole k loop.
+template <class VT, int MR, int NV>
+struct RealKernel {
+  using R = typename VT::R;
+  using V = typename VT::V;
+  static constexpr int L = VT::L;
+  static constexpr int NR = NV * L;
+
+  template <bool PACKED>
+  static void body(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs, R alpha,
+                   R beta) {
+    V acc[MR][NV];
+    unroll<MR>([&](auto i) { unroll<NV>([&](auto v) { acc[i][v] = VT::zero(); }); });
+    const index as = PACKED ? index(MR) : acs, ai = PACKED ? 1 : ars;
+    LAPIS_UNROLL(4)
+    for (index p = 0; p < k; ++p) {
+      V bv[NV];
+      unroll<NV>([&](auto v) { bv[v] = VT::load(b + v * L); });
+      unroll<MR>([&](auto i) {
+        const V av = VT::bcast(a + i * ai);
+        unroll<NV>([&](auto v) { acc[i][v] = VT::fma(av, bv[v], acc[i][v]); });
+      });
+      a += as;
+      b += brs;
+    }
+    const V va = VT::set1(alpha);
+    if (beta == R(0)) {
+      unroll<MR>([&](auto i) {
+        unroll<NV>([&](auto v) { VT::store(c + i * crs + v * L, VT::mul(acc[i][v], va)); });
+      });
+    } else {
+      const V vb = VT::set1(beta);
+      unroll<MR>([&](auto i) {
+        unroll<NV>([&](auto v) {
+          R* cp = c + i * crs + v * L;
+          VT::store(cp, VT::fma(vb, VT::load(cp), VT::mul(acc[i][v], va)));
+        });
+      });
+    }
+  }
+
+  static void run(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs, R alpha, R beta,
+                  int) {
+    if (ars == 1 && acs == MR) body<true>(k, a, ars, acs, b, brs, c, crs, alpha, beta);
+    else body<false>(k, a, ars, acs, b, brs, c, crs, alpha, beta);
+  }
+};
+
+// Complex tile MR × (NV·L/2), interleaved (re, im). Two real accumulators per output
+// vector: acc1 = Σ re(a)·b, acc2 = Σ im(a)·b (b as interleaved pairs), so the k loop is the
+// real kernel's (same FMA density, b unexpanded) and a·b = acc1 + i·acc2 is formed once
+// at the end with a lane swap and an addsub.
+template <class VT, int MR, int NV>
+struct ComplexKernel {
+  using R = typename VT::R;
+  using V = typename VT::V;
+  using C = std::complex<R>;
+  static constexpr int L = VT::L;
+  static constexpr int NR = NV * L / 2;
+
+  // alpha·x for interleaved complex x: (ar·x) addsub (ai·swap(x)).
+  static V cmul(V x, V ar, V ai) { return VT::addsub(VT::mul(x, ar), VT::mul(VT::swap(x), ai)); }
+
+  template <bool PACKED>
+  static void body(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs,
+                   const R* alpha, const R* beta, int flags) {
+    V acc1[MR][NV], acc2[MR][NV];
+    unroll<MR>([&](auto i) { unroll<NV>([&](auto v) { acc1[i][v] = acc2[i][v] = VT::zero(); }); });
+    const index as = PACKED ? index(2 * MR) : acs, ai = PACKED ? 2 : ars;
+    LAPIS_UNROLL(4)
+    for (index p = 0; p < k; ++p) {
+      V bv[NV];
+      unroll<NV>([&](auto v) { bv[v] = VT::load(b + v * L); });
+      unroll<MR>([&](auto i) {
+        const V xr = VT::bcast(a + i * ai), xi = VT::bcast(a + i * ai + 1);
+        unroll<NV>([&](auto v) {
+          acc1[i][v] = VT::fma(xr, bv[v], acc1[i][v]);
+          acc2[i][v] = VT::fma(xi, bv[v], acc2[i][v]);
+        });
+      });
+      a += as;
+      b += brs;
+    }
+    // Σ a·b = acc1 + i·acc2; conj(a) gives acc1 − i·acc2; conj(b) conjugates the
+    // conj(a)-form: Σ a·conj(b) = conj(Σ conj(a)·b).
+    const bool ca = (flags & kConjA) != 0, cb = (flags & kConjB) != 0;
+    const V var = VT::set1(alpha[0]), vai = VT::set1(alpha[1]);
+    const bool beta0 = beta[0] == R(0) && beta[1] == R(0);
+    const V vbr = VT::set1(beta[0]), vbi = VT::set1(beta[1]);
+    unroll<MR>([&](auto i) {
+      unroll<NV>([&](auto v) {
+        V t2 = (ca != cb) ? VT::neg(acc2[i][v]) : acc2[i][v];
+        V r = VT::addsub(acc1[i][v], VT::swap(t2));
+        if (cb) r = VT::conj(r);
+        r = cmul(r, var, vai);
+        R* cp = c + i * crs + v * L;
+        if (!beta0) r = VT::add(r, cmul(VT::load(cp), vbr, vbi));
+        VT::store(cp, r);
+      });
+    });
+  }
+
+  static void run(index k, const C* a, index ars, index acs, const C* b, index brs, C* c, index crs, C alpha, C beta,
+                  int flags) {
+    const R* ar = reinterpret_cast<const R*>(a);
+    const R* br = reinterpret_cast<const R*>(b);
+    R* cr = reinterpret_cast<R*>(c);
+    const R* al = reinterpret_cast<const R*>(&alpha);
+    const R* be = reinterpret_cast<const R*>(&beta);
+    if (ars == 1 && acs == MR) body<true>(k, ar, 2, 2 * MR, br, 2 * brs, cr, 2 * crs, al, be, flags);
+    else body<false>(k, ar, 2 * ars, 2 * acs, br, 2 * brs, cr, 2 * crs, al, be, flags);
+  }
+};
+
+template <class VT, int MR, int NV>
+KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
+  KernelSet<typename VT::R> s;
+  s.mr = MR;
+  s.nr = RealKernel<VT, MR, NV>::NR;
+  s.mc = mc;
+  s.kc = kc;
+  s.nc = nc;
+  s.ukr = &RealKernel<VT, MR, NV>::run;
+  return s;
+}
+
+template <class VT, int MR, int NV>
+KernelSet<std::complex<typename VT::R>> complex_set(index mc, index kc, index nc) {
+  KernelSet<std::complex<typename VT::R>> s;
+  s.mr = MR;
+  s.nr = ComplexKernel<VT, MR, NV>::NR;
+  s.mc = mc;
+  s.kc = kc;
+  s.nc = nc;
+  s.ukr = &ComplexKernel<VT, MR, NV>::run;
+  return s;
+}
+
+}  // namespace
+}  // namespace lapis::gemm_detail

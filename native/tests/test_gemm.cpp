@@ -1,0 +1,270 @@
+// C++-only test of lapis::gemm against a naive triple loop (accumulated in double):
+// float, double, complex<float>, complex<double>; odd sizes and sizes on the micro-tile and
+// cache-block edges; transposed / conjugated / conjugate-transposed views; row-major,
+// column-major, padded and fully strided (non-unit column stride) storage; beta = 0 with
+// NaN in C (must not be read), beta = 1 and general alpha/beta; threaded and single-thread
+// runs; elements of C outside the view must stay untouched.
+// Run it once as is and once with LAPIS_KERNELS=portable (scripts/test-native.sh does).
+// Exits non-zero on any failure.
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lapis/gemm.hpp"
+#include "lapis/parallel.hpp"
+
+using lapis::index;
+using lapis::MatMut;
+using lapis::MatRef;
+
+namespace {
+
+int g_failures = 0;
+long g_checks = 0;
+std::mt19937_64 g_rng(20261129);
+
+template <class T> struct Info;
+template <> struct Info<float> { static constexpr const char* name = "float"; };
+template <> struct Info<double> { static constexpr const char* name = "double"; };
+template <> struct Info<std::complex<float>> { static constexpr const char* name = "complex<float>"; };
+template <> struct Info<std::complex<double>> { static constexpr const char* name = "complex<double>"; };
+
+template <class T>
+T rnd() {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  if constexpr (lapis::is_complex_v<T>) {
+    using R = typename T::value_type;
+    double re = u(g_rng), im = u(g_rng);
+    return T(static_cast<R>(re), static_cast<R>(im));
+  } else {
+    return static_cast<T>(u(g_rng));
+  }
+}
+
+template <class T>
+using Wide = std::conditional_t<lapis::is_complex_v<T>, std::complex<double>, double>;
+
+template <class T>
+Wide<T> widen(T x) {
+  if constexpr (lapis::is_complex_v<T>) return Wide<T>(x.real(), x.imag());
+  else return static_cast<double>(x);
+}
+
+template <class T>
+bool is_nan(T x) {
+  if constexpr (lapis::is_complex_v<T>) return std::isnan(x.real()) || std::isnan(x.imag());
+  else return std::isnan(x);
+}
+
+template <class T>
+T nan_value() {
+  using R = lapis::real_t<T>;
+  const R q = std::numeric_limits<R>::quiet_NaN();
+  if constexpr (lapis::is_complex_v<T>) return T(q, q);
+  else return q;
+}
+
+// Storage layouts a view can have.
+enum class Layout { RowMajor, ColMajor, Padded, Strided };
+const char* layout_name(Layout l) {
+  switch (l) {
+    case Layout::RowMajor: return "row";
+    case Layout::ColMajor: return "col";
+    case Layout::Padded: return "pad";
+    default: return "strided";
+  }
+}
+
+// A rows×cols matrix stored inside a larger buffer (sentinels around it).
+template <class T>
+struct Stored {
+  std::vector<T> buf;
+  index off = 0, rows = 0, cols = 0, rs = 0, cs = 0;
+  Stored(index r, index c, Layout l) : rows(r), cols(c) {
+    switch (l) {
+      case Layout::RowMajor: rs = c; cs = 1; break;
+      case Layout::ColMajor: rs = 1; cs = r; break;
+      case Layout::Padded: rs = c + 3; cs = 1; break;
+      case Layout::Strided: rs = 2 * c + 5; cs = 2; break;
+    }
+    off = 7;
+    const index span = (r > 0 ? (r - 1) * rs : 0) + (c > 0 ? (c - 1) * cs : 0) + 1;
+    buf.assign(static_cast<std::size_t>(off + span + 7), T(12345));
+  }
+  T* p() { return buf.data() + off; }
+  T& at(index i, index j) { return p()[i * rs + j * cs]; }
+};
+
+// Which positions of buf belong to the view.
+template <class T>
+std::vector<char> mask_of(const Stored<T>& s) {
+  std::vector<char> m(s.buf.size(), 0);
+  for (index i = 0; i < s.rows; ++i)
+    for (index j = 0; j < s.cols; ++j) m[static_cast<std::size_t>(s.off + i * s.rs + j * s.cs)] = 1;
+  return m;
+}
+
+enum class Op { N, T, C, H };
+const char* op_name(Op o) { return o == Op::N ? "N" : o == Op::T ? "T" : o == Op::C ? "C" : "H"; }
+
+// Stores the operand so that the view op(stored) is rows×cols.
+template <class T>
+MatRef<T> view_of(Stored<T>& s, Op op) {
+  MatRef<T> v{s.p(), s.rows, s.cols, s.rs, s.cs, false};
+  switch (op) {
+    case Op::N: return v;
+    case Op::T: return v.t();
+    case Op::C: v.conj = true; return v;
+    default: return v.h();
+  }
+}
+
+struct Case {
+  index m, n, k;
+  Op opa, opb;
+  Layout la, lb, lc;
+  int beta_kind;   // 0: beta = 0 (C holds NaN), 1: beta = 1, 2: general
+  int alpha_kind;  // 0: alpha = 1, 1: general, 2: alpha = 0
+  int threads;
+};
+
+template <class T>
+void run_case(const Case& cs) {
+  using W = Wide<T>;
+  using R = lapis::real_t<T>;
+  const index m = cs.m, n = cs.n, k = cs.k;
+  const bool ta = cs.opa == Op::T || cs.opa == Op::H, tb = cs.opb == Op::T || cs.opb == Op::H;
+  Stored<T> sa(ta ? k : m, ta ? m : k, cs.la), sb(tb ? n : k, tb ? k : n, cs.lb), sc(m, n, cs.lc);
+  for (index i = 0; i < sa.rows; ++i)
+    for (index j = 0; j < sa.cols; ++j) sa.at(i, j) = rnd<T>();
+  for (index i = 0; i < sb.rows; ++i)
+    for (index j = 0; j < sb.cols; ++j) sb.at(i, j) = rnd<T>();
+  for (index i = 0; i < m; ++i)
+    for (index j = 0; j < n; ++j) sc.at(i, j) = cs.beta_kind == 0 ? nan_value<T>() : rnd<T>();
+  const std::vector<T> c0 = sc.buf;
+  const T alpha = cs.alpha_kind == 0 ? T(1) : cs.alpha_kind == 2 ? T(0) : rnd<T>() * T(2);
+  const T beta = cs.beta_kind == 0 ? T(0) : cs.beta_kind == 1 ? T(1) : rnd<T>();
+  MatRef<T> A = view_of(sa, cs.opa), B = view_of(sb, cs.opb);
+  MatMut<T> C{sc.p(), m, n, sc.rs, sc.cs};
+  lapis::gemm(alpha, A, B, beta, C, cs.threads);
+
+  const R eps = std::numeric_limits<R>::epsilon();
+  int bad = 0;
+  for (index i = 0; i < m; ++i)
+    for (index j = 0; j < n; ++j) {
+      W s{}, mag = 0;
+      for (index p = 0; p < k; ++p) {
+        W x = widen(A.at(i, p)), y = widen(B.at(p, j));
+        s += x * y;
+        mag += std::abs(x) * std::abs(y);
+      }
+      const W cold = widen(c0[static_cast<std::size_t>(sc.off + i * sc.rs + j * sc.cs)]);
+      W ref = widen(alpha) * s;
+      double bound = std::abs(widen(alpha)) * std::abs(mag);
+      if (cs.beta_kind != 0) {
+        ref += widen(beta) * cold;
+        bound += std::abs(widen(beta)) * std::abs(cold);
+      }
+      bound = 8.0 * double(k + 4) * double(eps) * bound + 1e-300;
+      const T got = C(i, j);
+      const double err = std::abs(widen(got) - ref);
+      ++g_checks;
+      if (!(err <= bound) || is_nan(got)) {
+        if (bad++ < 3)
+          std::printf("FAIL %s m=%td n=%td k=%td op=%s%s layout=%s/%s/%s beta=%d alpha=%d thr=%d at (%td,%td): err %.3g > %.3g\n",
+                      Info<T>::name, m, n, k, op_name(cs.opa), op_name(cs.opb), layout_name(cs.la),
+                      layout_name(cs.lb), layout_name(cs.lc), cs.beta_kind, cs.alpha_kind, cs.threads, i, j, err,
+                      bound);
+      }
+    }
+  // Nothing outside C's view may change.
+  const std::vector<char> mask = mask_of(sc);
+  for (std::size_t q = 0; q < sc.buf.size(); ++q)
+    if (!mask[q] && !(sc.buf[q] == c0[q])) {
+      if (bad++ < 3) std::printf("FAIL %s m=%td n=%td k=%td: wrote outside C at buffer position %zu\n", Info<T>::name, m, n, k, q);
+      break;
+    }
+  if (bad) ++g_failures;
+}
+
+// NaN/Inf in A must reach C (never finite garbage): with NaN at A(r, 0), row r of C is NaN.
+template <class T>
+void nan_propagation(index m, index n, index k) {
+  std::vector<T> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)), c(static_cast<std::size_t>(m * n));
+  for (auto& x : a) x = rnd<T>();
+  for (auto& x : b) x = rnd<T>() + T(2);  // no zeros: NaN·b stays NaN
+  const index r = m / 2;
+  a[static_cast<std::size_t>(r * k)] = nan_value<T>();
+  lapis::gemm(T(1), lapis::row_major<T>(static_cast<const T*>(a.data()), m, k),
+              lapis::row_major<T>(static_cast<const T*>(b.data()), k, n), T(0), lapis::row_major(c.data(), m, n));
+  int bad = 0;
+  for (index i = 0; i < m; ++i)
+    for (index j = 0; j < n; ++j) {
+      ++g_checks;
+      const bool nan = is_nan(c[static_cast<std::size_t>(i * n + j)]);
+      if (nan != (i == r)) ++bad;
+    }
+  if (bad) {
+    std::printf("FAIL %s NaN propagation m=%td n=%td k=%td: %d wrong entries\n", Info<T>::name, m, n, k, bad);
+    ++g_failures;
+  }
+}
+
+template <class T>
+void run_type(bool quick) {
+  const std::vector<index> small = {1, 2, 3, 5, 6, 7, 8, 9, 13, 16, 17};
+  const Op ops[] = {Op::N, Op::T, Op::C, Op::H};
+  const Layout lays[] = {Layout::RowMajor, Layout::ColMajor, Layout::Padded, Layout::Strided};
+  std::uniform_int_distribution<int> pick4(0, 3), pick3(0, 2), pick2(0, 1);
+  // Every op pair and layout of C on small odd sizes.
+  for (Op oa : ops)
+    for (Op ob : ops)
+      for (Layout lc : lays) {
+        const index m = small[g_rng() % small.size()], n = small[g_rng() % small.size()],
+                    k = small[g_rng() % small.size()];
+        run_case<T>({m, n, k, oa, ob, lays[pick4(g_rng)], lays[pick4(g_rng)], lc, pick3(g_rng), pick2(g_rng), 0});
+      }
+  // Sizes around micro-tile (3, 4, 6, 8, 16) and cache-block (96, 128, 192, 256, 384) edges,
+  // through both the unpacked and the packed paths, threaded and not.
+  std::vector<std::array<index, 3>> shapes = {
+      {1, 1, 1},     {1, 40, 33},   {40, 1, 33},    {33, 40, 1},    {6, 8, 256},   {3, 4, 257},
+      {12, 16, 31},  {18, 32, 64},  {25, 33, 47},   {47, 49, 50},   {64, 64, 64},  {65, 63, 66},
+      {95, 97, 96},  {97, 129, 100}, {130, 120, 257}, {193, 65, 129}, {200, 200, 200}, {7, 300, 300},
+      {300, 9, 300}, {300, 300, 7}, {385, 130, 260}, {250, 520, 513}};
+  if (quick) shapes.resize(shapes.size() - 2);
+  for (const auto& s : shapes)
+    for (int rep = 0; rep < 3; ++rep) {
+      Case c{s[0], s[1], s[2], ops[pick4(g_rng)], ops[pick4(g_rng)], lays[pick4(g_rng)], lays[pick4(g_rng)],
+             lays[pick4(g_rng)], pick3(g_rng), rep == 2 ? 2 : pick2(g_rng), rep == 1 ? 1 : 0};
+      if (rep == 0) {  // the common case: plain row-major product
+        c.opa = c.opb = Op::N;
+        c.la = c.lb = c.lc = Layout::RowMajor;
+      }
+      run_case<T>(c);
+    }
+  // k = 0: C ← beta·C (beta = 0 must overwrite NaN).
+  run_case<T>({5, 7, 0, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 0, 0, 0});
+  run_case<T>({5, 7, 0, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 2, 1, 0});
+  nan_propagation<T>(9, 11, 5);
+  nan_propagation<T>(150, 140, 130);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  std::printf("test_gemm: kernels=%s threads=%d%s\n", lapis::gemm_kernel_name(), lapis::num_threads(),
+              quick ? " (quick)" : "");
+  run_type<float>(quick);
+  run_type<double>(quick);
+  run_type<std::complex<float>>(quick);
+  run_type<std::complex<double>>(quick);
+  std::printf("test_gemm: %ld checks, %d failing cases\n", g_checks, g_failures);
+  return g_failures == 0 ? 0 : 1;
+}
