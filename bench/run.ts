@@ -149,7 +149,8 @@ function describeAdapter(v: unknown): string | null {
   const parts = ['vendor', 'architecture', 'device', 'description', 'backend', 'adapterType']
     .map((k) => inner[k])
     .filter((x) => typeof x === 'string' && x.length > 0) as string[];
-  return parts.length ? [...new Set(parts)].join(' / ') : null;
+  if (!parts.length) return null;
+  return [...new Set(parts)].join(' / ') + (inner.isSoftware === true ? ' (software)' : '');
 }
 
 async function initGpu(): Promise<GpuState> {
