@@ -8,6 +8,7 @@
 // filled with NaN. One failing item never changes its neighbours.
 #pragma once
 #include <cstdint>
+#include <limits>
 
 #include "lapis/common.hpp"
 #include "lapis/lu.hpp"
@@ -46,6 +47,13 @@ void for_each_item(index count, double flops_per_item, void (*fn)(index, int, vo
 
 template <class F> void for_each_item(index count, double flops_per_item, F&& f) {
   for_each_item(count, flops_per_item, [](index b, int t, void* c) { (*static_cast<F*>(c))(b, t); }, &f);
+}
+
+// NaN in every component (T(NaN) alone leaves a complex number's imaginary part 0).
+template <class T> T nan_value() {
+  const real_t<T> q = std::numeric_limits<real_t<T>>::quiet_NaN();
+  if constexpr (is_complex_v<T>) return T(q, q);
+  else return q;
 }
 
 template <class T> bool all_finite(index len, const T* p) {

@@ -20,9 +20,9 @@ void slogdet_batched(index count, index n, const T* A, T* sign, real_t<T>* logab
     const T* a = A + b * n * n;
     const R nan = std::numeric_limits<R>::quiet_NaN();
     if (!all_finite(n * n, a)) {
-      sign[b] = T(nan);
+      sign[b] = nan_value<T>();
       logabs[b] = nan;
-      if (det) det[b] = T(nan);
+      if (det) det[b] = nan_value<T>();
       return;
     }
     thread_local std::vector<T> lu;

@@ -25,10 +25,10 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info) {
   for_each_item(count, flops, [&](index b, int threads) {
     const T* a = A + b * n * n;
     T* x = X + b * n * n;
-    const real_t<T> nan = std::numeric_limits<real_t<T>>::quiet_NaN();
+    const T nan = nan_value<T>();
     if (!all_finite(n * n, a)) {
       info[b] = -1;
-      for (index i = 0; i < n * n; ++i) x[i] = T(nan);
+      for (index i = 0; i < n * n; ++i) x[i] = nan;
       return;
     }
     thread_local std::vector<T> lu;
@@ -38,7 +38,7 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info) {
     const int32_t st = getrf(n, n, lu.data(), n, piv.data(), threads);
     info[b] = st;
     if (st != 0) {
-      for (index i = 0; i < n * n; ++i) x[i] = T(nan);
+      for (index i = 0; i < n * n; ++i) x[i] = nan;
       return;
     }
     for (index i = 0; i < n * n; ++i) x[i] = T(0);

@@ -28,8 +28,8 @@ void for_each_item(index count, double flops_per_item, void (*fn)(index, int, vo
 namespace {
 
 template <class T> void fill_nan(index len, T* p) {
-  const real_t<T> q = std::numeric_limits<real_t<T>>::quiet_NaN();
-  for (index i = 0; i < len; ++i) p[i] = T(q);
+  const T q = nan_value<T>();
+  for (index i = 0; i < len; ++i) p[i] = q;
 }
 
 template <class T> std::vector<T>& lu_scratch() {

@@ -1,0 +1,113 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import fc from 'fast-check';
+import { create, all } from 'mathjs';
+import { linalg, Rng, LinAlgError, ShapeError, Tensor } from '../../src/index.js';
+import { solverBlocking } from '../../src/backend/cpu/lu.js';
+import { Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioInv, hilbert } from '../helpers/matrices.js';
+import type { FloatDType } from '../../src/core/dtype.js';
+
+const math = create(all, { absTol: 0, relTol: 1e-12 });
+const defaults = solverBlocking();
+afterAll(() => { solverBlocking(defaults); });
+const cplx = (dt: FloatDType) => dt.startsWith('complex');
+
+describe('inv: LAPACK dget03 ratio < 30', () => {
+  for (const blocking of [{ luLeaf: 2, luCrossover: 3, trsmBlock: 4 }, defaults]) {
+    for (const dt of DTYPES) {
+      it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
+        solverBlocking(blocking);
+        const rng = new Rng(81);
+        const conds = dt === 'float64' || dt === 'complex128' ? [1, 1e6, 1e12] : [1, 1e3, 1e5];
+        for (const n of [1, 2, 3, 4, 5, 6, 8, 9, 17, 40]) {
+          for (const cond of conds) {
+            const A = toTensor([withCondition(n, cond, rng, { complex: cplx(dt) })], dt);
+            const X = linalg.inv(A);
+            expect(ratioInv(fromTensor(A), fromTensor(X), dt)).toBeLessThan(30);
+          }
+        }
+        solverBlocking(defaults);
+      });
+    }
+  }
+  it('Hilbert 8×8 (κ ≈ 1.5e10)', () => {
+    const H = toTensor([hilbert(8)], 'float64');
+    expect(ratioInv(fromTensor(H), fromTensor(linalg.inv(H)), 'float64')).toBeLessThan(30);
+  });
+});
+
+describe('inv: against mathjs inv', () => {
+  it('real and complex', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 7 }), fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, c, seed) => {
+      const A = withCondition(n, 30, new Rng(seed), { complex: c });
+      const mA = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (c ? math.complex(A.re(i, j), A.im(i, j)) : A.re(i, j))));
+      const ref = math.inv(mA) as unknown as (number | { re: number; im: number })[][];
+      const X = fromTensor(linalg.inv(toTensor([A], c ? 'complex128' : 'float64')));
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          const r = ref[i][j];
+          const rr = typeof r === 'number' ? r : r.re, ri = typeof r === 'number' ? 0 : r.im;
+          expect(Math.hypot(X.re(i, j) - rr, X.im(i, j) - ri)).toBeLessThan(1e-11 * 30);
+        }
+    }), { numRuns: 40 });
+  });
+});
+
+describe('inv: singular, NaN, batches, async', () => {
+  it('singular: LinAlgError with the pivot; invEx info and NaN; neighbours untouched', () => {
+    const rng = new Rng(82);
+    for (const dt of DTYPES) {
+      for (const n of [3, 7]) {
+        const As = [0, 1, 2].map(() => withCondition(n, 10, rng, { complex: cplx(dt) }));
+        // the same batch without the singular member: its neighbours must not change
+        const good = linalg.inv(toTensor(As, dt)).dataSync().slice();
+        const gper = good.length / 3;
+        const alone = [good.slice(0, gper), null, good.slice(2 * gper)];
+        const bad = As[1].clone();
+        for (let i = 0; i < n; i++) bad.set(i, n - 1, 0);
+        As[1] = bad;
+        const t = toTensor(As, dt);
+        const { inverse, info } = linalg.invEx(t);
+        expect(Array.from(info.dataSync())).toEqual([0, n, 0]);
+        const d = inverse.dataSync(), per = d.length / 3;
+        // n ≥ 5 (LU path): bit-identical neighbours. n ≤ 4 goes to the SIMD lane kernel
+        // (inv_small), where lanes share a group; there neighbours are checked by accuracy.
+        if (n >= 5) {
+          expect(d.slice(0, per)).toEqual(alone[0]);
+          expect(d.slice(2 * per)).toEqual(alone[2]);
+        }
+        for (const b of [0, 2]) expect(ratioInv(As[b], fromTensor(inverse, b), dt)).toBeLessThan(30);
+        const k = cplx(dt) ? 2 : 1;
+        const mid = Array.from(d.slice(per, 2 * per));
+        for (let e = 0; e < mid.length; e += k) expect(Number.isNaN(mid[e]) || Number.isNaN(mid[e + k - 1])).toBe(true);
+        expect(() => linalg.inv(t)).toThrow(LinAlgError);
+        expect(() => linalg.inv(t)).toThrow(`(batch element 1) the diagonal element ${n} of U is zero`);
+      }
+    }
+  });
+  it('NaN/Inf input: info −1 and NaN inverse, for n ≤ 4 and n ≥ 5 alike', () => {
+    for (const n of [2, 4, 5, 9]) {
+      const A = Mat.eye(n);
+      A.set(1, 0, NaN);
+      const { inverse, info } = linalg.invEx(toTensor([A], 'float64'));
+      expect(info.dataSync()[0]).toBe(-1);
+      expect(Array.from(inverse.dataSync()).every(Number.isNaN)).toBe(true);
+    }
+  });
+  it('0×0, 1×1, empty batch', () => {
+    expect(linalg.inv(Tensor.empty('float64', [0, 0])).shape).toEqual([0, 0]);
+    expect(linalg.inv([[4]]).toArray()).toEqual([[0.25]]);
+    expect(linalg.inv(Tensor.empty('float32', [0, 6, 6])).shape).toEqual([0, 6, 6]);
+    expect(() => linalg.inv([[1, 2]])).toThrow(ShapeError);
+  });
+  it('invAsync matches inv', async () => {
+    const A = toTensor([withCondition(200, 100, new Rng(83)), withCondition(200, 100, new Rng(84))], 'float64');
+    expect((await linalg.invAsync(A)).dataSync()).toEqual(linalg.inv(A).dataSync());
+    await expect(linalg.invAsync([[1, 1], [1, 1]])).rejects.toThrow(LinAlgError);
+  });
+  it('batch of many small matrices (thread pool over the batch)', () => {
+    const rng = new Rng(85);
+    const As = Array.from({ length: 300 }, () => randomMatrix(6, 6, rng));
+    const X = linalg.inv(toTensor(As, 'float64'));
+    for (let b = 0; b < 300; b += 37) expect(ratioInv(As[b], fromTensor(X, b), 'float64')).toBeLessThan(30);
+  });
+});

@@ -1,0 +1,230 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import fc from 'fast-check';
+import { create, all } from 'mathjs';
+import { linalg, tensor, Rng, LinAlgError, ShapeError, ArgumentError, Tensor } from '../../src/index.js';
+import { solverBlocking } from '../../src/backend/cpu/lu.js';
+import {
+  Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioSolve, graded,
+} from '../helpers/matrices.js';
+import type { FloatDType } from '../../src/core/dtype.js';
+
+const math = create(all, { absTol: 0, relTol: 1e-12 });
+const defaults = solverBlocking();
+afterAll(() => { solverBlocking(defaults); });
+const cplx = (dt: FloatDType) => dt.startsWith('complex');
+
+function worstSolveRatio(A: Tensor, B: Tensor, X: Tensor): number {
+  let worst = 0;
+  const count = X.size / (X.rows * X.cols) || 0;
+  for (let b = 0; b < count; b++) {
+    worst = Math.max(worst, ratioSolve(fromTensor(A, b), fromTensor(X, b), fromTensor(B, b), A.dtype as FloatDType));
+  }
+  return worst;
+}
+
+describe('solve: backward error (LAPACK dget02 < 30)', () => {
+  for (const blocking of [{ luLeaf: 2, luCrossover: 3, trsmBlock: 4 }, defaults]) {
+    for (const dt of DTYPES) {
+      it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
+        solverBlocking(blocking);
+        const rng = new Rng(21);
+        for (const n of [1, 2, 3, 4, 5, 8, 9, 16, 17, 33]) {
+          for (const k of [1, 3, 8]) {
+            for (const cond of dt === 'float64' || dt === 'complex128' ? [1, 1e5, 1e13] : [1, 1e3, 1e6]) {
+              const A = toTensor([withCondition(n, cond, rng, { complex: cplx(dt) })], dt);
+              const B = toTensor([randomMatrix(n, k, rng, { complex: cplx(dt) })], dt);
+              const X = linalg.solve(A, B);
+              expect(X.shape).toEqual([n, k]);
+              expect(worstSolveRatio(A, B, X)).toBeLessThan(30);
+            }
+          }
+        }
+        solverBlocking(defaults);
+      });
+    }
+  }
+  it('n = 130, 40 right-hand sides (recursive LU, blocked TRSM with GEMM updates)', () => {
+    const rng = new Rng(22);
+    for (const dt of DTYPES) {
+      const A = toTensor([withCondition(130, 1e8, rng, { complex: cplx(dt) })], dt);
+      const B = toTensor([randomMatrix(130, 40, rng, { complex: cplx(dt) })], dt);
+      expect(worstSolveRatio(A, B, linalg.solve(A, B))).toBeLessThan(30);
+    }
+  });
+  it('graded and near-overflow inputs', () => {
+    const rng = new Rng(23);
+    const G = toTensor([graded(25, 0.2, rng)], 'float64');
+    const B = toTensor([randomMatrix(25, 2, rng)], 'float64');
+    expect(worstSolveRatio(G, B, linalg.solve(G, B))).toBeLessThan(30);
+    const big = toTensor([withCondition(10, 10, rng).scaleRows(Array.from({ length: 10 }, (_, i) => (i < 3 ? 1e300 : 1)))], 'float64');
+    const Bb = toTensor([randomMatrix(10, 1, rng).scaleRows(Array.from({ length: 10 }, (_, i) => (i < 3 ? 1e300 : 1)))], 'float64');
+    const X = linalg.solve(big, Bb);
+    for (const v of X.dataSync()) expect(Number.isFinite(v)).toBe(true);
+    expect(worstSolveRatio(big, Bb, X)).toBeLessThan(30);
+  });
+});
+
+describe('solve: against mathjs lusolve', () => {
+  it('real', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 1e6 }), (n, seed) => {
+      const rng = new Rng(seed);
+      const A = withCondition(n, 100, rng), b = randomMatrix(n, 1, rng);
+      const x = linalg.solve(toTensor([A], 'float64'), toTensor([b], 'float64'));
+      const ref = (math.lusolve(A.toRealArray(), b.toRealArray()) as number[][]).map((r) => r[0]);
+      const got = Array.from(x.dataSync());
+      const scale = Math.max(...ref.map(Math.abs));
+      got.forEach((v, i) => expect(Math.abs(v - ref[i])).toBeLessThan(1e-11 * scale));
+    }), { numRuns: 40 });
+  });
+  it('complex (mathjs Complex)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 1e6 }), (n, seed) => {
+      const rng = new Rng(seed);
+      const A = withCondition(n, 50, rng, { complex: true }), b = randomMatrix(n, 1, rng, { complex: true });
+      const mA = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => math.complex(A.re(i, j), A.im(i, j))));
+      const mb = Array.from({ length: n }, (_, i) => [math.complex(b.re(i, 0), b.im(i, 0))]);
+      const ref = math.lusolve(mA, mb) as unknown as { re: number; im: number }[][];
+      const x = fromTensor(linalg.solve(toTensor([A], 'complex128'), toTensor([b], 'complex128')));
+      for (let i = 0; i < n; i++) {
+        expect(Math.hypot(x.re(i, 0) - ref[i][0].re, x.im(i, 0) - ref[i][0].im)).toBeLessThan(1e-11 * (1 + Math.hypot(ref[i][0].re, ref[i][0].im)) * 10);
+      }
+    }), { numRuns: 30 });
+  });
+});
+
+describe('solve: shapes, broadcasting, vectors, left=false', () => {
+  it('A (2,1,n,n) with B (3,n,k) gives (2,3,n,k), each the solve of its own pair', () => {
+    const rng = new Rng(31);
+    const n = 5, k = 2;
+    const As = [0, 1].map(() => withCondition(n, 10, rng));
+    const Bs = [0, 1, 2].map(() => randomMatrix(n, k, rng));
+    const X = linalg.solve(toTensor(As, 'float64', [2, 1]), toTensor(Bs, 'float64', [3]));
+    expect(X.shape).toEqual([2, 3, n, k]);
+    for (let i = 0; i < 2; i++)
+      for (let j = 0; j < 3; j++) {
+        const x1 = linalg.solve(toTensor([As[i]], 'float64'), toTensor([Bs[j]], 'float64')).dataSync();
+        expect(fromTensor(X, i * 3 + j).data.filter((_, q) => q % 2 === 0)).toEqual(Float64Array.from(x1));
+      }
+  });
+  it('vector right-hand sides follow torch (1-D, or A batch + n)', () => {
+    const x = linalg.solve([[3, 1], [1, 2]], [9, 8]);
+    expect(x.shape).toEqual([2]);
+    const xs = Array.from(x.dataSync());
+    expect(xs[0]).toBeCloseTo(2, 14);
+    expect(xs[1]).toBeCloseTo(3, 14);
+    const A = toTensor([withCondition(3, 5, new Rng(1)), withCondition(3, 5, new Rng(2))], 'float64');
+    const b = tensor({ data: new Float64Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] });
+    expect(linalg.solve(A, b).shape).toEqual([2, 3]);
+  });
+  it('left = false solves X·A = B', () => {
+    const rng = new Rng(32);
+    for (const dt of DTYPES) {
+      const A = withCondition(6, 100, rng, { complex: cplx(dt) }), B = randomMatrix(4, 6, rng, { complex: cplx(dt) });
+      const X = fromTensor(linalg.solve(toTensor([A], dt), toTensor([B], dt), { left: false }));
+      // X·A = B ⇔ Aᵀ·Xᵀ = Bᵀ
+      expect(ratioSolve(A.transpose(), X.transpose(), B.transpose(), dt)).toBeLessThan(30);
+    }
+  });
+  it('0×0 and k = 0', () => {
+    expect(linalg.solve(Tensor.empty('float64', [0, 0]), Tensor.empty('float64', [0, 3])).shape).toEqual([0, 3]);
+    expect(linalg.solve([[2]], Tensor.empty('float64', [1, 0])).shape).toEqual([1, 0]);
+    expect(linalg.solve([[2]], [[4]]).toArray()).toEqual([[2]]);
+  });
+  it('errors name the function, the argument and its shape', () => {
+    expect(() => linalg.solve([[1, 2, 3], [4, 5, 6]], [1, 2])).toThrow(ShapeError);
+    expect(() => linalg.solve([[1, 2, 3], [4, 5, 6]], [1, 2])).toThrow('solve: A is 2×3, expected square');
+    expect(() => linalg.solve([[1, 0], [0, 1]], [[1], [2], [3]])).toThrow('rows of B must be 2');
+    expect(() => linalg.solve(toTensor([Mat.eye(2), Mat.eye(2)], 'float64'), toTensor([Mat.eye(2), Mat.eye(2), Mat.eye(2)], 'float64')))
+      .toThrow(/do not broadcast/);
+    expect(() => linalg.solve([[1]], [[1]], { left: 'no' as unknown as boolean })).toThrow(ArgumentError);
+  });
+});
+
+describe('solve: singular, NaN, batch isolation, async', () => {
+  it('singular: solve throws LinAlgError naming the pivot; solveEx returns info and NaN', () => {
+    for (const dt of DTYPES) {
+      const A = toTensor([Mat.from([[1, 2, 3], [2, 4, 6], [1, 0, 1]])], dt);
+      expect(() => linalg.solve(A, [[1], [2], [3]])).toThrow(LinAlgError);
+      expect(() => linalg.solve(A, [[1], [2], [3]])).toThrow(/singular/);
+      const { result, info } = linalg.solveEx(A, toTensor([Mat.from([[1], [2], [3]])], dt));
+      expect(info.dataSync()[0]).toBeGreaterThan(0);
+      expect(Array.from(result.dataSync()).every(Number.isNaN)).toBe(true);
+    }
+  });
+  it('one singular matrix leaves its neighbours exact', () => {
+    const rng = new Rng(41);
+    for (const dt of DTYPES) {
+      const As = [0, 1, 2].map(() => withCondition(7, 10, rng, { complex: cplx(dt) }));
+      const B = toTensor([randomMatrix(7, 2, rng, { complex: cplx(dt) })], dt);
+      const alone = As.map((a) => linalg.solve(toTensor([a], dt), B).dataSync().slice());
+      As[1] = Mat.zeros(7, 7);
+      const { result, info } = linalg.solveEx(toTensor(As, dt), B);
+      expect(Array.from(info.dataSync())).toEqual([0, 1, 0]);
+      const r = result.dataSync(), per = r.length / 3;
+      expect(r.slice(0, per)).toEqual(alone[0]);
+      expect(r.slice(2 * per)).toEqual(alone[2]);
+      expect(() => linalg.solve(toTensor(As, dt), B)).toThrow('(batch element 1)');
+    }
+  });
+  it('NaN/Inf in A: NaN solution and info = −1 (no finite garbage)', () => {
+    for (const bad of [NaN, Infinity]) {
+      const A = [[1, 1, 1], [1, bad, 1], [1, 1, 2]];
+      const { result, info } = linalg.solveEx(A, [[1], [2], [3]]);
+      expect(info.dataSync()[0]).toBe(-1);
+      expect(Array.from(result.dataSync()).every(Number.isNaN)).toBe(true);
+      expect(Array.from(linalg.solve(A, [[1], [2], [3]]).dataSync()).every(Number.isNaN)).toBe(true);
+    }
+  });
+  it('solveAsync: same answer, and the event loop keeps running meanwhile', async () => {
+    const rng = new Rng(42);
+    const A = toTensor([withCondition(400, 100, rng)], 'float64');
+    const B = toTensor([randomMatrix(400, 50, rng)], 'float64');
+    let ticks = 0;
+    let done = false;
+    const spin = () => { if (!done) { ticks++; setImmediate(spin); } };
+    setImmediate(spin);
+    const X = await linalg.solveAsync(A, B);
+    done = true;
+    expect(ticks).toBeGreaterThan(0);
+    expect(X.dataSync()).toEqual(linalg.solve(A, B).dataSync());
+    await expect(linalg.solveAsync([[0, 0], [0, 0]], [1, 1])).rejects.toThrow(LinAlgError);
+  });
+});
+
+describe('luSolve', () => {
+  it('left/right × adjoint, all dtypes, shrunken blocks', () => {
+    solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 3 });
+    const rng = new Rng(51);
+    for (const dt of DTYPES) {
+      for (const n of [1, 4, 9]) {
+        const A = withCondition(n, 1e3, rng, { complex: cplx(dt) });
+        const { LU, pivots } = linalg.luFactor(toTensor([A], dt));
+        for (const left of [true, false]) {
+          for (const adjoint of [false, true]) {
+            const B = left ? randomMatrix(n, 3, rng, { complex: cplx(dt) }) : randomMatrix(3, n, rng, { complex: cplx(dt) });
+            const X = fromTensor(linalg.luSolve(LU, pivots, toTensor([B], dt), { left, adjoint }));
+            const opA = adjoint ? A.adjoint() : A;
+            const r = left ? ratioSolve(opA, X, B, dt) : ratioSolve(opA.transpose(), X.transpose(), B.transpose(), dt);
+            expect(r).toBeLessThan(30);
+          }
+        }
+      }
+    }
+    solverBlocking(defaults);
+  });
+  it('broadcasts a single factorization over a batch of B', () => {
+    const rng = new Rng(52);
+    const A = withCondition(5, 10, rng);
+    const { LU, pivots } = linalg.luFactor(toTensor([A], 'float64'));
+    const Bs = [0, 1, 2, 3].map(() => randomMatrix(5, 2, rng));
+    const X = linalg.luSolve(LU, pivots, toTensor(Bs, 'float64'));
+    expect(X.shape).toEqual([4, 5, 2]);
+    for (let b = 0; b < 4; b++) expect(ratioSolve(A, fromTensor(X, b), Bs[b], 'float64')).toBeLessThan(30);
+  });
+  it('rejects pivots out of range and mismatched shapes', () => {
+    const { LU } = linalg.luFactor([[2, 1], [1, 3]]);
+    const bad = tensor({ data: new Int32Array([3, 1]), shape: [2] });
+    expect(() => linalg.luSolve(LU, bad, [[1], [1]])).toThrow(/pivots must be in 1..2/);
+    const short = tensor({ data: new Int32Array([1]), shape: [1] });
+    expect(() => linalg.luSolve(LU, short, [[1], [1]])).toThrow(ShapeError);
+  });
+});
