@@ -9,11 +9,16 @@
 #include "lapis/svd.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "../qr/qr_internal.hpp"
+#include "jacobi_kernels.hpp"
+#include "lapis/gemm.hpp"
+#include "lapis/parallel.hpp"
 #include "lapis/qr.hpp"
 
 namespace lapis {
@@ -23,37 +28,92 @@ using qr_detail::nrm2;
 
 constexpr int kMaxSweeps = 40;
 
-// conj(x)·y over n elements, four accumulators (the compiler will not reassociate).
+}  // namespace
+
+namespace svd_detail {
+
+// Portable kernels: four accumulators for the sums (the compiler will not reassociate).
+template <class R>
+static R p_dot(const R* a, const R* b, index len) {
+  R s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  index i = 0;
+  for (; i + 3 < len; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < len; ++i) s0 += a[i] * b[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+template <class R>
+static void p_dotc(const R* a, const R* b, index n, R* re, R* im) {
+  R r0 = 0, r1 = 0, i0 = 0, i1 = 0;
+  index i = 0;
+  for (; i + 1 < n; i += 2) {
+    r0 += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
+    i0 += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
+    r1 += a[2 * i + 2] * b[2 * i + 2] + a[2 * i + 3] * b[2 * i + 3];
+    i1 += a[2 * i + 2] * b[2 * i + 3] - a[2 * i + 3] * b[2 * i + 2];
+  }
+  for (; i < n; ++i) {
+    r0 += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
+    i0 += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
+  }
+  *re = r0 + r1;
+  *im = i0 + i1;
+}
+
+template <class R>
+static void p_rot(R* x, R* y, index len, R c, R s) {
+  for (index i = 0; i < len; ++i) {
+    const R a = x[i], b = y[i];
+    x[i] = c * a - s * b;
+    y[i] = s * a + c * b;
+  }
+}
+
+template <class R>
+static void p_rotc(R* x, R* y, index n, R c, R zr, R zi) {
+  for (index i = 0; i < n; ++i) {
+    const R xr = x[2 * i], xi = x[2 * i + 1], yr = y[2 * i], yi = y[2 * i + 1];
+    x[2 * i] = c * xr - (zr * yr + zi * yi);
+    x[2 * i + 1] = c * xi - (zr * yi - zi * yr);
+    y[2 * i] = (zr * xr - zi * xi) + c * yr;
+    y[2 * i + 1] = (zr * xi + zi * xr) + c * yi;
+  }
+}
+
+template <class R> JacobiKernels<R> portable_jacobi() { return {&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>}; }
+
+}  // namespace svd_detail
+
+namespace {
+
+using namespace svd_detail;
+
+template <class R>
+const JacobiKernels<R>& jk() {
+  static const JacobiKernels<R> k = [] {
+#if LAPIS_SVD_X86
+    if (std::strcmp(gemm_kernel_name(), "avx2") == 0) return avx2_jacobi<R>();
+#endif
+    return portable_jacobi<R>();
+  }();
+  return k;
+}
+
+// conj(x)·y over n elements.
 template <class T>
 T dotc(const T* x, const T* y, index n) {
   using R = real_t<T>;
   if constexpr (is_complex_v<T>) {
-    const R* a = reinterpret_cast<const R*>(x);
-    const R* b = reinterpret_cast<const R*>(y);
-    R r0 = 0, r1 = 0, i0 = 0, i1 = 0;
-    index i = 0;
-    for (; i + 1 < n; i += 2) {
-      r0 += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
-      i0 += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
-      r1 += a[2 * i + 2] * b[2 * i + 2] + a[2 * i + 3] * b[2 * i + 3];
-      i1 += a[2 * i + 2] * b[2 * i + 3] - a[2 * i + 3] * b[2 * i + 2];
-    }
-    for (; i < n; ++i) {
-      r0 += a[2 * i] * b[2 * i] + a[2 * i + 1] * b[2 * i + 1];
-      i0 += a[2 * i] * b[2 * i + 1] - a[2 * i + 1] * b[2 * i];
-    }
-    return T(r0 + r1, i0 + i1);
+    R re, im;
+    jk<R>().dotc(reinterpret_cast<const R*>(x), reinterpret_cast<const R*>(y), n, &re, &im);
+    return T(re, im);
   } else {
-    R s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    index i = 0;
-    for (; i + 3 < n; i += 4) {
-      s0 += x[i] * y[i];
-      s1 += x[i + 1] * y[i + 1];
-      s2 += x[i + 2] * y[i + 2];
-      s3 += x[i + 3] * y[i + 3];
-    }
-    for (; i < n; ++i) s0 += x[i] * y[i];
-    return (s0 + s1) + (s2 + s3);
+    return jk<R>().dot(x, y, n);
   }
 }
 
@@ -62,87 +122,140 @@ template <class T>
 void rot(T* x, T* y, index n, real_t<T> c, T z) {
   using R = real_t<T>;
   if constexpr (is_complex_v<T>) {
-    R* a = reinterpret_cast<R*>(x);
-    R* b = reinterpret_cast<R*>(y);
-    const R zr = z.real(), zi = z.imag();
-    for (index i = 0; i < n; ++i) {
-      const R xr = a[2 * i], xi = a[2 * i + 1], yr = b[2 * i], yi = b[2 * i + 1];
-      a[2 * i] = c * xr - (zr * yr + zi * yi);
-      a[2 * i + 1] = c * xi - (zr * yi - zi * yr);
-      b[2 * i] = (zr * xr - zi * xi) + c * yr;
-      b[2 * i + 1] = (zr * xi + zi * xr) + c * yi;
-    }
+    jk<R>().rotc(reinterpret_cast<R*>(x), reinterpret_cast<R*>(y), n, c, z.real(), z.imag());
   } else {
-    for (index i = 0; i < n; ++i) {
-      const R xv = x[i], yv = y[i];
-      x[i] = c * xv - z * yv;
-      y[i] = z * xv + c * yv;
-    }
+    jk<R>().rot(x, y, n, c, z);
   }
+}
+
+// One Jacobi step on columns (xp, xq) with norms (dp, dq), rotating (vp, vq) alongside
+// when they are non-null. Returns whether a rotation was applied.
+template <class T>
+bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp, real_t<T>& dq, real_t<T> tol) {
+  using R = real_t<T>;
+  const R tiny = smallest_normal<T>();
+  if (dp < tiny || dq < tiny) return false;
+  // Cosine of the angle between the columns; from scaled copies when the plain dot
+  // product could underflow.
+  T cpq;
+  if (dp * dq < smallest_normal<T>() / eps<T>()) {
+    std::vector<T> tp(len), tq(len);
+    const R ip = R(1) / dp, iq = R(1) / dq;
+    for (index i = 0; i < len; ++i) {
+      tp[i] = xp[i] * ip;
+      tq[i] = xq[i] * iq;
+    }
+    cpq = dotc(tp.data(), tq.data(), len);
+  } else {
+    cpq = dotc(xp, xq, len) / dp / dq;
+  }
+  const R cosv = std::abs(cpq);
+  if (!(cosv > tol)) return false;
+  const R zeta = (dq / dp - dp / dq) / (2 * cosv);
+  const R t = std::copysign(R(1) / (std::abs(zeta) + std::hypot(R(1), zeta)), zeta);
+  const R c = R(1) / std::sqrt(1 + t * t), s = c * t;
+  T z;
+  if constexpr (is_complex_v<T>) z = (cpq / cosv) * s;
+  else z = cpq > 0 ? s : -s;
+  rot(xp, xq, len, c, z);
+  if (vp) rot(vp, vq, nv, c, z);
+  // Tracked norms; recomputed when cancellation would spoil them.
+  const R fp = 1 - t * cosv * (dq / dp);
+  const R fq = 1 + t * cosv * (dp / dq);
+  dp = fp > R(0.5) ? dp * std::sqrt(fp) : nrm2(xp, len, 1);
+  dq = fq > R(0.5) ? dq * std::sqrt(fq) : nrm2(xq, len, 1);
+  return true;
+}
+
+// Columns X[p], V[p] and d[p] moved to position q for the permutation `to` (new j holds
+// old to[j]).
+template <class T>
+void permute_columns(T* X, index len, T* V, index nv, std::vector<real_t<T>>& d, const std::vector<index>& to) {
+  const index n = static_cast<index>(to.size());
+  std::vector<T> tmp(static_cast<size_t>(n * std::max(len, nv)));
+  std::vector<real_t<T>> dd(d);
+  for (index j = 0; j < n; ++j) std::copy(X + to[j] * len, X + to[j] * len + len, tmp.data() + j * len);
+  std::copy(tmp.data(), tmp.data() + n * len, X);
+  if (V) {
+    for (index j = 0; j < n; ++j) std::copy(V + to[j] * nv, V + to[j] * nv + nv, tmp.data() + j * nv);
+    std::copy(tmp.data(), tmp.data() + n * nv, V);
+  }
+  for (index j = 0; j < n; ++j) d[j] = dd[to[j]];
 }
 
 // One-sided Jacobi on the n columns of X (each `len` long, contiguous, stride len),
 // accumulating the rotations into V (n columns of length n) when V is non-null.
 // d holds the column norms on return. Returns the sweeps used, or -1 if the cap was hit.
+//
+// Small problems: row-cyclic order with de Rijk pivoting (the largest remaining column
+// moves to p). Large ones, with threads: columns sorted by norm at each sweep, cut into
+// 2P blocks; a sweep is one round of within-block pairs and 2P−1 rounds of block pairs
+// (round-robin), each round's P block pairs disjoint and run in parallel.
 template <class T>
-int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d) {
+int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_threads) {
   using R = real_t<T>;
   const R tol = std::sqrt(static_cast<R>(std::max<index>(len, 1))) * eps<T>();
   const R tiny = smallest_normal<T>();
-  const R scaled_below = smallest_normal<T>() / eps<T>();
-  std::vector<T> tp, tq;
-  auto col = [&](T* base, index j, index l) { return base + j * l; };
+  auto col = [&](T* base, index j, index l) { return base ? base + j * l : nullptr; };
+  int P = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+  if (in_parallel_region() || n < 96) P = 1;
+  const index nb = 2 * P;
+  std::vector<index> bstart(nb + 1);
+  for (index b = 0; b <= nb; ++b) bstart[b] = b * n / nb;
+  std::vector<index> order(n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     for (index j = 0; j < n; ++j) d[j] = nrm2(col(X, j, len), len, 1);
     index rotations = 0;
-    for (index p = 0; p + 1 < n; ++p) {
-      // de Rijk: bring the largest remaining column to p (faster convergence, and the
-      // values come out nearly sorted).
-      index best = p;
-      for (index q = p + 1; q < n; ++q)
-        if (d[q] > d[best]) best = q;
-      if (best != p) {
-        std::swap_ranges(col(X, p, len), col(X, p, len) + len, col(X, best, len));
-        if (V) std::swap_ranges(col(V, p, n), col(V, p, n) + n, col(V, best, n));
-        std::swap(d[p], d[best]);
-      }
-      if (d[p] < tiny) break;  // everything left is zero to working precision
-      for (index q = p + 1; q < n; ++q) {
-        if (d[q] < tiny) continue;
-        T* xp = col(X, p, len);
-        T* xq = col(X, q, len);
-        // Cosine of the angle between the columns; computed from scaled copies when
-        // the plain dot product could underflow.
-        T cpq;
-        if (d[p] * d[q] < scaled_below) {
-          tp.resize(len);
-          tq.resize(len);
-          const R ip = R(1) / d[p], iq = R(1) / d[q];
-          for (index i = 0; i < len; ++i) {
-            tp[i] = xp[i] * ip;
-            tq[i] = xq[i] * iq;
-          }
-          cpq = dotc(tp.data(), tq.data(), len);
-        } else {
-          cpq = dotc(xp, xq, len) / d[p] / d[q];
+    if (P == 1) {
+      for (index p = 0; p + 1 < n; ++p) {
+        index best = p;
+        for (index q = p + 1; q < n; ++q)
+          if (d[q] > d[best]) best = q;
+        if (best != p) {
+          std::swap_ranges(col(X, p, len), col(X, p, len) + len, col(X, best, len));
+          if (V) std::swap_ranges(col(V, p, n), col(V, p, n) + n, col(V, best, n));
+          std::swap(d[p], d[best]);
         }
-        const R cosv = std::abs(cpq);
-        if (!(cosv > tol)) continue;
-        ++rotations;
-        const R zeta = (d[q] / d[p] - d[p] / d[q]) / (2 * cosv);
-        const R t = std::copysign(R(1) / (std::abs(zeta) + std::hypot(R(1), zeta)), zeta);
-        const R c = R(1) / std::sqrt(1 + t * t), s = c * t;
-        T z;
-        if constexpr (is_complex_v<T>) z = (cpq / cosv) * s;
-        else z = cpq > 0 ? s : -s;
-        rot(xp, xq, len, c, z);
-        if (V) rot(col(V, p, n), col(V, q, n), n, c, z);
-        // Tracked norms; recomputed when cancellation would spoil them.
-        const R fp = 1 - t * cosv * (d[q] / d[p]);
-        const R fq = 1 + t * cosv * (d[p] / d[q]);
-        d[p] = fp > R(0.5) ? d[p] * std::sqrt(fp) : nrm2(xp, len, 1);
-        d[q] = fq > R(0.5) ? d[q] * std::sqrt(fq) : nrm2(xq, len, 1);
+        if (d[p] < tiny) break;  // everything left is zero to working precision
+        for (index q = p + 1; q < n; ++q)
+          rotations += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol);
       }
+    } else {
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](index x, index y) { return d[x] > d[y]; });
+      permute_columns(X, len, V, n, d, order);
+      std::vector<index> counts(P);
+      auto within = [&](index b, index& cnt) {
+        for (index p = bstart[b]; p < bstart[b + 1]; ++p)
+          for (index q = p + 1; q < bstart[b + 1]; ++q)
+            cnt += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol);
+      };
+      auto across = [&](index a, index b, index& cnt) {
+        if (a > b) std::swap(a, b);
+        for (index p = bstart[a]; p < bstart[a + 1]; ++p)
+          for (index q = bstart[b]; q < bstart[b + 1]; ++q)
+            cnt += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol);
+      };
+      std::fill(counts.begin(), counts.end(), 0);
+      parallel_for(P, 1, [&](index t0, index t1) {
+        for (index t = t0; t < t1; ++t) {
+          within(2 * t, counts[t]);
+          within(2 * t + 1, counts[t]);
+        }
+      }, P);
+      // Circle method over nb = 2P blocks: block nb−1 fixed, the others rotate.
+      const index m1 = nb - 1;
+      for (index r = 0; r < m1; ++r) {
+        parallel_for(P, 1, [&](index t0, index t1) {
+          for (index t = t0; t < t1; ++t) {
+            index a, b;
+            if (t == 0) { a = r; b = m1; }
+            else { a = (r + t) % m1; b = (r - t + m1) % m1; }
+            across(a, b, counts[t]);
+          }
+        }, P);
+      }
+      for (index c : counts) rotations += c;
     }
     if (rotations == 0) {
       for (index j = 0; j < n; ++j) d[j] = nrm2(col(X, j, len), len, 1);
@@ -226,7 +339,7 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
     for (index j = 0; j < n; ++j) V[j * n + j] = T(1);
   }
   std::vector<R> d(n);
-  const int sweeps = jacobi(X.data(), n, n, uv ? V.data() : nullptr, d);
+  const int sweeps = jacobi(X.data(), n, n, uv ? V.data() : nullptr, d, max_threads);
 
   std::vector<index> order(n);
   std::iota(order.begin(), order.end(), 0);

@@ -1,0 +1,148 @@
+// AVX2+FMA Jacobi kernels (this file alone is compiled with -mavx2 -mfma). The plain
+// loops would stay scalar for the reductions: compilers do not reassociate FP sums.
+#include <immintrin.h>
+
+#include "jacobi_kernels.hpp"
+
+namespace lapis::svd_detail {
+namespace {
+
+struct D {
+  using R = double;
+  using V = __m256d;
+  static constexpr int W = 4;
+  static V load(const R* p) { return _mm256_loadu_pd(p); }
+  static void store(R* p, V v) { _mm256_storeu_pd(p, v); }
+  static V set1(R x) { return _mm256_set1_pd(x); }
+  static V zero() { return _mm256_setzero_pd(); }
+  static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
+  static V fnma(V a, V b, V c) { return _mm256_fnmadd_pd(a, b, c); }  // c − a·b
+  static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
+  static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  static V swap_pairs(V a) { return _mm256_permute_pd(a, 0b0101); }
+  // (+x, −x, +x, −x): the sign pattern of the imaginary cross terms.
+  static V alt(R x) { return _mm256_setr_pd(x, -x, x, -x); }
+  static R hsum(V v) {
+    __m128d lo = _mm256_castpd256_pd128(v), hi = _mm256_extractf128_pd(v, 1);
+    lo = _mm_add_pd(lo, hi);
+    return _mm_cvtsd_f64(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)));
+  }
+  // Σ even lanes − Σ odd lanes.
+  static R hdiff(V v) { return hsum(_mm256_mul_pd(v, _mm256_setr_pd(1, -1, 1, -1))); }
+};
+
+struct F {
+  using R = float;
+  using V = __m256;
+  static constexpr int W = 8;
+  static V load(const R* p) { return _mm256_loadu_ps(p); }
+  static void store(R* p, V v) { _mm256_storeu_ps(p, v); }
+  static V set1(R x) { return _mm256_set1_ps(x); }
+  static V zero() { return _mm256_setzero_ps(); }
+  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V fnma(V a, V b, V c) { return _mm256_fnmadd_ps(a, b, c); }
+  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
+  static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  static V swap_pairs(V a) { return _mm256_permute_ps(a, 0b10110001); }
+  static V alt(R x) { return _mm256_setr_ps(x, -x, x, -x, x, -x, x, -x); }
+  static R hsum(V v) {
+    __m128 lo = _mm256_castps256_ps128(v), hi = _mm256_extractf128_ps(v, 1);
+    lo = _mm_add_ps(lo, hi);
+    lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
+    lo = _mm_add_ss(lo, _mm_shuffle_ps(lo, lo, 1));
+    return _mm_cvtss_f32(lo);
+  }
+  static R hdiff(V v) { return hsum(_mm256_mul_ps(v, _mm256_setr_ps(1, -1, 1, -1, 1, -1, 1, -1))); }
+};
+
+template <class S>
+typename S::R dot(const typename S::R* a, const typename S::R* b, index len) {
+  using V = typename S::V;
+  constexpr int W = S::W;
+  V s0 = S::zero(), s1 = S::zero();
+  index i = 0;
+  for (; i + 2 * W <= len; i += 2 * W) {
+    s0 = S::fma(S::load(a + i), S::load(b + i), s0);
+    s1 = S::fma(S::load(a + i + W), S::load(b + i + W), s1);
+  }
+  for (; i + W <= len; i += W) s0 = S::fma(S::load(a + i), S::load(b + i), s0);
+  typename S::R s = S::hsum(S::add(s0, s1));
+  for (; i < len; ++i) s += a[i] * b[i];
+  return s;
+}
+
+template <class S>
+void dotc(const typename S::R* a, const typename S::R* b, index n, typename S::R* re, typename S::R* im) {
+  using V = typename S::V;
+  using R = typename S::R;
+  constexpr int W = S::W;
+  const index len = 2 * n;
+  V r = S::zero(), c = S::zero();
+  index i = 0;
+  for (; i + W <= len; i += W) {
+    V x = S::load(a + i), y = S::load(b + i);
+    r = S::fma(x, y, r);                 // ar·br, ai·bi
+    c = S::fma(x, S::swap_pairs(y), c);  // ar·bi, ai·br
+  }
+  R sr = S::hsum(r), si = S::hdiff(c);
+  for (; i < len; i += 2) {
+    sr += a[i] * b[i] + a[i + 1] * b[i + 1];
+    si += a[i] * b[i + 1] - a[i + 1] * b[i];
+  }
+  *re = sr;
+  *im = si;
+}
+
+template <class S>
+void rot(typename S::R* x, typename S::R* y, index len, typename S::R c, typename S::R s) {
+  using V = typename S::V;
+  constexpr int W = S::W;
+  const V vc = S::set1(c), vs = S::set1(s);
+  index i = 0;
+  for (; i + W <= len; i += W) {
+    V a = S::load(x + i), b = S::load(y + i);
+    S::store(x + i, S::fnma(vs, b, S::mul(vc, a)));
+    S::store(y + i, S::fma(vs, a, S::mul(vc, b)));
+  }
+  for (; i < len; ++i) {
+    auto a = x[i], b = y[i];
+    x[i] = c * a - s * b;
+    y[i] = s * a + c * b;
+  }
+}
+
+template <class S>
+void rotc(typename S::R* x, typename S::R* y, index n, typename S::R c, typename S::R zr, typename S::R zi) {
+  using V = typename S::V;
+  constexpr int W = S::W;
+  const index len = 2 * n;
+  const V vc = S::set1(c), vzr = S::set1(zr);
+  const V zi_pm = S::alt(zi);   // conj(z)·y = zr·y + (zi, −zi)·swap(y)
+  const V zi_mp = S::alt(-zi);  // z·x = zr·x + (−zi, zi)·swap(x)
+  index i = 0;
+  for (; i + W <= len; i += W) {
+    V a = S::load(x + i), b = S::load(y + i);
+    V zby = S::fma(zi_pm, S::swap_pairs(b), S::mul(vzr, b));
+    V zax = S::fma(zi_mp, S::swap_pairs(a), S::mul(vzr, a));
+    S::store(x + i, S::fnma(S::set1(1), zby, S::mul(vc, a)));
+    S::store(y + i, S::fma(vc, b, zax));
+  }
+  for (; i < len; i += 2) {
+    auto xr = x[i], xi = x[i + 1], yr = y[i], yi = y[i + 1];
+    x[i] = c * xr - (zr * yr + zi * yi);
+    x[i + 1] = c * xi - (zr * yi - zi * yr);
+    y[i] = (zr * xr - zi * xi) + c * yr;
+    y[i + 1] = (zr * xi + zi * xr) + c * yi;
+  }
+}
+
+}  // namespace
+
+template <> JacobiKernels<double> avx2_jacobi<double>() {
+  return {&dot<D>, &dotc<D>, &rot<D>, &rotc<D>};
+}
+template <> JacobiKernels<float> avx2_jacobi<float>() {
+  return {&dot<F>, &dotc<F>, &rot<F>, &rotc<F>};
+}
+
+}  // namespace lapis::svd_detail

@@ -1,0 +1,32 @@
+// Internal to the SVD: the level-1 kernels of one-sided Jacobi, on real scalars (a complex
+// vector of n elements is 2n interleaved scalars). One family is picked at run time: the
+// AVX2+FMA one when the GEMM runs its AVX2 kernels (so LAPIS_KERNELS=portable forces the
+// portable code here too), else the portable one.
+#pragma once
+#include "lapis/common.hpp"
+
+namespace lapis::svd_detail {
+
+template <class R>
+struct JacobiKernels {
+  // Σ a_i·b_i over len scalars.
+  R (*dot)(const R* a, const R* b, index len) = nullptr;
+  // Σ conj(a_i)·b_i over n complex elements (2n scalars): (re, im).
+  void (*dotc)(const R* a, const R* b, index n, R* re, R* im) = nullptr;
+  // [x, y] ← [c·x − s·y, s·x + c·y] over len real scalars.
+  void (*rot)(R* x, R* y, index len, R c, R s) = nullptr;
+  // [x, y] ← [c·x − z̄·y, z·x + c·y] over n complex elements, z = zr + i·zi.
+  void (*rotc)(R* x, R* y, index n, R c, R zr, R zi) = nullptr;
+};
+
+template <class R> JacobiKernels<R> portable_jacobi();
+#if defined(__x86_64__) || defined(_M_X64)
+#define LAPIS_SVD_X86 1
+template <class R> JacobiKernels<R> avx2_jacobi();
+template <> JacobiKernels<float> avx2_jacobi<float>();
+template <> JacobiKernels<double> avx2_jacobi<double>();
+#else
+#define LAPIS_SVD_X86 0
+#endif
+
+}  // namespace lapis::svd_detail
