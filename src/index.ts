@@ -7,5 +7,6 @@ export { ShapeError, DTypeError, DeviceError, LinAlgError, ArgumentError } from 
 export { Complex, fromMathjs, toMathjs, type ComplexLike } from './complex/index.js';
 export { numThreads, setNumThreads, gemmKernel } from './backend/cpu/binding.js';
 export * as linalg from './linalg/index.js';
+export * as gpu from './backend/gpu/api.js';
 export { frexp, heaviside, logspace, type LogspaceOptions } from './special/index.js';
 export * as special from './special/index.js';

@@ -1,3 +1,6 @@
 // Every GPU entry of the registry, registered from here (called once by registerAll).
+import { registerTensorOpsGpu } from './tensor-ops.js';
+
 export function registerGpu(): void {
+  registerTensorOpsGpu();
 }

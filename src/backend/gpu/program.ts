@@ -1,0 +1,211 @@
+/// <reference types="@webgpu/types" />
+// One program object per shader variant, a pipeline cache keyed by it, the uniform
+// packer and the dispatcher. Dispatches are recorded into the shared command encoder
+// (queue.ts) and submitted together.
+import type { GpuStorage } from '../../core/tensor.js';
+import { ArgumentError, DeviceError } from '../../core/errors.js';
+import { gpuDevice, gpuLimits, onDeviceReset } from './device.js';
+import { commandEncoder, recordedCommand, flush, onBeforeSubmit, onAfterSubmit } from './queue.js';
+import { bufferOf } from './pool.js';
+
+/**
+ * A compute shader variant. Bindings are fixed by convention: 0..n-1 the inputs
+ * (`var<storage, read>`), then the outputs (`var<storage, read_write>`), then one
+ * `var<uniform>` struct last when the run passes uniforms, all in `@group(0)`.
+ */
+export interface GpuProgram {
+  name: string;
+  /** Cache key: everything the source depends on (dtype, tile sizes, variant). */
+  key: string;
+  /** The preprocessed WGSL (called once per key). */
+  source(): string;
+  entryPoint: string;
+  workgroupSize: [number, number, number];
+}
+
+export type UniformType = 'u32' | 'i32' | 'f32' | 'vec2u' | 'vec2f' | 'vec4u' | 'vec4f';
+
+export interface UniformField {
+  name: string;
+  type: UniformType;
+  value: number | readonly number[];
+}
+
+export interface RunOptions {
+  inputs: GpuStorage[];
+  outputs: GpuStorage[];
+  uniforms?: UniformField[];
+  /** A linear count (folded past the per-dimension limit) or an explicit 3-D grid. */
+  workgroups: number | [number, number, number];
+}
+
+// WGSL host-shareable layout: size and alignment of each uniform member type.
+const LAYOUT: Record<UniformType, { size: number; align: number; n: number; kind: 'u' | 'i' | 'f' }> = {
+  u32: { size: 4, align: 4, n: 1, kind: 'u' },
+  i32: { size: 4, align: 4, n: 1, kind: 'i' },
+  f32: { size: 4, align: 4, n: 1, kind: 'f' },
+  vec2u: { size: 8, align: 8, n: 2, kind: 'u' },
+  vec2f: { size: 8, align: 8, n: 2, kind: 'f' },
+  vec4u: { size: 16, align: 16, n: 4, kind: 'u' },
+  vec4f: { size: 16, align: 16, n: 4, kind: 'f' },
+};
+
+/**
+ * Packs fields as the WGSL struct with the same members in the same order would lay
+ * them out (each member at its alignment; the struct rounded up to 16 bytes, the
+ * uniform address space's rule for struct sizes).
+ */
+export function packUniforms(fields: readonly UniformField[]): ArrayBuffer {
+  let off = 0;
+  const places: number[] = [];
+  for (const f of fields) {
+    const l = LAYOUT[f.type];
+    if (!l) throw new ArgumentError(`packUniforms: unknown type ${String(f.type)} for ${f.name}`);
+    off = Math.ceil(off / l.align) * l.align;
+    places.push(off);
+    off += l.size;
+  }
+  const buf = new ArrayBuffer(Math.max(16, Math.ceil(off / 16) * 16));
+  const dv = new DataView(buf);
+  fields.forEach((f, i) => {
+    const l = LAYOUT[f.type];
+    const vals = typeof f.value === 'number' ? [f.value] : f.value;
+    if (vals.length !== l.n) throw new ArgumentError(`packUniforms: ${f.name} (${f.type}) needs ${l.n} values, got ${vals.length}`);
+    vals.forEach((v, j) => {
+      const o = places[i] + 4 * j;
+      if (l.kind === 'f') dv.setFloat32(o, v, true);
+      else {
+        if (!Number.isInteger(v)) throw new ArgumentError(`packUniforms: ${f.name} must be an integer, got ${v}`);
+        if (l.kind === 'u') {
+          if (v < 0 || v > 0xffffffff) throw new ArgumentError(`packUniforms: ${f.name} = ${v} does not fit u32`);
+          dv.setUint32(o, v, true);
+        } else {
+          if (v < -0x80000000 || v > 0x7fffffff) throw new ArgumentError(`packUniforms: ${f.name} = ${v} does not fit i32`);
+          dv.setInt32(o, v, true);
+        }
+      }
+    });
+  });
+  return buf;
+}
+
+/**
+ * A 3-D grid holding at least `n` workgroups with each dimension ≤ `maxDim`, close to
+ * `n` (the waste is under one row). Shaders rebuild the linear id with
+ * `linear_workgroup_id` (shaders/common/linear_id.wgsl) and skip ids ≥ n.
+ */
+export function foldWorkgroups(n: number, maxDim = 65535): [number, number, number] {
+  if (!Number.isInteger(n) || n < 0) throw new ArgumentError(`foldWorkgroups: bad count ${n}`);
+  if (n <= maxDim) return [n, 1, 1];
+  const rows = Math.ceil(n / maxDim);
+  if (rows <= maxDim) return [Math.ceil(n / rows), rows, 1];
+  const planes = Math.ceil(n / (maxDim * maxDim));
+  if (planes > maxDim) throw new DeviceError(`foldWorkgroups: ${n} workgroups exceed the device's 3-D grid`);
+  const perPlane = Math.ceil(n / planes);
+  const r = Math.ceil(perPlane / maxDim);
+  return [Math.ceil(perPlane / r), r, planes];
+}
+
+interface Cached {
+  pipeline: GPUComputePipeline;
+  layout: GPUBindGroupLayout;
+}
+
+const pipelines = new Map<string, Cached>();
+let compiled = 0;
+
+function pipelineFor(device: GPUDevice, p: GpuProgram, nIn: number, nOut: number, uniform: boolean): Cached {
+  const k = `${p.name}|${p.key}|${p.entryPoint}|${nIn}|${nOut}|${uniform ? 1 : 0}`;
+  let c = pipelines.get(k);
+  if (c) return c;
+  const entries: GPUBindGroupLayoutEntry[] = [];
+  for (let i = 0; i < nIn; i++) entries.push({ binding: i, visibility: 4, buffer: { type: 'read-only-storage' } });
+  for (let i = 0; i < nOut; i++) entries.push({ binding: nIn + i, visibility: 4, buffer: { type: 'storage' } });
+  if (uniform) entries.push({ binding: nIn + nOut, visibility: 4, buffer: { type: 'uniform' } });
+  const layout = device.createBindGroupLayout({ label: p.name, entries });
+  const module = device.createShaderModule({ label: `${p.name} ${p.key}`, code: p.source() });
+  const pipeline = device.createComputePipeline({
+    label: `${p.name} ${p.key}`,
+    layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+    compute: { module, entryPoint: p.entryPoint },
+  });
+  c = { pipeline, layout };
+  pipelines.set(k, c);
+  compiled++;
+  return c;
+}
+
+/** Pipelines compiled so far (a flat count in a loop means the cache works). */
+export function pipelineStats(): { cached: number; compiled: number } {
+  return { cached: pipelines.size, compiled };
+}
+
+// Uniforms of all dispatches in one submit share a ring buffer: written into a host
+// copy while recording, uploaded by one writeBuffer just before the submit. The queue
+// orders that write after earlier submits, so the ring is reused at once.
+const RING_BYTES = 1 << 18;
+let ring: GPUBuffer | undefined;
+const ringHost = new Uint8Array(RING_BYTES);
+let ringUsed = 0;
+
+onBeforeSubmit(() => {
+  if (ring && ringUsed > 0) gpuDevice('flush').queue.writeBuffer(ring, 0, ringHost, 0, ringUsed);
+});
+onAfterSubmit(() => { ringUsed = 0; });
+onDeviceReset(() => {
+  pipelines.clear();
+  ring = undefined;
+  ringUsed = 0;
+});
+
+function uniformSlot(device: GPUDevice, bytes: ArrayBuffer, align: number): { buffer: GPUBuffer; offset: number } {
+  if (bytes.byteLength > RING_BYTES) throw new DeviceError('runProgram: uniforms too large');
+  ring ??= device.createBuffer({ label: 'lapis uniforms', size: RING_BYTES, usage: 0x40 | 0x08 /* UNIFORM | COPY_DST */ });
+  let offset = Math.ceil(ringUsed / align) * align;
+  if (offset + bytes.byteLength > RING_BYTES) {
+    flush();
+    offset = 0;
+  }
+  ringHost.set(new Uint8Array(bytes), offset);
+  ringUsed = offset + bytes.byteLength;
+  return { buffer: ring, offset };
+}
+
+function bindingSize(s: GpuStorage): number {
+  return Math.max(4, Math.ceil(s.byteLength / 4) * 4);
+}
+
+/**
+ * Records one dispatch of `program` (compiling its pipeline on first use). Nothing
+ * runs until the next flush: a host read, `gpu.sync()`, or a full batch.
+ */
+export function runProgram(program: GpuProgram, run: RunOptions): void {
+  const who = program.name;
+  const device = gpuDevice(who);
+  const limits = gpuLimits(who);
+  const grid = typeof run.workgroups === 'number'
+    ? foldWorkgroups(run.workgroups, limits.maxComputeWorkgroupsPerDimension)
+    : run.workgroups;
+  if (grid.some((g) => !Number.isInteger(g) || g < 0 || g > limits.maxComputeWorkgroupsPerDimension)) {
+    throw new DeviceError(`${who}: workgroup grid ${grid.join('×')} exceeds the device limit ${limits.maxComputeWorkgroupsPerDimension}`);
+  }
+  if (grid[0] * grid[1] * grid[2] === 0) return;
+  const uniform = run.uniforms !== undefined;
+  const { pipeline, layout } = pipelineFor(device, program, run.inputs.length, run.outputs.length, uniform);
+  const entries: GPUBindGroupEntry[] = [];
+  [...run.inputs, ...run.outputs].forEach((s, i) => {
+    entries.push({ binding: i, resource: { buffer: bufferOf(s), offset: 0, size: bindingSize(s) } });
+  });
+  if (uniform) {
+    const bytes = packUniforms(run.uniforms!);
+    const slot = uniformSlot(device, bytes, limits.minUniformBufferOffsetAlignment);
+    entries.push({ binding: entries.length, resource: { buffer: slot.buffer, offset: slot.offset, size: bytes.byteLength } });
+  }
+  const bindGroup = device.createBindGroup({ layout, entries });
+  const pass = commandEncoder(who).beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bindGroup);
+  pass.dispatchWorkgroups(grid[0], grid[1], grid[2]);
+  pass.end();
+  recordedCommand();
+}

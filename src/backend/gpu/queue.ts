@@ -1,0 +1,65 @@
+/// <reference types="@webgpu/types" />
+// Submit batching: dispatches and copies are recorded into one command encoder and
+// submitted together by `flush()`. Host reads flush first; `gpuSync()` waits for the queue.
+import { DeviceError } from '../../core/errors.js';
+import { gpuDevice, onDeviceReset, takeUncapturedError } from './device.js';
+
+/** Recorded commands after which the encoder is submitted on its own, bounding memory held by pending work. */
+export const AUTO_FLUSH_COMMANDS = 128;
+
+let encoder: GPUCommandEncoder | undefined;
+let recorded = 0;
+const beforeSubmit: Array<() => void> = [];
+const afterSubmit: Array<() => void> = [];
+
+/** The open command encoder (created on demand). Call `recordedCommand()` after encoding into it. */
+export function commandEncoder(who: string): GPUCommandEncoder {
+  const device = gpuDevice(who);
+  encoder ??= device.createCommandEncoder();
+  return encoder;
+}
+
+/** Counts one recorded command; submits when the batch is large. */
+export function recordedCommand(): void {
+  recorded++;
+  if (recorded >= AUTO_FLUSH_COMMANDS) flush();
+}
+
+/** True while recorded commands wait for `flush()`. */
+export function hasPending(): boolean {
+  return encoder !== undefined;
+}
+
+/** Hooks run just before / after each submit (uniform upload, deferred buffer release). */
+export function onBeforeSubmit(f: () => void): void { beforeSubmit.push(f); }
+export function onAfterSubmit(f: () => void): void { afterSubmit.push(f); }
+
+/** Submits the recorded commands (no wait). */
+export function flush(): void {
+  if (!encoder) return;
+  const device = gpuDevice('flush');
+  for (const f of beforeSubmit) f();
+  const cmd = encoder.finish();
+  encoder = undefined;
+  recorded = 0;
+  device.queue.submit([cmd]);
+  for (const f of afterSubmit) f();
+}
+
+/** Throws a DeviceError for a validation error Dawn reported since the last check. */
+export function checkErrors(who: string): void {
+  const e = takeUncapturedError();
+  if (e) throw new DeviceError(`${who}: WebGPU reported an error: ${e}`);
+}
+
+/** Submits and waits until the GPU has finished all work so far. */
+export async function gpuSync(): Promise<void> {
+  flush();
+  await gpuDevice('gpu.sync').queue.onSubmittedWorkDone();
+  checkErrors('gpu.sync');
+}
+
+onDeviceReset(() => {
+  encoder = undefined;
+  recorded = 0;
+});

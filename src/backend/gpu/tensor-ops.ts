@@ -1,0 +1,112 @@
+/// <reference types="@webgpu/types" />
+// Moving tensors between host and GPU, reshape (a shared buffer) and transpose.
+import { Tensor } from '../../core/tensor.js';
+import type { DType } from '../../core/dtype.js';
+import { DeviceError } from '../../core/errors.js';
+import { register } from '../registry.js';
+import { gpuDevice } from './device.js';
+import { allocStorage, bufferOf, shareStorage } from './pool.js';
+import { commandEncoder, recordedCommand, flush, checkErrors } from './queue.js';
+import { runProgram, type GpuProgram } from './program.js';
+import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
+
+export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32'];
+
+/** A new GPU tensor with uninitialised contents (backend use). */
+export function emptyGpu<D extends DType>(dtype: D, shape: readonly number[], who: string): Tensor<D> {
+  let n = 1;
+  for (const d of shape) n *= d;
+  const bytes = n * (dtype === 'complex64' ? 8 : 4);
+  return Tensor.fromGpu(dtype, shape, allocStorage(bytes, who));
+}
+
+/** Throws unless `t` lives on the GPU (backend entries take tensors as given). */
+export function requireGpu(t: Tensor, who: string, name: string): void {
+  if (t.device !== 'gpu') throw new DeviceError(`${who}: ${name} is on ${t.device}, expected gpu`);
+}
+
+function upload(t: Tensor): Tensor {
+  const who = 'to';
+  const device = gpuDevice(who);
+  const src = t.dataSync();
+  const out = Tensor.fromGpu(t.dtype, t.shape, allocStorage(src.byteLength, who));
+  if (src.byteLength > 0) {
+    // The buffer just left the pool, so no unsubmitted command reads it: a queue write
+    // cannot overtake earlier work on it (pool.ts parks buffers until their submit).
+    device.queue.writeBuffer(bufferOf(out.gpuStorage()), 0, src.buffer, src.byteOffset, src.byteLength);
+  }
+  return out;
+}
+
+async function download(t: Tensor): Promise<Float32Array | Int32Array> {
+  const who = 'data';
+  const device = gpuDevice(who);
+  const s = t.gpuStorage();
+  const bytes = t.byteLength;
+  const out = t.dtype === 'int32' ? new Int32Array(bytes / 4) : new Float32Array(bytes / 4);
+  if (bytes === 0) return out;
+  const staging = device.createBuffer({ size: Math.ceil(bytes / 4) * 4, usage: 0x01 | 0x08 /* MAP_READ | COPY_DST */ });
+  try {
+    commandEncoder(who).copyBufferToBuffer(bufferOf(s), 0, staging, 0, staging.size);
+    recordedCommand();
+    flush();
+    try {
+      await staging.mapAsync(0x01 /* READ */);
+    } catch (e) {
+      checkErrors(who);
+      throw new DeviceError(`${who}: reading the GPU buffer failed (${(e as Error).message})`);
+    }
+    checkErrors(who);
+    new Uint8Array(out.buffer).set(new Uint8Array(staging.getMappedRange(), 0, bytes));
+    staging.unmap();
+  } finally {
+    staging.destroy();
+  }
+  return out;
+}
+
+function reshape(t: Tensor, shape: readonly number[]): Tensor {
+  return Tensor.fromGpu(t.dtype, shape, shareStorage(t.gpuStorage()));
+}
+
+const WG = 256;
+const transposePrograms = new Map<string, GpuProgram>();
+
+function transposeProgram(dtype: GpuDType): GpuProgram {
+  let p = transposePrograms.get(dtype);
+  if (!p) {
+    const defs: Defines = { ...dtypeDefines(dtype), E: dtype === 'complex64' ? 'vec2u' : 'u32', WG };
+    p = {
+      name: 'transpose', key: `${dtype}|wg${WG}`, entryPoint: `transpose_${defs.DTYPE}`,
+      workgroupSize: [WG, 1, 1], source: () => loadShader('transpose/transpose.wgsl', defs),
+    };
+    transposePrograms.set(dtype, p);
+  }
+  return p;
+}
+
+function transpose(A: Tensor, conj: boolean): Tensor {
+  const who = 'transpose';
+  requireGpu(A, who, 'A');
+  const m = A.rows, n = A.cols;
+  const shape = [...A.shape.slice(0, -2), n, m];
+  const out = emptyGpu(A.dtype, shape, who);
+  const total = A.size;
+  if (total > 0xffffffff) throw new DeviceError(`${who}: ${total} elements exceed the kernel's 32-bit indexing`);
+  runProgram(transposeProgram(A.dtype as GpuDType), {
+    inputs: [A.gpuStorage()], outputs: [out.gpuStorage()],
+    uniforms: [
+      { name: 'm', type: 'u32', value: m }, { name: 'n', type: 'u32', value: n },
+      { name: 'total', type: 'u32', value: total }, { name: 'conj', type: 'u32', value: conj ? 1 : 0 },
+    ],
+    workgroups: Math.ceil(total / WG),
+  });
+  return out;
+}
+
+export function registerTensorOpsGpu(): void {
+  register('upload', GPU_DTYPES, 'gpu', upload);
+  register('download', GPU_DTYPES, 'gpu', download);
+  register('reshape', GPU_DTYPES, 'gpu', reshape);
+  register('transpose', GPU_DTYPES, 'gpu', transpose);
+}

@@ -1,0 +1,161 @@
+import { describe, expect } from 'vitest';
+import { tensor, gpu, Tensor, DTypeError, DeviceError, linalg } from '../../src/index.js';
+import { lookup } from '../../src/backend/registry.js';
+import { useGpu, gpuIt } from '../helpers/gpu.js';
+
+useGpu();
+
+describe('gpu runtime', () => {
+  gpuIt('reports the adapter', () => {
+    const info = gpu.info()!;
+    expect(info.limits.maxComputeWorkgroupsPerDimension).toBeGreaterThanOrEqual(65535);
+    expect(typeof info.isSoftware).toBe('boolean');
+  });
+
+  gpuIt('round-trips float32, complex64 and int32', async () => {
+    const f = new Float32Array(37).map((_, i) => i * 0.5 - 3);
+    const a = tensor({ data: f, shape: [37] }).to('gpu');
+    expect(a.device).toBe('gpu');
+    expect(Array.from(await a.data())).toEqual(Array.from(f));
+    const c = tensor({ data: new Float32Array([1, 2, 3, 4]), shape: [2], dtype: 'complex64' }).to('gpu');
+    expect(Array.from(await c.data())).toEqual([1, 2, 3, 4]);
+    const i = Tensor.fromStorage('int32', [3], new Int32Array([-1, 0, 2147483647])).to('gpu');
+    expect(Array.from(await i.data())).toEqual([-1, 0, 2147483647]);
+    const back = await i.toAsync('cpu');
+    expect(back.device).toBe('cpu');
+    expect(Array.from(back.dataSync())).toEqual([-1, 0, 2147483647]);
+  });
+
+  gpuIt('transposes batches with conjugation', async () => {
+    const { transpose } = { transpose: lookup('transpose', 'complex64', 'gpu') };
+    const c = tensor({ data: new Float32Array([1, 2, 3, 4, 5, 6]), shape: [1, 3], dtype: 'complex64' }).to('gpu');
+    const ct = transpose(c, true) as Tensor;
+    expect(ct.shape).toEqual([3, 1]);
+    expect(Array.from(await ct.data())).toEqual([1, -2, 3, -4, 5, -6]);
+  });
+
+  gpuIt('refuses float64 on the GPU', () => {
+    expect(() => tensor([[1]], { dtype: 'float64' }).to('gpu')).toThrow(DTypeError);
+    expect(() => tensor([[1]], { dtype: 'float64' }).to('gpu')).toThrow(/WGSL has no f64/);
+  });
+
+  gpuIt('refuses mixed devices', () => {
+    const a = tensor([[1]], { dtype: 'float32' });
+    const b = a.to('gpu');
+    expect(() => linalg.matmul(a, b)).toThrow(DeviceError);
+  });
+});
+
+import { preprocess, dtypeDefines } from '../../src/backend/gpu/preprocess.js';
+import { packUniforms, foldWorkgroups, runProgram, type GpuProgram } from '../../src/backend/gpu/program.js';
+import { allocStorage, poolStats, bucketSize } from '../../src/backend/gpu/pool.js';
+import { expect as ex, it } from 'vitest';
+
+describe('wgsl preprocessor', () => {
+  it('selects branches and substitutes defines', () => {
+    const src = ['#if A', 'a ${X}', '#elif B', 'b', '#else', 'c', '#endif', '#if !A', 'not-a', '#endif'].join('\n');
+    ex(preprocess(src, { A: true, X: 7 }).trim()).toBe('a 7');
+    ex(preprocess(src, { A: false, B: true }).split('\n').filter(Boolean)).toEqual(['b', 'not-a']);
+    ex(preprocess(src, { A: false, B: false }).split('\n').filter(Boolean)).toEqual(['c', 'not-a']);
+  });
+  it('handles nesting and refuses unknown names and unbalanced blocks', () => {
+    const src = ['#if A', '#if B', 'ab', '#else', 'a!b', '#endif', '#else', '#if B', '!ab', '#endif', '#endif'].join('\n');
+    ex(preprocess(src, { A: true, B: false }).trim()).toBe('a!b');
+    ex(preprocess(src, { A: true, B: true }).trim()).toBe('ab');
+    ex(preprocess(src, { A: false, B: true }).trim()).toBe('!ab');
+    ex(preprocess(src, { A: false, B: false }).trim()).toBe('');
+    ex(() => preprocess('${NOPE}', {})).toThrow(/not defined/);
+    ex(() => preprocess('#if A\nx', { A: true })).toThrow(/unterminated/);
+    ex(() => preprocess('#endif', {})).toThrow(/without/);
+  });
+  it('includes the complex helpers for both dtypes', () => {
+    const c = preprocess('#include "common/complex.wgsl"', dtypeDefines('complex64'));
+    ex(c).toContain('fn tmul(a: vec2f, b: vec2f) -> vec2f { return cmul(a, b); }');
+    const r = preprocess('#include "common/complex.wgsl"', dtypeDefines('float32'));
+    ex(r).toContain('fn tmul(a: f32, b: f32) -> f32 { return a * b; }');
+  });
+});
+
+describe('uniform packing and folding', () => {
+  it('follows WGSL alignment', () => {
+    const b = packUniforms([
+      { name: 'a', type: 'u32', value: 1 },
+      { name: 'v', type: 'vec2f', value: [2, 3] },
+      { name: 'i', type: 'i32', value: -4 },
+      { name: 'w', type: 'vec4u', value: [5, 6, 7, 8] },
+      { name: 'f', type: 'f32', value: 0.5 },
+    ]);
+    // a@0, v@8, i@16, w@32, f@48 → 52 → 64
+    ex(b.byteLength).toBe(64);
+    const dv = new DataView(b);
+    ex(dv.getUint32(0, true)).toBe(1);
+    ex(dv.getFloat32(8, true)).toBe(2);
+    ex(dv.getFloat32(12, true)).toBe(3);
+    ex(dv.getInt32(16, true)).toBe(-4);
+    ex(dv.getUint32(32, true)).toBe(5);
+    ex(dv.getUint32(44, true)).toBe(8);
+    ex(dv.getFloat32(48, true)).toBe(0.5);
+    ex(() => packUniforms([{ name: 'x', type: 'u32', value: -1 }])).toThrow(/u32/);
+  });
+  it('folds large counts into a grid that covers them', () => {
+    for (const n of [0, 1, 65535, 65536, 70000, 65535 * 65535, 65535 * 65535 + 1, 5e9]) {
+      const g = foldWorkgroups(n);
+      ex(g.every((d) => d <= 65535)).toBe(true);
+      const cap = g[0] * g[1] * g[2];
+      ex(cap).toBeGreaterThanOrEqual(n);
+      ex(cap - n).toBeLessThan(g[0] * g[1] + 65535 + 1);
+    }
+  });
+  it('buckets sizes with bounded slack', () => {
+    for (const n of [1, 255, 256, 257, 1000, 4096, 4097, 1e6, 123456789]) {
+      const b = bucketSize(n);
+      ex(b).toBeGreaterThanOrEqual(n);
+      ex(b % 4).toBe(0);
+      if (n > 256) ex(b / n).toBeLessThanOrEqual(1.25 + 1e-9);
+    }
+  });
+});
+
+describe('dispatch folding on the device', () => {
+  gpuIt('runs a kernel over more than 65,535 workgroups', async () => {
+    const n = 70001;
+    const prog: GpuProgram = {
+      name: 'test_fold', key: 'v1', entryPoint: 'main', workgroupSize: [1, 1, 1],
+      source: () => preprocess([
+        '#include "common/linear_id.wgsl"',
+        'struct P { total: u32 }',
+        '@group(0) @binding(0) var<storage, read_write> out: array<u32>;',
+        '@group(0) @binding(1) var<uniform> p: P;',
+        '@compute @workgroup_size(1)',
+        'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {',
+        '  let i = linear_workgroup_id(wid, nwg);',
+        '  if (i >= p.total) { return; }',
+        '  out[i] = i * 3u + 1u;',
+        '}',
+      ].join('\n'), {}),
+    };
+    const s = allocStorage(n * 4, 'test');
+    runProgram(prog, { inputs: [], outputs: [s], uniforms: [{ name: 'total', type: 'u32', value: n }], workgroups: n });
+    const t = Tensor.fromGpu('int32', [n], s);
+    const d = await t.data();
+    let bad = 0;
+    for (let i = 0; i < n; i++) if (d[i] !== i * 3 + 1) bad++;
+    ex(bad).toBe(0);
+    t.dispose();
+  });
+
+  gpuIt('transposes a batch needing a folded grid', async () => {
+    const batch = 70000, m = 2, n = 3; // 420,000 elements → 1641 workgroups of 256; batch index > 65535
+    const f = new Float32Array(batch * m * n).map((_, i) => i);
+    const a = tensor({ data: f, shape: [batch, m, n] }).to('gpu');
+    const t = lookup('transpose', 'float32', 'gpu')(a, false) as Tensor;
+    const d = await t.data();
+    let bad = 0;
+    for (let b = 0; b < batch; b++) for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
+      if (d[b * m * n + j * m + i] !== f[b * m * n + i * n + j]) bad++;
+    }
+    ex(bad).toBe(0);
+    ex(poolStats().bytesLive).toBeGreaterThan(0);
+    a.dispose(); t.dispose();
+  });
+});

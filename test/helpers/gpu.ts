@@ -1,0 +1,43 @@
+// Initialises the GPU once per test file. No adapter is a failure (CI must run the GPU
+// suite for real) unless LAPIS_ALLOW_NO_GPU=1, which turns GPU tests into loud skips.
+import { beforeAll, it } from 'vitest';
+import { gpu } from '../../src/index.js';
+
+let initResult: Promise<{ ok: true } | { ok: false; reason: string }> | undefined;
+
+function ensure(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  initResult ??= gpu.init().then(
+    () => ({ ok: true as const }),
+    (e: unknown) => ({ ok: false as const, reason: (e as Error).message }),
+  );
+  return initResult;
+}
+
+const allowNoGpu = process.env.LAPIS_ALLOW_NO_GPU === '1';
+let noGpu = false;
+
+/**
+ * Call at the top of a GPU test file. Without an adapter the first test fails with the
+ * reason, unless LAPIS_ALLOW_NO_GPU=1 (never set in CI): then every GPU test prints
+ * "skipped: no adapter" and returns.
+ */
+export function useGpu(): void {
+  beforeAll(async () => {
+    const r = await ensure();
+    if (!r.ok) {
+      if (!allowNoGpu) throw new Error(`GPU tests need a WebGPU adapter: ${r.reason}`);
+      noGpu = true;
+    }
+  });
+}
+
+/** `it` for GPU tests: with LAPIS_ALLOW_NO_GPU=1 and no adapter, logs and returns. */
+export function gpuIt(name: string, fn: () => Promise<void> | void, timeout?: number): void {
+  it(name, async () => {
+    if (noGpu) {
+      console.warn(`skipped: no adapter (${name})`);
+      return;
+    }
+    await fn();
+  }, timeout);
+}
