@@ -27,8 +27,8 @@ namespace lapis {
 namespace gemm_detail {
 namespace {
 
-bool cpu_has_avx2_fma() {
 #if LAPIS_GEMM_X86
+bool cpu_has_avx2_fma() {
 #if defined(_MSC_VER)
   int r[4];
   __cpuid(r, 0);
@@ -43,10 +43,8 @@ bool cpu_has_avx2_fma() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-#else
-  return false;
-#endif
 }
+#endif
 
 Family pick_family() {
   const char* env = std::getenv("LAPIS_KERNELS");
