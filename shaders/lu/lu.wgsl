@@ -1,0 +1,368 @@
+// Batched LU with partial pivoting for n ≤ 64, one workgroup per matrix, float32 or
+// complex64; and on top of it solve (A·X = B), inverse (B = I) and LU solve.
+//
+// Factorization (right-looking, unblocked): thread j owns column j of the matrix held in
+// workgroup memory. At step k, thread k alone searches column k for the pivot, swaps it
+// into place and scales its multipliers; after ONE barrier every other thread swaps rows
+// k and p of its own column and applies the rank-1 update to it. No second barrier is
+// needed: in step k+1 only thread k+1 touches column k+1, which it updated itself. An
+// exactly zero pivot is reported LAPACK-style (info = k + 1, first one) and the step
+// skips the scaling, so the factorization completes. Divisions, not reciprocals: a
+// subnormal pivot would overflow its reciprocal.
+//
+// Substitution: the right-hand sides go through workgroup memory RC columns at a time;
+// threads take (row, column) pairs and each step of forward/back substitution is one
+// barrier. In back substitution row j is final after step j+1, so that step divides it
+// by u_jj too and no extra phase is needed.
+//
+// Modes (one entry point each): FACTOR (A → LU, pivots, info), SOLVE (A, B → X, info),
+// INV (A → A⁻¹, info), LUSOLVE (LU, pivots, B → X, optionally with Aᴴ). SOLVE and INV
+// write NaN for matrices with info ≠ 0. With A_GLOBAL the working matrix lives in a
+// storage buffer instead (complex 64×64 is 32 KiB, more than some devices give a group).
+#include "common/linear_id.wgsl"
+#include "common/complex.wgsl"
+
+struct Params {
+  count: u32,    // output matrices
+  nrhs: u32,     // right-hand-side columns (SOLVE, LUSOLVE)
+  use_a: u32,    // LUSOLVE: read LU/pivots through amap
+  use_b: u32,    // read B through bmap
+  adjoint: u32,  // LUSOLVE: solve Aᴴ·X = B
+}
+
+const N: u32 = ${N}u;
+const NN: u32 = ${N}u * ${N}u;
+const F: u32 = ${F}u;     // floats per element
+const RC: u32 = ${RC}u;   // right-hand-side columns per pass
+const WG: u32 = ${WG}u;
+
+#if MODE_FACTOR
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+#elif MODE_SOLVE
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> W: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+#elif MODE_INV
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> W: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+#else
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> PIVIN: array<i32>;
+@group(0) @binding(2) var<storage, read> B: array<f32>;
+@group(0) @binding(3) var<storage, read> amap: array<i32>;
+@group(0) @binding(4) var<storage, read> bmap: array<i32>;
+@group(0) @binding(5) var<storage, read_write> X: array<f32>;
+@group(0) @binding(6) var<storage, read_write> W: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+#endif
+
+#if !A_GLOBAL
+var<workgroup> a_s: array<${T}, ${NN}>;
+#endif
+var<workgroup> b_s: array<${T}, ${NRC}>;
+var<workgroup> piv_s: array<u32, ${N}>;
+var<workgroup> perm_s: array<u32, ${N}>;
+var<workgroup> info_s: i32;
+var<workgroup> nonfinite_s: atomic<u32>;  // SOLVE/INV: A holds NaN/Inf → info −1
+
+var<private> wbase: u32;  // A_GLOBAL: element offset of this group's matrix in W (or LU)
+
+// A quiet NaN built at run time (a constant NaN is a WGSL compile error).
+fn nan_f32() -> f32 {
+  var bits = 0x7fc00000u;
+  return bitcast<f32>(bits);
+}
+
+#if IS_COMPLEX
+fn tmag(v: vec2f) -> f32 { return abs(v.x) + abs(v.y); }
+fn tiszero(v: vec2f) -> bool { return v.x == 0.0 && v.y == 0.0; }
+fn tnan() -> vec2f { return vec2f(nan_f32(), nan_f32()); }
+fn ldA(e: u32) -> vec2f { return vec2f(A[2u * e], A[2u * e + 1u]); }
+#if !MODE_FACTOR
+fn stX(e: u32, v: vec2f) { X[2u * e] = v.x; X[2u * e + 1u] = v.y; }
+#endif
+#if HAS_B
+fn ldB(e: u32) -> vec2f { return vec2f(B[2u * e], B[2u * e + 1u]); }
+#endif
+#else
+fn tmag(v: f32) -> f32 { return abs(v); }
+fn tiszero(v: f32) -> bool { return v == 0.0; }
+fn tnan() -> f32 { return nan_f32(); }
+fn ldA(e: u32) -> f32 { return A[e]; }
+#if !MODE_FACTOR
+fn stX(e: u32, v: f32) { X[e] = v; }
+#endif
+#if HAS_B
+fn ldB(e: u32) -> f32 { return B[e]; }
+#endif
+#endif
+
+// The working matrix, element (i, j) at i*N + j.
+#if A_GLOBAL
+#if MODE_FACTOR
+#if IS_COMPLEX
+fn ag(e: u32) -> vec2f { return vec2f(LU[2u * (wbase + e)], LU[2u * (wbase + e) + 1u]); }
+fn as_(e: u32, v: vec2f) { LU[2u * (wbase + e)] = v.x; LU[2u * (wbase + e) + 1u] = v.y; }
+#else
+fn ag(e: u32) -> f32 { return LU[wbase + e]; }
+fn as_(e: u32, v: f32) { LU[wbase + e] = v; }
+#endif
+#else
+#if IS_COMPLEX
+fn ag(e: u32) -> vec2f { return vec2f(W[2u * (wbase + e)], W[2u * (wbase + e) + 1u]); }
+fn as_(e: u32, v: vec2f) { W[2u * (wbase + e)] = v.x; W[2u * (wbase + e) + 1u] = v.y; }
+#else
+fn ag(e: u32) -> f32 { return W[wbase + e]; }
+fn as_(e: u32, v: f32) { W[wbase + e] = v; }
+#endif
+#endif
+fn sync() { storageBarrier(); workgroupBarrier(); }
+#else
+fn ag(e: u32) -> ${T} { return a_s[e]; }
+fn as_(e: u32, v: ${T}) { a_s[e] = v; }
+fn sync() { workgroupBarrier(); }
+#endif
+
+fn finite_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
+
+// Coalesced copy of matrix `m` of A into the working matrix; flags non-finite values.
+fn load_matrix(m: u32, lid: u32) {
+  var bad = false;
+  for (var e = lid; e < NN; e += WG) {
+    let v = ldA(m * NN + e);
+#if IS_COMPLEX
+    bad = bad || !finite_f32(v.x) || !finite_f32(v.y);
+#else
+    bad = bad || !finite_f32(v);
+#endif
+    as_(e, v);
+  }
+  if (bad) { atomicStore(&nonfinite_s, 1u); }
+}
+
+#if !MODE_LUSOLVE
+fn factor(lid: u32) {
+  if (lid == 0u) { info_s = 0; }
+  sync();
+#if !MODE_FACTOR
+  if (lid == 0u && atomicLoad(&nonfinite_s) != 0u) { info_s = -1; }
+#endif
+  for (var k = 0u; k < N; k++) {
+    if (lid == k) {
+      var piv = k;
+      var best = tmag(ag(k * N + k));
+      for (var i = k + 1u; i < N; i++) {
+        let v = tmag(ag(i * N + k));
+        if (v > best) { best = v; piv = i; }
+      }
+      piv_s[k] = piv;
+      if (piv != k) {
+        let t = ag(k * N + k);
+        as_(k * N + k, ag(piv * N + k));
+        as_(piv * N + k, t);
+      }
+      let d = ag(k * N + k);
+      if (tiszero(d)) {
+        if (info_s == 0) { info_s = i32(k + 1u); }
+      } else {
+        for (var i = k + 1u; i < N; i++) { as_(i * N + k, tdiv(ag(i * N + k), d)); }
+      }
+    }
+    sync();
+    if (lid < N && lid != k) {
+      let j = lid;
+      let piv = piv_s[k];
+      if (piv != k) {
+        let t = ag(k * N + j);
+        as_(k * N + j, ag(piv * N + j));
+        as_(piv * N + j, t);
+      }
+      if (j > k) {
+        let akj = ag(k * N + j);
+        for (var i = k + 1u; i < N; i++) { as_(i * N + j, ag(i * N + j) - tmul(ag(i * N + k), akj)); }
+      }
+    }
+  }
+  sync();
+}
+#endif
+
+#if !MODE_FACTOR
+// Row i of P·B is row perm[i] of B: the pivots' swaps applied in order to the identity.
+fn make_perm(lid: u32) {
+  if (lid == 0u) {
+    for (var i = 0u; i < N; i++) { perm_s[i] = i; }
+    for (var k = 0u; k < N; k++) {
+      let q = piv_s[k];
+      let t = perm_s[k];
+      perm_s[k] = perm_s[q];
+      perm_s[q] = t;
+    }
+  }
+  sync();
+}
+
+// L·U·X = P·B for the RC columns in b_s (w of them valid).
+fn substitute(lid: u32) {
+  for (var i = 0u; i + 1u < N; i++) {
+    for (var t = lid; t < N * RC; t += WG) {
+      let j = t / RC;
+      let c = t % RC;
+      if (j > i) { b_s[j * RC + c] = b_s[j * RC + c] - tmul(ag(j * N + i), b_s[i * RC + c]); }
+    }
+    sync();
+  }
+  for (var t = lid; t < RC; t += WG) { b_s[(N - 1u) * RC + t] = tdiv(b_s[(N - 1u) * RC + t], ag(NN - 1u)); }
+  sync();
+  for (var i = N - 1u; i >= 1u; i--) {
+    for (var t = lid; t < N * RC; t += WG) {
+      let j = t / RC;
+      let c = t % RC;
+      if (j < i) {
+        var v = b_s[j * RC + c] - tmul(ag(j * N + i), b_s[i * RC + c]);
+        if (j + 1u == i) { v = tdiv(v, ag(j * N + j)); }
+        b_s[j * RC + c] = v;
+      }
+    }
+    sync();
+  }
+}
+#endif
+
+#if MODE_LUSOLVE
+// Aᴴ·X = B with A = Pᵀ·L·U: Uᴴ·W = B (forward), Lᴴ·Z = W (backward, unit), X = Pᵀ·Z.
+fn substitute_adjoint(lid: u32) {
+  for (var t = lid; t < RC; t += WG) { b_s[t] = tdiv(b_s[t], tconj(ag(0u))); }
+  sync();
+  for (var i = 0u; i + 1u < N; i++) {
+    for (var t = lid; t < N * RC; t += WG) {
+      let j = t / RC;
+      let c = t % RC;
+      if (j > i) {
+        var v = b_s[j * RC + c] - tmul(tconj(ag(i * N + j)), b_s[i * RC + c]);
+        if (j == i + 1u) { v = tdiv(v, tconj(ag(j * N + j))); }
+        b_s[j * RC + c] = v;
+      }
+    }
+    sync();
+  }
+  for (var i = N - 1u; i >= 1u; i--) {
+    for (var t = lid; t < N * RC; t += WG) {
+      let j = t / RC;
+      let c = t % RC;
+      if (j < i) { b_s[j * RC + c] = b_s[j * RC + c] - tmul(tconj(ag(i * N + j)), b_s[i * RC + c]); }
+    }
+    sync();
+  }
+}
+#endif
+
+@compute @workgroup_size(${WG})
+fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                     @builtin(local_invocation_index) lid: u32) {
+  let m = linear_workgroup_id(wid, nwg);
+  if (m >= p.count) { return; }
+  wbase = m * NN;
+  if (lid == 0u) { atomicStore(&nonfinite_s, 0u); }
+  workgroupBarrier();
+#if MODE_FACTOR
+  load_matrix(m, lid);
+  sync();
+  factor(lid);
+#if !A_GLOBAL
+  for (var e = lid; e < NN; e += WG) {
+    let v = a_s[e];
+#if IS_COMPLEX
+    LU[2u * (m * NN + e)] = v.x;
+    LU[2u * (m * NN + e) + 1u] = v.y;
+#else
+    LU[m * NN + e] = v;
+#endif
+  }
+#endif
+  for (var k = lid; k < N; k += WG) { PIV[m * N + k] = i32(piv_s[k] + 1u); }
+  if (lid == 0u) { INFO[m] = info_s; }
+#else
+#if MODE_LUSOLVE
+  var am = m;
+  if (p.use_a != 0u) { am = u32(amap[m]); }
+  wbase = am * NN;
+  load_matrix(am, lid);
+  for (var k = lid; k < N; k += WG) { piv_s[k] = u32(PIVIN[am * N + k] - 1); }
+  sync();
+  let nrhs = p.nrhs;
+  let bad = false;
+#elif MODE_SOLVE
+  load_matrix(m, lid);
+  sync();
+  factor(lid);
+  let nrhs = p.nrhs;
+  let bad = info_s != 0;
+#else
+  load_matrix(m, lid);
+  sync();
+  factor(lid);
+  let nrhs = N;
+  let bad = info_s != 0;
+#endif
+  make_perm(lid);
+#if HAS_B
+  var bm = m;
+  if (p.use_b != 0u) { bm = u32(bmap[m]); }
+#endif
+#if MODE_LUSOLVE
+  let adj = p.adjoint != 0u;
+#endif
+  for (var c0 = 0u; c0 < nrhs; c0 += RC) {
+    for (var t = lid; t < N * RC; t += WG) {
+      let j = t / RC;
+      let c = t % RC;
+      var v = ${ZERO};
+      if (c0 + c < nrhs) {
+#if MODE_INV
+        v = select(${ZERO}, ${ONE}, perm_s[j] == c0 + c);
+#elif MODE_LUSOLVE
+        let r = select(perm_s[j], j, adj);
+        v = ldB((bm * N + r) * nrhs + c0 + c);
+#else
+        v = ldB((bm * N + perm_s[j]) * nrhs + c0 + c);
+#endif
+      }
+      b_s[j * RC + c] = v;
+    }
+    sync();
+#if MODE_LUSOLVE
+    if (adj) { substitute_adjoint(lid); } else { substitute(lid); }
+#else
+    substitute(lid);
+#endif
+    for (var t = lid; t < N * RC; t += WG) {
+      let j = t / RC;
+      let c = t % RC;
+      if (c0 + c < nrhs) {
+#if MODE_LUSOLVE
+        let r = select(j, perm_s[j], adj);
+#else
+        let r = j;
+#endif
+        stX((m * N + r) * nrhs + c0 + c, select(b_s[j * RC + c], tnan(), bad));
+      }
+    }
+    sync();
+  }
+#if !MODE_LUSOLVE
+  if (lid == 0u) { INFO[m] = info_s; }
+#endif
+#endif
+}

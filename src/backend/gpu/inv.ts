@@ -1,0 +1,55 @@
+// GPU batched inverse. n ≤ 4: shaders/inv/inv_small.wgsl (one thread per matrix, tiles
+// staged through workgroup memory, closed form with a pivoted fallback). 4 < n ≤ 64: the
+// LU kernel's Gauss–Jordan variant (shaders/lu, one workgroup per matrix).
+import type { Tensor } from '../../core/tensor.js';
+import { ShapeError, fmtShape } from '../../core/errors.js';
+import { register } from '../registry.js';
+import { runProgram } from './program.js';
+import { emptyGpu } from './tensor-ops.js';
+import { smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, checkIndexRange } from './small.js';
+import { invLuGpu, LU_MAX_N } from './lu.js';
+
+/** Matrices per workgroup: 128, or 64 when a padded 4×4 complex tile would pass 16 KiB. */
+function invLayout(n: number, dtype: 'float32' | 'complex64') {
+  const S = n * n * floatsPer(dtype);
+  const PAD = S % 2 === 1 ? S : S + 1;
+  const WG = PAD > 17 ? 64 : 128;
+  return { S, PAD, WG, TILE: WG * PAD };
+}
+
+/** X = A⁻¹ and info for a batch of n ≤ 4 matrices, one dispatch. */
+export function invSmallGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
+  const who = 'inv';
+  const dtype = gpuFloatDType(A, who, 'A');
+  const n = A.cols;
+  const count = batchCount(A);
+  const X = emptyGpu(dtype, A.shape, who);
+  const info = infoTensor(A.shape.slice(0, -2), who);
+  if (count === 0) return { X, info };
+  const L = invLayout(n, dtype);
+  checkIndexRange(count * L.S + L.WG * L.S, who);
+  const prog = smallProgram('inv_small', 'inv/inv_small.wgsl', 'inv_small', dtype, L.WG, {
+    N: n, N1: n === 1, N2: n === 2, N3: n === 3, N4: n === 4, NN: n * n, W2: 2 * n * n,
+    S: L.S, PAD: L.PAD, TILE: L.TILE,
+  });
+  runProgram(prog, {
+    inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
+    uniforms: [{ name: 'count', type: 'u32', value: count }],
+    workgroups: Math.ceil(count / L.WG),
+  });
+  return { X, info };
+}
+
+function invGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
+  const n = A.cols;
+  if (A.rows !== n) throw new ShapeError(`inv: A is ${fmtShape(A.shape)}, expected square matrices`);
+  if (n <= 4) return invSmallGpu(A);
+  if (n <= LU_MAX_N) return invLuGpu(A);
+  throw new ShapeError(
+    `inv: A is ${fmtShape(A.shape)}; the GPU kernels take n ≤ ${LU_MAX_N} (one workgroup per matrix); move larger matrices to the CPU`,
+  );
+}
+
+export function registerInvGpu(): void {
+  register('inv', ['float32', 'complex64'], 'gpu', invGpu);
+}

@@ -1,0 +1,79 @@
+/// <reference types="@webgpu/types" />
+// Shared plumbing of the batched small-matrix kernels (inv, trsm, lu): program caching,
+// dtype checks, and the broadcast maps a kernel reads instead of materialised copies.
+import type { Tensor } from '../../core/tensor.js';
+import type { BatchPlan } from '../../core/batch.js';
+import { DTypeError, DeviceError } from '../../core/errors.js';
+import { allocStorage, bufferOf } from './pool.js';
+import { gpuDevice } from './device.js';
+import { emptyGpu, requireGpu } from './tensor-ops.js';
+import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
+import type { GpuProgram } from './program.js';
+
+const programs = new Map<string, GpuProgram>();
+
+/** The program for shaders/<file> with `defines` (cached by name + key). */
+export function smallProgram(
+  name: string, file: string, entry: string, dtype: GpuDType, wg: number, extra: Defines,
+): GpuProgram {
+  const defs: Defines = { ...dtypeDefines(dtype), ...extra, WG: wg };
+  const key = `${dtype}|${Object.entries(defs).map(([k, v]) => `${k}=${v}`).join(',')}`;
+  const id = `${name}|${key}`;
+  let p = programs.get(id);
+  if (!p) {
+    p = {
+      name, key, entryPoint: `${entry}_${defs.DTYPE}`, workgroupSize: [wg, 1, 1],
+      source: () => loadShader(file, defs),
+    };
+    programs.set(id, p);
+  }
+  return p;
+}
+
+/** float32 / complex64 only; the GPU tensor checks every entry does first. */
+export function gpuFloatDType(t: Tensor, who: string, name: string): 'float32' | 'complex64' {
+  requireGpu(t, who, name);
+  if (t.dtype !== 'float32' && t.dtype !== 'complex64') {
+    throw new DTypeError(`${who}: ${name} is ${t.dtype}; the GPU kernels take float32 or complex64`);
+  }
+  return t.dtype;
+}
+
+/** Floats per element. */
+export const floatsPer = (dtype: string): number => (dtype === 'complex64' ? 2 : 1);
+
+/** Matrices in a tensor's batch (product of the leading dims). */
+export function batchCount(t: Tensor): number {
+  let c = 1;
+  for (const d of t.shape.slice(0, -2)) c *= d;
+  return c;
+}
+
+/** An int32 GPU tensor (info) of the batch shape. */
+export function infoTensor(batchShape: readonly number[], who: string): Tensor<'int32'> {
+  return emptyGpu('int32', batchShape, who);
+}
+
+/**
+ * The plan's broadcast map for one operand as a GPU int32 buffer (identity maps return
+ * null: kernels then use the output index). Uploaded with a queue write, which the queue
+ * orders before the dispatch that reads it.
+ */
+export function uploadIndex(idx: Int32Array | null, who: string): Tensor<'int32'> | null {
+  if (!idx) return null;
+  const t = emptyGpu('int32', [Math.max(1, idx.length)], who);
+  if (idx.length > 0) gpuDevice(who).queue.writeBuffer(bufferOf(t.gpuStorage()), 0, idx.buffer, idx.byteOffset, idx.byteLength);
+  return t;
+}
+
+/** A one-word dummy binding for kernels whose optional map is absent. */
+export function dummyIndex(who: string): Tensor<'int32'> {
+  return emptyGpu('int32', [1], who);
+}
+
+export function checkIndexRange(total: number, who: string): void {
+  if (total > 0xffffffff) throw new DeviceError(`${who}: ${total} scalars exceed the kernels' 32-bit indexing`);
+}
+
+export type { BatchPlan };
+export { allocStorage };
