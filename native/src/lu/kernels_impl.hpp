@@ -58,45 +58,117 @@ template <class T> inline void swap_rows(index n, T* __restrict x, T* __restrict
   for (index j = 0; j < n; ++j) { T t = x[j]; x[j] = y[j]; y[j] = t; }
 }
 
-// Right-looking unblocked LU of an m×n row-major block (dgetf2 with dgetrf2's rule for
-// tiny pivots: a pivot below the smallest normal number is divided by, never inverted,
-// since its reciprocal overflows).
+// y[0..n) -= l0·x0 + l1·x1 + l2·x2 + l3·x3: four rank-1 updates fused, so y is loaded
+// and stored once per four multiply-adds (the plain axpy is store-bound).
+template <class T>
+inline void axpy4_neg(index n, const T* l, const T* __restrict x0, const T* __restrict x1, const T* __restrict x2,
+                      const T* __restrict x3, T* __restrict y) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_t<T>;
+    const R a0 = l[0].real(), b0 = l[0].imag(), a1 = l[1].real(), b1 = l[1].imag();
+    const R a2 = l[2].real(), b2 = l[2].imag(), a3 = l[3].real(), b3 = l[3].imag();
+    const R* __restrict p0 = reinterpret_cast<const R*>(x0);
+    const R* __restrict p1 = reinterpret_cast<const R*>(x1);
+    const R* __restrict p2 = reinterpret_cast<const R*>(x2);
+    const R* __restrict p3 = reinterpret_cast<const R*>(x3);
+    R* __restrict q = reinterpret_cast<R*>(y);
+    for (index j = 0; j < n; ++j) {
+      R re = q[2 * j], im = q[2 * j + 1];
+      re -= a0 * p0[2 * j] - b0 * p0[2 * j + 1]; im -= a0 * p0[2 * j + 1] + b0 * p0[2 * j];
+      re -= a1 * p1[2 * j] - b1 * p1[2 * j + 1]; im -= a1 * p1[2 * j + 1] + b1 * p1[2 * j];
+      re -= a2 * p2[2 * j] - b2 * p2[2 * j + 1]; im -= a2 * p2[2 * j + 1] + b2 * p2[2 * j];
+      re -= a3 * p3[2 * j] - b3 * p3[2 * j + 1]; im -= a3 * p3[2 * j + 1] + b3 * p3[2 * j];
+      q[2 * j] = re;
+      q[2 * j + 1] = im;
+    }
+  } else {
+    const T l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3];
+    for (index j = 0; j < n; ++j) y[j] = y[j] - l0 * x0[j] - l1 * x1[j] - l2 * x2[j] - l3 * x3[j];
+  }
+}
+
+// Same for two destination rows sharing the four sources (loads of x reused twice).
+template <class T>
+inline void axpy4x2_neg(index n, const T* l, const T* m, const T* __restrict x0, const T* __restrict x1,
+                        const T* __restrict x2, const T* __restrict x3, T* __restrict y, T* __restrict z) {
+  if constexpr (is_complex_v<T>) {
+    axpy4_neg(n, l, x0, x1, x2, x3, y);
+    axpy4_neg(n, m, x0, x1, x2, x3, z);
+  } else {
+    const T l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3];
+    const T m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3];
+    for (index j = 0; j < n; ++j) {
+      const T a = x0[j], b = x1[j], c = x2[j], d = x3[j];
+      y[j] = y[j] - l0 * a - l1 * b - l2 * c - l3 * d;
+      z[j] = z[j] - m0 * a - m1 * b - m2 * c - m3 * d;
+    }
+  }
+}
+
+// Unblocked LU of an m×n row-major block (dgetf2), organised in 4-column steps: factor a
+// 4-wide panel (pivot search, full-row interchanges, scaling), solve its 4 rows of U to
+// the right, then update the trailing rows with one fused rank-4 update per row pair.
+// A pivot below the smallest normal number is divided by, never inverted (dgetrf2's
+// rule: its reciprocal overflows).
 template <class T> int32_t getf2(index m, index n, T* a, index lda, int32_t* ipiv) {
   using R = real_t<T>;
   const R sfmin = std::numeric_limits<R>::min();
   const index mn = m < n ? m : n;
+  constexpr index KB = 4;
   int32_t info = 0;
-  for (index k = 0; k < mn; ++k) {
-    T* rowk = a + k * lda;
-    const index p = k + iamax_col(m - k, rowk + k, lda);
-    ipiv[k] = static_cast<int32_t>(p + 1);
-    const T piv = a[p * lda + k];
-    if (piv != T(0)) {
-      if (p != k) swap_rows(n, rowk, a + p * lda);
-      if (std::abs(piv) >= sfmin) {
-        const T r = T(1) / piv;
-        for (index i = k + 1; i < m; ++i) a[i * lda + k] = mul(a[i * lda + k], r);
-      } else {
-        for (index i = k + 1; i < m; ++i) a[i * lda + k] /= piv;
+  for (index k0 = 0; k0 < mn; k0 += KB) {
+    const index ke = k0 + KB < mn ? k0 + KB : mn;
+    for (index k = k0; k < ke; ++k) {
+      T* rowk = a + k * lda;
+      const index p = k + iamax_col(m - k, rowk + k, lda);
+      ipiv[k] = static_cast<int32_t>(p + 1);
+      const T piv = a[p * lda + k];
+      if (piv != T(0)) {
+        if (p != k) swap_rows(n, rowk, a + p * lda);
+        if (std::abs(piv) >= sfmin) {
+          const T r = T(1) / piv;
+          for (index i = k + 1; i < m; ++i) a[i * lda + k] = mul(a[i * lda + k], r);
+        } else {
+          for (index i = k + 1; i < m; ++i) a[i * lda + k] /= piv;
+        }
+      } else if (info == 0) {
+        info = static_cast<int32_t>(k + 1);
       }
-    } else if (info == 0) {
-      info = static_cast<int32_t>(k + 1);
-    }
-    const index w = n - k - 1;
-    if (w > 0) {
+      // update the rest of the panel only
       for (index i = k + 1; i < m; ++i) {
         const T l = a[i * lda + k];
-        if (l != T(0)) axpy_neg(w, l, rowk + k + 1, a + i * lda + k + 1);
+        if (l != T(0)) for (index j = k + 1; j < ke; ++j) a[i * lda + j] -= mul(l, rowk[j]);
       }
+    }
+    const index nr = n - ke;
+    if (nr <= 0) continue;
+    // U12 = L11⁻¹·A12 on the panel's rows
+    for (index p = k0 + 1; p < ke; ++p)
+      for (index q = k0; q < p; ++q) axpy_neg(nr, a[p * lda + q], a + q * lda + ke, a + p * lda + ke);
+    // A22 -= L21·U12
+    if (ke - k0 == KB) {
+      const T* u0 = a + k0 * lda + ke;
+      const T* u1 = u0 + lda;
+      const T* u2 = u1 + lda;
+      const T* u3 = u2 + lda;
+      index i = ke;
+      for (; i + 1 < m; i += 2)
+        axpy4x2_neg(nr, a + i * lda + k0, a + (i + 1) * lda + k0, u0, u1, u2, u3, a + i * lda + ke,
+                    a + (i + 1) * lda + ke);
+      if (i < m) axpy4_neg(nr, a + i * lda + k0, u0, u1, u2, u3, a + i * lda + ke);
+    } else {
+      for (index i = ke; i < m; ++i)
+        for (index q = k0; q < ke; ++q) axpy_neg(nr, a[i * lda + q], a + q * lda + ke, a + i * lda + ke);
     }
   }
   return info;
 }
 
 // Solves T·X = B in place for a packed row-major n×n triangular T (only the named
-// triangle is read; unit: the diagonal is taken as 1), B n×k row-major (ldb). The
-// diagonal is applied as a reciprocal when that is safe and by division when the
-// reciprocal would overflow (|t_ii| below the smallest normal number).
+// triangle is read; unit: the diagonal is taken as 1), B n×k row-major (ldb). Updates are
+// fused four source rows at a time. The diagonal is applied as a reciprocal when that is
+// safe and by division when the reciprocal would overflow (|t_ii| below the smallest
+// normal number).
 template <class T> void trsv_rows(bool upper, bool unit, index n, index k, const T* t, T* b, index ldb) {
   using R = real_t<T>;
   const R sfmin = std::numeric_limits<R>::min();
@@ -110,20 +182,93 @@ template <class T> void trsv_rows(bool upper, bool unit, index n, index k, const
   if (!upper) {
     for (index i = 0; i < n; ++i) {
       T* bi = b + i * ldb;
-      for (index j = 0; j < i; ++j) {
-        const T l = t[i * n + j];
-        if (l != T(0)) axpy_neg(k, l, b + j * ldb, bi);
-      }
+      const T* ti = t + i * n;
+      index j = 0;
+      for (; j + 4 <= i; j += 4) axpy4_neg(k, ti + j, b + j * ldb, b + (j + 1) * ldb, b + (j + 2) * ldb, b + (j + 3) * ldb, bi);
+      for (; j < i; ++j) axpy_neg(k, ti[j], b + j * ldb, bi);
       diag(i);
     }
   } else {
     for (index i = n - 1; i >= 0; --i) {
       T* bi = b + i * ldb;
-      for (index j = i + 1; j < n; ++j) {
-        const T u = t[i * n + j];
-        if (u != T(0)) axpy_neg(k, u, b + j * ldb, bi);
-      }
+      const T* ti = t + i * n;
+      index j = i + 1;
+      for (; j + 4 <= n; j += 4) axpy4_neg(k, ti + j, b + j * ldb, b + (j + 1) * ldb, b + (j + 2) * ldb, b + (j + 3) * ldb, bi);
+      for (; j < n; ++j) axpy_neg(k, ti[j], b + j * ldb, bi);
       diag(i);
     }
+  }
+}
+
+// A·X = B for one small matrix (n = N ≤ 16) with everything in fixed-size local arrays:
+// no scratch allocation, loops the compiler unrolls. Same pivoting and tiny-pivot rules as
+// getf2. Returns info (X untouched when info > 0).
+template <class T, int N> int32_t solve_fixed(index k, const T* A, const T* B, T* X) {
+  using R = real_t<T>;
+  const R sfmin = std::numeric_limits<R>::min();
+  T a[N][N];
+  int perm[N];
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) a[i][j] = A[i * N + j];
+  for (int kk = 0; kk < N; ++kk) {
+    int p = kk;
+    R best = abs1(a[kk][kk]);
+    if (best == best) {
+      for (int i = kk + 1; i < N; ++i) {
+        const R v = abs1(a[i][kk]);
+        if (v != v) { p = i; break; }
+        if (v > best) { best = v; p = i; }
+      }
+    }
+    perm[kk] = p;
+    if (p != kk)
+      for (int j = 0; j < N; ++j) { T t = a[kk][j]; a[kk][j] = a[p][j]; a[p][j] = t; }
+    const T piv = a[kk][kk];
+    if (piv == T(0)) return kk + 1;
+    if (std::abs(piv) >= sfmin) {
+      const T r = T(1) / piv;
+      for (int i = kk + 1; i < N; ++i) a[i][kk] = mul(a[i][kk], r);
+    } else {
+      for (int i = kk + 1; i < N; ++i) a[i][kk] /= piv;
+    }
+    for (int i = kk + 1; i < N; ++i) {
+      const T l = a[i][kk];
+      for (int j = kk + 1; j < N; ++j) a[i][j] -= mul(l, a[kk][j]);
+    }
+  }
+  if (X != B)
+    for (index i = 0; i < N * k; ++i) X[i] = B[i];
+  for (int i = 0; i < N; ++i)
+    if (perm[i] != i) swap_rows(k, X + i * k, X + perm[i] * k);
+  for (int i = 1; i < N; ++i)
+    for (int j = 0; j < i; ++j) axpy_neg(k, a[i][j], X + j * k, X + i * k);
+  for (int i = N - 1; i >= 0; --i) {
+    for (int j = i + 1; j < N; ++j) axpy_neg(k, a[i][j], X + j * k, X + i * k);
+    const T d = a[i][i];
+    if (std::abs(d) >= sfmin) scal(k, T(1) / d, X + i * k);
+    else for (index c = 0; c < k; ++c) X[i * k + c] /= d;
+  }
+  return 0;
+}
+
+template <class T> int32_t solve_small(index n, index k, const T* A, const T* B, T* X) {
+  switch (n) {
+    case 1: return solve_fixed<T, 1>(k, A, B, X);
+    case 2: return solve_fixed<T, 2>(k, A, B, X);
+    case 3: return solve_fixed<T, 3>(k, A, B, X);
+    case 4: return solve_fixed<T, 4>(k, A, B, X);
+    case 5: return solve_fixed<T, 5>(k, A, B, X);
+    case 6: return solve_fixed<T, 6>(k, A, B, X);
+    case 7: return solve_fixed<T, 7>(k, A, B, X);
+    case 8: return solve_fixed<T, 8>(k, A, B, X);
+    case 9: return solve_fixed<T, 9>(k, A, B, X);
+    case 10: return solve_fixed<T, 10>(k, A, B, X);
+    case 11: return solve_fixed<T, 11>(k, A, B, X);
+    case 12: return solve_fixed<T, 12>(k, A, B, X);
+    case 13: return solve_fixed<T, 13>(k, A, B, X);
+    case 14: return solve_fixed<T, 14>(k, A, B, X);
+    case 15: return solve_fixed<T, 15>(k, A, B, X);
+    case 16: return solve_fixed<T, 16>(k, A, B, X);
+    default: return -2;
   }
 }

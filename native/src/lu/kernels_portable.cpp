@@ -2,6 +2,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "kernels.hpp"
@@ -10,7 +11,7 @@ namespace lapis::detail {
 namespace portable {
 #include "kernels_impl.hpp"
 
-template <class T> SolverKernels<T> make_kernels() { return {&getf2<T>, &trsv_rows<T>}; }
+template <class T> SolverKernels<T> make_kernels() { return {&getf2<T>, &trsv_rows<T>, &solve_small<T>}; }
 template SolverKernels<float> make_kernels<float>();
 template SolverKernels<double> make_kernels<double>();
 template SolverKernels<std::complex<float>> make_kernels<std::complex<float>>();
@@ -20,8 +21,8 @@ template SolverKernels<std::complex<double>> make_kernels<std::complex<double>>(
 namespace {
 bool use_avx2() {
   static const bool yes = [] {
-    const char* f = std::getenv("LAPIS_PORTABLE");
-    if (f && *f && *f != '0') return false;
+    const char* f = std::getenv("LAPIS_KERNELS");  // same switch as the GEMM
+    if (f && std::strcmp(f, "portable") == 0) return false;
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

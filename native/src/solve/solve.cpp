@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "../lu/kernels.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/trsm.hpp"
 
@@ -79,6 +80,12 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
     if (!all_finite(n * n, a)) {
       info[b] = -1;
       fill_nan(n * k, x);
+      return;
+    }
+    if (n >= 1 && n <= detail::kSolveSmallMax) {
+      const int32_t st = detail::solver_kernels<T>().solve_small(n, k, a, B + ib * n * k, x);
+      info[b] = st;
+      if (st != 0) fill_nan(n * k, x);
       return;
     }
     auto& lu = lu_scratch<T>();
