@@ -1,11 +1,13 @@
 // Every GPU entry of the registry, registered from here (called once by registerAll).
 import { registerTensorOpsGpu } from './tensor-ops.js';
+import { registerMatmulGpu } from './matmul.js';
 import { registerInvGpu } from './inv.js';
 import { registerLuGpu } from './lu.js';
 import { registerTrsmGpu } from './trsm.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
+  registerMatmulGpu();
   registerInvGpu();
   registerLuGpu();
   registerTrsmGpu();

@@ -172,7 +172,8 @@ function uniformSlot(device: GPUDevice, bytes: ArrayBuffer, align: number): { bu
 }
 
 function bindingSize(s: GpuStorage): number {
-  return Math.max(4, Math.ceil(s.byteLength / 4) * 4);
+  // 16: the smallest binding an array<vec4f> accepts (buffers are at least 256 bytes).
+  return Math.max(16, Math.ceil(s.byteLength / 4) * 4);
 }
 
 /**

@@ -1,0 +1,132 @@
+/// <reference types="@webgpu/types" />
+// Batched GEMM on the GPU (shaders/matmul/matmul.wgsl): float32 and complex64.
+import { Tensor } from '../../core/tensor.js';
+import type { BatchPlan } from '../../core/batch.js';
+import { ArgumentError } from '../../core/errors.js';
+import { register } from '../registry.js';
+import { runProgram, type GpuProgram } from './program.js';
+import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
+import { emptyGpu, requireGpu } from './tensor-ops.js';
+import { allocStorage, bufferOf } from './pool.js';
+import { gpuDevice } from './device.js';
+import { commandEncoder, recordedCommand } from './queue.js';
+import type { GpuStorage } from '../../core/tensor.js';
+
+/** Tile shape of a GEMM variant: workgroup tile BM×BN, depth BK, per-thread TM×TN. */
+export interface MatmulTile {
+  BM: number; BN: number; BK: number; TM: number; TN: number;
+}
+
+/** The tile variants, largest first; `pickTile` takes the largest that keeps the GPU busy. */
+export const F32_TILES: Record<string, MatmulTile> = {
+  t128: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8 },
+  t64: { BM: 64, BN: 64, BK: 16, TM: 4, TN: 4 },
+  t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
+};
+export const C64_TILES: Record<string, MatmulTile> = {
+  t64: { BM: 64, BN: 64, BK: 8, TM: 4, TN: 4 },
+  t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
+};
+
+/** Tuning knobs (benchmarks): force a tile variant by name, or the tile-row grouping. */
+export const matmulTuning: { force?: string; group: number } = { group: 8 };
+
+function checkTile(t: MatmulTile, complex: boolean): void {
+  const wgx = t.BN / t.TN, wgy = t.BM / t.TM, nt = wgx * wgy;
+  const ok = Number.isInteger(wgx) && Number.isInteger(wgy) && nt <= 1024
+    && (complex
+      ? (t.BM * t.BK) % nt === 0 && (t.BK * t.BN) % nt === 0
+      : t.TM % 4 === 0 && t.TN % 4 === 0 && t.BK % 4 === 0 && (t.BM * t.BK / 4) % nt === 0 && (t.BK * t.BN / 4) % nt === 0);
+  if (!ok) throw new ArgumentError(`matmul: invalid tile ${JSON.stringify(t)}`);
+}
+
+const programs = new Map<string, GpuProgram>();
+
+function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean, group: number): GpuProgram {
+  const complex = dtype === 'complex64';
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${group}`;
+  let p = programs.get(key);
+  if (!p) {
+    checkTile(tile, complex);
+    const defs: Defines = {
+      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM,
+      VEC_A: !complex && vecA, VEC_B: !complex && vecB, VEC_C: !complex && vecB, GROUP: group,
+    };
+    p = {
+      name: 'matmul', key, entryPoint: `matmul_${defs.DTYPE}`,
+      workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1],
+      source: () => loadShader('matmul/matmul.wgsl', defs),
+    };
+    programs.set(key, p);
+  }
+  return p;
+}
+
+/** The largest tile whose workgroup count still fills a large GPU (about 2 per SM on an H200). */
+export function pickTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): MatmulTile {
+  const tiles = dtype === 'complex64' ? C64_TILES : F32_TILES;
+  if (matmulTuning.force && tiles[matmulTuning.force]) return tiles[matmulTuning.force];
+  const list = Object.values(tiles);
+  for (const t of list) {
+    const count = batch * Math.ceil(m / t.BM) * Math.ceil(n / t.BN);
+    if (m >= t.BM / 2 && n >= t.BN / 2 && count >= 256) return t;
+  }
+  return list[list.length - 1];
+}
+
+let dummy: { device: GPUDevice; s: GpuStorage } | undefined;
+
+/** A 16-byte buffer bound in place of an index map the kernel will not read. */
+function dummyStorage(): GpuStorage {
+  const device = gpuDevice('matmul');
+  if (!dummy || dummy.device !== device) dummy = { device, s: allocStorage(16, 'matmul') };
+  return dummy.s;
+}
+
+function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean } {
+  if (!idx) return { s: dummyStorage(), owned: false };
+  const s = allocStorage(idx.byteLength, 'matmul');
+  gpuDevice('matmul').queue.writeBuffer(bufferOf(s), 0, idx.buffer, idx.byteOffset, idx.byteLength);
+  return { s, owned: true };
+}
+
+function matmul(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number): Tensor {
+  const who = 'matmul';
+  requireGpu(A, who, 'A');
+  requireGpu(B, who, 'B');
+  const dtype = A.dtype as 'float32' | 'complex64';
+  const C = emptyGpu(dtype, [...plan.batchShape, m, n], who);
+  const count = plan.count;
+  if (count * m * n === 0) return C;
+  if (k === 0) {
+    commandEncoder(who).clearBuffer(bufferOf(C.gpuStorage()));
+    recordedCommand();
+    return C;
+  }
+  const tile = pickTile(dtype, count, m, n);
+  const tilesM = Math.ceil(m / tile.BM), tilesN = Math.ceil(n / tile.BN);
+  const tilesPerMat = tilesM * tilesN;
+  const total = count * tilesPerMat;
+  if (total > 0xffffffff || count * m * Math.max(n, k) > 0xffffffff) {
+    throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
+  }
+  const ai = indexStorage(plan.aIdx), bi = indexStorage(plan.bIdx);
+  runProgram(program(dtype, tile, k % 4 === 0, n % 4 === 0, matmulTuning.group), {
+    inputs: [A.gpuStorage(), B.gpuStorage(), ai.s, bi.s],
+    outputs: [C.gpuStorage()],
+    uniforms: [
+      { name: 'M', type: 'u32', value: m }, { name: 'N', type: 'u32', value: n },
+      { name: 'K', type: 'u32', value: k }, { name: 'total', type: 'u32', value: total },
+      { name: 'tilesN', type: 'u32', value: tilesN }, { name: 'tilesPerMat', type: 'u32', value: tilesPerMat },
+      { name: 'aMapped', type: 'u32', value: plan.aIdx ? 1 : 0 }, { name: 'bMapped', type: 'u32', value: plan.bIdx ? 1 : 0 },
+    ],
+    workgroups: total,
+  });
+  if (ai.owned) ai.s.release();
+  if (bi.owned) bi.s.release();
+  return C;
+}
+
+export function registerMatmulGpu(): void {
+  register('matmul', ['float32', 'complex64'], 'gpu', matmul);
+}
