@@ -7,3 +7,6 @@ export { solveTriangular, type SolveTriangularOptions } from './solveTriangular.
 export { solve, solveEx, solveAsync, type SolveOptions } from './solve.js';
 export { inv, invEx, invAsync } from './inv.js';
 export { det, slogdet } from './det.js';
+export { pinv, matrixRank } from './pinv.js';
+export { lstsq } from './lstsq.js';
+export { norm, cond } from './norm.js';

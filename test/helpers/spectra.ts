@@ -146,3 +146,38 @@ export function randomM(m: number, n: number, rng: Rng, complex: boolean): M {
 
 export const isComplexD = (d: FloatDType) => d === 'complex64' || d === 'complex128';
 export const epsD = (d: FloatDType) => (d === 'float32' || d === 'complex64' ? 1.1920928955078125e-7 : 2.220446049250313e-16);
+
+/** From the solvers' `Mat` (test/helpers/matrices.ts: Kahan, Hilbert, graded generators). */
+export function fromMat(x: { rows: number; cols: number; data: Float64Array }): M {
+  const c = zerosM(x.rows, x.cols);
+  for (let i = 0; i < x.rows * x.cols; i++) { c.re[i] = x.data[2 * i]; c.im[i] = x.data[2 * i + 1]; }
+  return c;
+}
+
+/** A·diag(d) (columns scaled). */
+export function scaleCols(a: M, d: readonly number[]): M {
+  const c = zerosM(a.m, a.n);
+  for (let i = 0; i < a.m; i++) for (let j = 0; j < a.n; j++) { c.re[i * a.n + j] = a.re[i * a.n + j] * d[j]; c.im[i * a.n + j] = a.im[i * a.n + j] * d[j]; }
+  return c;
+}
+
+/** diag(d)·A (rows scaled). */
+export function scaleRows(a: M, d: readonly number[]): M {
+  const c = zerosM(a.m, a.n);
+  for (let i = 0; i < a.m; i++) for (let j = 0; j < a.n; j++) { c.re[i * a.n + j] = a.re[i * a.n + j] * d[i]; c.im[i * a.n + j] = a.im[i * a.n + j] * d[i]; }
+  return c;
+}
+
+/** U·diag(s)·Vh from svd outputs (first k columns/rows). */
+export function usv(U: M, s: ArrayLike<number>, Vh: M): M {
+  const k = s.length;
+  const Uk = scaleCols(cols(U, 0, k), Array.from(s));
+  const Vk = zerosM(k, Vh.n);
+  for (let i = 0; i < k * Vh.n; i++) { Vk.re[i] = Vh.re[i]; Vk.im[i] = Vh.im[i]; }
+  return mul(Uk, Vk);
+}
+
+/** ‖I − XᴴX‖_F (columns orthonormal when small). */
+export function orthErr(x: M): number {
+  return fro(sub(mul(adj(x), x), eyeM(x.n)));
+}

@@ -51,19 +51,24 @@ real_t<T> nrm2(const T* x, index n, index inc) {
   if (mx == 0) return 0;
   if (std::isinf(mx)) return mx;
   if (mx > small && mx < big) return std::sqrt(s);
-  const R inv = R(1) / mx;
+  // Scale by a power of two near 1/mx: exact, and 1/mx itself overflows when mx is
+  // subnormal.
+  const int e = std::ilogb(mx);
+  const bool direct = e > -1000 && e < 1000;
+  const R inv = direct ? std::ldexp(R(1), -e) : R(1);
+  auto sc = [&](R v) { return direct ? v * inv : std::ldexp(v, -e); };
   s = 0;
   for (index i = 0; i < n; ++i) {
     T v = x[i * inc];
     if constexpr (is_complex_v<T>) {
-      R a = v.real() * inv, b = v.imag() * inv;
+      R a = sc(v.real()), b = sc(v.imag());
       s += a * a + b * b;
     } else {
-      R a = v * inv;
+      R a = sc(v);
       s += a * a;
     }
   }
-  return mx * std::sqrt(s);
+  return std::ldexp(std::sqrt(s), e);
 }
 
 template <class R>

@@ -305,14 +305,23 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
              int max_threads) {
   using R = real_t<T>;
   const index uc = full ? m : n;
-  const R inv = R(1) / scale;
+  // `scale` is a power of two (exact scaling); 1/scale may overflow when it is
+  // subnormal, so such inputs are scaled element by element.
+  const int se = std::ilogb(scale);
+  const bool direct = se > -1000 && se < 1000;
+  const R inv = direct ? std::ldexp(R(1), -se) : R(1);
+  auto scl = [&](T v) -> T {
+    if (direct) return v * inv;
+    if constexpr (is_complex_v<T>) return T(std::ldexp(v.real(), -se), std::ldexp(v.imag(), -se));
+    else return std::ldexp(v, -se);
+  };
   // Static pivoting: columns by decreasing 2-norm, rows by decreasing max-norm.
   std::vector<R> cn(n, R(0)), rn(m, R(0));
   {
     std::vector<T> colbuf(m);
     for (index j = 0; j < n; ++j) {
       for (index i = 0; i < m; ++i) {
-        colbuf[i] = a(i, j) * inv;
+        colbuf[i] = scl(a(i, j));
         rn[i] = std::max(rn[i], abs1(colbuf[i]));
       }
       cn[j] = nrm2(colbuf.data(), m, 1);
@@ -326,7 +335,7 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
 
   std::vector<T> B(static_cast<size_t>(m * n)), tau(n);
   for (index i = 0; i < m; ++i)
-    for (index j = 0; j < n; ++j) B[i * n + j] = a(rperm[i], cperm[j]) * inv;
+    for (index j = 0; j < n; ++j) B[i * n + j] = scl(a(rperm[i], cperm[j]));
   MatMut<T> Bm{B.data(), m, n, n, 1};
   geqrf(Bm, tau.data(), max_threads);
 
@@ -396,6 +405,7 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
     }
     return -1;
   }
+  if (scale > 0) scale = std::ldexp(R(1), std::ilogb(scale));  // a power of two: exact scaling
   if (scale == 0 || k == 0) {
     std::fill(S, S + k, R(0));
     if (uv) {

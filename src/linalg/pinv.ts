@@ -1,0 +1,173 @@
+import '../backend/registerAll.js';
+import { epsOf, isComplex, type DType } from '../core/dtype.js';
+import { ArgumentError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';
+import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
+import { planBatch } from '../core/batch.js';
+import { Tensor } from '../core/tensor.js';
+import { lookup } from '../backend/registry.js';
+import type { OpSignatures } from '../backend/ops.js';
+import { svdRaw, svdMessage } from './svd.js';
+
+export interface RankOptions {
+  /** Absolute threshold: singular values ≤ atol count as zero. Default 0. */
+  atol?: number;
+  /**
+   * Relative threshold (times the largest singular value). Default max(m, n)·eps, or 0
+   * when `atol` > 0 is given (torch's rule).
+   */
+  rtol?: number;
+  /** A is Hermitian: only its lower triangle is read (torch's contract). */
+  hermitian?: boolean;
+}
+
+function checkTol(v: number | undefined, who: string, name: string): void {
+  if (v === undefined) return;
+  if (typeof v !== 'number' || !(v >= 0) || v === Infinity) {
+    throw new ArgumentError(`${who}: ${name} must be a finite number ≥ 0, got ${String(v)}`);
+  }
+}
+
+/**
+ * The one rank threshold of pinv, lstsq and matrixRank (torch.linalg's rule): singular
+ * values σ with σ ≤ max(atol, rtol·σ_max) count as zero. rtol defaults to max(m, n)·eps
+ * of the dtype, or to 0 when a positive atol is given.
+ * @internal
+ */
+export function rankThreshold(
+  sMax: number, m: number, n: number, dtype: DType, atol?: number, rtol?: number,
+): number {
+  const a = atol ?? 0;
+  const r = rtol ?? (atol !== undefined && atol > 0 ? 0 : epsOf(dtype) * Math.max(m, n));
+  return Math.max(a, r * sMax);
+}
+
+/** @internal A Hermitian matrix (batch) built from the lower triangle of A. */
+export function hermitianFromLower(A: Tensor): Tensor {
+  const n = A.rows, c = isComplex(A.dtype) ? 2 : 1;
+  const out = Tensor.empty(A.dtype, A.shape);
+  const s = A.dataSync(), d = out.dataSync();
+  const count = A.size / Math.max(1, n * n);
+  for (let b = 0; b < count; b++) {
+    const o = b * n * n;
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j <= i; j++) {
+        const lo = (o + i * n + j) * c, up = (o + j * n + i) * c;
+        d[lo] = s[lo]; d[up] = s[lo];
+        if (c === 2) {
+          d[lo + 1] = i === j ? 0 : s[lo + 1];
+          d[up + 1] = i === j ? 0 : -s[lo + 1];
+        }
+      }
+  }
+  return out;
+}
+
+/**
+ * (…, p, q) → (…, q, p) adjoint with column j scaled by w[batch][j] (w has q entries per
+ * matrix, indexed through wIdx for broadcast batches).
+ * @internal
+ */
+export function adjointScaleCols(X: Tensor, w: Float64Array, wStride: number): Tensor {
+  const p = X.rows, q = X.cols, c = isComplex(X.dtype) ? 2 : 1;
+  const batch = X.batchShape;
+  const out = Tensor.empty(X.dtype, [...batch, q, p]);
+  const s = X.dataSync(), d = out.dataSync();
+  const count = X.size / Math.max(1, p * q);
+  for (let b = 0; b < count; b++) {
+    const o = b * p * q;
+    for (let i = 0; i < p; i++)
+      for (let j = 0; j < q; j++) {
+        const from = (o + i * q + j) * c, to = (o + j * p + i) * c;
+        const f = w[b * wStride + i];
+        d[to] = s[from] * f;
+        if (c === 2) d[to + 1] = -s[from + 1] * f;
+      }
+  }
+  return out;
+}
+
+/** @internal C = A·B through the registry (batch dims broadcast). */
+export function mm(A: Tensor, B: Tensor, who: string): Tensor {
+  const plan = planBatch(A, B, who);
+  if (A.cols === 0) return Tensor.empty(A.dtype, [...plan.batchShape, A.rows, B.cols]);
+  return lookup<OpSignatures['matmul']>('matmul', A.dtype, A.device, who)(A, B, plan, A.rows, A.cols, B.cols);
+}
+
+function fillNaN(t: Tensor, b: number, per: number): void {
+  t.dataSync().fill(NaN, b * per, (b + 1) * per);
+}
+
+/**
+ * Moore–Penrose pseudo-inverse (torch.linalg.pinv) from the SVD: singular values above
+ * the rank threshold are inverted, the others dropped, so rank-deficient input gives the
+ * true pseudo-inverse (X·A·X = X, A·X·A = A, A·X and X·A Hermitian).
+ *
+ * Syntax: `linalg.pinv(A, { atol, rtol, hermitian })` → (…, n, m)
+ * Example: `linalg.pinv([[1, 2], [2, 4]])` → `[[0.04, 0.08], [0.08, 0.16]]`
+ * Throws: ShapeError if A is not (a batch of) matrices, or not square with `hermitian`;
+ * ArgumentError for a negative or non-finite atol/rtol; DTypeError for int32.
+ * A matrix holding NaN/Inf gives a NaN pseudo-inverse (never finite garbage).
+ * See also: `lstsq`, `matrixRank`, `svd`.
+ */
+export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
+  const who = 'pinv';
+  checkTol(opts.atol, who, 'atol');
+  checkTol(opts.rtol, who, 'rtol');
+  let a = asTensor(A, who, 'A');
+  requireMatrix(a, who, 'A');
+  const m = a.rows, n = a.cols;
+  if (opts.hermitian) {
+    if (m !== n) throw new ShapeError(`${who}: A is ${fmtShape(a.shape.slice(-2))}; hermitian needs a square matrix`);
+    a = hermitianFromLower(a);
+  }
+  const { U, S, Vh, info } = svdRaw(a, true, false, who);
+  const k = Math.min(m, n), count = info.size;
+  const s = S.dataSync(), st = info.dataSync();
+  const w = new Float64Array(count * k);
+  for (let b = 0; b < count; b++) {
+    const thr = rankThreshold(s[b * k] ?? 0, m, n, a.dtype, opts.atol, opts.rtol);
+    for (let i = 0; i < k; i++) { const v = s[b * k + i]; w[b * k + i] = v > thr ? 1 / v : 0; }
+  }
+  // X = V·diag(w)·Uᴴ = (Vhᴴ·diag(w))·Uᴴ.
+  const Vw = adjointScaleCols(Vh!, w, k);
+  const Uh = adjointScaleCols(U!, new Float64Array(count * m).fill(1), m);
+  const X = mm(Vw, Uh, who);
+  for (let b = 0; b < count; b++) if (st[b] !== 0) fillNaN(X, b, n * m * (isComplex(a.dtype) ? 2 : 1));
+  return X;
+}
+
+/**
+ * Numerical rank (torch.linalg.matrix_rank): the number of singular values above the
+ * shared threshold max(atol, rtol·σ_max). int32 tensor of the batch shape.
+ *
+ * Syntax: `linalg.matrixRank(A, { atol, rtol, hermitian })`
+ * Example: `linalg.matrixRank([[1, 2], [2, 4]])` → `1`
+ * Throws: LinAlgError when a matrix holds NaN/Inf (its rank is undefined); ShapeError;
+ * ArgumentError for bad tolerances.
+ * See also: `svdvals`, `pinv`, `lstsq`.
+ */
+export function matrixRank(A: TensorLike, opts: RankOptions = {}): Tensor<'int32'> {
+  const who = 'matrixRank';
+  checkTol(opts.atol, who, 'atol');
+  checkTol(opts.rtol, who, 'rtol');
+  let a = asTensor(A, who, 'A');
+  requireMatrix(a, who, 'A');
+  const m = a.rows, n = a.cols, k = Math.min(m, n);
+  if (opts.hermitian) {
+    if (m !== n) throw new ShapeError(`${who}: A is ${fmtShape(a.shape.slice(-2))}; hermitian needs a square matrix`);
+    a = hermitianFromLower(a);
+  }
+  const { S, info } = svdRaw(a, false, false, who);
+  const s = S.dataSync(), st = info.dataSync();
+  const out = Tensor.empty('int32', a.batchShape);
+  const r = out.dataSync();
+  for (let b = 0; b < st.length; b++) {
+    const msg = svdMessage(st[b]);
+    if (msg !== null) throw new LinAlgError(`${who}: ${a.ndim > 2 ? `(batch element ${b}) ` : ''}${msg}`, b, st[b]);
+    const thr = rankThreshold(s[b * k] ?? 0, m, n, a.dtype, opts.atol, opts.rtol);
+    let c = 0;
+    for (let i = 0; i < k; i++) if (s[b * k + i] > thr) c++;
+    r[b] = c;
+  }
+  return out;
+}

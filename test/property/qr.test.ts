@@ -1,0 +1,177 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import fc from 'fast-check';
+import { create, all } from 'mathjs';
+import { linalg, Rng, tensor, ShapeError, ArgumentError, type FloatDType } from '../../src/index.js';
+import { qrBlockSize } from '../../src/backend/cpu/qr.js';
+import {
+  type M, fromTensor, toTensor, randomM, mul, adj, sub, fro, eyeM, epsD, isComplexD, orthErr, withSingularValues,
+  geometric, scaleM,
+} from '../helpers/spectra.js';
+
+const math = create(all, { absTol: 0, relTol: 1e-12 });
+const DTYPES: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+
+function round(a: M, dtype: FloatDType): M {
+  return fromTensor(toTensor([a], dtype));
+}
+
+/** LAPACK's QR ratios on one matrix; returns them for the messages. */
+function checkQr(a: M, Q: M, R: M, dtype: FloatDType): void {
+  const eps = epsD(dtype), m = Math.max(a.m, 1);
+  const na = fro(a);
+  const back = fro(sub(a, mul(Q, R)));
+  if (na === 0) expect(back).toBe(0);
+  else expect(back / (m * eps * na)).toBeLessThan(30);
+  if (Q.n > 0) expect(orthErr(Q) / (m * eps)).toBeLessThan(30);
+  for (let i = 0; i < R.m; i++)
+    for (let j = 0; j < Math.min(i, R.n); j++) {
+      expect(R.re[i * R.n + j]).toBe(0);
+      expect(R.im[i * R.n + j]).toBe(0);
+    }
+  // LAPACK's convention: a real diagonal.
+  for (let i = 0; i < Math.min(R.m, R.n); i++) expect(R.im[i * R.n + i]).toBe(0);
+}
+
+function runCase(m: number, n: number, dtype: FloatDType, mode: 'reduced' | 'complete', rng: Rng): void {
+  const a = round(randomM(m, n, rng, isComplexD(dtype)), dtype);
+  const { Q, R } = linalg.qr(toTensor([a], dtype, []), { mode });
+  const k = Math.min(m, n);
+  expect(Q.shape).toEqual([m, mode === 'complete' ? m : k]);
+  expect(R.shape).toEqual([mode === 'complete' ? m : k, n]);
+  checkQr(a, fromTensor(Q), fromTensor(R), dtype);
+}
+
+describe('qr: blocked paths at small n (panel width 4)', () => {
+  beforeAll(() => { qrBlockSize(4); });
+  afterAll(() => { qrBlockSize(0); });
+  const sizes = [1, 3, 4, 5, 9];
+  for (const dtype of DTYPES) {
+    it(`${dtype}: tall, square and wide on block edges, reduced and complete`, () => {
+      const rng = new Rng(11);
+      for (const n of sizes)
+        for (const m of [n, 2 * n + 1, Math.max(1, n - 2)])
+          for (const mode of ['reduced', 'complete'] as const) runCase(m, n, dtype, mode, rng);
+    });
+  }
+});
+
+describe('qr: default panel width', () => {
+  for (const dtype of DTYPES) {
+    it(`${dtype}: 70×40, 40×70, 65×65`, () => {
+      const rng = new Rng(12);
+      for (const [m, n] of [[70, 40], [40, 70], [65, 65]]) runCase(m, n, dtype, 'reduced', rng);
+      runCase(45, 33, dtype, 'complete', rng);
+    });
+  }
+
+  it('ill-conditioned and badly scaled input keeps the ratios', () => {
+    const rng = new Rng(13);
+    for (const dtype of ['float64', 'complex128'] as const) {
+      for (const scale of [1e-300, 1e300, 1]) {
+        const a = round(scaleM(withSingularValues(40, 30, geometric(30, 1, 1e-12), rng, isComplexD(dtype)), scale), dtype);
+        const { Q, R } = linalg.qr(toTensor([a], dtype, []));
+        checkQr(a, fromTensor(Q), fromTensor(R), dtype);
+      }
+    }
+  });
+
+  it('random shapes (fast-check)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 14 }), fc.integer({ min: 1, max: 14 }), fc.integer({ min: 0, max: 1e6 }),
+      fc.constantFrom(...DTYPES), (m, n, seed, dtype) => {
+        runCase(m, n, dtype, seed % 2 === 0 ? 'reduced' : 'complete', new Rng(seed));
+      }), { numRuns: 60 });
+  });
+});
+
+describe('qr: against mathjs', () => {
+  it('Rᴴ·R = Aᴴ·A and Q·R = A agree with mathjs qr (real and complex)', () => {
+    const rng = new Rng(21);
+    for (const cplx of [false, true]) {
+      const a = randomM(6, 4, rng, cplx);
+      const rows = Array.from({ length: a.m }, (_, i) => Array.from({ length: a.n }, (_, j) =>
+        cplx ? math.complex(a.re[i * a.n + j], a.im[i * a.n + j]) : a.re[i * a.n + j]));
+      const ref = math.qr(rows as never) as unknown as { Q: unknown; R: unknown };
+      const toM = (x: unknown): M => {
+        const arr = (math.matrix(x as never).toArray() as unknown[][]);
+        const r = { m: arr.length, n: arr[0].length, re: new Float64Array(arr.length * arr[0].length), im: new Float64Array(arr.length * arr[0].length) };
+        arr.forEach((row, i) => row.forEach((v, j) => {
+          const c = math.complex(v as never) as unknown as { re: number; im: number };
+          r.re[i * r.n + j] = c.re; r.im[i * r.n + j] = c.im;
+        }));
+        return r;
+      };
+      const Qm = toM(ref.Q), Rm = toM(ref.R);
+      const { Q, R } = linalg.qr(toTensor([a], cplx ? 'complex128' : 'float64', []), { mode: 'complete' });
+      const q = fromTensor(Q), r = fromTensor(R);
+      const eps = 2.220446049250313e-16, na = fro(a);
+      expect(fro(sub(mul(adj(r), r), mul(adj(Rm), Rm))) / (6 * eps * na * na)).toBeLessThan(30);
+      expect(fro(sub(mul(q, r), mul(Qm, Rm))) / (6 * eps * na)).toBeLessThan(30);
+      // |R| is unique for full column rank: the diagonals agree in magnitude.
+      for (let i = 0; i < 4; i++) {
+        const ours = Math.hypot(r.re[i * 4 + i], r.im[i * 4 + i]), theirs = Math.hypot(Rm.re[i * 4 + i], Rm.im[i * 4 + i]);
+        expect(Math.abs(ours - theirs)).toBeLessThan(1e-12 * na);
+      }
+    }
+  });
+});
+
+describe('qr: modes, batches, edge shapes, errors', () => {
+  it("mode 'r' returns the reduced R and an empty Q", () => {
+    const A = tensor([[1, 2, 3], [4, 5, 6], [7, 8, 10], [1, 0, 1]]);
+    const r = linalg.qr(A, { mode: 'r' });
+    expect(r.Q.shape).toEqual([0]);
+    expect(Array.from(r.R.dataSync())).toEqual(Array.from(linalg.qr(A).R.dataSync()));
+  });
+
+  it('batched: each matrix matches its own factorization; the input is untouched', () => {
+    const rng = new Rng(31);
+    const mats = Array.from({ length: 6 }, () => randomM(5, 3, rng, true));
+    const A = toTensor(mats, 'complex128', [2, 3]);
+    const before = Float64Array.from(A.dataSync());
+    const { Q, R } = linalg.qr(A);
+    expect(Q.shape).toEqual([2, 3, 5, 3]);
+    expect(R.shape).toEqual([2, 3, 3, 3]);
+    for (let b = 0; b < 6; b++) {
+      const one = linalg.qr(toTensor([mats[b]], 'complex128', []));
+      expect(Array.from(fromTensor(Q, b).re)).toEqual(Array.from(fromTensor(one.Q).re));
+      checkQr(mats[b], fromTensor(Q, b), fromTensor(R, b), 'complex128');
+    }
+    expect(Array.from(A.dataSync())).toEqual(Array.from(before));
+  });
+
+  it('0×n and n×0', () => {
+    let r = linalg.qr(tensor({ data: new Float64Array(0), shape: [0, 3] }), { mode: 'complete' });
+    expect(r.Q.shape).toEqual([0, 0]);
+    expect(r.R.shape).toEqual([0, 3]);
+    r = linalg.qr(tensor({ data: new Float64Array(0), shape: [3, 0] }), { mode: 'complete' });
+    expect(r.Q.toArray()).toEqual(eyeArr(3));
+    expect(r.R.shape).toEqual([3, 0]);
+    r = linalg.qr(tensor({ data: new Float64Array(0), shape: [3, 0] }));
+    expect(r.Q.shape).toEqual([3, 0]);
+  });
+
+  it('a zero matrix and a zero column factor exactly', () => {
+    const z = linalg.qr(tensor([[0, 0], [0, 0], [0, 0]]), { mode: 'complete' });
+    expect(z.Q.toArray()).toEqual(eyeArr(3));
+    const rng = new Rng(5);
+    const a = randomM(5, 4, rng, false);
+    for (let i = 0; i < 5; i++) a.re[i * 4 + 1] = 0;
+    const { Q, R } = linalg.qr(toTensor([a], 'float64', []));
+    checkQr(a, fromTensor(Q), fromTensor(R), 'float64');
+  });
+
+  it('NaN input gives NaN in R, never a hang', () => {
+    const { R } = linalg.qr(tensor([[1, NaN], [2, 3]]));
+    expect(Array.from(R.dataSync()).some(Number.isNaN)).toBe(true);
+  });
+
+  it('bad arguments throw typed errors', () => {
+    expect(() => linalg.qr(tensor([1, 2, 3]))).toThrow(ShapeError);
+    expect(() => linalg.qr([[1]], { mode: 'full' as never })).toThrow(ArgumentError);
+    expect(() => linalg.qr(toTensor([eyeM(2)], 'float64', []), { mode: 'economic' as never })).toThrow(/mode/);
+  });
+});
+
+function eyeArr(n: number): number[][] {
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+}
