@@ -64,6 +64,8 @@ inline double finish(double x, double t, double q) {
   if (t != t) return NAN;
   if (t < 0) return 0.0;
   if (x == 0 || t == 0) return 1.0;
+  // L_n(x) ~ (−x)^n / n!: the limits, where the recurrence would make Inf − Inf.
+  if (std::isinf(x)) return (x > 0 && std::fmod(t, 2.0) == 1.0) ? -HUGE_VAL : HUGE_VAL;
   if (!std::isfinite(q) && std::isfinite(x)) return laguerre_scaled(x, t);
   return q;
 }

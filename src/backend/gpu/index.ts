@@ -1,5 +1,6 @@
 // Every GPU entry of the registry, registered from here (called once by registerAll).
 import { registerTensorOpsGpu } from './tensor-ops.js';
+import { registerSpecialGpu } from './special.js';
 import { registerMatmulGpu } from './matmul.js';
 import { registerInvGpu } from './inv.js';
 import { registerLuGpu } from './lu.js';
@@ -7,6 +8,7 @@ import { registerTrsmGpu } from './trsm.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
+  registerSpecialGpu();
   registerMatmulGpu();
   registerInvGpu();
   registerLuGpu();

@@ -1,0 +1,31 @@
+// heaviside on the bits: the sign bit and magnitude decide, so subnormals count as
+// nonzero and −0 as zero whatever the GPU does with subnormal float arithmetic; NaN
+// inputs come out as themselves and `values` is copied bit for bit.
+// Variants (VARIANT): same (x and values of one shape), splat (values is one element),
+// strided (general broadcast, up to 8 collapsed dims, see src/core/broadcast.ts).
+#include "common/linear_id.wgsl"
+#include "special/broadcast.wgsl"
+
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> v: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+fn step_bits(b: u32, vb: u32) -> u32 {
+  let mag = b & 0x7fffffffu;
+  if (mag == 0u) { return vb; }
+  if (mag > 0x7f800000u) { return b; }              // NaN
+  return select(0x3f800000u, 0u, (b >> 31u) != 0u);  // 1.0 or +0.0
+}
+
+@compute @workgroup_size(${WG})
+fn heaviside_${VARIANT}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                                 @builtin(local_invocation_index) lid: u32) {
+  let base = linear_workgroup_id(wid, nwg) * (${WG}u * ${PER}u) + lid;
+  for (var k = 0u; k < ${PER}u; k++) {
+    let i = base + k * ${WG}u;
+    if (i >= p.total) { return; }
+    let ab = operand_offsets(i);
+    out[i] = step_bits(x[ab.x], v[ab.y]);
+  }
+}
