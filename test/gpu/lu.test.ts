@@ -1,0 +1,190 @@
+// GPU batched LU / solve / luSolve (n ≤ 64, one workgroup per matrix) against LAPACK's
+// ratios, the CPU backend and mathjs, with singular/NaN members, broadcasting, complex64
+// and a batch above 65,535 (folded dispatch).
+import { describe, expect, beforeAll, afterAll } from 'vitest';
+import { create, all } from 'mathjs';
+import { linalg, Rng, Tensor } from '../../src/index.js';
+import { useGpu, gpuIt } from '../helpers/gpu.js';
+import { Mat, withCondition, randomMatrix, toTensor, fromTensor, ratioLu, ratioSolve, roundTo } from '../helpers/matrices.js';
+
+useGpu();
+// Dawn's pending promises do not hold Node's event loop open; a timer does.
+let keep: ReturnType<typeof setInterval> | undefined;
+beforeAll(() => { keep = setInterval(() => {}, 50); });
+afterAll(() => clearInterval(keep));
+const math = create(all, { absTol: 0, relTol: 1e-12 });
+
+type D = 'float32' | 'complex64';
+const cpu = (t: Tensor) => t.toAsync('cpu');
+
+function mats(n: number, count: number, rng: Rng, dtype: D, cond = 100): Mat[] {
+  return Array.from({ length: count }, (_, i) =>
+    roundTo(withCondition(n, cond ** ((i % 5) / 4), rng, { complex: dtype === 'complex64' }), dtype));
+}
+
+/** P, L, U (float64) from a packed LU and 1-based LAPACK pivots, with P·A = L·U ⇒ A = Pᵀ·L·U. */
+function unpack(LU: Mat, piv: ArrayLike<number>): { P: Mat; L: Mat; U: Mat } {
+  const n = LU.rows;
+  const perm = Array.from({ length: n }, (_, i) => i);
+  for (let k = 0; k < n; k++) {
+    const q = piv[k] - 1;
+    [perm[k], perm[q]] = [perm[q], perm[k]];
+  }
+  const Pt = new Mat(n, n), L = Mat.eye(n), U = new Mat(n, n);
+  for (let i = 0; i < n; i++) Pt.set(perm[i], i, 1);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    if (j < i) L.set(i, j, LU.re(i, j), LU.im(i, j));
+    else U.set(i, j, LU.re(i, j), LU.im(i, j));
+  }
+  return { P: Pt, L, U };
+}
+
+describe('gpu luFactor', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    for (const n of [1, 2, 5, 16, 31, 32, 33, 64]) {
+      gpuIt(`${dtype} n=${n}: ‖A − Pᵀ·L·U‖ ratio < 30, pivots in range`, async () => {
+        const rng = new Rng(n);
+        const ms = mats(n, n > 32 ? 3 : 6, rng, dtype);
+        const r = linalg.luFactorEx(toTensor(ms, dtype).to('gpu'));
+        const LU = await cpu(r.LU);
+        const piv = await r.pivots.data();
+        const info = await r.info.data();
+        ms.forEach((A, b) => {
+          expect(info[b]).toBe(0);
+          const p = Array.from(piv.slice(b * n, (b + 1) * n));
+          p.forEach((v, k) => { expect(v).toBeGreaterThanOrEqual(k + 1); expect(v).toBeLessThanOrEqual(n); });
+          const { P, L, U } = unpack(fromTensor(LU, b), p);
+          expect(ratioLu(A, P, L, U, dtype)).toBeLessThan(30);
+        });
+      });
+    }
+  }
+
+  gpuIt('a zero column gives info = k and the factorization completes', async () => {
+    const rng = new Rng(3);
+    const A = roundTo(withCondition(6, 10, rng), 'float32');
+    for (let i = 0; i < 6; i++) A.set(i, 2, 0);
+    const r = linalg.luFactorEx(toTensor([A, A], 'float32').to('gpu'));
+    expect(Array.from(await r.info.data())).toEqual([3, 3]);
+    const cpuR = linalg.luFactorEx(toTensor([A], 'float32'));
+    expect((await r.info.data())[0]).toBe(cpuR.info.dataSync()[0]);
+    const LU = await cpu(r.LU);
+    expect(Array.from(LU.dataSync() as Float32Array).every(Number.isFinite)).toBe(true);
+  });
+});
+
+describe('gpu solve', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    for (const [n, k] of [[1, 1], [2, 3], [5, 1], [16, 17], [32, 1], [33, 2], [64, 5]] as const) {
+      gpuIt(`${dtype} n=${n} k=${k}: ‖B − A·X‖ ratio < 30 and agrees with the CPU`, async () => {
+        const rng = new Rng(10 * n + k);
+        const As = mats(n, 4, rng, dtype);
+        const Bs = As.map(() => roundTo(randomMatrix(n, k, rng, { complex: dtype === 'complex64' }), dtype));
+        const A = toTensor(As, dtype), B = toTensor(Bs, dtype);
+        const g = linalg.solveEx(A.to('gpu'), B.to('gpu'));
+        const X = await cpu(g.result);
+        const info = await g.info.data();
+        const ref = linalg.solve(A, B);
+        As.forEach((M, b) => {
+          expect(info[b]).toBe(0);
+          const Xi = fromTensor(X, b);
+          expect(ratioSolve(M, Xi, Bs[b], dtype)).toBeLessThan(30);
+          const R = fromTensor(ref, b);
+          expect(Xi.sub(R).norm1()).toBeLessThan(1e-3 * R.norm1());
+        });
+      });
+    }
+  }
+
+  gpuIt('broadcasts A (2,1) against B (3) → (2,3), and info for the broadcast batch', async () => {
+    const rng = new Rng(77);
+    const As = mats(4, 2, rng, 'float32');
+    As[1] = Mat.from([[1, 2, 3, 4], [2, 4, 6, 8], [0, 0, 1, 0], [0, 0, 0, 1]]); // singular
+    const Bs = Array.from({ length: 3 }, () => roundTo(randomMatrix(4, 2, rng), 'float32'));
+    const A = toTensor(As, 'float32', [2, 1]), B = toTensor(Bs, 'float32', [3]);
+    const g = linalg.solveEx(A.to('gpu'), B.to('gpu'));
+    const X = await cpu(g.result);
+    expect(X.shape).toEqual([2, 3, 4, 2]);
+    const info = Array.from(await g.info.data());
+    expect(info.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(info.slice(3).every((v) => v > 0)).toBe(true);
+    for (let j = 0; j < 3; j++) expect(ratioSolve(As[0], fromTensor(X, j), Bs[j], 'float32')).toBeLessThan(30);
+  });
+
+  gpuIt('singular and NaN members flagged, neighbours identical to solving alone', async () => {
+    const rng = new Rng(8);
+    const n = 7;
+    const As = mats(n, 6, rng, 'float32');
+    const S = As[2].clone();
+    for (let j = 0; j < n; j++) S.set(4, j, 0); // a zero row: exactly singular
+    As[2] = S;
+    As[4] = As[4].clone();
+    As[4].set(1, 1, NaN);
+    const Bs = As.map(() => roundTo(randomMatrix(n, 2, rng), 'float32'));
+    const g = linalg.solveEx(toTensor(As, 'float32').to('gpu'), toTensor(Bs, 'float32').to('gpu'));
+    const info = Array.from(await g.info.data());
+    const X = await cpu(g.result);
+    expect(info[2]).toBeGreaterThan(0);
+    expect(info[4]).toBe(-1);
+    for (const b of [2, 4]) expect(Array.from(fromTensor(X, b).data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
+    for (const b of [0, 1, 3, 5]) {
+      expect(info[b]).toBe(0);
+      const alone = linalg.solve(toTensor([As[b]], 'float32').to('gpu'), toTensor([Bs[b]], 'float32').to('gpu'));
+      expect(Array.from(fromTensor(X, b).data)).toEqual(Array.from(fromTensor(await cpu(alone)).data));
+    }
+  });
+
+  gpuIt('agrees with mathjs lusolve on samples', async () => {
+    const rng = new Rng(21);
+    for (const n of [3, 6, 12]) {
+      const M = roundTo(withCondition(n, 30, rng), 'float32');
+      const b = roundTo(randomMatrix(n, 1, rng), 'float32');
+      const X = fromTensor(await cpu(linalg.solve(toTensor([M], 'float32').to('gpu'), toTensor([b], 'float32').to('gpu'))));
+      const ref = math.lusolve(M.toRealArray(), b.toRealArray()) as number[][];
+      for (let i = 0; i < n; i++) expect(Math.abs(X.re(i, 0) - ref[i][0])).toBeLessThan(1e-4 * 30 * n);
+    }
+  });
+
+  gpuIt('70,000 2×2 systems in one call (folded dispatch past 65,535 workgroups)', async () => {
+    const count = 70_000;
+    const rng = new Rng(70);
+    const a = new Float32Array(count * 4), b = new Float32Array(count * 2);
+    for (let i = 0; i < a.length; i++) a[i] = rng.normal();
+    for (let i = 0; i < count; i++) { a[4 * i] += 3; a[4 * i + 3] += 3; }
+    for (let i = 0; i < b.length; i++) b[i] = rng.normal();
+    const A = Tensor.fromStorage('float32', [count, 2, 2], a), B = Tensor.fromStorage('float32', [count, 2, 1], b);
+    const X = (await linalg.solve(A.to('gpu'), B.to('gpu')).data()) as Float32Array;
+    const ref = linalg.solve(A, B).dataSync() as Float32Array;
+    for (let i = 0; i < count; i++) {
+      const r0 = b[2 * i] - a[4 * i] * X[2 * i] - a[4 * i + 1] * X[2 * i + 1];
+      const r1 = b[2 * i + 1] - a[4 * i + 2] * X[2 * i] - a[4 * i + 3] * X[2 * i + 1];
+      const scale = (Math.abs(a[4 * i]) + Math.abs(a[4 * i + 1]) + Math.abs(a[4 * i + 2]) + Math.abs(a[4 * i + 3])) * (Math.abs(X[2 * i]) + Math.abs(X[2 * i + 1]));
+      if (!(Math.abs(r0) + Math.abs(r1) <= 30 * 1.2e-7 * scale)) expect.fail(`system ${i}: residual ${Math.abs(r0) + Math.abs(r1)}`);
+      // GPU and CPU agree to the accuracy κ(A)·eps allows (κ₁ of a 2×2 in closed form)
+      const det = a[4 * i] * a[4 * i + 3] - a[4 * i + 1] * a[4 * i + 2];
+      const kappa = Math.max(Math.abs(a[4 * i]) + Math.abs(a[4 * i + 2]), Math.abs(a[4 * i + 1]) + Math.abs(a[4 * i + 3])) ** 2 / Math.abs(det);
+      const dx = Math.abs(X[2 * i] - ref[2 * i]) + Math.abs(X[2 * i + 1] - ref[2 * i + 1]);
+      if (!(dx <= 30 * kappa * 1.2e-7 * (Math.abs(ref[2 * i]) + Math.abs(ref[2 * i + 1])))) expect.fail(`system ${i}: GPU and CPU differ by ${dx} (κ ${kappa})`);
+    }
+  });
+});
+
+describe('gpu luSolve', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    for (const adjoint of [false, true]) {
+      gpuIt(`${dtype}, adjoint=${adjoint}: ‖B − op(A)·X‖ ratio < 30, broadcast B`, async () => {
+        const rng = new Rng(adjoint ? 5 : 6);
+        const n = 9;
+        const As = mats(n, 2, rng, dtype);
+        const Bs = Array.from({ length: 4 }, () => roundTo(randomMatrix(n, 3, rng, { complex: dtype === 'complex64' }), dtype));
+        const f = linalg.luFactor(toTensor(As, dtype, [2, 1]).to('gpu'));
+        const X = await cpu(linalg.luSolve(f.LU, f.pivots, toTensor(Bs, dtype, [4]).to('gpu'), { adjoint }));
+        expect(X.shape).toEqual([2, 4, n, 3]);
+        for (let a = 0; a < 2; a++) for (let j = 0; j < 4; j++) {
+          const opA = adjoint ? As[a].adjoint() : As[a];
+          expect(ratioSolve(opA, fromTensor(X, a * 4 + j), Bs[j], dtype)).toBeLessThan(30);
+        }
+      });
+    }
+  }
+});
