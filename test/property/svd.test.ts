@@ -1,0 +1,246 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { create, all } from 'mathjs';
+import { linalg, Rng, tensor, LinAlgError, ShapeError, type FloatDType } from '../../src/index.js';
+import { kahan, hilbert } from '../helpers/matrices.js';
+import {
+  type M, fromTensor, toTensor, randomM, randomUnitary, cols, mul, adj, fro, epsD, isComplexD, orthErr, sub,
+  withSingularValues, geometric, scaleM, scaleCols, scaleRows, usv, fromMat, zerosM,
+} from '../helpers/spectra.js';
+
+const math = create(all, { absTol: 0, relTol: 1e-12 });
+const DTYPES: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+
+const round = (a: M, dtype: FloatDType): M => fromTensor(toTensor([a], dtype));
+
+/** LAPACK-style SVD ratios on one matrix (b-th of the batch). */
+function checkSvd(a: M, U: M, s: ArrayLike<number>, Vh: M, dtype: FloatDType): void {
+  const eps = epsD(dtype), mx = Math.max(a.m, a.n, 1);
+  for (let i = 0; i < s.length; i++) {
+    expect(s[i]).toBeGreaterThanOrEqual(0);
+    if (i > 0) expect(s[i]).toBeLessThanOrEqual(s[i - 1]);
+  }
+  const na = fro(a);
+  const back = fro(sub(a, usv(U, s, Vh)));
+  if (na === 0) expect(back).toBe(0);
+  else expect(back / (mx * eps * na)).toBeLessThan(50);
+  if (U.n > 0) expect(orthErr(U) / (mx * eps)).toBeLessThan(50);
+  if (Vh.m > 0) expect(orthErr(adj(Vh)) / (mx * eps)).toBeLessThan(50);
+}
+
+function run(a: M, dtype: FloatDType, fullMatrices: boolean): { U: M; s: Float32Array | Float64Array; Vh: M } {
+  const { U, S, Vh } = linalg.svd(toTensor([a], dtype, []), { fullMatrices });
+  const k = Math.min(a.m, a.n);
+  expect(S.shape).toEqual([k]);
+  expect(U.shape).toEqual([a.m, fullMatrices ? a.m : k]);
+  expect(Vh.shape).toEqual([fullMatrices ? a.n : k, a.n]);
+  expect(S.dtype).toBe(dtype === 'complex64' ? 'float32' : dtype === 'complex128' ? 'float64' : dtype);
+  const r = { U: fromTensor(U), s: S.dataSync() as Float64Array, Vh: fromTensor(Vh) };
+  checkSvd(a, r.U, r.s, r.Vh, dtype);
+  return r;
+}
+
+describe('svd: backward error and orthogonality', () => {
+  for (const dtype of DTYPES) {
+    it(`${dtype}: tall, square, wide; reduced and full`, () => {
+      const rng = new Rng(101);
+      for (const [m, n] of [[1, 1], [1, 5], [5, 1], [4, 4], [9, 4], [4, 9], [33, 17], [17, 33], [40, 40], [100, 97]]) {
+        for (const full of [false, true]) run(round(randomM(m, n, rng, isComplexD(dtype)), dtype), dtype, full);
+      }
+    });
+  }
+
+  it('random shapes (fast-check)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 16 }), fc.integer({ min: 0, max: 1e6 }),
+      fc.constantFrom(...DTYPES), fc.boolean(), (m, n, seed, dtype, full) => {
+        run(round(randomM(m, n, new Rng(seed), isComplexD(dtype)), dtype), dtype, full);
+      }), { numRuns: 80 });
+  });
+
+  it('a size that takes the parallel Jacobi ordering (n ≥ 96)', () => {
+    const rng = new Rng(102);
+    run(randomM(130, 120, rng, false), 'float64', false);
+    run(randomM(100, 110, rng, true), 'complex128', true);
+  });
+});
+
+describe('svd: singular values', () => {
+  it('match sqrt(eigs(AᴴA)) from mathjs on small well-conditioned matrices', () => {
+    const rng = new Rng(103);
+    for (const [m, n] of [[5, 3], [4, 4], [6, 2]]) {
+      const a = withSingularValues(m, n, geometric(n, 3, 0.5), rng, false);
+      const ata = mul(adj(a), a);
+      const rows = Array.from({ length: n }, (_, i) => Array.from(ata.re.slice(i * n, (i + 1) * n)));
+      const ev = (math.eigs(rows).values as unknown as number[]).map(Number).map(Math.sqrt).sort((x, y) => y - x);
+      const s = linalg.svdvals(toTensor([a], 'float64', [])).dataSync();
+      for (let i = 0; i < n; i++) expect(Math.abs(s[i] - ev[i])).toBeLessThan(1e-13 * ev[0]);
+    }
+  });
+
+  for (const dtype of DTYPES) {
+    it(`${dtype}: spectrum spread over 1e-12..1 (f32: 1e-6..1) is recovered to eps·σ_max`, () => {
+      const rng = new Rng(104);
+      const lo = dtype === 'float32' || dtype === 'complex64' ? 1e-6 : 1e-12;
+      for (const [m, n] of [[30, 20], [20, 30], [25, 25]]) {
+        const sig = geometric(Math.min(m, n), 1, lo);
+        const a = round(withSingularValues(m, n, sig, rng, isComplexD(dtype)), dtype);
+        const r = run(a, dtype, false);
+        for (let i = 0; i < sig.length; i++) expect(Math.abs(r.s[i] - sig[i])).toBeLessThan(10 * Math.max(m, n) * epsD(dtype));
+      }
+    });
+  }
+
+  it('graded matrices (column and row scaling by 1..1e-12) keep every value to high relative accuracy', () => {
+    const rng = new Rng(105);
+    for (const cplx of [false, true]) {
+      const n = 12, m = 20;
+      const d = geometric(n, 1, 1e-12);
+      const Q = cols(randomUnitary(m, rng, cplx), 0, n);   // orthonormal columns: σ(Q·D) = d
+      const dtype = cplx ? 'complex128' : 'float64';
+      for (const a of [scaleCols(Q, d), adj(scaleCols(Q, d))]) {
+        const r = run(a, dtype, false);
+        for (let i = 0; i < n; i++) expect(Math.abs(r.s[i] - d[i]) / d[i]).toBeLessThan(50 * m * epsD(dtype));
+      }
+      // Row-graded with a random (not orthonormal) middle factor: D·B vs D·B·P are the same
+      // matrix up to a permutation, so their values must agree relatively.
+      const B = randomM(n, n, rng, cplx);
+      const a1 = scaleRows(B, d);
+      const a2 = scaleRows(adj(adj(B)), d);
+      const s1 = linalg.svdvals(toTensor([a1], dtype, [])).dataSync();
+      const s2 = linalg.svdvals(toTensor([a2], dtype, [])).dataSync();
+      for (let i = 0; i < n; i++) expect(Math.abs(s1[i] - s2[i]) / s1[i]).toBeLessThan(1e-10);
+    }
+  });
+
+  it('duplicated singular values: values exact to eps, vectors still orthonormal', () => {
+    const rng = new Rng(106);
+    for (const dtype of DTYPES) {
+      const sig = [2, 2, 2, 1, 1, 0.5, 0.5, 0.5];
+      const a = round(withSingularValues(10, 8, sig, rng, isComplexD(dtype)), dtype);
+      const r = run(a, dtype, true);
+      for (let i = 0; i < 8; i++) expect(Math.abs(r.s[i] - sig[i])).toBeLessThan(40 * epsD(dtype));
+    }
+  });
+
+  it('exactly rank-deficient inputs: zero values come out ≤ eps·σ_max, U and V are completed', () => {
+    const rng = new Rng(107);
+    for (const dtype of DTYPES) {
+      for (const [m, n, r] of [[12, 9, 4], [9, 12, 4], [10, 10, 1]]) {
+        // Integer factors: the product is exact in every dtype.
+        const X = zerosM(m, r), Y = zerosM(r, n);
+        for (let i = 0; i < X.re.length; i++) X.re[i] = Math.round(rng.normal() * 3);
+        for (let i = 0; i < Y.re.length; i++) Y.re[i] = Math.round(rng.normal() * 3);
+        const a = round(mul(X, Y), dtype);
+        const res = run(a, dtype, true);
+        for (let i = r; i < Math.min(m, n); i++) expect(res.s[i]).toBeLessThan(20 * Math.max(m, n) * epsD(dtype) * res.s[0]);
+        expect(linalg.matrixRank(toTensor([a], dtype, [])).dataSync()[0]).toBe(r);
+      }
+    }
+    // The zero matrix: zero values and identity factors, exactly.
+    const z = linalg.svd(tensor({ data: new Float64Array(12), shape: [3, 4] }));
+    expect(Array.from(z.S.dataSync())).toEqual([0, 0, 0]);
+    checkSvd(zerosM(3, 4), fromTensor(z.U), z.S.dataSync(), fromTensor(z.Vh), 'float64');
+  });
+
+  it('scales near over/underflow: 1e±300 (float64) and 1e±30 (float32)', () => {
+    const rng = new Rng(108);
+    for (const [dtype, scales] of [['float64', [1e300, 1e-300, 1e-310]], ['complex128', [1e300, 1e-300]], ['float32', [1e30, 1e-30]], ['complex64', [1e30, 1e-30]]] as const) {
+      const sig = geometric(8, 1, 1e-3);
+      const base = withSingularValues(11, 8, sig, rng, isComplexD(dtype));
+      for (const sc of scales) {
+        const a = round(scaleM(base, sc), dtype);
+        const { U, S, Vh } = linalg.svd(toTensor([a], dtype, []), { fullMatrices: false });
+        const r = { s: Array.from(S.dataSync()) };
+        // Ratios in units of the scale (‖A‖·eps itself underflows at 1e-310).
+        const unit: M = { m: a.m, n: a.n, re: a.re.map((x) => x / sc), im: a.im.map((x) => x / sc) };
+        checkSvd(unit, fromTensor(U), r.s.map((x) => x / sc), fromTensor(Vh), dtype);
+        // Subnormal data (1e-310) carries fewer significant bits: a looser bound.
+        const tol = sc < 1e-307 ? 1e-4 : 40 * 11 * epsD(dtype);
+        for (let i = 0; i < 8; i++) expect(Math.abs(r.s[i] / sc - sig[i])).toBeLessThan(tol);
+      }
+    }
+  });
+
+  it('Kahan matrix: the tiny value is relatively accurate (checked against its exact inverse)', () => {
+    for (const n of [20, 40]) {
+      const K = fromMat(kahan(n, 1.2));
+      const s = linalg.svdvals(toTensor([K], 'float64', [])).dataSync();
+      // K is upper triangular: K⁻¹ by back substitution is accurate (row-graded).
+      const Kinv = zerosM(n, n);
+      for (let j = 0; j < n; j++) {
+        for (let i = n - 1; i >= 0; i--) {
+          let acc = i === j ? 1 : 0;
+          for (let p = i + 1; p < n; p++) acc -= K.re[i * n + p] * Kinv.re[p * n + j];
+          Kinv.re[i * n + j] = acc / K.re[i * n + i];
+        }
+      }
+      const si = linalg.svdvals(toTensor([Kinv], 'float64', [])).dataSync();
+      expect(Math.abs(s[n - 1] * si[0] - 1)).toBeLessThan(1e-9);
+      expect(Math.abs(s[0] * si[n - 1] - 1)).toBeLessThan(1e-9);
+      run(K, 'float64', true);
+    }
+  });
+
+  it('Hilbert matrix: σ are its eigenvalues; σ_min·σ_max(H⁻¹) = 1 with the exact integer inverse', () => {
+    const n = 8;
+    const H = fromMat(hilbert(n));
+    const s = linalg.svdvals(toTensor([H], 'float64', [])).dataSync();
+    const binom = (a: number, b: number) => { let r = 1; for (let i = 1; i <= b; i++) r = (r * (a - b + i)) / i; return r; };
+    const Hi = zerosM(n, n);
+    for (let i = 1; i <= n; i++)
+      for (let j = 1; j <= n; j++)
+        Hi.re[(i - 1) * n + j - 1] = (-1) ** (i + j) * (i + j - 1) * binom(n + i - 1, n - j) * binom(n + j - 1, n - i) * binom(i + j - 2, i - 1) ** 2;
+    const si = linalg.svdvals(toTensor([Hi], 'float64', [])).dataSync();
+    expect(Math.abs(s[n - 1] * si[0] - 1)).toBeLessThan(1e-6);
+    expect(Math.abs(s[0] * si[n - 1] - 1)).toBeLessThan(1e-6);
+    run(H, 'float64', false);
+  });
+});
+
+describe('svd: shapes, batches, status', () => {
+  it('0×n and n×0: no values, identity factors for fullMatrices', () => {
+    const a = linalg.svd(tensor({ data: new Float64Array(0), shape: [0, 3] }));
+    expect(a.S.shape).toEqual([0]);
+    expect(a.U.shape).toEqual([0, 0]);
+    expect(a.Vh.toArray()).toEqual([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    const b = linalg.svd(tensor({ data: new Float64Array(0), shape: [2, 0] }), { fullMatrices: false });
+    expect(b.U.shape).toEqual([2, 0]);
+    expect(b.Vh.shape).toEqual([0, 0]);
+    expect(linalg.svdvals(tensor({ data: new Float32Array(0), shape: [4, 0, 5] })).shape).toEqual([4, 0]);
+  });
+
+  it('batched: each member equals its own SVD; svdvals equals S', () => {
+    const rng = new Rng(109);
+    const mats = Array.from({ length: 6 }, () => randomM(7, 5, rng, true));
+    const A = toTensor(mats, 'complex64', [3, 2]);
+    const { U, S, Vh } = linalg.svd(A, { fullMatrices: false });
+    expect(S.shape).toEqual([3, 2, 5]);
+    const sv = linalg.svdvals(A).dataSync();
+    for (let b = 0; b < 6; b++) {
+      const a = round(mats[b], 'complex64');
+      const s = S.dataSync().slice(b * 5, b * 5 + 5);
+      checkSvd(a, fromTensor(U, b), s, fromTensor(Vh, b), 'complex64');
+      for (let i = 0; i < 5; i++) expect(Math.abs(sv[b * 5 + i] - s[i])).toBeLessThan(1e-5 * s[0]);
+    }
+  });
+
+  it('NaN/Inf input: svd throws LinAlgError(info −1), svdEx flags only that member, no hang', () => {
+    const rng = new Rng(110);
+    const good = randomM(4, 3, rng, false), bad = randomM(4, 3, rng, false), inf = randomM(4, 3, rng, false);
+    bad.re[5] = NaN;
+    inf.re[0] = Infinity;
+    const A = toTensor([good, bad, inf], 'float64');
+    expect(() => linalg.svd(A)).toThrow(LinAlgError);
+    try { linalg.svd(A); } catch (e) { expect((e as LinAlgError).batchIndex).toBe(1); expect((e as LinAlgError).info).toBe(-1); }
+    expect(() => linalg.svdvals(A)).toThrow(LinAlgError);
+    const r = linalg.svdEx(A);
+    expect(Array.from(r.info.dataSync())).toEqual([0, -1, -1]);
+    expect(Array.from(r.S.dataSync().slice(3)).every(Number.isNaN)).toBe(true);
+    checkSvd(good, fromTensor(r.U, 0), r.S.dataSync().slice(0, 3), fromTensor(r.Vh, 0), 'float64');
+  });
+
+  it('bad arguments throw typed errors', () => {
+    expect(() => linalg.svd(tensor([1, 2]))).toThrow(ShapeError);
+    expect(() => linalg.svdvals(tensor({ data: new Int32Array(4), shape: [2, 2] }))).toThrow(/int32/);
+  });
+});
