@@ -7,7 +7,8 @@
 // the operand is broadcast (flags in the uniforms); unmapped operands use the index itself.
 //
 // Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, VEC_A (K % 4 == 0: vec4 loads of A),
-// VEC_B / VEC_C (N % 4 == 0: vec4 loads of B, vec4 stores of C). Complex data uses the
+// VEC_B / VEC_C (N % 4 == 0: vec4 loads of B, vec4 stores of C), UNROLL (+ STEP: the
+// multiply step written out). Complex data uses the
 // same tiling with one complex number per slot (vec2f), loaded and stored as vec2f.
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
@@ -238,6 +239,11 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
       // Multiply tile kt-1, staged in workgroup memory.
       let s = ((kt - 1u) & 1u) * BK;
       for (var k = 0u; k < BK; k++) {
+#if UNROLL
+        // The same step written out by src/backend/gpu/matmul.ts (unrolledStep), for
+        // drivers that would leave the loops below rolled and the arrays in memory.
+${STEP}
+#else
         var a: array<vec4f, TM4>;
         var b: array<vec4f, TN4>;
         for (var g = 0u; g < TM4; g++) { a[g] = As[(s + k) * BM4 + ty + g * WGY]; }
@@ -250,6 +256,7 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
             }
           }
         }
+#endif
       }
     }
     if (kt < nt) {

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { tensor, gpu, Tensor, linalg, DeviceError, DTypeError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { F32_TILES, C64_TILES, matmulTuning } from '../../src/backend/gpu/matmul.js';
-import { poolStats } from '../../src/backend/gpu/pool.js';
+import { poolStats, bucketSize } from '../../src/backend/gpu/pool.js';
+import { AUTO_FLUSH_COMMANDS } from '../../src/backend/gpu/queue.js';
 
 useGpu();
 
@@ -177,11 +178,14 @@ describe('gpu matmul', () => {
     const before = poolStats();
     await loop(iters);
     const after = poolStats();
-    expect(after.bytesLive).toBe(before.bytesLive);
-    expect(after.buffersLive).toBe(before.buffersLive);
-    expect(after.bytesPooled).toBe(before.bytesPooled);
-    // buffers are reused, not created per call
-    expect(after.buffersCreated).toBe(before.buffersCreated);
+    // Live bytes can only fall (tensors of earlier tests may be finalized meanwhile). The
+    // pool may differ by what one submit batch parks (its phase against the loop varies),
+    // but not by anything that grows with the iteration count.
+    const slack = AUTO_FLUSH_COMMANDS * bucketSize(64);
+    expect(after.bytesLive).toBeLessThanOrEqual(before.bytesLive);
+    expect(after.bytesLive + after.bytesPooled).toBeLessThanOrEqual(before.bytesLive + before.bytesPooled + slack);
+    expect(after.buffersCreated - before.buffersCreated).toBeLessThanOrEqual(AUTO_FLUSH_COMMANDS);
+    expect(iters).toBeGreaterThan(10 * AUTO_FLUSH_COMMANDS);
     A.dispose(); B.dispose();
   }, 600_000);
 });

@@ -26,6 +26,8 @@ export interface GpuInfo {
   isSoftware: boolean;
   /** Where WebGPU came from: 'webgpu' (the npm package, Dawn) or 'navigator.gpu'. */
   source: 'webgpu' | 'navigator.gpu';
+  /** Flags given to Dawn's `create()` (Node only). */
+  dawnFlags: string[];
   limits: GpuLimits;
 }
 
@@ -33,6 +35,11 @@ export interface GpuInitOptions {
   powerPreference?: 'low-power' | 'high-performance';
   /** Ask for a software (CPU) adapter, e.g. to test without a GPU. */
   forceSoftware?: boolean;
+  /**
+   * Extra flags for Dawn's `create()` in Node, e.g. `enable-dawn-features=disable_robustness`
+   * (also read from LAPIS_DAWN_FLAGS, separated by spaces). Ignored with `navigator.gpu`.
+   */
+  dawnFlags?: string[];
 }
 
 interface State {
@@ -72,7 +79,7 @@ const WANTED_LIMITS: Array<keyof GpuLimits> = [
   'maxStorageBuffersPerShaderStage',
 ];
 
-async function getGpu(): Promise<{ gpu: GPU; source: GpuInfo['source']; create?: (o: string[]) => GPU }> {
+async function getGpu(flags: string[]): Promise<{ gpu: GPU; source: GpuInfo['source']; create?: (o: string[]) => GPU }> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return { gpu: nav.gpu, source: 'navigator.gpu' };
   let mod: { create: (o: string[]) => GPU; globals: object };
@@ -85,11 +92,12 @@ async function getGpu(): Promise<{ gpu: GPU; source: GpuInfo['source']; create?:
   for (const [k, v] of Object.entries(mod.globals)) {
     if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
   }
-  return { gpu: mod.create([]), source: 'webgpu', create: mod.create };
+  return { gpu: mod.create(flags), source: 'webgpu', create: mod.create };
 }
 
 async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
-  const { gpu, source, create } = await getGpu();
+  const flags = opts.dawnFlags ?? (process.env.LAPIS_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const { gpu, source, create } = await getGpu(flags);
   let adapter: GPUAdapter | null = null;
   let owner = gpu;
   try {
@@ -99,7 +107,7 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
     });
     if (!adapter && opts.forceSoftware && create) {
       // Dawn's fallback is SwiftShader, absent from most builds; lavapipe is the software adapter there.
-      owner = create(['adapter=llvmpipe']);
+      owner = create([...flags, 'adapter=llvmpipe']);
       adapter = await owner.requestAdapter();
     }
   } catch (e) {
@@ -133,6 +141,7 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
     isSoftware: Boolean((ai as { isFallbackAdapter?: boolean }).isFallbackAdapter)
       || softwareName(`${ai.vendor} ${ai.architecture} ${ai.description} ${ai.device}`),
     source,
+    dawnFlags: source === 'webgpu' ? flags : [],
     limits,
   };
   const s: State = { gpu: owner, adapter, device, info };

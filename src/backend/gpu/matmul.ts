@@ -8,25 +8,37 @@ import { runProgram, type GpuProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
-import { gpuDevice } from './device.js';
+import { gpuDevice, gpuInfo } from './device.js';
 import { commandEncoder, recordedCommand } from './queue.js';
 import type { GpuStorage } from '../../core/tensor.js';
 
 /** Tile shape of a GEMM variant: workgroup tile BM×BN, depth BK, per-thread TM×TN. */
 export interface MatmulTile {
   BM: number; BN: number; BK: number; TM: number; TN: number;
+  /** float32 only: the multiply step written out instead of loops over register arrays. */
+  unroll?: boolean;
 }
 
-/** The tile variants, largest first; `pickTile` takes the largest that keeps the GPU busy. */
+/** Tile variants by name (the bench's tuning mode times each one). */
 export const F32_TILES: Record<string, MatmulTile> = {
   t128: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8 },
+  t128u: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, unroll: true },
+  t128k16: { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8 },
+  t128k16u: { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8, unroll: true },
+  t128x64: { BM: 128, BN: 64, BK: 16, TM: 8, TN: 4 },
+  t64x128: { BM: 64, BN: 128, BK: 16, TM: 4, TN: 8 },
+  t128r16: { BM: 128, BN: 128, BK: 8, TM: 16, TN: 8 },
   t64: { BM: 64, BN: 64, BK: 16, TM: 4, TN: 4 },
   t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
 };
 export const C64_TILES: Record<string, MatmulTile> = {
   t64: { BM: 64, BN: 64, BK: 8, TM: 4, TN: 4 },
+  t64r8: { BM: 64, BN: 64, BK: 8, TM: 8, TN: 4 },
   t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
 };
+/** What `pickTile` chooses from, largest first. */
+export const F32_AUTO = ['t128', 't64', 't32'];
+export const C64_AUTO = ['t64', 't32'];
 
 /** Tuning knobs (benchmarks): force a tile variant by name, or the tile-row grouping. */
 export const matmulTuning: { force?: string; group: number } = { group: 8 };
@@ -42,14 +54,33 @@ function checkTile(t: MatmulTile, complex: boolean): void {
 
 const programs = new Map<string, GpuProgram>();
 
+/** One k step of the float32 kernel with its loops written out (see matmul.wgsl UNROLL). */
+function unrolledStep(t: MatmulTile): string {
+  const tm4 = t.TM / 4, tn4 = t.TN / 4;
+  const lines: string[] = [];
+  for (let g = 0; g < tm4; g++) lines.push(`        let a${g} = As[(s + k) * BM4 + ty + ${g}u * WGY];`);
+  for (let h = 0; h < tn4; h++) lines.push(`        let b${h} = Bs[(s + k) * BN4 + tx + ${h}u * WGX];`);
+  for (let g = 0; g < tm4; g++) {
+    for (let r = 0; r < 4; r++) {
+      for (let h = 0; h < tn4; h++) {
+        const i = (g * 4 + r) * tn4 + h;
+        lines.push(`        acc[${i}] = fma(vec4f(a${g}.${'xyzw'[r]}), b${h}, acc[${i}]);`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
 function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean, group: number): GpuProgram {
   const complex = dtype === 'complex64';
-  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${group}`;
+  const unroll = !complex && tile.unroll === true;
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${group}|u${+unroll}`;
   let p = programs.get(key);
   if (!p) {
     checkTile(tile, complex);
+    const { unroll: _u, ...dims } = tile;
     const defs: Defines = {
-      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM,
+      ...dtypeDefines(dtype), ...dims, UNROLL: unroll, STEP: unroll ? unrolledStep(tile) : '', WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM,
       VEC_A: !complex && vecA, VEC_B: !complex && vecB, VEC_C: !complex && vecB, GROUP: group,
     };
     p = {
@@ -66,10 +97,12 @@ function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean
 export function pickTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): MatmulTile {
   const tiles = dtype === 'complex64' ? C64_TILES : F32_TILES;
   if (matmulTuning.force && tiles[matmulTuning.force]) return tiles[matmulTuning.force];
-  const list = Object.values(tiles);
+  const list = (dtype === 'complex64' ? C64_AUTO : F32_AUTO).map((name) => tiles[name]);
+  // A software adapter runs a few workgroups at a time on CPU cores: no occupancy to keep up.
+  const minCount = gpuInfo()?.isSoftware ? 1 : 256;
   for (const t of list) {
     const count = batch * Math.ceil(m / t.BM) * Math.ceil(n / t.BN);
-    if (m >= t.BM / 2 && n >= t.BN / 2 && count >= 256) return t;
+    if (m >= t.BM / 2 && n >= t.BN / 2 && count >= minCount) return t;
   }
   return list[list.length - 1];
 }
