@@ -10,3 +10,4 @@ export * as linalg from './linalg/index.js';
 export * as gpu from './backend/gpu/api.js';
 export { frexp, heaviside, logspace, type LogspaceOptions } from './special/index.js';
 export * as special from './special/index.js';
+export * as gdn from './gdn/index.js';

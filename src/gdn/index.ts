@@ -1,2 +1,268 @@
-// lapis/gdn: the Gated DeltaNet chunk solver (see issue 5).
-export {};
+// lapis/gdn: the Gated DeltaNet chunk solver and a chunked gated-delta-rule forward pass
+// built on it (docs/gdn.md has the derivation). The per-chunk work is a batched
+// unit-lower-triangular solve; on the GPU it runs on the dedicated kernel of
+// shaders/trsm/trsm_unit_lower.wgsl (chunk 16/32/64, ≥ 8 right-hand sides).
+import '../backend/registerAll.js';
+import { asTensor, type TensorLike } from '../core/create.js';
+import { Tensor } from '../core/tensor.js';
+import { planBatch } from '../core/batch.js';
+import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
+import { lookup } from '../backend/registry.js';
+import type { OpSignatures } from '../backend/ops.js';
+
+function realFloat(t: Tensor, who: string, name: string): void {
+  if (t.dtype !== 'float32' && t.dtype !== 'float64') {
+    throw new DTypeError(`${who}: ${name} is ${t.dtype}; expected float32 or float64`);
+  }
+}
+
+function chunkOperands(A: TensorLike, B: TensorLike, who: string): { a: Tensor; b: Tensor } {
+  const a = asTensor(A, who, 'A');
+  const b = asTensor(B, who, 'B', a.dtype);
+  realFloat(a, who, 'A');
+  if (a.ndim < 2 || a.rows !== a.cols) throw new ShapeError(`${who}: A is ${fmtShape(a.shape)}, expected (…, C, C)`);
+  if (b.ndim < 2 || b.rows !== a.rows) {
+    throw new ShapeError(`${who}: A is ${fmtShape(a.shape)} and B is ${fmtShape(b.shape)}: B must be (…, ${a.rows}, k)`);
+  }
+  if (b.dtype !== a.dtype) throw new DTypeError(`${who}: A is ${a.dtype} and B is ${b.dtype}; they must match`);
+  if (b.device !== a.device) throw new DeviceError(`${who}: A is on ${a.device} and B on ${b.device}; move one of them`);
+  return { a, b };
+}
+
+/**
+ * Solves (I + tril(A, −1))·X = B for a batch of chunks: A holds a chunk's coefficients
+ * in its strict lower triangle (the diagonal and upper part are never read, NaN allowed),
+ * B its right-hand sides. Batch dims broadcast, e.g. A (batch, head, chunk, C, C) and
+ * B (batch, head, chunk, C, k). On the GPU, float32 with C ∈ {16, 32, 64} and k ≥ 8
+ * runs on the blocked one-workgroup-per-chunk kernel; other shapes on the general one.
+ *
+ * Syntax: `gdn.chunkSolve(A, B)`
+ * Example: `const X = gdn.chunkSolve(A.to('gpu'), B.to('gpu'))` with A (2, 8, 16, 64, 64), B (2, 8, 16, 64, 128)
+ * Throws: ShapeError if A is not (…, C, C) or B not (…, C, k) or the batches do not
+ * broadcast; DTypeError for complex or mismatched dtypes (float64 on the GPU);
+ * DeviceError if A and B are on different devices.
+ * See also: `gdn.invUnitLower`, `linalg.solveTriangular`, `gdn.chunkedForward`.
+ */
+export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
+  const who = 'gdn.chunkSolve';
+  const { a, b } = chunkOperands(A, B, who);
+  const plan = planBatch(a, b, who);
+  return lookup<OpSignatures['solveTriangular']>('solveTriangular', a.dtype, a.device, who)(
+    a, b, plan, { upper: false, unitriangular: true });
+}
+
+/**
+ * The explicit T = (I + tril(A, −1))⁻¹: the inverse of the unit lower triangular matrix
+ * whose strict lower triangle is that of A (diagonal and upper part of A are ignored).
+ * T is unit lower triangular (exact zeros above the diagonal, ones on it). Chunked
+ * delta-rule code uses it as the "WY" factor: W = T·diag(β)·K, U = T·diag(β)·V.
+ * Computed as `chunkSolve(A, I)` with the identity broadcast over the batch.
+ *
+ * Syntax: `gdn.invUnitLower(A)`
+ * Example: `gdn.invUnitLower([[0, 0], [0.5, 0]])` → `[[1, 0], [-0.5, 1]]`
+ * Throws: ShapeError if A is not (…, C, C); DTypeError for complex input.
+ * See also: `gdn.chunkSolve`.
+ */
+export function invUnitLower(A: TensorLike): Tensor {
+  const who = 'gdn.invUnitLower';
+  const a = asTensor(A, who, 'A');
+  realFloat(a, who, 'A');
+  if (a.ndim < 2 || a.rows !== a.cols) throw new ShapeError(`${who}: A is ${fmtShape(a.shape)}, expected (…, C, C)`);
+  const C = a.rows;
+  const eye = a.dtype === 'float32' ? new Float32Array(C * C) : new Float64Array(C * C);
+  for (let i = 0; i < C; i++) eye[i * C + i] = 1;
+  let I = Tensor.fromStorage(a.dtype, [C, C], eye as never) as Tensor;
+  if (a.device === 'gpu') I = I.to('gpu');
+  const X = chunkSolve(a, I);
+  if (a.device === 'gpu') I.dispose();
+  return X;
+}
+
+export interface ChunkedForwardInput {
+  /** Queries (batch, heads, length, dk). */
+  q: TensorLike;
+  /** Keys (batch, heads, length, dk); usually L2-normalised. */
+  k: TensorLike;
+  /** Values (batch, heads, length, dv). */
+  v: TensorLike;
+  /** Write strengths β (batch, heads, length), usually in (0, 1). */
+  beta: TensorLike;
+  /** Log decays g (batch, heads, length), ≤ 0: the state is scaled by exp(g_t) at step t. */
+  g: TensorLike;
+  /** Chunk length C (16, 32 or 64; default 64). The length need not be a multiple. */
+  chunkSize?: number;
+  /** Initial state S₀ (batch, heads, dk, dv); zeros by default. */
+  initialState?: TensorLike;
+  /** Where the batched chunk solves run (default 'cpu'); the rest runs on the CPU. */
+  device?: 'cpu' | 'gpu';
+}
+
+export interface ChunkedForwardOutput {
+  /** Outputs o_t = S_tᵀ·q_t, (batch, heads, length, dv). */
+  o: Tensor;
+  /** S after the last step, (batch, heads, dk, dv). */
+  finalState: Tensor;
+}
+
+function cpuData(t: Tensor): Float32Array | Float64Array {
+  return t.dataSync() as Float32Array | Float64Array;
+}
+
+/**
+ * The gated delta rule S_t = exp(g_t)·(I − β_t·k_t·k_tᵀ)·S_{t−1} + β_t·k_t·v_tᵀ,
+ * o_t = S_tᵀ·q_t, evaluated chunk by chunk: every chunk's (I + A)·[U | W] = [β·V | β·Γ·K]
+ * is solved in ONE batched `chunkSolve` over (batch, head, chunk), then a short
+ * sequential pass carries the state across chunks (docs/gdn.md).
+ *
+ * Syntax: `await gdn.chunkedForward({ q, k, v, beta, g, chunkSize, initialState, device })`
+ * Example: `const { o, finalState } = await gdn.chunkedForward({ q, k, v, beta, g, chunkSize: 64, device: 'gpu' })`
+ * Throws: ShapeError for inconsistent shapes; ArgumentError for a chunk size other
+ * than 16, 32 or 64; DTypeError for complex input or float64 with device 'gpu'.
+ * See also: `gdn.chunkSolve`, `gdn.invUnitLower`.
+ */
+export async function chunkedForward(input: ChunkedForwardInput): Promise<ChunkedForwardOutput> {
+  const who = 'gdn.chunkedForward';
+  const C = input.chunkSize ?? 64;
+  if (C !== 16 && C !== 32 && C !== 64) throw new ArgumentError(`${who}: chunkSize must be 16, 32 or 64, got ${C}`);
+  const q = asTensor(input.q, who, 'q');
+  realFloat(q, who, 'q');
+  const dtype = q.dtype as 'float32' | 'float64';
+  const k = asTensor(input.k, who, 'k', dtype), v = asTensor(input.v, who, 'v', dtype);
+  const beta = asTensor(input.beta, who, 'beta', dtype), g = asTensor(input.g, who, 'g', dtype);
+  for (const [t, name] of [[q, 'q'], [k, 'k'], [v, 'v'], [beta, 'beta'], [g, 'g']] as const) {
+    if (t.device !== 'cpu') throw new DeviceError(`${who}: ${name} must be a CPU tensor (the solves move to the GPU with device: 'gpu')`);
+    if (t.dtype !== dtype) throw new DTypeError(`${who}: ${name} is ${t.dtype}, q is ${dtype}`);
+  }
+  if (q.ndim !== 4) throw new ShapeError(`${who}: q is ${fmtShape(q.shape)}, expected (batch, heads, length, dk)`);
+  const [Bn, H, L, dk] = q.shape;
+  if (k.ndim !== 4 || k.shape[0] !== Bn || k.shape[1] !== H || k.shape[2] !== L || k.shape[3] !== dk) {
+    throw new ShapeError(`${who}: k is ${fmtShape(k.shape)}, expected ${fmtShape(q.shape)} like q`);
+  }
+  if (v.ndim !== 4 || v.shape[0] !== Bn || v.shape[1] !== H || v.shape[2] !== L) {
+    throw new ShapeError(`${who}: v is ${fmtShape(v.shape)}, expected (${Bn}, ${H}, ${L}, dv)`);
+  }
+  const dv = v.shape[3];
+  for (const [t, name] of [[beta, 'beta'], [g, 'g']] as const) {
+    if (t.ndim !== 3 || t.shape[0] !== Bn || t.shape[1] !== H || t.shape[2] !== L) {
+      throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape)}, expected (${Bn}, ${H}, ${L})`);
+    }
+  }
+  let S0: Float32Array | Float64Array | undefined;
+  if (input.initialState !== undefined) {
+    const s = asTensor(input.initialState, who, 'initialState', dtype);
+    if (s.ndim !== 4 || s.shape[0] !== Bn || s.shape[1] !== H || s.shape[2] !== dk || s.shape[3] !== dv) {
+      throw new ShapeError(`${who}: initialState is ${fmtShape(s.shape)}, expected (${Bn}, ${H}, ${dk}, ${dv})`);
+    }
+    S0 = cpuData(s);
+  }
+  const Q = cpuData(q), K = cpuData(k), V = cpuData(v), Be = cpuData(beta), G = cpuData(g);
+  const Nc = Math.ceil(L / C);
+  const BH = Bn * H;
+  const R = dv + dk;
+  const Ctor = dtype === 'float32' ? Float32Array : Float64Array;
+  // Per chunk: A (C×C, strict lower), RHS [β·v | β·Γ·k] (C×(dv+dk)), and the cumulative
+  // log decay γ. Padded steps (past L) have k = v = β = g = 0: they leave the state alone.
+  const Ad = new Ctor(BH * Nc * C * C);
+  const Rd = new Ctor(BH * Nc * C * R);
+  const gam = new Float64Array(BH * Nc * C);
+  for (let bh = 0; bh < BH; bh++) {
+    for (let c = 0; c < Nc; c++) {
+      const blk = bh * Nc + c;
+      let acc = 0;
+      for (let i = 0; i < C; i++) {
+        const t = c * C + i;
+        if (t < L) acc += G[bh * L + t];
+        gam[blk * C + i] = acc;
+      }
+      for (let i = 0; i < C; i++) {
+        const t = c * C + i;
+        if (t >= L) continue;
+        const bi = Be[bh * L + t];
+        const gi = gam[blk * C + i];
+        const ki = (bh * L + t) * dk;
+        for (let j = 0; j < i; j++) {
+          const kj = (bh * L + c * C + j) * dk;
+          let dot = 0;
+          for (let d = 0; d < dk; d++) dot += K[ki + d] * K[kj + d];
+          Ad[(blk * C + i) * C + j] = bi * dot * Math.exp(gi - gam[blk * C + j]);
+        }
+        const row = (blk * C + i) * R;
+        for (let d = 0; d < dv; d++) Rd[row + d] = bi * V[(bh * L + t) * dv + d];
+        const bg = bi * Math.exp(gi);
+        for (let d = 0; d < dk; d++) Rd[row + dv + d] = bg * K[ki + d];
+      }
+    }
+  }
+  let At = Tensor.fromStorage(dtype, [Bn, H, Nc, C, C], Ad as never) as Tensor;
+  let Rt = Tensor.fromStorage(dtype, [Bn, H, Nc, C, R], Rd as never) as Tensor;
+  if (input.device === 'gpu') {
+    At = At.to('gpu');
+    Rt = Rt.to('gpu');
+  }
+  const Xt = chunkSolve(At, Rt);
+  const X = (await Xt.data()) as Float32Array | Float64Array;
+  if (input.device === 'gpu') {
+    At.dispose();
+    Rt.dispose();
+    Xt.dispose();
+  }
+
+  // Sequential pass over chunks: U = Ũ − W·S, O = diag(Γ)·Q·S + ((Q·Kᵀ) ⊙ M)·U,
+  // S ← Γ_C·S + (K ⊙ Γ_C/Γ)ᵀ·U, with M_ij = Γ_i/Γ_j for j ≤ i.
+  const O = new Ctor(BH * L * dv);
+  const Sout = new Ctor(BH * dk * dv);
+  const S = new Float64Array(dk * dv);
+  const U = new Float64Array(C * dv);
+  for (let bh = 0; bh < BH; bh++) {
+    if (S0) for (let i = 0; i < dk * dv; i++) S[i] = S0[bh * dk * dv + i];
+    else S.fill(0);
+    for (let c = 0; c < Nc; c++) {
+      const blk = bh * Nc + c;
+      const steps = Math.min(C, L - c * C);
+      for (let i = 0; i < C; i++) {
+        const xr = (blk * C + i) * R;
+        for (let e = 0; e < dv; e++) {
+          let s = X[xr + e];
+          for (let d = 0; d < dk; d++) s -= X[xr + dv + d] * S[d * dv + e];
+          U[i * dv + e] = s;
+        }
+      }
+      for (let i = 0; i < steps; i++) {
+        const t = c * C + i;
+        const qi = (bh * L + t) * dk;
+        const Gi = Math.exp(gam[blk * C + i]);
+        const orow = (bh * L + t) * dv;
+        for (let e = 0; e < dv; e++) {
+          let s = 0;
+          for (let d = 0; d < dk; d++) s += Q[qi + d] * S[d * dv + e];
+          O[orow + e] = Gi * s;
+        }
+        for (let j = 0; j <= i; j++) {
+          const kj = (bh * L + c * C + j) * dk;
+          let qk = 0;
+          for (let d = 0; d < dk; d++) qk += Q[qi + d] * K[kj + d];
+          const w = qk * Math.exp(gam[blk * C + i] - gam[blk * C + j]);
+          if (w === 0) continue;
+          for (let e = 0; e < dv; e++) O[orow + e] += w * U[j * dv + e];
+        }
+      }
+      const gC = gam[blk * C + C - 1];
+      const GC = Math.exp(gC);
+      for (let i = 0; i < dk * dv; i++) S[i] *= GC;
+      for (let j = 0; j < steps; j++) {
+        const kj = (bh * L + c * C + j) * dk;
+        const f = Math.exp(gC - gam[blk * C + j]);
+        for (let d = 0; d < dk; d++) {
+          const kd = f * K[kj + d];
+          if (kd === 0) continue;
+          for (let e = 0; e < dv; e++) S[d * dv + e] += kd * U[j * dv + e];
+        }
+      }
+    }
+    for (let i = 0; i < dk * dv; i++) Sout[bh * dk * dv + i] = S[i];
+  }
+  return {
+    o: Tensor.fromStorage(dtype, [Bn, H, L, dv], O as never) as Tensor,
+    finalState: Tensor.fromStorage(dtype, [Bn, H, dk, dv], Sout as never) as Tensor,
+  };
+}
