@@ -165,6 +165,32 @@ describe('solve: singular, NaN, batch isolation, async', () => {
       expect(() => linalg.solve(toTensor(As, dt), B)).toThrow('(batch element 1)');
     }
   });
+  it('many tiny systems with one RHS (SIMD lanes across matrices): accurate, isolated', () => {
+    const rng = new Rng(43);
+    for (const dt of ['float32', 'float64'] as const) {
+      for (const n of [2, 3, 5, 8]) {
+        const count = 203;
+        const As = Array.from({ length: count }, () => withCondition(n, 50, rng));
+        As[17] = Mat.zeros(n, n);
+        As[18].set(0, 0, NaN);
+        const Bs = Array.from({ length: count }, () => randomMatrix(n, 1, rng));
+        const A = toTensor(As, dt), B = toTensor(Bs, dt);
+        const { result, info } = linalg.solveEx(A, B);
+        const inf = info.dataSync();
+        for (let b = 0; b < count; b++) {
+          if (b === 17) { expect(inf[b]).toBe(1); continue; }
+          if (b === 18) { expect(inf[b]).toBe(-1); continue; }
+          expect(inf[b]).toBe(0);
+          expect(ratioSolve(fromTensor(A, b), fromTensor(result, b), fromTensor(B, b), dt)).toBeLessThan(30);
+        }
+        expect(Array.from(fromTensor(result, 17).data.filter((_, q) => q % 2 === 0)).every(Number.isNaN)).toBe(true);
+        expect(Array.from(fromTensor(result, 18).data.filter((_, q) => q % 2 === 0)).every(Number.isNaN)).toBe(true);
+        // the same systems one by one agree to rounding
+        const one = linalg.solve(toTensor([As[5]], dt), toTensor([Bs[5]], dt));
+        expect(ratioSolve(fromTensor(A, 5), fromTensor(one), fromTensor(B, 5), dt)).toBeLessThan(30);
+      }
+    }
+  });
   it('NaN/Inf in A: NaN solution and info = −1 (no finite garbage)', () => {
     for (const bad of [NaN, Infinity]) {
       const A = [[1, 1, 1], [1, bad, 1], [1, 1, 2]];

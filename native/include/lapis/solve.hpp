@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "lapis/common.hpp"
 #include "lapis/lu.hpp"
@@ -46,7 +47,9 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info);
 void for_each_item(index count, double flops_per_item, void (*fn)(index, int, void*), void* ctx);
 
 template <class F> void for_each_item(index count, double flops_per_item, F&& f) {
-  for_each_item(count, flops_per_item, [](index b, int t, void* c) { (*static_cast<F*>(c))(b, t); }, &f);
+  using G = std::remove_reference_t<F>;
+  for_each_item(count, flops_per_item, [](index b, int t, void* c) { (*static_cast<G*>(c))(b, t); },
+                const_cast<void*>(static_cast<const void*>(&f)));
 }
 
 // NaN in every component (T(NaN) alone leaves a complex number's imaginary part 0).

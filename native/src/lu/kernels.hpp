@@ -13,6 +13,9 @@ template <class T> struct SolverKernels {
   void (*trsv_rows)(bool upper, bool unit, index n, index k, const T* t, T* b, index ldb);
   // A·X = B for n ≤ kSolveSmallMax, no allocation; returns info (X unset when info > 0).
   int32_t (*solve_small)(index n, index k, const T* A, const T* B, T* X);
+  // count contiguous n×n systems with one right-hand side, several per SIMD register
+  // (real types, 2 ≤ n ≤ 8); returns how many leading systems it solved.
+  index (*solve_small_lanes)(index n, index count, const T* A, const T* B, T* X, int32_t* info);
 };
 
 inline constexpr index kSolveSmallMax = 16;

@@ -236,6 +236,26 @@ template <class T, int N> int32_t solve_fixed(index k, const T* A, const T* B, T
       for (int j = kk + 1; j < N; ++j) a[i][j] -= mul(l, a[kk][j]);
     }
   }
+  if (k == 1) {
+    // one right-hand side: the vector lives in registers
+    T x[N];
+    for (int i = 0; i < N; ++i) x[i] = B[i];
+    for (int i = 0; i < N; ++i)
+      if (perm[i] != i) { T t = x[i]; x[i] = x[perm[i]]; x[perm[i]] = t; }
+    for (int i = 1; i < N; ++i) {
+      T s = x[i];
+      for (int j = 0; j < i; ++j) s -= mul(a[i][j], x[j]);
+      x[i] = s;
+    }
+    for (int i = N - 1; i >= 0; --i) {
+      T s = x[i];
+      for (int j = i + 1; j < N; ++j) s -= mul(a[i][j], x[j]);
+      const T d = a[i][i];
+      x[i] = std::abs(d) >= sfmin ? mul(s, T(1) / d) : s / d;
+    }
+    for (int i = 0; i < N; ++i) X[i] = x[i];
+    return 0;
+  }
   if (X != B)
     for (index i = 0; i < N * k; ++i) X[i] = B[i];
   for (int i = 0; i < N; ++i)
@@ -270,5 +290,105 @@ template <class T> int32_t solve_small(index n, index k, const T* A, const T* B,
     case 15: return solve_fixed<T, 15>(k, A, B, X);
     case 16: return solve_fixed<T, 16>(k, A, B, X);
     default: return -2;
+  }
+}
+
+// L real matrices of size N×N at once, one per SIMD lane (layout [i][j][lane]), for
+// batches of tiny systems where one matrix alone is a latency-bound chain of dependent
+// operations. Partial pivoting per lane with masked row exchanges; lanes never mix, so a
+// singular matrix only spoils its own lane. Inputs are known finite (the driver checks).
+// A: L consecutive N×N matrices, B/X: L consecutive N×1 vectors; info[L].
+template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X, int32_t* info) {
+  static_assert(!is_complex_v<T>, "real only");
+  const T sfmin = std::numeric_limits<T>::min();
+  alignas(64) T a[N][N][L];
+  alignas(64) T x[N][L];
+  int32_t st[L];
+  for (int l = 0; l < L; ++l) st[l] = 0;
+  for (int l = 0; l < L; ++l)
+    for (int i = 0; i < N; ++i) {
+      for (int j = 0; j < N; ++j) a[i][j][l] = A[(l * N + i) * N + j];
+      x[i][l] = B[l * N + i];
+    }
+  for (int kk = 0; kk < N; ++kk) {
+    // the pivot row index is kept as T so every lane operation is one vector instruction
+    T best[L], p[L];
+    for (int l = 0; l < L; ++l) { best[l] = std::abs(a[kk][kk][l]); p[l] = T(kk); }
+    for (int i = kk + 1; i < N; ++i)
+      for (int l = 0; l < L; ++l) {
+        const T v = std::abs(a[i][kk][l]);
+        const bool gt = v > best[l];
+        best[l] = gt ? v : best[l];
+        p[l] = gt ? T(i) : p[l];
+      }
+    for (int i = kk + 1; i < N; ++i) {
+      for (int j = 0; j < N; ++j)
+        for (int l = 0; l < L; ++l) {
+          const bool sw = p[l] == T(i);
+          const T u = a[kk][j][l], w = a[i][j][l];
+          a[kk][j][l] = sw ? w : u;
+          a[i][j][l] = sw ? u : w;
+        }
+      for (int l = 0; l < L; ++l) {
+        const bool sw = p[l] == T(i);
+        const T u = x[kk][l], w = x[i][l];
+        x[kk][l] = sw ? w : u;
+        x[i][l] = sw ? u : w;
+      }
+    }
+    bool tiny = false;
+    T r[L];
+    for (int l = 0; l < L; ++l) {
+      const T piv = a[kk][kk][l];
+      if (piv == T(0) && st[l] == 0) st[l] = kk + 1;
+      tiny |= std::abs(piv) < sfmin;
+      r[l] = T(1) / piv;
+    }
+    for (int i = kk + 1; i < N; ++i) {
+      if (!tiny) for (int l = 0; l < L; ++l) a[i][kk][l] *= r[l];
+      else for (int l = 0; l < L; ++l) a[i][kk][l] /= a[kk][kk][l];
+      for (int j = kk + 1; j < N; ++j)
+        for (int l = 0; l < L; ++l) a[i][j][l] -= a[i][kk][l] * a[kk][j][l];
+      for (int l = 0; l < L; ++l) x[i][l] -= a[i][kk][l] * x[kk][l];
+    }
+  }
+  for (int i = N - 1; i >= 0; --i) {
+    for (int j = i + 1; j < N; ++j)
+      for (int l = 0; l < L; ++l) x[i][l] -= a[i][j][l] * x[j][l];
+    bool tiny = false;
+    for (int l = 0; l < L; ++l) tiny |= std::abs(a[i][i][l]) < sfmin;
+    if (!tiny) for (int l = 0; l < L; ++l) x[i][l] *= T(1) / a[i][i][l];
+    else for (int l = 0; l < L; ++l) x[i][l] /= a[i][i][l];
+  }
+  for (int l = 0; l < L; ++l) {
+    info[l] = st[l];
+    for (int i = 0; i < N; ++i) X[l * N + i] = x[i][l];
+  }
+}
+
+// count systems of size n with one right-hand side each, contiguous. Returns how many
+// leading systems were handled (a multiple of the lane count; the caller does the rest).
+template <class T> index solve_small_lanes(index n, index count, const T* A, const T* B, T* X, int32_t* info) {
+  if constexpr (is_complex_v<T>) {
+    (void)n; (void)count; (void)A; (void)B; (void)X; (void)info;
+    return 0;
+  } else {
+    constexpr int L = 32 / sizeof(T);
+    const index full = count / L * L;
+    auto run = [&](auto nn) {
+      constexpr int NN = decltype(nn)::value;
+      for (index b = 0; b < full; b += L) solve_lanes1<T, NN, L>(A + b * NN * NN, B + b * NN, X + b * NN, info + b);
+    };
+    switch (n) {
+      case 2: run(std::integral_constant<int, 2>{}); break;
+      case 3: run(std::integral_constant<int, 3>{}); break;
+      case 4: run(std::integral_constant<int, 4>{}); break;
+      case 5: run(std::integral_constant<int, 5>{}); break;
+      case 6: run(std::integral_constant<int, 6>{}); break;
+      case 7: run(std::integral_constant<int, 7>{}); break;
+      case 8: run(std::integral_constant<int, 8>{}); break;
+      default: return 0;
+    }
+    return full;
   }
 }

@@ -73,7 +73,7 @@ template <class T>
 void solve_batched(index count, index n, index k, const T* A, const int32_t* aIdx, const T* B, const int32_t* bIdx,
                    T* X, int32_t* info) {
   const double flops = 2.0 / 3.0 * n * n * n + 2.0 * n * n * k;
-  for_each_item(count, flops, [&](index b, int threads) {
+  auto one = [&](index b, int threads) {
     const index ia = pick(aIdx, b), ib = pick(bIdx, b);
     const T* a = A + ia * n * n;
     T* x = X + b * n * k;
@@ -100,7 +100,30 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
     }
     std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
     getrs(Op::None, n, k, lu.data(), n, pv.data(), x, k, threads);
-  });
+  };
+  // Many tiny systems with one right-hand side: several matrices per SIMD register.
+  if constexpr (!is_complex_v<T>) {
+    constexpr index L = 32 / sizeof(T);
+    if (k == 1 && !aIdx && !bIdx && n >= 2 && n <= 8 && count >= L) {
+      const index groups = count / L;
+      const auto& kern = detail::solver_kernels<T>();
+      parallel_for(groups, 64, [&](index g0, index g1) {
+        for (index g = g0; g < g1; ++g) {
+          const index b = g * L;
+          if (!all_finite(L * n * n, A + b * n * n)) {
+            for (index l = 0; l < L; ++l) one(b + l, 1);
+            continue;
+          }
+          kern.solve_small_lanes(n, L, A + b * n * n, B + b * n, X + b * n, info + b);
+          for (index l = 0; l < L; ++l)
+            if (info[b + l] != 0) fill_nan(n, X + (b + l) * n);
+        }
+      });
+      for (index b = groups * L; b < count; ++b) one(b, 1);
+      return;
+    }
+  }
+  for_each_item(count, flops, one);
 }
 
 template <class T>
