@@ -145,8 +145,10 @@ describe('dispatch folding on the device', () => {
   });
 
   gpuIt('transposes a batch needing a folded grid', async () => {
-    const batch = 70000, m = 2, n = 3; // 420,000 elements → 1641 workgroups of 256; batch index > 65535
-    const f = new Float32Array(batch * m * n).map((_, i) => i);
+    // 16,800,000 elements: 65,625 workgroups of 256 threads, past the 65,535 limit of one dimension
+    const batch = 1_400_000, m = 3, n = 4;
+    const f = new Float32Array(batch * m * n);
+    for (let i = 0; i < f.length; i++) f[i] = i % 16_777_216; // exact in float32
     const a = tensor({ data: f, shape: [batch, m, n] }).to('gpu');
     const t = lookup('transpose', 'float32', 'gpu')(a, false) as Tensor;
     const d = await t.data();
