@@ -161,3 +161,23 @@ describe('dispatch folding on the device', () => {
     a.dispose(); t.dispose();
   });
 });
+
+import { gpuDevice } from '../../src/backend/gpu/device.js';
+
+describe('device loss', () => {
+  // Last in this file: it replaces the device (vitest gives each file its own modules).
+  gpuIt('reports a lost device, refuses its tensors, and re-initialises', async () => {
+    const t = tensor([[1, 2]], { dtype: 'float32' }).to('gpu');
+    gpuDevice('test').destroy(); // as a driver reset would
+    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && gpu.info(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(gpu.info()).toBeUndefined();
+    expect(() => tensor([[1]], { dtype: 'float32' }).to('gpu')).toThrow(/lost/);
+    await gpu.init();
+    await expect(t.data()).rejects.toThrow(DeviceError);
+    const u = tensor([[3, 4]], { dtype: 'float32' }).to('gpu');
+    expect(Array.from(await u.data())).toEqual([3, 4]);
+    u.dispose();
+    t.dispose();
+  });
+});

@@ -44,6 +44,9 @@ class PooledStorage implements GpuStorage {
   constructor(private readonly alloc: Allocation, readonly byteLength: number) {}
   get buffer(): GPUBuffer {
     if (this.released) throw new DeviceError('gpu: the buffer was released (tensor disposed)');
+    if (this.alloc.generation !== pool.generation) {
+      throw new DeviceError('gpu: the tensor belongs to a GPU device that was lost or destroyed; its data is gone');
+    }
     return this.alloc.buffer;
   }
   /** Another handle on the same buffer (a reshape shares storage). */
@@ -62,7 +65,8 @@ class PooledStorage implements GpuStorage {
 class BufferPool {
   private free = new Map<number, GPUBuffer[]>();
   private parked: Allocation[] = [];
-  private generation = 0;
+  /** Bumped when the device goes away: allocations of older generations are dead. */
+  generation = 0;
   maxPooledBytes = 1 << 30;
   bytesLive = 0;
   bytesPooled = 0;
