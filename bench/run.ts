@@ -1,10 +1,11 @@
-// `npm run bench -- [suite…] [--quick] [--filter=text] [--no-python] [--no-torch] [--no-gpu] [--list]`
+// `npm run bench -- [suite…] [--quick] [--filter=text] [--no-python] [--no-torch] [--no-gpu] [--list] [--docs]`
 //
 // Loads every compiled suite in bench/suites/, runs the named ones (all if none), prints a
 // table per suite, writes bench/results/<suite>-<host>.json and regenerates
 // docs/benchmarks.md and docs/benchmarks.svg from every stored result.
 // LAPIS_BENCH_QUICK=1 (or --quick) is a smoke run: few repetitions, and its files go to a
 // temporary directory (LAPIS_BENCH_OUT overrides where results and docs are written).
+// --docs only regenerates the docs from bench/results/*.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,7 @@ interface Args {
   torch: boolean;
   gpu: boolean;
   list: boolean;
+  docsOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -58,6 +60,7 @@ function parseArgs(argv: string[]): Args {
     torch: true,
     gpu: true,
     list: false,
+    docsOnly: false,
   };
   for (const s of argv) {
     if (s === '--quick') a.quick = true;
@@ -65,6 +68,7 @@ function parseArgs(argv: string[]): Args {
     else if (s === '--no-torch') a.torch = false;
     else if (s === '--no-gpu') a.gpu = false;
     else if (s === '--list') a.list = true;
+    else if (s === '--docs') a.docsOnly = true;
     else if (s.startsWith('--filter=')) a.filter = s.slice(9);
     else if (s.startsWith('-')) throw new Error(`bench: unknown option ${s}`);
     else a.suites.push(s);
@@ -279,8 +283,22 @@ function readResults(dir: string): SuiteResult[] {
   return out;
 }
 
+function writeDocs(outRoot: string): void {
+  const stored = readResults(join(outRoot, 'bench', 'results'));
+  const docs = join(outRoot, 'docs');
+  mkdirSync(docs, { recursive: true });
+  writeFileSync(join(docs, 'benchmarks.md'), renderMarkdown(stored));
+  writeFileSync(join(docs, 'benchmarks.svg'), renderSvg(stored));
+  console.error(`wrote ${join(docs, 'benchmarks.md')} and benchmarks.svg (${stored.length} result file(s))`);
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.docsOnly) {
+    // Regenerate docs/benchmarks.{md,svg} from the stored results, running nothing.
+    writeDocs(process.env.LAPIS_BENCH_OUT ?? findRoot());
+    return;
+  }
   const failed = await loadSuites();
   for (const f of failed) console.error(`bench: could not load suite ${f}`);
   const all = registeredSuites();
@@ -325,12 +343,7 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
     console.error(`wrote ${file}`);
   }
-  const stored = readResults(resultsDir);
-  const docs = join(outRoot, 'docs');
-  mkdirSync(docs, { recursive: true });
-  writeFileSync(join(docs, 'benchmarks.md'), renderMarkdown(stored));
-  writeFileSync(join(docs, 'benchmarks.svg'), renderSvg(stored));
-  console.error(`wrote ${join(docs, 'benchmarks.md')} and benchmarks.svg (${stored.length} result file(s))`);
+  writeDocs(outRoot);
   if (failed.length) process.exitCode = 1;
 }
 
