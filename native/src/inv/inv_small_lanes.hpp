@@ -66,11 +66,14 @@ inline void gauss_jordan_lanes(V (&w)[N][2 * N], int32_t* info) {
     }
     const V p = w[c][c];
     zero_piv[c] = V::mask_bits(V::eq(p, zero));
-    // Below the smallest normal, 1/p overflows: divide instead (rare, so test first).
-    if (V::mask_bits(V::lt(V::abs(p), V::splat(std::numeric_limits<T>::min())))) {
-      for (int j = c + 1; j < 2 * N; ++j) w[c][j] = V::div(w[c][j], p);
+    // Below the smallest normal, 1/p can overflow: those lanes divide instead. The test
+    // is rare, and the blend is per lane, so a lane's result never depends on its
+    // neighbours (a matrix inverts to the same bits alone or in any batch).
+    const V rp = V::div(one, p);
+    const typename V::M tiny = V::lt(V::abs(p), V::splat(std::numeric_limits<T>::min()));
+    if (V::mask_bits(tiny)) {
+      for (int j = c + 1; j < 2 * N; ++j) w[c][j] = V::blend(V::mul(w[c][j], rp), V::div(w[c][j], p), tiny);
     } else {
-      const V rp = V::div(one, p);
       for (int j = c + 1; j < 2 * N; ++j) w[c][j] = V::mul(w[c][j], rp);
     }
     for (int r = 0; r < N; ++r) {
