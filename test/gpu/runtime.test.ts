@@ -34,6 +34,36 @@ describe('gpu runtime', () => {
     expect(Array.from(await ct.data())).toEqual([1, -2, 3, -4, 5, -6]);
   });
 
+  gpuIt('transposes tiled and untiled shapes of every GPU dtype', async () => {
+    const shapes = [[2, 33, 65], [40, 32], [3, 31, 70], [1, 5], [2, 64, 64]];
+    for (const dtype of ['float32', 'complex64', 'int32'] as const) {
+      for (const shape of shapes) {
+        const [m, n] = shape.slice(-2);
+        const batch = shape.length > 2 ? shape[0] : 1;
+        const w = dtype === 'complex64' ? 2 : 1;
+        const count = batch * m * n * w;
+        const src = dtype === 'int32' ? new Int32Array(count) : new Float32Array(count);
+        for (let i = 0; i < count; i++) src[i] = (i * 7919) % 1000 - 500;
+        const A = Tensor.fromStorage(dtype, shape, src as never).to('gpu');
+        for (const conj of [false, true]) {
+          const T = lookup('transpose', dtype, 'gpu')(A, conj) as Tensor;
+          expect(T.shape).toEqual([...shape.slice(0, -2), n, m]);
+          const got = await T.data();
+          let bad = 0;
+          for (let b = 0; b < batch; b++) for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
+            for (let c = 0; c < w; c++) {
+              const want = src[((b * m + i) * n + j) * w + c] * (conj && c === 1 ? -1 : 1);
+              if (got[((b * n + j) * m + i) * w + c] !== want) bad++;
+            }
+          }
+          expect(bad).toBe(0);
+          T.dispose();
+        }
+        A.dispose();
+      }
+    }
+  });
+
   gpuIt('refuses float64 on the GPU', () => {
     expect(() => tensor([[1]], { dtype: 'float64' }).to('gpu')).toThrow(DTypeError);
     expect(() => tensor([[1]], { dtype: 'float64' }).to('gpu')).toThrow(/WGSL has no f64/);

@@ -70,17 +70,19 @@ function reshape(t: Tensor, shape: readonly number[]): Tensor {
 }
 
 const WG = 256;
+const TILE = 32;
 const transposePrograms = new Map<string, GpuProgram>();
 
-function transposeProgram(dtype: GpuDType): GpuProgram {
-  let p = transposePrograms.get(dtype);
+function transposeProgram(dtype: GpuDType, tiled: boolean): GpuProgram {
+  const key = `${dtype}|${tiled ? 'tiled' : `wg${WG}`}`;
+  let p = transposePrograms.get(key);
   if (!p) {
-    const defs: Defines = { ...dtypeDefines(dtype), E: dtype === 'complex64' ? 'vec2u' : 'u32', WG };
+    const defs: Defines = { ...dtypeDefines(dtype), E: dtype === 'complex64' ? 'vec2u' : 'u32', WG, TILED: tiled };
     p = {
-      name: 'transpose', key: `${dtype}|wg${WG}`, entryPoint: `transpose_${defs.DTYPE}`,
-      workgroupSize: [WG, 1, 1], source: () => loadShader('transpose/transpose.wgsl', defs),
+      name: 'transpose', key, entryPoint: `transpose_${tiled ? 'tiled_' : ''}${defs.DTYPE}`,
+      workgroupSize: tiled ? [TILE, 8, 1] : [WG, 1, 1], source: () => loadShader('transpose/transpose.wgsl', defs),
     };
-    transposePrograms.set(dtype, p);
+    transposePrograms.set(key, p);
   }
   return p;
 }
@@ -93,14 +95,29 @@ function transpose(A: Tensor, conj: boolean): Tensor {
   const out = emptyGpu(A.dtype, shape, who);
   const total = A.size;
   if (total > 0xffffffff) throw new DeviceError(`${who}: ${total} elements exceed the kernel's 32-bit indexing`);
-  runProgram(transposeProgram(A.dtype as GpuDType), {
-    inputs: [A.gpuStorage()], outputs: [out.gpuStorage()],
-    uniforms: [
-      { name: 'm', type: 'u32', value: m }, { name: 'n', type: 'u32', value: n },
-      { name: 'total', type: 'u32', value: total }, { name: 'conj', type: 'u32', value: conj ? 1 : 0 },
-    ],
-    workgroups: Math.ceil(total / WG),
-  });
+  const io = { inputs: [A.gpuStorage()], outputs: [out.gpuStorage()] };
+  if (m >= TILE && n >= TILE) {
+    const tilesN = Math.ceil(n / TILE), tilesPerMat = Math.ceil(m / TILE) * tilesN;
+    const count = (total / (m * n)) * tilesPerMat;
+    runProgram(transposeProgram(A.dtype as GpuDType, true), {
+      ...io,
+      uniforms: [
+        { name: 'm', type: 'u32', value: m }, { name: 'n', type: 'u32', value: n },
+        { name: 'total', type: 'u32', value: count }, { name: 'conj', type: 'u32', value: conj ? 1 : 0 },
+        { name: 'tilesN', type: 'u32', value: tilesN }, { name: 'tilesPerMat', type: 'u32', value: tilesPerMat },
+      ],
+      workgroups: count,
+    });
+  } else {
+    runProgram(transposeProgram(A.dtype as GpuDType, false), {
+      ...io,
+      uniforms: [
+        { name: 'm', type: 'u32', value: m }, { name: 'n', type: 'u32', value: n },
+        { name: 'total', type: 'u32', value: total }, { name: 'conj', type: 'u32', value: conj ? 1 : 0 },
+      ],
+      workgroups: Math.ceil(total / WG),
+    });
+  }
   return out;
 }
 
