@@ -10,7 +10,7 @@ namespace lapis::detail {
 
 template <class T> struct SolverKernels {
   int32_t (*getf2)(index m, index n, T* a, index lda, int32_t* ipiv);
-  void (*trsv_rows)(bool upper, bool unit, index n, index k, const T* t, T* b, index ldb);
+  void (*trsv_rows)(bool upper, bool unit, index n, index k, const T* t, index ldt, T* b, index ldb);
   // A·X = B for n ≤ kSolveSmallMax, no allocation; returns info (X unset when info > 0).
   int32_t (*solve_small)(index n, index k, const T* A, const T* B, T* X);
   // count contiguous n×n systems with one right-hand side, several per SIMD register

@@ -164,39 +164,81 @@ template <class T> int32_t getf2(index m, index n, T* a, index lda, int32_t* ipi
   return info;
 }
 
-// Solves T·X = B in place for a packed row-major n×n triangular T (only the named
-// triangle is read; unit: the diagonal is taken as 1), B n×k row-major (ldb). Updates are
-// fused four source rows at a time. The diagonal is applied as a reciprocal when that is
-// safe and by division when the reciprocal would overflow (|t_ii| below the smallest
-// normal number).
-template <class T> void trsv_rows(bool upper, bool unit, index n, index k, const T* t, T* b, index ldb) {
+// Two rows of X at once, register-resident over a W-wide column strip:
+//   y0 -= Σ_j t0[j]·x_j,  y1 -= Σ_j t1[j]·x_j   over the source rows j in [j0, j1)
+// Each source row strip is loaded once for both destination rows. Real types only.
+template <class T, int W>
+inline void strip2(index j0, index j1, const T* t0, const T* t1, const T* b, index ldb, index c0, T* y0, T* y1) {
+  T acc0[W], acc1[W];
+  for (int c = 0; c < W; ++c) { acc0[c] = y0[c0 + c]; acc1[c] = y1[c0 + c]; }
+  for (index j = j0; j < j1; ++j) {
+    const T l0 = t0[j], l1 = t1[j];
+    const T* __restrict x = b + j * ldb + c0;
+    for (int c = 0; c < W; ++c) { acc0[c] -= l0 * x[c]; acc1[c] -= l1 * x[c]; }
+  }
+  for (int c = 0; c < W; ++c) { y0[c0 + c] = acc0[c]; y1[c0 + c] = acc1[c]; }
+}
+
+// Solves T·X = B in place for a row-major n×n triangular T with row stride ldt (only the
+// named triangle is read; unit: the diagonal is taken as 1 and never read), B n×k
+// row-major (ldb). The diagonal is applied as a reciprocal when that is safe and by
+// division when the reciprocal would overflow (|t_ii| below the smallest normal number).
+template <class T> void trsv_rows(bool upper, bool unit, index n, index k, const T* t, index ldt, T* b, index ldb) {
   using R = real_t<T>;
   const R sfmin = std::numeric_limits<R>::min();
   auto diag = [&](index i) {
     if (unit) return;
-    const T d = t[i * n + i];
+    const T d = t[i * ldt + i];
     T* bi = b + i * ldb;
     if (std::abs(d) >= sfmin) scal(k, T(1) / d, bi);
     else for (index j = 0; j < k; ++j) bi[j] /= d;
   };
+  // row i -= Σ_{j in [j0, j1)} t_ij · row j (fused by four)
+  auto update = [&](index i, index j0, index j1, index c0, index c1) {
+    T* bi = b + i * ldb + c0;
+    const T* ti = t + i * ldt;
+    const index w = c1 - c0;
+    index j = j0;
+    for (; j + 4 <= j1; j += 4)
+      axpy4_neg(w, ti + j, b + j * ldb + c0, b + (j + 1) * ldb + c0, b + (j + 2) * ldb + c0, b + (j + 3) * ldb + c0, bi);
+    for (; j < j1; ++j) axpy_neg(w, ti[j], b + j * ldb + c0, bi);
+  };
+  if constexpr (!is_complex_v<T>) {
+    // Real: pairs of rows accumulate in registers over W-wide strips; a leftover
+    // narrower strip takes the fused row updates.
+    constexpr int W = 128 / sizeof(T);  // 4 AVX registers per row
+    const index kw = k / W * W;
+    if (kw > 0) {
+      if (!upper) {
+        index i = 0;
+        for (; i + 1 < n; i += 2) {
+          for (index c0 = 0; c0 < kw; c0 += W)
+            strip2<T, W>(0, i, t + i * ldt, t + (i + 1) * ldt, b, ldb, c0, b + i * ldb, b + (i + 1) * ldb);
+          if (kw < k) { update(i, 0, i, kw, k); update(i + 1, 0, i, kw, k); }
+          diag(i);
+          axpy_neg(k, t[(i + 1) * ldt + i], b + i * ldb, b + (i + 1) * ldb);
+          diag(i + 1);
+        }
+        if (i < n) { update(i, 0, i, 0, k); diag(i); }
+      } else {
+        index i = n - 1;
+        for (; i >= 1; i -= 2) {
+          for (index c0 = 0; c0 < kw; c0 += W)
+            strip2<T, W>(i + 1, n, t + i * ldt, t + (i - 1) * ldt, b, ldb, c0, b + i * ldb, b + (i - 1) * ldb);
+          if (kw < k) { update(i, i + 1, n, kw, k); update(i - 1, i + 1, n, kw, k); }
+          diag(i);
+          axpy_neg(k, t[(i - 1) * ldt + i], b + i * ldb, b + (i - 1) * ldb);
+          diag(i - 1);
+        }
+        if (i == 0) { update(0, 1, n, 0, k); diag(0); }
+      }
+      return;
+    }
+  }
   if (!upper) {
-    for (index i = 0; i < n; ++i) {
-      T* bi = b + i * ldb;
-      const T* ti = t + i * n;
-      index j = 0;
-      for (; j + 4 <= i; j += 4) axpy4_neg(k, ti + j, b + j * ldb, b + (j + 1) * ldb, b + (j + 2) * ldb, b + (j + 3) * ldb, bi);
-      for (; j < i; ++j) axpy_neg(k, ti[j], b + j * ldb, bi);
-      diag(i);
-    }
+    for (index i = 0; i < n; ++i) { update(i, 0, i, 0, k); diag(i); }
   } else {
-    for (index i = n - 1; i >= 0; --i) {
-      T* bi = b + i * ldb;
-      const T* ti = t + i * n;
-      index j = i + 1;
-      for (; j + 4 <= n; j += 4) axpy4_neg(k, ti + j, b + j * ldb, b + (j + 1) * ldb, b + (j + 2) * ldb, b + (j + 3) * ldb, bi);
-      for (; j < n; ++j) axpy_neg(k, ti[j], b + j * ldb, bi);
-      diag(i);
-    }
+    for (index i = n - 1; i >= 0; --i) { update(i, i + 1, n, 0, k); diag(i); }
   }
 }
 

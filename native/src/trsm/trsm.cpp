@@ -24,17 +24,25 @@ template <class T> std::vector<T>& scratch(int which) {
 template <class T>
 void diag_solve(bool upper, bool unit, MatRef<T> A, MatMut<T> B) {
   const index n = A.rows, k = B.cols;
-  auto& t = scratch<T>(0);
-  t.assign(static_cast<size_t>(n * n), T(0));
-  for (index i = 0; i < n; ++i) {
-    const index j0 = upper ? (unit ? i + 1 : i) : 0, j1 = upper ? n : (unit ? i : i + 1);
-    for (index j = j0; j < j1; ++j) t[i * n + j] = A.at(i, j);
-  }
   const auto& kern = detail::solver_kernels<T>();
+  // The kernel reads only the named triangle, so a row-major, unconjugated A is used in
+  // place; other views are packed (conjugation applied) into a small buffer first.
+  const T* tp = A.p;
+  index ldt = A.rs;
+  if (A.cs != 1 || (is_complex_v<T> && A.conj)) {
+    auto& t = scratch<T>(0);
+    t.resize(static_cast<size_t>(n * n));
+    for (index i = 0; i < n; ++i) {
+      const index j0 = upper ? (unit ? i + 1 : i) : 0, j1 = upper ? n : (unit ? i : i + 1);
+      for (index j = j0; j < j1; ++j) t[i * n + j] = A.at(i, j);
+    }
+    tp = t.data();
+    ldt = n;
+  }
   // Column chunks keep the rows being updated in cache when B is wide.
   const index kc = 256;
   if (B.cs == 1) {
-    for (index c = 0; c < k; c += kc) kern.trsv_rows(upper, unit, n, std::min(kc, k - c), t.data(), B.p + c, B.rs);
+    for (index c = 0; c < k; c += kc) kern.trsv_rows(upper, unit, n, std::min(kc, k - c), tp, ldt, B.p + c, B.rs);
     return;
   }
   auto& w = scratch<T>(1);
@@ -43,7 +51,7 @@ void diag_solve(bool upper, bool unit, MatRef<T> A, MatMut<T> B) {
     w.resize(static_cast<size_t>(n * kb));
     for (index i = 0; i < n; ++i)
       for (index j = 0; j < kb; ++j) w[i * kb + j] = B(i, c + j);
-    kern.trsv_rows(upper, unit, n, kb, t.data(), w.data(), kb);
+    kern.trsv_rows(upper, unit, n, kb, tp, ldt, w.data(), kb);
     for (index i = 0; i < n; ++i)
       for (index j = 0; j < kb; ++j) B(i, c + j) = w[i * kb + j];
   }
