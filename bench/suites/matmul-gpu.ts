@@ -1,7 +1,8 @@
 // Matrix products on the GPU: lapis's WGSL GEMM against torch on CUDA (no TF32) in the
 // same run. Registered into suite `matmul` beside the CPU cases, and alone as
 // `matmul-gpu`. On a software adapter (lavapipe) the sizes shrink so the suite stays short.
-// LAPIS_BENCH_TUNE=1 adds one 4096 case per tile variant (how the default tile was chosen).
+// LAPIS_BENCH_TUNE=1 adds one case per tile variant (how the default tiles were chosen),
+// without the torch peer; LAPIS_BENCH_TUNE=t128,t64 names the variants to time.
 import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
 import { gpu, linalg, randn, type Tensor } from '../../src/index.js';
 import { F32_TILES, C64_TILES, matmulTuning } from '../../src/backend/gpu/matmul.js';
@@ -39,7 +40,9 @@ async function spotCheck(A: Tensor, B: Tensor, C: Tensor, complex: boolean): Pro
   }
 }
 
-function gemmCase(dtype: 'float32' | 'complex64', n: number, reps: number, opts: { tile?: string; target?: number } = {}): BenchCase {
+function gemmCase(
+  dtype: 'float32' | 'complex64', n: number, reps: number, opts: { tile?: string; target?: number; torch?: boolean } = {},
+): BenchCase {
   const complex = dtype === 'complex64';
   const A = randn([n, n], { dtype, seed: n });
   const B = randn([n, n], { dtype, seed: n + 1 });
@@ -66,7 +69,7 @@ function gemmCase(dtype: 'float32' | 'complex64', n: number, reps: number, opts:
       }
       await gpu.sync();
     },
-    torch: {
+    torch: opts.torch === false ? undefined : {
       setup: `g = torch.Generator(device=dev).manual_seed(${n})\na = torch.randn(${n}, ${n}, device=dev, dtype=${tdt}, generator=g)\nb = torch.randn(${n}, ${n}, device=dev, dtype=${tdt}, generator=g)`,
       stmt: reps > 1 ? `for _ in range(${reps}):\n    a @ b` : 'a @ b',
     },
@@ -89,9 +92,11 @@ async function gpuCases(): Promise<BenchCase[]> {
     gemmCase('complex64', 1024, 4),
     gemmCase('complex64', 4096, 1),
   ];
-  if (process.env.LAPIS_BENCH_TUNE === '1') {
-    for (const t of Object.keys(F32_TILES)) cases.push(gemmCase('float32', 4096, 1, { tile: t }));
-    for (const t of Object.keys(C64_TILES)) cases.push(gemmCase('complex64', 2048, 1, { tile: t }));
+  const tune = process.env.LAPIS_BENCH_TUNE;
+  if (tune) {
+    const want = (t: string) => tune === '1' || tune.split(',').includes(t);
+    for (const t of Object.keys(F32_TILES)) if (want(t)) cases.push(gemmCase('float32', 4096, 1, { tile: t, torch: false }));
+    for (const t of Object.keys(C64_TILES)) if (want(t)) cases.push(gemmCase('complex64', 2048, 1, { tile: t, torch: false }));
   }
   return cases;
 }

@@ -28,6 +28,8 @@ export const F32_TILES: Record<string, MatmulTile> = {
   t128x64: { BM: 128, BN: 64, BK: 16, TM: 8, TN: 4 },
   t64x128: { BM: 64, BN: 128, BK: 16, TM: 4, TN: 8 },
   t128r16: { BM: 128, BN: 128, BK: 8, TM: 16, TN: 8 },
+  t128x256: { BM: 128, BN: 256, BK: 8, TM: 8, TN: 16 },
+  t256x128: { BM: 256, BN: 128, BK: 8, TM: 16, TN: 8 },
   t64: { BM: 64, BN: 64, BK: 16, TM: 4, TN: 4 },
   t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
 };
