@@ -191,9 +191,14 @@ async function runSuite(
   ctx: { timing: TimingOptions; quick: boolean; host: string; py: string | null; torchPy: string | null; gpu: GpuState | null; threads: number | null },
 ): Promise<SuiteResult> {
   const results: CaseResult[] = cases.map((c) => ({ name: c.name, flops: c.flops, ms: {}, notes: {}, targets: [] }));
+  // Failures are printed after the case's progress line, not inside it.
+  const pending: string[] = [];
   const note = (i: number, col: ColumnName, why: string) => {
     results[i].notes![col] = why;
-    console.error(`  ${cases[i].name} [${col}]: ${why}`);
+    pending.push(`    ${col}: ${why}`);
+  };
+  const flush = () => {
+    for (const p of pending.splice(0)) console.error(p);
   };
   let pyInfo: Record<string, string | null> = {};
 
@@ -218,6 +223,7 @@ async function runSuite(
       process.stderr.write('failed\n');
       for (const i of idx) note(i, kind, (e as Error).message);
     }
+    flush();
   }
 
   for (let i = 0; i < cases.length; i++) {
@@ -249,6 +255,7 @@ async function runSuite(
     }
     results[i].targets = evaluateTargets(c.targets, results[i].ms);
     process.stderr.write(' done\n');
+    flush();
   }
   for (const r of results) if (r.notes && !Object.keys(r.notes).length) delete r.notes;
 
