@@ -300,17 +300,21 @@ export function tableRows(cases: readonly CaseResult[]): { header: string[]; row
   const cols = timeColumns(cases);
   const ratios = ratioColumns(cases);
   const hasFlops = cases.some((c) => c.flops);
+  const cpuRate = hasFlops && cols.includes('lapis');
+  const gpuRate = hasFlops && cols.includes('gpu');
   const header = [
     'case',
     ...cols.map((c) => COLUMN_TITLE[c]),
-    ...(hasFlops ? ['cpu rate', ...(cols.includes('gpu') ? ['gpu rate'] : [])] : []),
+    ...(cpuRate ? ['cpu rate'] : []),
+    ...(gpuRate ? ['gpu rate'] : []),
     ...ratios.map((r) => `${r.device === 'gpu' ? 'gpu' : 'cpu'}÷${r.vs}`),
     'targets',
   ];
   const rows = cases.map((c) => [
     c.name,
     ...cols.map((col) => (c.ms[col] !== undefined ? fmtTime(c.ms[col]) : c.notes?.[col] ? 'err' : '—')),
-    ...(hasFlops ? [fmtGflops(c.flops, c.ms.lapis), ...(cols.includes('gpu') ? [fmtGflops(c.flops, c.ms.gpu)] : [])] : []),
+    ...(cpuRate ? [fmtGflops(c.flops, c.ms.lapis)] : []),
+    ...(gpuRate ? [fmtGflops(c.flops, c.ms.gpu)] : []),
     ...ratios.map((r) => fmtRatio(ratioOf(c, r.device, r.vs))),
     fmtTargets(c),
   ]);

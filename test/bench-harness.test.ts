@@ -284,3 +284,13 @@ describe('bench harness targets and formatting', () => {
     expect(cs.map((c) => c.name)).toEqual(['noop']);
   });
 });
+
+describe('bench harness table columns', () => {
+  it('shows a rate column only for the devices measured', () => {
+    const gpuOnly = [caseResult('sgemm 4096', { gpu: 5, torch: 2.7 }, [], 2 * 4096 ** 3)];
+    const t = formatTable(gpuOnly).split('\n')[0];
+    expect(t).toContain('gpu rate');
+    expect(t).not.toContain('cpu rate');
+    expect(t).not.toContain('lapis cpu');
+  });
+});
