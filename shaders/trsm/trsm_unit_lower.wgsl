@@ -34,7 +34,9 @@ const KC: u32 = ${KC}u;   // slab width (16, 32 or 64)
 const WG: u32 = ${WG}u;   // 4 * KC: each thread owns 4 rows of one column in a 16-row block
 const NB: u32 = N / 16u;  // diagonal blocks
 
-var<workgroup> As: array<f32, ${NN}>;
+// Rows of A as vec4: a thread reads 4 consecutive entries of a row in one load (the
+// same address across a warp, so a broadcast).
+var<workgroup> As: array<vec4f, ${NN4}>;
 var<workgroup> Xs: array<f32, ${NKC}>;
 
 @compute @workgroup_size(${WG})
@@ -53,7 +55,7 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
   for (var e = lid; e < N * N; e += WG) {
     let r = e / N;
     let c = e % N;
-    if (c < r) { As[e] = A[abase + e]; }
+    if (c < r) { As[e / 4u][e % 4u] = A[abase + e]; }
   }
   workgroupBarrier();
 
@@ -68,7 +70,10 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
       if (r == cc) {
         v = 1.0;
       } else if (r > cc) {
-        for (var q = cc; q < r; q++) { v -= As[(o + r) * N + o + q] * Xs[t0 + q * 16u + cc]; }
+        for (var q = cc; q < r; q++) {
+          let e = (o + r) * N + o + q;
+          v -= As[e / 4u][e % 4u] * Xs[t0 + q * 16u + cc];
+        }
       }
       Xs[t0 + r * 16u + cc] = v;
     }
@@ -78,7 +83,8 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
     let b = e / 256u;
     let r = (e / 16u) % 16u;
     let q = e % 16u;
-    As[(b * 16u + r) * N + b * 16u + q] = Xs[e];
+    let f = (b * 16u + r) * N + b * 16u + q;
+    As[f / 4u][f % 4u] = Xs[e];
   }
   workgroupBarrier();
 
@@ -97,10 +103,10 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
       }
       for (var q = 0u; q < i * 16u; q += 4u) {
         let x = vec4f(Xs[q * KC + c], Xs[(q + 1u) * KC + c], Xs[(q + 2u) * KC + c], Xs[(q + 3u) * KC + c]);
-        let l0 = vec4f(As[r0 * N + q], As[r0 * N + q + 1u], As[r0 * N + q + 2u], As[r0 * N + q + 3u]);
-        let l1 = vec4f(As[(r0 + 1u) * N + q], As[(r0 + 1u) * N + q + 1u], As[(r0 + 1u) * N + q + 2u], As[(r0 + 1u) * N + q + 3u]);
-        let l2 = vec4f(As[(r0 + 2u) * N + q], As[(r0 + 2u) * N + q + 1u], As[(r0 + 2u) * N + q + 2u], As[(r0 + 2u) * N + q + 3u]);
-        let l3 = vec4f(As[(r0 + 3u) * N + q], As[(r0 + 3u) * N + q + 1u], As[(r0 + 3u) * N + q + 2u], As[(r0 + 3u) * N + q + 3u]);
+        let l0 = As[(r0 * N + q) / 4u];
+        let l1 = As[((r0 + 1u) * N + q) / 4u];
+        let l2 = As[((r0 + 2u) * N + q) / 4u];
+        let l3 = As[((r0 + 3u) * N + q) / 4u];
         acc -= vec4f(dot(l0, x), dot(l1, x), dot(l2, x), dot(l3, x));
       }
       // stage acc in the (not yet solved) rows of block i
@@ -113,10 +119,10 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
       let d0 = i * 16u;
       for (var q = 0u; q < 16u; q += 4u) {
         let x = vec4f(Xs[(d0 + q) * KC + c], Xs[(d0 + q + 1u) * KC + c], Xs[(d0 + q + 2u) * KC + c], Xs[(d0 + q + 3u) * KC + c]);
-        let t0 = vec4f(As[r0 * N + d0 + q], As[r0 * N + d0 + q + 1u], As[r0 * N + d0 + q + 2u], As[r0 * N + d0 + q + 3u]);
-        let t1 = vec4f(As[(r0 + 1u) * N + d0 + q], As[(r0 + 1u) * N + d0 + q + 1u], As[(r0 + 1u) * N + d0 + q + 2u], As[(r0 + 1u) * N + d0 + q + 3u]);
-        let t2 = vec4f(As[(r0 + 2u) * N + d0 + q], As[(r0 + 2u) * N + d0 + q + 1u], As[(r0 + 2u) * N + d0 + q + 2u], As[(r0 + 2u) * N + d0 + q + 3u]);
-        let t3 = vec4f(As[(r0 + 3u) * N + d0 + q], As[(r0 + 3u) * N + d0 + q + 1u], As[(r0 + 3u) * N + d0 + q + 2u], As[(r0 + 3u) * N + d0 + q + 3u]);
+        let t0 = As[(r0 * N + d0 + q) / 4u];
+        let t1 = As[((r0 + 1u) * N + d0 + q) / 4u];
+        let t2 = As[((r0 + 2u) * N + d0 + q) / 4u];
+        let t3 = As[((r0 + 3u) * N + d0 + q) / 4u];
         out += vec4f(dot(t0, x), dot(t1, x), dot(t2, x), dot(t3, x));
       }
       workgroupBarrier();

@@ -64,7 +64,7 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
     const KC = Math.min(64, Math.max(16, pow2ceil(nrhs)));
     const WG = 4 * KC;
     const prog = smallProgram('trsm_unit_lower', 'trsm/trsm_unit_lower.wgsl', 'trsm_unit_lower', 'float32', WG, {
-      N: n, KC, NN: n * n, NKC: n * KC,
+      N: n, KC, NN4: (n * n) / 4, NKC: n * KC,
     });
     runProgram(prog, { ...io, uniforms: common });
   } else {
