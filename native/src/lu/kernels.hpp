@@ -10,6 +10,8 @@ namespace lapis::detail {
 
 template <class T> struct SolverKernels {
   int32_t (*getf2)(index m, index n, T* a, index lda, int32_t* ipiv);
+  // the same on a column-major m×w panel (column j at c + j·ldc)
+  int32_t (*getf2_cm)(index m, index w, T* c, index ldc, int32_t* ipiv);
   void (*trsv_rows)(bool upper, bool unit, index n, index k, const T* t, index ldt, T* b, index ldb);
   // A·X = B for n ≤ kSolveSmallMax, no allocation; returns info (X unset when info > 0).
   int32_t (*solve_small)(index n, index k, const T* A, const T* B, T* X);

@@ -164,6 +164,53 @@ template <class T> int32_t getf2(index m, index n, T* a, index lda, int32_t* ipi
   return info;
 }
 
+// The same factorization for a narrow, tall panel stored column-major (column j at
+// c + j·ldc): the pivot search, the scaling and the fused rank-4 updates all run down
+// contiguous columns. The recursive LU packs its leaf panels into this layout, where the
+// row-major kernel would touch only a few elements per row.
+template <class T> int32_t getf2_cm(index m, index w, T* c, index ldc, int32_t* ipiv) {
+  using R = real_t<T>;
+  const R sfmin = std::numeric_limits<R>::min();
+  const index mn = m < w ? m : w;
+  constexpr index KB = 4;
+  int32_t info = 0;
+  for (index k0 = 0; k0 < mn; k0 += KB) {
+    const index ke = k0 + KB < mn ? k0 + KB : mn;
+    for (index k = k0; k < ke; ++k) {
+      T* col = c + k * ldc;
+      const index p = k + iamax_col(m - k, col + k, 1);
+      ipiv[k] = static_cast<int32_t>(p + 1);
+      const T piv = col[p];
+      if (piv != T(0)) {
+        if (p != k)
+          for (index j = 0; j < w; ++j) { T t = c[j * ldc + k]; c[j * ldc + k] = c[j * ldc + p]; c[j * ldc + p] = t; }
+        if (std::abs(piv) >= sfmin) scal(m - k - 1, T(1) / piv, col + k + 1);
+        else for (index i = k + 1; i < m; ++i) col[i] /= piv;
+      } else if (info == 0) {
+        info = static_cast<int32_t>(k + 1);
+      }
+      for (index j = k + 1; j < ke; ++j) {
+        const T u = c[j * ldc + k];
+        if (u != T(0)) axpy_neg(m - k - 1, u, col + k + 1, c + j * ldc + k + 1);
+      }
+    }
+    for (index j = ke; j < w; ++j) {
+      T* cj = c + j * ldc;
+      for (index p = k0 + 1; p < ke; ++p)
+        for (index q = k0; q < p; ++q) cj[p] -= mul(c[q * ldc + p], cj[q]);
+      if (m > ke) {
+        if (ke - k0 == KB) {
+          const T* l0 = c + k0 * ldc + ke;
+          axpy4_neg(m - ke, cj + k0, l0, l0 + ldc, l0 + 2 * ldc, l0 + 3 * ldc, cj + ke);
+        } else {
+          for (index q = k0; q < ke; ++q) axpy_neg(m - ke, cj[q], c + q * ldc + ke, cj + ke);
+        }
+      }
+    }
+  }
+  return info;
+}
+
 // Two rows of X at once, register-resident over a W-wide column strip:
 //   y0 -= Σ_j t0[j]·x_j,  y1 -= Σ_j t1[j]·x_j   over the source rows j in [j0, j1)
 // Each source row strip is loaded once for both destination rows. Real types only.

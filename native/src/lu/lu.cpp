@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "kernels.hpp"
 #include "lapis/gemm.hpp"
@@ -45,7 +46,19 @@ template <class T>
 int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, int threads) {
   const index mn = std::min(m, n);
   if (mn == 0) return 0;
-  if (mn <= leaf) return detail::solver_kernels<T>().getf2(m, n, a, lda, ipiv);
+  if (mn <= leaf) {
+    const auto& kern = detail::solver_kernels<T>();
+    if (m < 4 * n) return kern.getf2(m, n, a, lda, ipiv);
+    // Tall leaf panel: factor a column-major copy (contiguous columns).
+    thread_local std::vector<T> buf;
+    buf.resize(static_cast<size_t>(m * n));
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < n; ++j) buf[j * m + i] = a[i * lda + j];
+    const int32_t info = kern.getf2_cm(m, n, buf.data(), m, ipiv);
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < n; ++j) a[i * lda + j] = buf[j * m + i];
+    return info;
+  }
   const index n1 = std::max<index>(1, mn / 2), n2 = n - n1;
   // [A11; A21]
   int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, threads);
