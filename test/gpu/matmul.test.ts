@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { tensor, gpu, Tensor, linalg, DeviceError, DTypeError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
-import { F32_TILES, C64_TILES, matmulTuning } from '../../src/backend/gpu/matmul.js';
+import { F32_TILES, C64_TILES, matmulTuning, SMALL_MAX } from '../../src/backend/gpu/matmul.js';
 import { poolStats, bucketSize } from '../../src/backend/gpu/pool.js';
 import { AUTO_FLUSH_COMMANDS } from '../../src/backend/gpu/queue.js';
 
@@ -114,6 +114,16 @@ describe('gpu matmul', () => {
         matmulTuning.force = undefined;
       }
     }
+  });
+
+  gpuIt('matches the CPU for small matrices (one thread per element) in big batches', async () => {
+    expect(SMALL_MAX).toBeGreaterThanOrEqual(4);
+    await compare([3000, 4, 4], [3000, 4, 4], 'float32', 11);
+    await compare([500, SMALL_MAX, 37], [500, 37, SMALL_MAX], 'float32', 12);
+    await compare([200, 3, 5], [1, 5, 2], 'complex64', 13);
+    await compare([7, 1, 2, 9], [5, 9, SMALL_MAX], 'complex64', 14);
+    // 70,000 products of 2×2: 280,000 threads; the batch index passes 65,535
+    await compare([70000, 2, 2], [70000, 2, 2], 'float32', 15);
   });
 
   gpuIt('broadcasts batch dims', async () => {

@@ -96,6 +96,24 @@ function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean
   return p;
 }
 
+const SMALL_WG = 256;
+/** Products with m and n at most this go to matmul_small.wgsl (one thread per element of C). */
+export const SMALL_MAX = 16;
+
+function smallProgram(dtype: 'float32' | 'complex64'): GpuProgram {
+  const key = `${dtype}|small|wg${SMALL_WG}`;
+  let p = programs.get(key);
+  if (!p) {
+    const defs: Defines = { ...dtypeDefines(dtype), WG: SMALL_WG };
+    p = {
+      name: 'matmul', key, entryPoint: `matmul_small_${defs.DTYPE}`, workgroupSize: [SMALL_WG, 1, 1],
+      source: () => loadShader('matmul/matmul_small.wgsl', defs),
+    };
+    programs.set(key, p);
+  }
+  return p;
+}
+
 /** The largest tile whose workgroup count still fills a large GPU (about 2 per SM on an H200). */
 export function pickTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): MatmulTile {
   const tiles = dtype === 'complex64' ? C64_TILES : F32_TILES;
@@ -139,15 +157,17 @@ function matmul(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: 
     recordedCommand();
     return C;
   }
+  if (count * Math.max(m * n, m * k, k * n) > 0xffffffff) {
+    throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
+  }
+  const small = m <= SMALL_MAX && n <= SMALL_MAX && !matmulTuning.force;
   const tile = pickTile(dtype, count, m, n);
   const tilesM = Math.ceil(m / tile.BM), tilesN = Math.ceil(n / tile.BN);
   const tilesPerMat = tilesM * tilesN;
-  const total = count * tilesPerMat;
-  if (total > 0xffffffff || count * m * Math.max(n, k) > 0xffffffff) {
-    throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
-  }
+  const total = small ? count * m * n : count * tilesPerMat;
   const ai = indexStorage(plan.aIdx), bi = indexStorage(plan.bIdx);
-  runProgram(program(dtype, tile, k % 4 === 0, n % 4 === 0, matmulTuning.group), {
+  const prog = small ? smallProgram(dtype) : program(dtype, tile, k % 4 === 0, n % 4 === 0, matmulTuning.group);
+  runProgram(prog, {
     inputs: [A.gpuStorage(), B.gpuStorage(), ai.s, bi.s],
     outputs: [C.gpuStorage()],
     uniforms: [
@@ -156,7 +176,7 @@ function matmul(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: 
       { name: 'tilesN', type: 'u32', value: tilesN }, { name: 'tilesPerMat', type: 'u32', value: tilesPerMat },
       { name: 'aMapped', type: 'u32', value: plan.aIdx ? 1 : 0 }, { name: 'bMapped', type: 'u32', value: plan.bIdx ? 1 : 0 },
     ],
-    workgroups: total,
+    workgroups: small ? Math.ceil(total / SMALL_WG) : total,
   });
   if (ai.owned) ai.s.release();
   if (bi.owned) bi.s.release();
