@@ -192,7 +192,7 @@ describe('dispatch folding on the device', () => {
   });
 });
 
-import { gpuDevice } from '../../src/backend/gpu/device.js';
+import { gpuDevice, destroyGpu } from '../../src/backend/gpu/device.js';
 
 describe('device loss', () => {
   // Last in this file: it replaces the device (vitest gives each file its own modules).
@@ -209,5 +209,19 @@ describe('device loss', () => {
     expect(Array.from(await u.data())).toEqual([3, 4]);
     u.dispose();
     t.dispose();
+  });
+
+  gpuIt('without an adapter, says why and what to install, then recovers', async () => {
+    destroyGpu();
+    // Dawn in Node only: an adapter name that matches nothing stands in for a machine with none.
+    if (gpu.info() === undefined && !(globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu) {
+      const err = await gpu.init({ dawnFlags: ['adapter=no-such-adapter-lapis'] }).then(() => null, (e: unknown) => e as Error);
+      expect(err).toBeInstanceOf(DeviceError);
+      expect(err!.message).toMatch(/adapter/);
+      expect(err!.message).toMatch(/Vulkan|Metal|D3D12/);
+      expect(() => tensor([[1]], { dtype: 'float32' }).to('gpu')).toThrow(/no GPU/);
+    }
+    await gpu.init();
+    expect(await gpu.available()).toBe(true);
   });
 });
