@@ -18,7 +18,7 @@ namespace lapis {
 namespace {
 std::atomic<index> g_lu_leaf{16};
 std::atomic<index> g_lu_crossover{64};
-std::atomic<index> g_trsm_block{64};
+std::atomic<index> g_trsm_block{32};
 }  // namespace
 
 SolverBlocking solver_blocking() { return {g_lu_leaf.load(), g_lu_crossover.load(), g_trsm_block.load()}; }
