@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "gemm_kernels.hpp"
 #include "lapis/parallel.hpp"
@@ -28,35 +29,47 @@ namespace gemm_detail {
 namespace {
 
 #if LAPIS_GEMM_X86
-bool cpu_has_avx2_fma() {
+struct X86Features {
+  bool avx2_fma = false, avx512f = false;
+};
+
+X86Features x86_features() {
+  X86Features f;
 #if defined(_MSC_VER)
   int r[4];
   __cpuid(r, 0);
-  if (r[0] < 7) return false;
+  if (r[0] < 7) return f;
   __cpuid(r, 1);
   const bool fma = (r[2] >> 12) & 1, osxsave = (r[2] >> 27) & 1, avx = (r[2] >> 28) & 1;
-  if (!(fma && osxsave && avx)) return false;
-  if ((_xgetbv(0) & 6) != 6) return false;  // the OS saves the ymm state
+  if (!(fma && osxsave && avx)) return f;
+  const unsigned long long xcr0 = _xgetbv(0);
+  if ((xcr0 & 6) != 6) return f;  // the OS saves the ymm state
   __cpuidex(r, 7, 0);
-  return (r[1] >> 5) & 1;
+  f.avx2_fma = (r[1] >> 5) & 1;
+  f.avx512f = f.avx2_fma && ((r[1] >> 16) & 1) && (xcr0 & 0xE6) == 0xE6;  // and the zmm / mask state
 #else
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  __builtin_cpu_init();  // libgcc / compiler-rt also check that the OS saves the ymm / zmm state
+  f.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  f.avx512f = f.avx2_fma && __builtin_cpu_supports("avx512f");
 #endif
+  return f;
 }
 #endif
 
+// The widest family the CPU runs, unless LAPIS_KERNELS names another one it supports
+// ("portable" always works: the test suite runs once with it forced).
 Family pick_family() {
   const char* env = std::getenv("LAPIS_KERNELS");
-  const bool force_portable = env && std::strcmp(env, "portable") == 0;
-  if (!force_portable) {
+  const std::string want = env ? env : "";
+  if (want == "portable") return portable_family();
 #if LAPIS_GEMM_X86
-    if (cpu_has_avx2_fma()) return avx2_family();
+  const X86Features f = x86_features();
+  if (f.avx512f && want != "avx2") return avx512_family();
+  if (f.avx2_fma) return avx2_family();
 #endif
 #if LAPIS_GEMM_ARM64
-    return neon_family();
+  return neon_family();
 #endif
-  }
   return portable_family();
 }
 
@@ -345,11 +358,12 @@ constexpr double kParallelMin = 96.0 * 96.0 * 96.0;
 
 template <class T>
 bool use_direct(const KernelSet<T>& K, index m, index n, index k) {
-  // Packing B pays off over m/mr tiles, packing A over n/nr: with few tiles either way, or
-  // when the operands already sit in L2, the unpacked kernel wins.
-  if (m <= 2 * K.mr || n <= 2 * K.nr || k <= 8) return true;
+  // Packing B pays off over m/mr tiles, packing A over n/nr, and either only when k is deep
+  // enough to hide the C tile traffic: with few tiles, a shallow k, or operands that
+  // already fit in L2 (measured: up to ~300³ in double), the unpacked kernel wins.
+  if (m <= 2 * K.mr || n <= 2 * K.nr || k <= 32) return true;
   const double bytes = (double(m) * k + double(k) * n + double(m) * n) * sizeof(T);
-  return bytes <= 160.0 * 1024;
+  return bytes <= 1024.0 * 1024;
 }
 
 template <class T>

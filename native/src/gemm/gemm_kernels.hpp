@@ -48,12 +48,13 @@ struct Family {
 Family portable_family();
 #if LAPIS_GEMM_X86
 Family avx2_family();
+Family avx512_family();
 #endif
 #if LAPIS_GEMM_ARM64
 Family neon_family();
 #endif
 
 // Largest tile any family uses (for stack buffers of edge tiles).
-inline constexpr int kMaxTile = 6 * 16;
+inline constexpr int kMaxTile = 8 * 32;
 
 }  // namespace lapis::gemm_detail

@@ -16,7 +16,7 @@
 #include "gemm_kernels.hpp"
 
 #if defined(__clang__)
-#define LAPIS_UNROLL(n) _Pragma("unroll")
+#define LAPIS_UNROLL(n) _Pragma("unroll 4")
 #elif defined(__GNUC__)
 #define LAPIS_UNROLL(n) _Pragma("GCC unroll 4")
 #else
