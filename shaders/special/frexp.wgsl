@@ -14,30 +14,42 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> expo: array<i32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
+fn frexp_one(b: u32) -> vec2u {
+  let be = (b >> 23u) & 0xffu;
+  let frac = b & 0x7fffffu;
+  if (be == 0xffu || (be == 0u && frac == 0u)) {
+    return vec2u(b, 0u);  // ±Inf, NaN, ±0: (x, 0)
+  }
+  if (be == 0u) {
+    // subnormal: frac · 2^-149 with its leading one at bit 31 − clz
+    let lz = countLeadingZeros(frac);
+    let m = (b & 0x80000000u) | (126u << 23u) | ((frac << (lz - 8u)) & 0x7fffffu);
+    return vec2u(m, bitcast<u32>(-117i - i32(lz)));
+  }
+  return vec2u((b & 0x807fffffu) | (126u << 23u), bitcast<u32>(i32(be) - 126i));
+}
+
 @compute @workgroup_size(${WG})
 fn frexp_bits_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                        @builtin(local_invocation_index) lid: u32) {
-  let base = linear_workgroup_id(wid, nwg) * (${WG}u * ${PER}u) + lid;
+  let tile = linear_workgroup_id(wid, nwg) * (${WG}u * ${PER}u);
+  let base = tile + lid;
+  if (tile + ${WG}u * ${PER}u <= p.total) {
+    // Whole tile in range: all loads first, so they are in flight together.
+    var b: array<u32, ${PER}>;
+    for (var k = 0u; k < ${PER}u; k++) { b[k] = x[base + k * ${WG}u]; }
+    for (var k = 0u; k < ${PER}u; k++) {
+      let r = frexp_one(b[k]);
+      mant[base + k * ${WG}u] = r.x;
+      expo[base + k * ${WG}u] = bitcast<i32>(r.y);
+    }
+    return;
+  }
   for (var k = 0u; k < ${PER}u; k++) {
     let i = base + k * ${WG}u;
     if (i >= p.total) { return; }
-    let b = x[i];
-    let be = (b >> 23u) & 0xffu;
-    let frac = b & 0x7fffffu;
-    var m = b;
-    var e = 0i;
-    if (be == 0xffu || (be == 0u && frac == 0u)) {
-      // ±Inf, NaN, ±0: (x, 0)
-    } else if (be == 0u) {
-      // subnormal: frac · 2^-149 with its leading one at bit q = 31 − clz
-      let lz = countLeadingZeros(frac);
-      m = (b & 0x80000000u) | (126u << 23u) | ((frac << (lz - 8u)) & 0x7fffffu);
-      e = -117i - i32(lz);
-    } else {
-      m = (b & 0x807fffffu) | (126u << 23u);
-      e = i32(be) - 126i;
-    }
-    mant[i] = m;
-    expo[i] = e;
+    let r = frexp_one(x[i]);
+    mant[i] = r.x;
+    expo[i] = bitcast<i32>(r.y);
   }
 }

@@ -21,7 +21,20 @@ fn step_bits(b: u32, vb: u32) -> u32 {
 @compute @workgroup_size(${WG})
 fn heaviside_${VARIANT}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                                  @builtin(local_invocation_index) lid: u32) {
-  let base = linear_workgroup_id(wid, nwg) * (${WG}u * ${PER}u) + lid;
+  let tile = linear_workgroup_id(wid, nwg) * (${WG}u * ${PER}u);
+  let base = tile + lid;
+  if (tile + ${WG}u * ${PER}u <= p.total) {
+    // Whole tile in range: all loads first, so they are in flight together.
+    var xb: array<u32, ${PER}>;
+    var vb: array<u32, ${PER}>;
+    for (var k = 0u; k < ${PER}u; k++) {
+      let ab = operand_offsets(base + k * ${WG}u);
+      xb[k] = x[ab.x];
+      vb[k] = v[ab.y];
+    }
+    for (var k = 0u; k < ${PER}u; k++) { out[base + k * ${WG}u] = step_bits(xb[k], vb[k]); }
+    return;
+  }
   for (var k = 0u; k < ${PER}u; k++) {
     let i = base + k * ${WG}u;
     if (i >= p.total) { return; }

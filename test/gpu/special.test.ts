@@ -66,6 +66,8 @@ describe('GPU special functions match the CPU', () => {
       [[], [5, 7], Float32Array.of(-0), vs], // splat x
       [[3, 5, 7], [5, 1], xs, vs.slice(0, 5)], // strided
       [[3, 1, 7], [1, 5, 1], xs.slice(0, 21), vs.slice(0, 5)], // strided, both broadcast
+      [[40, 64], [40, 64], patterns(2560, 11), patterns(2560, 12)], // full tiles and a partial one
+      [[40, 64], [64], patterns(2560, 13), patterns(64, 14)], // strided over full tiles
     ];
     for (const [as, bs, xd, vd] of cases) {
       const x = tensor({ data: xd, shape: as }), v = tensor({ data: vd, shape: bs });

@@ -11,16 +11,21 @@ import { native } from './binding.js';
 
 const REAL: DType[] = ['float32', 'float64'];
 
+/** An output the kernel overwrites completely (the binding advises huge pages for it). */
+function output(dtype: DType, shape: readonly number[]): Tensor {
+  return Tensor.empty(dtype, shape);
+}
+
 function frexp(x: Tensor): { mantissa: Tensor; exponent: Tensor<'int32'> } {
-  const mantissa = Tensor.empty(x.dtype, x.shape);
-  const exponent = Tensor.empty('int32', x.shape);
+  const mantissa = output(x.dtype, x.shape);
+  const exponent = output('int32', x.shape) as Tensor<'int32'>;
   native().frexp(dtypeCode(x.dtype), x.dataSync(), mantissa.dataSync(), exponent.dataSync());
   return { mantissa, exponent };
 }
 
 function binary(name: string) {
   return (a: Tensor, b: Tensor, L: ElementwiseLayout): Tensor => {
-    const out = Tensor.empty(a.dtype, L.shape);
+    const out = output(a.dtype, L.shape);
     if (L.size === 0) return out;
     native()[name](dtypeCode(a.dtype), a.dataSync(), b.dataSync(), out.dataSync(),
       Float64Array.from(L.dims), Float64Array.from(L.aStrides), Float64Array.from(L.bStrides));
@@ -29,7 +34,7 @@ function binary(name: string) {
 }
 
 function logspace(steps: number, start: number, end: number, base: number, dtype: DType): Tensor {
-  const out = Tensor.empty(dtype, [steps]);
+  const out = output(dtype, [steps]);
   native().logspace(dtypeCode(dtype), out.dataSync(), steps, start, end, base);
   return out;
 }
