@@ -57,12 +57,18 @@ let failure: string | undefined;
 let uncaptured: string | undefined;
 const lostHooks: Array<() => void> = [];
 
+// `process` is absent in browsers, where navigator.gpu is used instead.
+const nodeProcess = (globalThis as { process?: { platform?: string; env?: Record<string, string | undefined> } }).process;
+const platform = nodeProcess?.platform ?? 'browser';
+
 const INSTALL_HINT =
-  process.platform === 'linux'
+  platform === 'linux'
     ? "install a Vulkan driver: your GPU vendor's, or Mesa's software driver (Debian/Ubuntu: `apt-get install mesa-vulkan-drivers libvulkan1`, which provides lavapipe)"
-    : process.platform === 'win32'
+    : platform === 'win32'
       ? 'update the GPU driver (D3D12 is needed)'
-      : 'WebGPU needs Metal (macOS 11 or later)';
+      : platform === 'darwin'
+        ? 'WebGPU needs Metal (macOS 11 or later)'
+        : 'use a browser with WebGPU enabled';
 
 /** Registers a callback run when the device is lost or re-created (pool and caches drop their objects). */
 export function onDeviceReset(hook: () => void): void {
@@ -96,7 +102,7 @@ async function getGpu(flags: string[]): Promise<{ gpu: GPU; source: GpuInfo['sou
 }
 
 async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
-  const flags = opts.dawnFlags ?? (process.env.LAPIS_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const flags = opts.dawnFlags ?? (nodeProcess?.env?.LAPIS_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const { gpu, source, create } = await getGpu(flags);
   let adapter: GPUAdapter | null = null;
   let owner = gpu;
