@@ -5,6 +5,7 @@ import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { F32_TILES, C64_TILES, matmulTuning, SMALL_MAX } from '../../src/backend/gpu/matmul.js';
 import { poolStats, bucketSize } from '../../src/backend/gpu/pool.js';
 import { AUTO_FLUSH_COMMANDS } from '../../src/backend/gpu/queue.js';
+import { pipelineStats } from '../../src/backend/gpu/program.js';
 
 useGpu();
 
@@ -186,8 +187,10 @@ describe('gpu matmul', () => {
     // keeps parked (released while their commands were still unsubmitted).
     await loop(1000);
     const before = poolStats();
+    const compiled = pipelineStats().compiled;
     await loop(iters);
     const after = poolStats();
+    expect(pipelineStats().compiled).toBe(compiled); // no pipeline built per call
     // Live bytes can only fall (tensors of earlier tests may be finalized meanwhile). The
     // pool may differ by what one submit batch parks (its phase against the loop varies),
     // but not by anything that grows with the iteration count.

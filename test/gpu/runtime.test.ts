@@ -194,6 +194,36 @@ describe('dispatch folding on the device', () => {
 
 import { gpuDevice, destroyGpu } from '../../src/backend/gpu/device.js';
 
+describe('buffer pool', () => {
+  gpuIt('reuses released buffers, shares on reshape, and respects the idle cap', async () => {
+    const { setPoolCap } = await import('../../src/backend/gpu/pool.js');
+    const s0 = poolStats();
+    const a = allocStorage(10_000, 'test');
+    const live1 = poolStats().bytesLive;
+    ex(live1 - s0.bytesLive).toBe(bucketSize(10_000));
+    a.release();
+    a.release(); // twice is harmless
+    ex(poolStats().bytesLive).toBe(s0.bytesLive);
+    const created = poolStats().buffersCreated;
+    const b = allocStorage(9_000, 'test'); // same bucket as 10,000: reused
+    ex(poolStats().buffersCreated).toBe(created);
+    b.release();
+    // reshape shares the buffer: the data survives disposing the original
+    const t = tensor({ data: new Float32Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] }).to('gpu');
+    const r = t.reshape([3, 2]);
+    t.dispose();
+    ex(Array.from(await r.data())).toEqual([1, 2, 3, 4, 5, 6]);
+    r.dispose();
+    // the cap bounds idle bytes
+    setPoolCap(4096);
+    const many = [1, 2, 3, 4].map(() => allocStorage(3000, 'test'));
+    for (const m of many) m.release();
+    await gpu.sync();
+    ex(poolStats().bytesPooled).toBeLessThanOrEqual(4096);
+    setPoolCap(1 << 30);
+  });
+});
+
 describe('device loss', () => {
   // Last in this file: it replaces the device (vitest gives each file its own modules).
   gpuIt('reports a lost device, refuses its tensors, and re-initialises', async () => {
