@@ -67,7 +67,7 @@ export interface TimingOptions {
 
 export const DEFAULT_TIMING: TimingOptions = {
   targetSeconds: 1,
-  minSampleSeconds: 0.002,
+  minSampleSeconds: 0.01,
   minSamples: 5,
   maxSamples: 50,
   warmup: 1,

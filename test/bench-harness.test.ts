@@ -89,7 +89,7 @@ describe('bench harness statistics', () => {
   });
 
   it('planRepetitions: 10 µs calls are grouped, 100 ms calls are not', () => {
-    expect(planRepetitions(1e-5, DEFAULT_TIMING)).toEqual({ inner: 200, samples: 50 });
+    expect(planRepetitions(1e-5, DEFAULT_TIMING)).toEqual({ inner: 1000, samples: 50 });
     expect(planRepetitions(0.1, DEFAULT_TIMING)).toEqual({ inner: 1, samples: 10 });
   });
 
