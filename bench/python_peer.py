@@ -126,7 +126,7 @@ def main():
     o = req.get("timing", {})
     o = {
         "targetSeconds": o.get("targetSeconds", 1.0),
-        "minSampleSeconds": o.get("minSampleSeconds", 0.002),
+        "minSampleSeconds": o.get("minSampleSeconds", 0.01),
         "minSamples": o.get("minSamples", 5),
         "maxSamples": o.get("maxSamples", 50),
         "warmup": o.get("warmup", 1),
