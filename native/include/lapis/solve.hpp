@@ -7,6 +7,7 @@
 // is then filled with NaN ("not computed"); -1 (solve, inv): A holds NaN or Inf, output
 // filled with NaN. One failing item never changes its neighbours.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -59,9 +60,20 @@ template <class T> T nan_value() {
   else return q;
 }
 
+// x·0 is 0 for finite x and NaN for NaN/Inf; eight independent sums of those vectorise
+// (a single running sum would not: FP addition is not reassociated).
 template <class T> bool all_finite(index len, const T* p) {
-  for (index i = 0; i < len; ++i) if (!is_finite(p[i])) return false;
-  return true;
+  using R = real_t<T>;
+  const R* r = reinterpret_cast<const R*>(p);
+  const index n = len * static_cast<index>(sizeof(T) / sizeof(R));
+  R acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  index i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int u = 0; u < 8; ++u) acc[u] += r[i + u] * R(0);
+  for (; i < n; ++i) acc[0] += r[i] * R(0);
+  R s = 0;
+  for (int u = 0; u < 8; ++u) s += acc[u];
+  return s == R(0);
 }
 
 }  // namespace lapis

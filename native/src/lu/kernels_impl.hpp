@@ -387,6 +387,73 @@ template <class T> int32_t solve_small(index n, index k, const T* A, const T* B,
 // operations. Partial pivoting per lane with masked row exchanges; lanes never mix, so a
 // singular matrix only spoils its own lane. Inputs are known finite (the driver checks).
 // A: L consecutive N×N matrices, B/X: L consecutive N×1 vectors; info[L].
+#if defined(__GNUC__) || defined(__clang__)
+// GCC/Clang vector extensions: every lane operation below is one SIMD instruction.
+template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X, int32_t* info) {
+  static_assert(!is_complex_v<T>, "real only");
+  typedef T V __attribute__((vector_size(sizeof(T) * L)));
+  typedef std::conditional_t<sizeof(T) == 8, long long, int> IT;
+  typedef IT M __attribute__((vector_size(sizeof(T) * L)));
+  const T sfmin = std::numeric_limits<T>::min();
+  auto vabs = [](V v) { return v < T(0) ? -v : v; };
+  auto any = [](M m) { for (int l = 0; l < L; ++l) if (m[l]) return true; return false; };
+  V a[N][N], x[N];
+  for (int i = 0; i < N; ++i) {
+    for (int j = 0; j < N; ++j) {
+      V v;
+      for (int l = 0; l < L; ++l) v[l] = A[(l * N + i) * N + j];
+      a[i][j] = v;
+    }
+    V v;
+    for (int l = 0; l < L; ++l) v[l] = B[l * N + i];
+    x[i] = v;
+  }
+  M st = M{} + IT(0);
+  for (int kk = 0; kk < N; ++kk) {
+    V best = vabs(a[kk][kk]);
+    V p = V{} + T(kk);
+    for (int i = kk + 1; i < N; ++i) {
+      const V v = vabs(a[i][kk]);
+      const M gt = v > best;
+      best = gt ? v : best;
+      p = gt ? V{} + T(i) : p;
+    }
+    // Exchanges: only columns ≥ kk (the multipliers left of kk were already applied to x
+    // and are not needed again), and only rows some lane pivots on.
+    for (int i = kk + 1; i < N; ++i) {
+      const M sw = p == T(i);
+      if (!any(sw)) continue;
+      for (int j = kk; j < N; ++j) {
+        const V u = a[kk][j], w = a[i][j];
+        a[kk][j] = sw ? w : u;
+        a[i][j] = sw ? u : w;
+      }
+      const V u = x[kk], w = x[i];
+      x[kk] = sw ? w : u;
+      x[i] = sw ? u : w;
+    }
+    const V piv = a[kk][kk];
+    st = ((piv == T(0)) & (st == IT(0))) ? M{} + IT(kk + 1) : st;
+    const bool tiny = any(vabs(piv) < sfmin);
+    const V r = T(1) / piv;
+    for (int i = kk + 1; i < N; ++i) {
+      const V l = tiny ? a[i][kk] / piv : a[i][kk] * r;
+      for (int j = kk + 1; j < N; ++j) a[i][j] -= l * a[kk][j];
+      x[i] -= l * x[kk];
+    }
+  }
+  for (int i = N - 1; i >= 0; --i) {
+    V s = x[i];
+    for (int j = i + 1; j < N; ++j) s -= a[i][j] * x[j];
+    const V d = a[i][i];
+    x[i] = any(vabs(d) < sfmin) ? s / d : s * (T(1) / d);
+  }
+  for (int l = 0; l < L; ++l) {
+    info[l] = static_cast<int32_t>(st[l]);
+    for (int i = 0; i < N; ++i) X[l * N + i] = x[i][l];
+  }
+}
+#else
 template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X, int32_t* info) {
   static_assert(!is_complex_v<T>, "real only");
   const T sfmin = std::numeric_limits<T>::min();
@@ -410,8 +477,13 @@ template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X,
         best[l] = gt ? v : best[l];
         p[l] = gt ? T(i) : p[l];
       }
+    // Exchanges: only columns ≥ kk (the multipliers left of kk were already applied to x
+    // and are not needed again), and only rows some lane pivots on.
     for (int i = kk + 1; i < N; ++i) {
-      for (int j = 0; j < N; ++j)
+      bool any = false;
+      for (int l = 0; l < L; ++l) any |= p[l] == T(i);
+      if (!any) continue;
+      for (int j = kk; j < N; ++j)
         for (int l = 0; l < L; ++l) {
           const bool sw = p[l] == T(i);
           const T u = a[kk][j][l], w = a[i][j][l];
@@ -454,6 +526,8 @@ template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X,
     for (int i = 0; i < N; ++i) X[l * N + i] = x[i][l];
   }
 }
+
+#endif
 
 // count systems of size n with one right-hand side each, contiguous. Returns how many
 // leading systems were handled (a multiple of the lane count; the caller does the rest).
