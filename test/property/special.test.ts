@@ -372,6 +372,21 @@ describe('logspace', () => {
       }), { numRuns: 150 });
   });
 
+  it('is within 2 ulps of Math.pow at torch\'s exponents (exp2 of a double-double product)', () => {
+    fc.assert(fc.property(fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true }),
+      fc.integer({ min: 2, max: 500 }), fc.double({ min: 0.01, max: 100, noNaN: true }),
+      (start, end, steps, base) => {
+        const got = logspace(start, end, steps, { base }).dataSync();
+        const step = (end - start) / (steps - 1);
+        for (let i = 0; i < steps; i++) {
+          const e = i < Math.floor(steps / 2) ? start + step * i : end - step * (steps - 1 - i);
+          const ref = base ** e;
+          if (ref === 0 || !Number.isFinite(ref) || ref < 2.2250738585072014e-308) continue; // outside the normal range
+          expect(Math.abs(got[i] - ref)).toBeLessThanOrEqual(2 * EPS64 * Math.abs(ref));
+        }
+      }), { numRuns: 150 });
+  });
+
   it('has exact endpoints wherever base^k is representable', () => {
     fc.assert(fc.property(fc.integer({ min: 2, max: 20 }), fc.integer({ min: -40, max: 40 }), fc.integer({ min: -40, max: 40 }),
       fc.integer({ min: 2, max: 1000 }), (base, s, e, steps) => {
