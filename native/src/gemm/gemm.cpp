@@ -354,7 +354,7 @@ void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
 // ---------------------------------------------------------------------------------------
 
 // Below this many multiply-adds one thread is faster than waking the pool.
-constexpr double kParallelMin = 96.0 * 96.0 * 96.0;
+constexpr double kParallelMin = 128.0 * 128.0 * 128.0;
 
 template <class T>
 bool use_direct(const KernelSet<T>& K, index m, index n, index k) {
@@ -382,7 +382,8 @@ void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_t
   }
   const KernelSet<T>& K = kernels<T>();
   int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
-  if (in_parallel_region() || double(m) * n * k < kParallelMin) threads = 1;
+  const double work = double(m) * n * k * (is_complex_v<T> ? 4 : 1);  // real multiply-adds
+  if (in_parallel_region() || work < kParallelMin) threads = 1;
 
   if (use_direct(K, m, n, k)) {
     if (threads <= 1) return direct(K, alpha, A, B, beta, C);
