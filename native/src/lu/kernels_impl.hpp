@@ -118,26 +118,37 @@ template <class T> int32_t getf2(index m, index n, T* a, index lda, int32_t* ipi
   int32_t info = 0;
   for (index k0 = 0; k0 < mn; k0 += KB) {
     const index ke = k0 + KB < mn ? k0 + KB : mn;
+    index pnext = k0 + iamax_col(m - k0, a + k0 * lda + k0, lda);
     for (index k = k0; k < ke; ++k) {
       T* rowk = a + k * lda;
-      const index p = k + iamax_col(m - k, rowk + k, lda);
+      const index p = pnext;
       ipiv[k] = static_cast<int32_t>(p + 1);
       const T piv = a[p * lda + k];
-      if (piv != T(0)) {
+      const bool nonzero = piv != T(0);
+      if (nonzero) {
         if (p != k) swap_rows(n, rowk, a + p * lda);
-        if (std::abs(piv) >= sfmin) {
-          const T r = T(1) / piv;
-          for (index i = k + 1; i < m; ++i) a[i * lda + k] = mul(a[i * lda + k], r);
-        } else {
-          for (index i = k + 1; i < m; ++i) a[i * lda + k] /= piv;
-        }
       } else if (info == 0) {
         info = static_cast<int32_t>(k + 1);
       }
-      // update the rest of the panel only
+      const bool tiny = nonzero && std::abs(piv) < sfmin;
+      const T r = nonzero && !tiny ? T(1) / piv : T(1);
+      // One pass over the rows: scale column k, update the rest of the panel, and search
+      // the next column's pivot (a NaN wins at once, as in iamax_col).
+      real_t<T> best = -1;
+      bool nan = false;
+      pnext = k + 1;
+      const bool search = k + 1 < ke;
       for (index i = k + 1; i < m; ++i) {
-        const T l = a[i * lda + k];
-        if (l != T(0)) for (index j = k + 1; j < ke; ++j) a[i * lda + j] -= mul(l, rowk[j]);
+        T* ai = a + i * lda;
+        T l = ai[k];
+        if (nonzero) l = tiny ? l / piv : mul(l, r);
+        ai[k] = l;
+        if (l != T(0)) for (index j = k + 1; j < ke; ++j) ai[j] -= mul(l, rowk[j]);
+        if (search && !nan) {
+          const real_t<T> v = abs1(ai[k + 1]);
+          if (v != v) { nan = true; pnext = i; }
+          else if (v > best) { best = v; pnext = i; }
+        }
       }
     }
     const index nr = n - ke;

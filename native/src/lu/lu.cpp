@@ -42,23 +42,30 @@ void laswp(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2
 
 namespace {
 
+// The unblocked kernel on a row-major block. A tall, narrow block (a leaf panel of the
+// recursion) is factored in a column-major copy: pivot searches, scaling and the fused
+// rank-4 updates then run down contiguous columns, where the row-major kernel would touch
+// only a few elements per row. Square blocks stay row-major (measured: the copies cost
+// more than they save there).
+template <class T>
+int32_t getf2_any(index m, index n, T* a, index lda, int32_t* ipiv) {
+  const auto& kern = detail::solver_kernels<T>();
+  if (m < 4 * n) return kern.getf2(m, n, a, lda, ipiv);
+  thread_local std::vector<T> buf;
+  buf.resize(static_cast<size_t>(m * n));
+  for (index i = 0; i < m; ++i)
+    for (index j = 0; j < n; ++j) buf[j * m + i] = a[i * lda + j];
+  const int32_t info = kern.getf2_cm(m, n, buf.data(), m, ipiv);
+  for (index i = 0; i < m; ++i)
+    for (index j = 0; j < n; ++j) a[i * lda + j] = buf[j * m + i];
+  return info;
+}
+
 template <class T>
 int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, int threads) {
   const index mn = std::min(m, n);
   if (mn == 0) return 0;
-  if (mn <= leaf) {
-    const auto& kern = detail::solver_kernels<T>();
-    if (m < 4 * n) return kern.getf2(m, n, a, lda, ipiv);
-    // Tall leaf panel: factor a column-major copy (contiguous columns).
-    thread_local std::vector<T> buf;
-    buf.resize(static_cast<size_t>(m * n));
-    for (index i = 0; i < m; ++i)
-      for (index j = 0; j < n; ++j) buf[j * m + i] = a[i * lda + j];
-    const int32_t info = kern.getf2_cm(m, n, buf.data(), m, ipiv);
-    for (index i = 0; i < m; ++i)
-      for (index j = 0; j < n; ++j) a[i * lda + j] = buf[j * m + i];
-    return info;
-  }
+  if (mn <= leaf) return getf2_any(m, n, a, lda, ipiv);
   const index n1 = std::max<index>(1, mn / 2), n2 = n - n1;
   // [A11; A21]
   int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, threads);
@@ -86,7 +93,7 @@ template <class T>
 int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads) {
   if (m <= 0 || n <= 0) return 0;
   const index mn = std::min(m, n);
-  if (mn <= g_lu_crossover.load()) return detail::solver_kernels<T>().getf2(m, n, a, lda, ipiv);
+  if (mn <= g_lu_crossover.load()) return getf2_any(m, n, a, lda, ipiv);
   return getrf_rec(m, n, a, lda, ipiv, std::max<index>(1, g_lu_leaf.load()), max_threads);
 }
 
