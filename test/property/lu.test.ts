@@ -63,7 +63,8 @@ describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
     const rng = new Rng(8);
     for (const n of [6, 20, 70]) checkLu(toTensor([graded(n, 0.15, rng)], 'float64'));
   });
-  it('rows near overflow (1e300) and subnormal columns', () => {
+  for (const blocking of [defaults, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) it(`rows near overflow (1e300) and subnormal columns, blocking ${JSON.stringify(blocking)}`, () => {
+    solverBlocking(blocking);
     const rng = new Rng(9);
     const n = 12;
     const big = randomMatrix(n, n, rng).scaleRows(Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1e300 : 1)));
@@ -83,6 +84,7 @@ describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
     const s32 = toTensor([randomMatrix(n, n, rng).scaleCols(Array.from({ length: n }, (_, j) => (j === 2 ? 1e-40 : 1)))], 'float32');
     const r32 = linalg.luFactorEx(s32);
     for (const v of r32.LU.dataSync()) expect(Number.isFinite(v)).toBe(true);
+    solverBlocking(defaults);
   });
 });
 
