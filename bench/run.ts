@@ -324,27 +324,32 @@ async function main(): Promise<void> {
   const threads = safe(() => lapis.numThreads());
   const py = args.python ? numpyPython() : null;
 
-  const built = new Map<string, BenchCase[]>();
-  for (const n of names) {
-    let cases = await all.get(n)!();
-    if (args.filter) cases = cases.filter((c) => c.name.includes(args.filter!));
-    built.set(n, cases);
-  }
-  const wantsGpu = args.gpu && [...built.values()].some((cs) => cs.some((c) => c.gpu));
-  const wantsTorch = args.torch && [...built.values()].some((cs) => cs.some((c) => c.torch));
-  const gpu = wantsGpu ? await initGpu() : args.gpu ? null : { ok: false, desc: null, note: '--no-gpu' };
-  const torchPy = wantsTorch ? torchPython() : null;
   console.error(
     `bench: host ${host}, lapis threads ${threads ?? '?'}, python ${py ?? 'none'}` +
-      `${wantsGpu ? `, gpu ${gpu?.ok ? gpu.desc : `none (${gpu?.note})`}` : ''}${wantsTorch ? `, torch ${torchPy ?? 'none'}` : ''}` +
       `${args.quick ? ', QUICK (results to ' + outRoot + ')' : ''}`,
   );
+  // The GPU and torch are looked for once, when the first suite that needs them runs;
+  // each suite's data is made just before it runs and dropped after.
+  let gpu: GpuState | null | undefined = args.gpu ? undefined : { ok: false, desc: null, note: '--no-gpu' };
+  let torchPy: string | null | undefined = args.torch ? undefined : null;
 
   const resultsDir = join(outRoot, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   for (const n of names) {
     console.error(`suite ${n}:`);
-    const r = await runSuite(n, built.get(n)!, { timing, quick: args.quick, host, py, torchPy, gpu, threads });
+    let cases = await all.get(n)!();
+    if (args.filter) cases = cases.filter((c) => c.name.includes(args.filter!));
+    if (gpu === undefined && cases.some((c) => c.gpu)) {
+      gpu = await initGpu();
+      console.error(`  gpu: ${gpu.ok ? gpu.desc : `none (${gpu.note})`}`);
+    }
+    if (torchPy === undefined && cases.some((c) => c.torch)) {
+      torchPy = torchPython();
+      console.error(`  torch: ${torchPy ?? 'none (no python3 with torch and CUDA)'}`);
+    }
+    const r = await runSuite(n, cases, { timing, quick: args.quick, host, py, torchPy: torchPy ?? null, gpu: gpu ?? null, threads });
+    cases = [];
+    (globalThis as { gc?: () => void }).gc?.();
     console.log(`\n${n} on ${host}\n${formatTable(r.cases)}\n`);
     const file = join(resultsDir, `${n}-${host}.json`);
     writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
