@@ -1,68 +1,50 @@
 // frexp by bit manipulation, branch-free so the loop vectorises: subnormals are first
 // scaled into the normal range by an exact power of two (libm's frexp and WGSL's builtin
 // differ there, see docs/special.md), then the biased exponent is swapped for −1.
+// x86-64 runs the AVX2 build of the same loop when the CPU has it (LAPIS_KERNELS=portable
+// forces this file's).
+#include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
+#include "frexp_impl.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/special.hpp"
 
 namespace lapis {
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+void frexp_range_avx2(const float* x, float* m, int32_t* e, index b, index end);
+void frexp_range_avx2(const double* x, double* m, int32_t* e, index b, index end);
+#define LAPIS_FREXP_HAVE_AVX2 1
+#endif
+
 namespace {
 
-template <class T> struct Bits;
-template <> struct Bits<double> {
-  using U = uint64_t;
-  static constexpr int kMantBits = 52;
-  static constexpr U kExpMask = 0x7ffULL;
-  static constexpr int kBias = 1022;  // 0.5 ≤ |m| < 1: one less than IEEE's bias
-  static constexpr double kScale = 0x1p54;
-  static constexpr int kScaleExp = 54;
-};
-template <> struct Bits<float> {
-  using U = uint32_t;
-  static constexpr int kMantBits = 23;
-  static constexpr U kExpMask = 0xffU;
-  static constexpr int kBias = 126;
-  static constexpr float kScale = 0x1p25f;
-  static constexpr int kScaleExp = 25;
-};
-
-// Selects are written as masks: gcc leaves ?: on these types as control flow and then
-// refuses to vectorise the loop.
-template <class T>
-inline void frexp_one(T x, T& m, int32_t& e) {
-  using B = Bits<T>;
-  using U = typename B::U;
-  using S = std::make_signed_t<U>;
-  U bx;
-  std::memcpy(&bx, &x, sizeof bx);
-  const U sub = U(0) - U(((bx >> B::kMantBits) & B::kExpMask) == 0);  // all ones for ±0/subnormal
-  const U one_bits = static_cast<U>(B::kBias + 1) << B::kMantBits;
-  const U scale_bits = one_bits + (sub & (static_cast<U>(B::kScaleExp) << B::kMantBits));
-  T scale;
-  std::memcpy(&scale, &scale_bits, sizeof scale);
-  const T y = x * scale;  // exact; ±0 stays ±0
-  U by;
-  std::memcpy(&by, &y, sizeof by);
-  const U ey = (by >> B::kMantBits) & B::kExpMask;
-  const U special = U(0) - U((ey == 0) | (ey == B::kExpMask));  // ±0, ±Inf, NaN
-  const U mb = (by & ~(B::kExpMask << B::kMantBits)) | (static_cast<U>(B::kBias) << B::kMantBits);
-  const U out = (by & special) | (mb & ~special);
-  std::memcpy(&m, &out, sizeof out);
-  const S ex = static_cast<S>(ey) - B::kBias - static_cast<S>(sub & static_cast<U>(B::kScaleExp));
-  e = static_cast<int32_t>(ex & static_cast<S>(~special));
+bool use_avx2() {
+#if defined(LAPIS_FREXP_HAVE_AVX2)
+  static const bool ok = [] {
+    const char* k = std::getenv("LAPIS_KERNELS");
+    if (k && std::strcmp(k, "portable") == 0) return false;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return ok;
+#else
+  return false;
+#endif
 }
 
 }  // namespace
 
 template <class T>
 void frexp(index n, const T* x, T* mantissa, int32_t* exponent) {
+  const bool avx2 = use_avx2();
   parallel_for(n, 1 << 15, [&](index b, index e) {
-    const T* __restrict xs = x;
-    T* __restrict ms = mantissa;
-    int32_t* __restrict es = exponent;
-    for (index i = b; i < e; ++i) frexp_one(xs[i], ms[i], es[i]);
+#if defined(LAPIS_FREXP_HAVE_AVX2)
+    if (avx2) return frexp_range_avx2(x, mantissa, exponent, b, e);
+#endif
+    (void)avx2;
+    frexp_range(x, mantissa, exponent, b, e);
   });
 }
 
