@@ -1,5 +1,5 @@
 import '../backend/registerAll.js';
-import { ShapeError, DTypeError, fmtShape } from '../core/errors.js';
+import { ShapeError, DTypeError, DeviceError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
@@ -37,6 +37,7 @@ export function luSolve(LU: TensorLike, pivots: TensorLike, B: TensorLike, opts:
   requireMatrix(b, who, 'B');
   const p = asTensor(pivots, who, 'pivots', 'int32');
   if (p.dtype !== 'int32') throw new DTypeError(`${who}: pivots must be int32, got ${p.dtype}`);
+  if (p.device !== a.device) throw new DeviceError(`${who}: LU is on ${a.device}, pivots are on ${p.device}`);
   const n = a.rows;
   const lb = a.shape.slice(0, -2);
   if (p.ndim !== lb.length + 1 || p.shape[p.ndim - 1] !== n || !lb.every((d, i) => d === p.shape[i])) {

@@ -21,6 +21,9 @@ template <class T> struct SolverKernels {
 };
 
 inline constexpr index kSolveSmallMax = 16;
+// Bytes of one lane group of the tiny-system kernel: one AVX register (wider vector
+// types are lowered badly without AVX-512: measured 4× the instructions).
+inline constexpr int kLaneBytes = 32;
 
 template <class T> const SolverKernels<T>& solver_kernels();
 

@@ -547,7 +547,7 @@ template <class T> index solve_small_lanes(index n, index count, const T* A, con
     (void)n; (void)count; (void)A; (void)B; (void)X; (void)info;
     return 0;
   } else {
-    constexpr int L = 32 / sizeof(T);
+    constexpr int L = kLaneBytes / sizeof(T);
     const index full = count / L * L;
     auto run = [&](auto nn) {
       constexpr int NN = decltype(nn)::value;

@@ -103,7 +103,7 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
   };
   // Many tiny systems with one right-hand side: several matrices per SIMD register.
   if constexpr (!is_complex_v<T>) {
-    constexpr index L = 32 / sizeof(T);
+    constexpr index L = detail::kLaneBytes / sizeof(T);
     if (k == 1 && !aIdx && !bIdx && n >= 2 && n <= 8 && count >= L) {
       const index groups = count / L;
       const auto& kern = detail::solver_kernels<T>();
