@@ -57,9 +57,19 @@ Layout arg_layout(const Napi::CallbackInfo& info, size_t i, const char* who, int
 // memory-bound kernel itself (80 MB: ~70 ms of faults here, the kernel ~15 ms). Asking
 // for huge pages on the 2 MiB-aligned interior first (numpy does the same for its
 // arrays) makes the faults 512× fewer. Advice only: memory ownership stays with V8.
+// LAPIS_HUGEPAGES=0 turns the advice off (where direct compaction stalls cost more).
+bool hugepages_wanted() {
+  static const bool on = [] {
+    const char* v = std::getenv("LAPIS_HUGEPAGES");
+    return !(v && v[0] == '0');
+  }();
+  return on;
+}
+
 template <class T>
 void advise_huge(const Span<T>& s) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (!hugepages_wanted()) return;
   constexpr uintptr_t kHuge = uintptr_t(2) << 20;
   const uintptr_t b = reinterpret_cast<uintptr_t>(s.data);
   const uintptr_t e = b + static_cast<uintptr_t>(s.count) * sizeof(T);
