@@ -57,6 +57,16 @@ describe('svd: backward error and orthogonality', () => {
       }), { numRuns: 80 });
   });
 
+  it('every way to V: solved from R (well conditioned), Newton–Schulz, accumulation fallback', () => {
+    const rng = new Rng(111);
+    for (const dtype of DTYPES) {
+      const lo = dtype === 'float32' || dtype === 'complex64' ? 1e-2 : 1e-5;
+      for (const sig of [geometric(40, 1, 0.5), geometric(40, 1, lo), geometric(40, 1, lo * lo)]) {
+        run(round(withSingularValues(48, 40, sig, rng, isComplexD(dtype)), dtype), dtype, false);
+      }
+    }
+  });
+
   it('a size that takes the parallel Jacobi ordering (n ≥ 96)', () => {
     const rng = new Rng(102);
     run(randomM(130, 120, rng, false), 'float64', false);
