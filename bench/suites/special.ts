@@ -104,11 +104,11 @@ async function gpuCases(): Promise<BenchCase[]> {
   const n = soft ? 4_000_000 : 100_000_000;
   const label = soft ? '4M' : '100M';
   const reps = soft ? 1 : REPS;
+  const bytes = 4 * n;
   // REPS dispatches per sync hold REPS sets of outputs: let the pool keep them all, or
   // each sample would create (and Dawn would lazily clear) fresh buffers.
   if (reps > 1) gpu.memory({ maxPooledBytes: reps * 3 * bytes + (2 << 30) });
   const per = reps > 1 ? `, ${reps} per sync` : '';
-  const bytes = 4 * n;
   // Inputs are made on the host once; mixed classes so no branch is predictable.
   const hostX = golden(n, -100, 100, Float32Array) as Float32Array;
   for (let i = 0; i < n; i += 7) hostX[i] = 0;
