@@ -178,43 +178,34 @@ fn inv_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   if (g * WG >= p.count) { return; }
   let base = g * WG * S;
   let total = p.count * S;
-  for (var i = lid; i < WG * S; i += WG) {
+  // S passes of WG consecutive words: a constant trip count the compiler unrolls.
+  for (var r = 0u; r < S; r++) {
+    let i = lid + r * WG;
     if (base + i < total) { tile[(i / S) * PAD + i % S] = A[base + i]; }
   }
   workgroupBarrier();
 
+  // Per-element statements are written out by the host (src/backend/gpu/inv.ts, `unrolled`)
+  // with constant indices, so the arrays stay in registers and need no bounds checks.
   var a: array<${T}, ${NN}>;
   var mx = 0.0;
-  for (var k = 0u; k < NN; k++) {
-    a[k] = ld(lid, k);
-    mx = max(mx, tmaxabs(a[k]));
-  }
+${LOAD}
   // 2^(127 - e) takes mx to [1, 2); exact, so A⁻¹ = s · (s·A)⁻¹ loses nothing.
   let e = (bitcast<u32>(mx) >> 23u) & 0xffu;
   let s = select(1.0, bitcast<f32>((254u - e) << 23u), e >= 1u && e <= 253u);
   var sa: array<${T}, ${NN}>;
-  for (var k = 0u; k < NN; k++) { sa[k] = tscale(a[k], s); }
+${SCALE_IN}
   var x: array<${T}, ${NN}>;
   let det = adjugate(sa, &x);
   let rd = trecip(det);
   var ok = !tiszero(det) && tfinite(rd);
   var na = 0.0;  // ‖s·A‖₁ and ‖(s·A)⁻¹‖₁: their product estimates κ₁(A)
   var nx = 0.0;
-  for (var j = 0u; j < N; j++) {
-    var ca = 0.0;
-    var cx = 0.0;
-    for (var i = 0u; i < N; i++) {
-      x[i * N + j] = tmul(x[i * N + j], rd);
-      ca += tmag(sa[i * N + j]);
-      cx += tmag(x[i * N + j]);
-    }
-    na = max(na, ca);
-    nx = max(nx, cx);
-  }
+${NORMS}
   // The cofactors lose accuracy in proportion to κ(A) faster than elimination does; above
   // κ₁ ≈ 2^12 (rare for real data), take the pivoted path so the LAPACK residual bound holds.
   ok = ok && finite_f32(nx) && na * nx <= 4096.0;
-  for (var k = 0u; k < NN; k++) { x[k] = tscale(x[k], s); }
+${SCALE_OUT}
   var status = 0;
   if (!ok) {
     let r = inv_pivoted(a);
@@ -223,9 +214,10 @@ fn inv_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   }
 
   workgroupBarrier();
-  for (var k = 0u; k < NN; k++) { st(lid, k, x[k]); }
+${STORE}
   workgroupBarrier();
-  for (var i = lid; i < WG * S; i += WG) {
+  for (var r = 0u; r < S; r++) {
+    let i = lid + r * WG;
     if (base + i < total) { X[base + i] = tile[(i / S) * PAD + i % S]; }
   }
   let mat = g * WG + lid;

@@ -2,13 +2,14 @@
 // complex64; and on top of it solve (A·X = B), inverse (B = I) and LU solve.
 //
 // Factorization (right-looking, unblocked): thread j owns column j of the matrix held in
-// workgroup memory. At step k, thread k alone searches column k for the pivot, swaps it
-// into place and scales its multipliers; after ONE barrier every other thread swaps rows
-// k and p of its own column and applies the rank-1 update to it. No second barrier is
-// needed: in step k+1 only thread k+1 touches column k+1, which it updated itself. An
-// exactly zero pivot is reported LAPACK-style (info = k + 1, first one) and the step
-// skips the scaling, so the factorization completes. Divisions, not reciprocals: a
-// subnormal pivot would overflow its reciprocal.
+// workgroup memory, and a step is ONE barrier. At step k every thread scans column k for
+// the pivot itself (broadcast reads: nobody waits for a pivot thread), swaps rows k and p
+// of its own column and applies the rank-1 update to it, forming each multiplier on the
+// fly from the still-raw column k. The owner of column k swaps and scales it one step
+// later, when nobody reads it any more. An exactly zero pivot is reported LAPACK-style
+// (info = k + 1, the first one) and the step skips the update, so the factorization
+// completes. Multipliers are a·(1/p), or a/p when p is below the smallest normal (its
+// reciprocal would overflow).
 //
 // Substitution: the right-hand sides go through workgroup memory RC columns at a time;
 // threads take (row, column) pairs and each step of forward/back substitution is one
@@ -158,43 +159,64 @@ fn factor(lid: u32) {
 #if !MODE_FACTOR
   if (lid == 0u && atomicLoad(&nonfinite_s) != 0u) { info_s = -1; }
 #endif
+  // Deferred pivot-column work of the previous step: (column, pivot row, 1/pivot or 0).
+  var dk = 0xffffffffu;  // none yet
+  var dp = 0u;
+  var dpv = ${ZERO};
   for (var k = 0u; k < N; k++) {
-    if (lid == k) {
-      var piv = k;
-      var best = tmag(ag(k * N + k));
-      for (var i = k + 1u; i < N; i++) {
-        let v = tmag(ag(i * N + k));
-        if (v > best) { best = v; piv = i; }
+    // Every thread scans column k (the same words: broadcast reads) for the pivot, so no
+    // thread waits for another to find it. Column k itself stays raw during this step.
+    var piv = k;
+    var best = tmag(ag(k * N + k));
+    for (var i = k + 1u; i < N; i++) {
+      let v = tmag(ag(i * N + k));
+      if (v > best) { best = v; piv = i; }
+    }
+    let pv = ag(piv * N + k);
+    let zero = tiszero(pv);
+    let tiny = tmag(pv) < 1.17549435e-38;
+    let rp = tdiv(${ONE}, pv);
+    // The owner of column k-1 finishes it now (nobody reads it any more): swap its pivot
+    // rows, scale the multipliers.
+    if (lid == dk) {
+      if (dp != dk) {
+        let t = ag(dk * N + dk);
+        as_(dk * N + dk, ag(dp * N + dk));
+        as_(dp * N + dk, t);
       }
-      piv_s[k] = piv;
-      if (piv != k) {
-        let t = ag(k * N + k);
-        as_(k * N + k, ag(piv * N + k));
-        as_(piv * N + k, t);
-      }
-      let d = ag(k * N + k);
-      if (tiszero(d)) {
-        if (info_s == 0) { info_s = i32(k + 1u); }
-      } else {
-        for (var i = k + 1u; i < N; i++) { as_(i * N + k, tdiv(ag(i * N + k), d)); }
+      if (!tiszero(dpv)) {
+        for (var i = dk + 1u; i < N; i++) {
+          as_(i * N + dk, select(tmul(ag(i * N + dk), tdiv(${ONE}, dpv)), tdiv(ag(i * N + dk), dpv), tmag(dpv) < 1.17549435e-38));
+        }
       }
     }
-    sync();
     if (lid < N && lid != k) {
       let j = lid;
-      let piv = piv_s[k];
       if (piv != k) {
         let t = ag(k * N + j);
         as_(k * N + j, ag(piv * N + j));
         as_(piv * N + j, t);
       }
-      if (j > k) {
+      if (j > k && !zero) {
         let akj = ag(k * N + j);
-        for (var i = k + 1u; i < N; i++) { as_(i * N + j, ag(i * N + j) - tmul(ag(i * N + k), akj)); }
+        for (var i = k + 1u; i < N; i++) {
+          // row i after the swap: the old row k when i is the pivot row
+          let aik = select(ag(i * N + k), ag(k * N + k), i == piv);
+          let l = select(tmul(aik, rp), tdiv(aik, pv), tiny);
+          as_(i * N + j, ag(i * N + j) - tmul(l, akj));
+        }
       }
     }
+    if (lid == k) {
+      piv_s[k] = piv;
+      if (zero && info_s == 0) { info_s = i32(k + 1u); }
+    }
+    dk = k;
+    dp = piv;
+    dpv = pv;
+    sync();
   }
-  sync();
+  // The last column's deferred work: its pivot row is itself, nothing below to scale.
 }
 #endif
 
