@@ -59,14 +59,17 @@ template <class S>
 typename S::R dot(const typename S::R* a, const typename S::R* b, index len) {
   using V = typename S::V;
   constexpr int W = S::W;
-  V s0 = S::zero(), s1 = S::zero();
+  // Four independent chains: one FMA chain is latency bound (4 cycles each).
+  V s0 = S::zero(), s1 = S::zero(), s2 = S::zero(), s3 = S::zero();
   index i = 0;
-  for (; i + 2 * W <= len; i += 2 * W) {
+  for (; i + 4 * W <= len; i += 4 * W) {
     s0 = S::fma(S::load(a + i), S::load(b + i), s0);
     s1 = S::fma(S::load(a + i + W), S::load(b + i + W), s1);
+    s2 = S::fma(S::load(a + i + 2 * W), S::load(b + i + 2 * W), s2);
+    s3 = S::fma(S::load(a + i + 3 * W), S::load(b + i + 3 * W), s3);
   }
   for (; i + W <= len; i += W) s0 = S::fma(S::load(a + i), S::load(b + i), s0);
-  typename S::R s = S::hsum(S::add(s0, s1));
+  typename S::R s = S::hsum(S::add(S::add(s0, s1), S::add(s2, s3)));
   for (; i < len; ++i) s += a[i] * b[i];
   return s;
 }
@@ -77,14 +80,22 @@ void dotc(const typename S::R* a, const typename S::R* b, index n, typename S::R
   using R = typename S::R;
   constexpr int W = S::W;
   const index len = 2 * n;
-  V r = S::zero(), c = S::zero();
+  V r = S::zero(), c = S::zero(), r1 = S::zero(), c1 = S::zero();
   index i = 0;
-  for (; i + W <= len; i += W) {
+  for (; i + 2 * W <= len; i += 2 * W) {
     V x = S::load(a + i), y = S::load(b + i);
+    V x1 = S::load(a + i + W), y1 = S::load(b + i + W);
     r = S::fma(x, y, r);                 // ar·br, ai·bi
     c = S::fma(x, S::swap_pairs(y), c);  // ar·bi, ai·br
+    r1 = S::fma(x1, y1, r1);
+    c1 = S::fma(x1, S::swap_pairs(y1), c1);
   }
-  R sr = S::hsum(r), si = S::hdiff(c);
+  for (; i + W <= len; i += W) {
+    V x = S::load(a + i), y = S::load(b + i);
+    r = S::fma(x, y, r);
+    c = S::fma(x, S::swap_pairs(y), c);
+  }
+  R sr = S::hsum(S::add(r, r1)), si = S::hdiff(S::add(c, c1));
   for (; i < len; i += 2) {
     sr += a[i] * b[i] + a[i + 1] * b[i + 1];
     si += a[i] * b[i + 1] - a[i + 1] * b[i];

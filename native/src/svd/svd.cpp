@@ -30,6 +30,8 @@ using qr_detail::nrm2;
 constexpr int kMaxSweeps = 40;
 // Below this size accumulating the rotations is cheaper than the solve and the check.
 constexpr index kSolveForVMin = 24;
+// Columns per block of the blocked Jacobi ordering (n ≥ 96).
+constexpr index kJacobiBlock = 64;
 
 }  // namespace
 
@@ -131,6 +133,20 @@ void rot(T* x, T* y, index n, real_t<T> c, T z) {
   }
 }
 
+// ‖x‖ through the vectorised dot product when `hint` (the norm's last known value)
+// says the squares can neither underflow nor overflow; the careful nrm2 otherwise.
+template <class T>
+real_t<T> col_norm(const T* x, index len, real_t<T> hint) {
+  using R = real_t<T>;
+  const R lo = std::sqrt(smallest_normal<T>() / eps<T>()) * R(1e4);
+  const R hi = std::sqrt(std::numeric_limits<R>::max()) / R(1e4 * (len + 1));
+  if (hint > lo && hint < hi) {
+    const R s = real_part(dotc(x, x, len));
+    if (s > lo * lo && s < hi * hi) return std::sqrt(s);
+  }
+  return nrm2(x, len, 1);
+}
+
 // One Jacobi step on columns (xp, xq) with norms (dp, dq), rotating (vp, vq) alongside
 // when they are non-null. Returns whether a rotation was applied.
 template <class T>
@@ -165,8 +181,8 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
   // Tracked norms; recomputed when cancellation would spoil them.
   const R fp = 1 - t * cosv * (dq / dp);
   const R fq = 1 + t * cosv * (dp / dq);
-  dp = fp > R(0.5) ? dp * std::sqrt(fp) : nrm2(xp, len, 1);
-  dq = fq > R(0.5) ? dq * std::sqrt(fq) : nrm2(xq, len, 1);
+  dp = fp > R(0.5) ? dp * std::sqrt(fp) : col_norm(xp, len, dp);
+  dq = fq > R(0.5) ? dq * std::sqrt(fq) : col_norm(xq, len, dq);
   return true;
 }
 
@@ -201,16 +217,21 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   const R tiny = smallest_normal<T>();
   auto col = [&](T* base, index j, index l) { return base ? base + j * l : nullptr; };
   int P = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
-  if (in_parallel_region() || n < 96) P = 1;
-  const index H = P;  // block pairs per round
+  if (in_parallel_region()) P = 1;
+  // Blocked ordering once the columns outgrow the caches: blocks of about kJacobiBlock
+  // columns, so the two blocks of a pair (and their V columns) stay in L2 while all
+  // their column pairs are processed. H block pairs per round, a multiple of P.
+  const bool blocked = n >= 96;
+  const index per = std::max<index>(1, (n + 2 * kJacobiBlock * P - 1) / (2 * kJacobiBlock * P));
+  const index H = P * per;
   const index nb = 2 * H;
   std::vector<index> bstart(nb + 1);
   for (index b = 0; b <= nb; ++b) bstart[b] = b * n / nb;
   std::vector<index> order(n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    for (index j = 0; j < n; ++j) d[j] = nrm2(col(X, j, len), len, 1);
+    for (index j = 0; j < n; ++j) d[j] = col_norm(col(X, j, len), len, d[j]);
     index rotations = 0;
-    if (P == 1) {
+    if (!blocked) {
       for (index p = 0; p + 1 < n; ++p) {
         index best = p;
         for (index q = p + 1; q < n; ++q)
