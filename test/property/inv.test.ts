@@ -99,9 +99,10 @@ describe('inv: singular, NaN, batches, async', () => {
     expect(linalg.inv(Tensor.empty('float32', [0, 6, 6])).shape).toEqual([0, 6, 6]);
     expect(() => linalg.inv([[1, 2]])).toThrow(ShapeError);
   });
-  it('invAsync matches inv', async () => {
+  it('invAsync: same accuracy off the JS thread', async () => {
     const A = toTensor([withCondition(200, 100, new Rng(83)), withCondition(200, 100, new Rng(84))], 'float64');
-    expect((await linalg.invAsync(A)).dataSync()).toEqual(linalg.inv(A).dataSync());
+    const X = await linalg.invAsync(A);
+    for (const b of [0, 1]) expect(ratioInv(fromTensor(A, b), fromTensor(X, b), 'float64')).toBeLessThan(30);
     await expect(linalg.invAsync([[1, 1], [1, 1]])).rejects.toThrow(LinAlgError);
   });
   it('batch of many small matrices (thread pool over the batch)', () => {

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, tensor, Rng, LinAlgError, ShapeError, Tensor } from '../../src/index.js';
 import { solverBlocking } from '../../src/backend/cpu/lu.js';
+import { lookup } from '../../src/backend/registry.js';
+import type { OpSignatures } from '../../src/backend/ops.js';
 import {
   Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioLu, graded,
 } from '../helpers/matrices.js';
@@ -186,8 +188,13 @@ describe('luFactor: singular, NaN, empty, batches, errors', () => {
     const A = toTensor([withCondition(150, 100, rng)], 'float64');
     const s = linalg.luFactor(A);
     const a = await linalg.luFactorAsync(A);
-    expect(a.LU.dataSync()).toEqual(s.LU.dataSync());
-    expect(a.pivots.dataSync()).toEqual(s.pivots.dataSync());
+    // (not bit-compared with the synchronous call: the GEMM may split work differently
+    // when the pool is busy) — checked by its own backward error instead
+    expect(a.info.dataSync()[0]).toBe(0);
+    expect(a.LU.shape).toEqual(s.LU.shape);
+    const unpack = lookup<OpSignatures['luUnpack']>('luUnpack', 'float64', 'cpu');
+    const f = unpack(a.LU, a.pivots);
+    expect(ratioLu(fromTensor(A), fromTensor(f.P), fromTensor(f.L), fromTensor(f.U), 'float64')).toBeLessThan(30);
     const sing = tensor([[1, 2], [2, 4]]);
     await expect(linalg.luFactorAsync(sing)).rejects.toThrow(LinAlgError);
   });

@@ -211,7 +211,9 @@ describe('solve: singular, NaN, batch isolation, async', () => {
     const X = await linalg.solveAsync(A, B);
     done = true;
     expect(ticks).toBeGreaterThan(0);
-    expect(X.dataSync()).toEqual(linalg.solve(A, B).dataSync());
+    // (not bit-compared with the synchronous call: the GEMM may split work differently
+    // when the pool is busy)
+    expect(worstSolveRatio(A, B, X)).toBeLessThan(30);
     await expect(linalg.solveAsync([[0, 0], [0, 0]], [1, 1])).rejects.toThrow(LinAlgError);
   });
 });

@@ -48,8 +48,11 @@ template <class T> inline index iamax_col(index m, const T* a, index lda) {
   real_t<T> best = -1;
   for (index i = 0; i < m; ++i) {
     const real_t<T> v = abs1(a[i * lda]);
-    if (v != v) return i;
-    if (v > best) { best = v; p = i; }
+    if (!(v <= best)) {  // larger, or NaN
+      if (v != v) return i;
+      best = v;
+      p = i;
+    }
   }
   return p;
 }
@@ -130,25 +133,37 @@ template <class T> int32_t getf2(index m, index n, T* a, index lda, int32_t* ipi
       } else if (info == 0) {
         info = static_cast<int32_t>(k + 1);
       }
-      const bool tiny = nonzero && std::abs(piv) < sfmin;
-      const T r = nonzero && !tiny ? T(1) / piv : T(1);
+      // A tiny pivot divides its column up front (rare); otherwise the column is scaled
+      // by the reciprocal inside the fused pass (by 1 when the pivot is zero).
+      T r = T(1);
+      if (nonzero) {
+        if (std::abs(piv) < sfmin) for (index i = k + 1; i < m; ++i) a[i * lda + k] /= piv;
+        else r = T(1) / piv;
+      }
       // One pass over the rows: scale column k, update the rest of the panel, and search
-      // the next column's pivot (a NaN wins at once, as in iamax_col).
-      real_t<T> best = -1;
-      bool nan = false;
-      pnext = k + 1;
-      const bool search = k + 1 < ke;
-      for (index i = k + 1; i < m; ++i) {
-        T* ai = a + i * lda;
-        T l = ai[k];
-        if (nonzero) l = tiny ? l / piv : mul(l, r);
-        ai[k] = l;
-        if (l != T(0)) for (index j = k + 1; j < ke; ++j) ai[j] -= mul(l, rowk[j]);
-        if (search && !nan) {
-          const real_t<T> v = abs1(ai[k + 1]);
-          if (v != v) { nan = true; pnext = i; }
-          else if (v > best) { best = v; pnext = i; }
+      // the next column's pivot (the first NaN wins, as in iamax_col).
+      auto pass = [&](auto wc) {
+        constexpr int W = decltype(wc)::value;
+        real_t<T> best = -1;
+        index pn = k + 1;
+        const T* uk = rowk + k + 1;
+        for (index i = k + 1; i < m; ++i) {
+          T* ai = a + i * lda;
+          const T l = mul(ai[k], r);
+          ai[k] = l;
+          for (int j = 0; j < W; ++j) ai[k + 1 + j] -= mul(l, uk[j]);
+          if constexpr (W > 0) {
+            const real_t<T> v = abs1(ai[k + 1]);
+            if (!(v <= best) && best == best) { best = v; pn = i; }
+          }
         }
+        return pn;
+      };
+      switch (ke - k - 1) {
+        case 0: pass(std::integral_constant<int, 0>{}); break;
+        case 1: pnext = pass(std::integral_constant<int, 1>{}); break;
+        case 2: pnext = pass(std::integral_constant<int, 2>{}); break;
+        default: pnext = pass(std::integral_constant<int, 3>{}); break;
       }
     }
     const index nr = n - ke;
@@ -406,8 +421,9 @@ template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X,
   typedef std::conditional_t<sizeof(T) == 8, long long, int> IT;
   typedef IT M __attribute__((vector_size(sizeof(T) * L)));
   const T sfmin = std::numeric_limits<T>::min();
-  auto vabs = [](V v) { return v < T(0) ? -v : v; };
-  auto any = [](M m) { for (int l = 0; l < L; ++l) if (m[l]) return true; return false; };
+  // (no lambdas taking or returning vectors: their ABI depends on -mavx, GCC warns)
+#define LAPIS_VABS(v) ((v) < T(0) ? -(v) : (v))
+  auto any = [](const M& m) { for (int l = 0; l < L; ++l) if (m[l]) return true; return false; };
   V a[N][N], x[N];
   for (int i = 0; i < N; ++i) {
     for (int j = 0; j < N; ++j) {
@@ -421,10 +437,10 @@ template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X,
   }
   M st = M{} + IT(0);
   for (int kk = 0; kk < N; ++kk) {
-    V best = vabs(a[kk][kk]);
+    V best = LAPIS_VABS(a[kk][kk]);
     V p = V{} + T(kk);
     for (int i = kk + 1; i < N; ++i) {
-      const V v = vabs(a[i][kk]);
+      const V v = LAPIS_VABS(a[i][kk]);
       const M gt = v > best;
       best = gt ? v : best;
       p = gt ? V{} + T(i) : p;
@@ -445,7 +461,7 @@ template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X,
     }
     const V piv = a[kk][kk];
     st = ((piv == T(0)) & (st == IT(0))) ? M{} + IT(kk + 1) : st;
-    const bool tiny = any(vabs(piv) < sfmin);
+    const bool tiny = any(LAPIS_VABS(piv) < sfmin);
     const V r = T(1) / piv;
     for (int i = kk + 1; i < N; ++i) {
       const V l = tiny ? a[i][kk] / piv : a[i][kk] * r;
@@ -457,12 +473,13 @@ template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X,
     V s = x[i];
     for (int j = i + 1; j < N; ++j) s -= a[i][j] * x[j];
     const V d = a[i][i];
-    x[i] = any(vabs(d) < sfmin) ? s / d : s * (T(1) / d);
+    x[i] = any(LAPIS_VABS(d) < sfmin) ? s / d : s * (T(1) / d);
   }
   for (int l = 0; l < L; ++l) {
     info[l] = static_cast<int32_t>(st[l]);
     for (int i = 0; i < N; ++i) X[l * N + i] = x[i][l];
   }
+#undef LAPIS_VABS
 }
 #else
 template <class T, int N, int L> void solve_lanes1(const T* A, const T* B, T* X, int32_t* info) {
