@@ -424,7 +424,11 @@ export function renderSvg(results: readonly SuiteResult[]): string {
             met: !!t.met,
           });
   const lo = -4, hi = 1; // decades shown: 1e-4 … 1e1
-  const labelW = 430, plotW = 420, rowH = 18, top = 40, left = labelW + 10;
+  // Labels are right-aligned against the plot: size their column from the longest one
+  // (about 6.3 px per character at 11 px sans-serif).
+  const longest = Math.max(0, ...bars.map((b) => [...b.label].length));
+  const labelW = Math.min(900, Math.max(200, Math.ceil(longest * 6.3) + 10));
+  const plotW = 420, rowH = 18, top = 40, left = labelW + 10;
   const height = top + Math.max(1, bars.length) * rowH + 30;
   const width = left + plotW + 70;
   const x = (v: number) => left + ((Math.min(hi, Math.max(lo, Math.log10(v))) - lo) / (hi - lo)) * plotW;
