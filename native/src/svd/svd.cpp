@@ -166,21 +166,27 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
     }
     cpq = dotc(tp.data(), tq.data(), len);
   } else {
-    cpq = dotc(xp, xq, len) / dp / dq;
+    cpq = dotc(xp, xq, len) * (R(1) / (dp * dq));
   }
   const R cosv = std::abs(cpq);
   if (!(cosv > tol)) return false;
-  const R zeta = (dq / dp - dp / dq) / (2 * cosv);
-  const R t = std::copysign(R(1) / (std::abs(zeta) + std::hypot(R(1), zeta)), zeta);
+  // Rutishauser's formulas, with the square roots and divisions kept to a minimum
+  // (at small n this scalar part costs as much as the vector work).
+  const R rq = dq / dp, irq = R(1) / rq;
+  const R zeta = (rq - irq) * (R(0.5) / cosv);
+  const R az = std::abs(zeta);
+  const R ta = az < R(1e100) ? R(1) / (az + std::sqrt(1 + az * az)) : R(0.5) / az;
+  const R t = std::copysign(ta, zeta);
   const R c = R(1) / std::sqrt(1 + t * t), s = c * t;
   T z;
-  if constexpr (is_complex_v<T>) z = (cpq / cosv) * s;
+  if constexpr (is_complex_v<T>) z = cpq * (s / cosv);
   else z = cpq > 0 ? s : -s;
   rot(xp, xq, len, c, z);
   if (vp) rot(vp, vq, nv, c, z);
   // Tracked norms; recomputed when cancellation would spoil them.
-  const R fp = 1 - t * cosv * (dq / dp);
-  const R fq = 1 + t * cosv * (dp / dq);
+  const R tc = t * cosv;
+  const R fp = 1 - tc * rq;
+  const R fq = 1 + tc * irq;
   dp = fp > R(0.5) ? dp * std::sqrt(fp) : col_norm(xp, len, dp);
   dq = fq > R(0.5) ? dq * std::sqrt(fq) : col_norm(xq, len, dq);
   return true;
