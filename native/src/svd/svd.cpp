@@ -175,7 +175,7 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
   const R rq = dq / dp, irq = R(1) / rq;
   const R zeta = (rq - irq) * (R(0.5) / cosv);
   const R az = std::abs(zeta);
-  const R ta = az < R(1e100) ? R(1) / (az + std::sqrt(1 + az * az)) : R(0.5) / az;
+  const R ta = az < R(1) / eps<T>() ? R(1) / (az + std::sqrt(1 + az * az)) : R(0.5) / az;
   const R t = std::copysign(ta, zeta);
   const R c = R(1) / std::sqrt(1 + t * t), s = c * t;
   T z;
