@@ -63,6 +63,22 @@ def make_runner(stmt, name, ns):
 
 
 def openblas_version():
+    """The BLAS numpy itself uses (a wheel bundles its own; Debian's links the system one)."""
+    try:
+        from threadpoolctl import threadpool_info
+
+        for lib in threadpool_info():
+            if lib.get("user_api") == "blas":
+                return f"{lib.get('internal_api')} {lib.get('version')} ({lib.get('architecture')}, {lib.get('num_threads')} threads)"
+    except Exception:
+        pass
+    try:
+        import numpy as np
+
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        return f"{blas.get('name')} {blas.get('version')}"
+    except Exception:
+        pass
     try:
         import ctypes
         import ctypes.util
