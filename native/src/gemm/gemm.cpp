@@ -237,6 +237,15 @@ inline void tile(const KernelSet<T>& K, index kc, const T* a, index ars, index a
   }
 }
 
+// A right-edge tile read straight from an unpacked B (masked loads), through scratch.
+template <class T>
+inline void tile_edge(const KernelSet<T>& K, index kc, const T* a, index ars, index acs, const T* b, index brs,
+                      T alpha, T beta, int flags, index rows, index cols, T* c, index crs, index ccs) {
+  alignas(64) T t[kMaxTile];
+  K.ukr_edge(kc, a, ars, acs, b, brs, t, K.nr, alpha, flags, cols);
+  merge(t, K.nr, rows, cols, beta, c, crs, ccs);
+}
+
 // ---------------------------------------------------------------------------------------
 // Unpacked path (sequential; the caller splits C across threads).
 
@@ -262,7 +271,10 @@ void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
       const T* b;
       index brs;
       int fl = flags;
-      if (B.cs == 1 && cols == nr) {
+      // A narrow last strip is read in place with masked loads where the ISA has them:
+      // copying it would cost more than the product when the whole matrix is tiny.
+      const bool edge = B.cs == 1 && cols < nr && K.ukr_edge != nullptr;
+      if (B.cs == 1 && (cols == nr || edge)) {
         b = B.p + pc * B.rs + j0;
         brs = B.rs;
       } else {
@@ -272,12 +284,13 @@ void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
         brs = nr;
         fl &= ~kConjB;
       }
+      const auto run = edge ? tile_edge<T> : tile<T>;
       for (index i0 = 0; i0 < mfull; i0 += mr)
-        tile(K, kc, A.p + i0 * A.rs + pc * A.cs, A.rs, A.cs, b, brs, alpha, beta_eff, fl, mr, cols,
-             C.p + i0 * C.rs + j0 * C.cs, C.rs, C.cs);
+        run(K, kc, A.p + i0 * A.rs + pc * A.cs, A.rs, A.cs, b, brs, alpha, beta_eff, fl, mr, cols,
+            C.p + i0 * C.rs + j0 * C.cs, C.rs, C.cs);
       if (abuf)
-        tile(K, kc, abuf, 1, mr, b, brs, alpha, beta_eff, fl & ~kConjA, m - mfull, cols,
-             C.p + mfull * C.rs + j0 * C.cs, C.rs, C.cs);
+        run(K, kc, abuf, 1, mr, b, brs, alpha, beta_eff, fl & ~kConjA, m - mfull, cols,
+            C.p + mfull * C.rs + j0 * C.cs, C.rs, C.cs);
     }
   }
 }

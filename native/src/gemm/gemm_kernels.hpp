@@ -30,11 +30,20 @@ template <class T>
 using Ukr = void (*)(index k, const T* a, index ars, index acs, const T* b, index brs, T* c, index crs, T alpha,
                      T beta, int flags);
 
+// The same product for a right-edge tile of an unpacked B: only the first `cols` (< nr)
+// columns of b are read (masked loads, so nothing past B's end is touched and no padded
+// copy is made), and the whole mr×nr tile is written to the scratch tile c with beta = 0.
+// Null where the ISA has no cheap masked loads; the driver then copies the strip.
+template <class T>
+using UkrEdge = void (*)(index k, const T* a, index ars, index acs, const T* b, index brs, T* c, index crs, T alpha,
+                         int flags, index cols);
+
 template <class T>
 struct KernelSet {
   int mr = 0, nr = 0;
   index mc = 0, kc = 0, nc = 0;  // cache blocking: A block mc×kc in L2, B panel kc×nr in L1, B block kc×nc in L3
   Ukr<T> ukr = nullptr;
+  UkrEdge<T> ukr_edge = nullptr;
 };
 
 struct Family {

@@ -17,6 +17,10 @@ struct Avx2D {
   using R = double;
   using V = __m256d;
   static constexpr int L = 4;
+  static constexpr bool kMasked = true;
+  using M = __m256i;
+  static M mask(int n) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3)); }
+  static V loadm(const R* p, M m) { return _mm256_maskload_pd(p, m); }
   static V zero() { return _mm256_setzero_pd(); }
   static V load(const R* p) { return _mm256_loadu_pd(p); }
   static void store(R* p, V v) { _mm256_storeu_pd(p, v); }
@@ -35,6 +39,10 @@ struct Avx2S {
   using R = float;
   using V = __m256;
   static constexpr int L = 8;
+  static constexpr bool kMasked = true;
+  using M = __m256i;
+  static M mask(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
+  static V loadm(const R* p, M m) { return _mm256_maskload_ps(p, m); }
   static V zero() { return _mm256_setzero_ps(); }
   static V load(const R* p) { return _mm256_loadu_ps(p); }
   static void store(R* p, V v) { _mm256_storeu_ps(p, v); }

@@ -29,6 +29,10 @@ struct Avx512D {
   using R = double;
   using V = __m512d;
   static constexpr int L = 8;
+  static constexpr bool kMasked = true;
+  using M = __mmask8;
+  static M mask(int n) { return static_cast<M>((1u << n) - 1u); }
+  static V loadm(const R* p, M m) { return _mm512_maskz_loadu_pd(m, p); }
   static V zero() { return _mm512_setzero_pd(); }
   static V load(const R* p) { return _mm512_loadu_pd(p); }
   static void store(R* p, V v) { _mm512_storeu_pd(p, v); }
@@ -48,6 +52,10 @@ struct Avx512S {
   using R = float;
   using V = __m512;
   static constexpr int L = 16;
+  static constexpr bool kMasked = true;
+  using M = __mmask16;
+  static M mask(int n) { return static_cast<M>((1u << n) - 1u); }
+  static V loadm(const R* p, M m) { return _mm512_maskz_loadu_ps(m, p); }
   static V zero() { return _mm512_setzero_ps(); }
   static V load(const R* p) { return _mm512_loadu_ps(p); }
   static void store(R* p, V v) { _mm512_storeu_ps(p, v); }

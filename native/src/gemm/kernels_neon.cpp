@@ -16,6 +16,7 @@ struct NeonD {
   using R = double;
   using V = float64x2_t;
   static constexpr int L = 2;
+  static constexpr bool kMasked = false;
   static V zero() { return vdupq_n_f64(0.0); }
   static V load(const R* p) { return vld1q_f64(p); }
   static void store(R* p, V v) { vst1q_f64(p, v); }
@@ -42,6 +43,7 @@ struct NeonS {
   using R = float;
   using V = float32x4_t;
   static constexpr int L = 4;
+  static constexpr bool kMasked = false;
   static V zero() { return vdupq_n_f32(0.0f); }
   static V load(const R* p) { return vld1q_f32(p); }
   static void store(R* p, V v) { vst1q_f32(p, v); }

@@ -12,6 +12,7 @@ template <class Rt, int Lt>
 struct PortableVT {
   using R = Rt;
   static constexpr int L = Lt;
+  static constexpr bool kMasked = false;
   struct V {
     R x[L];
   };

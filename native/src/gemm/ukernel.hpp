@@ -4,7 +4,8 @@
 // VT provides: R (real type), V (vector), L (lanes), zero, load, store, bcast (load one R
 // into every lane), set1, fma(a, b, c) = c + a·b, mul, add, swap (exchange the two lanes of
 // every (re, im) pair), addsub(x, y) = (x0 − y0, x1 + y1, x2 − y2, …), neg, conj (negate
-// the odd lanes).
+// the odd lanes), kMasked; with kMasked, also M (a lane mask), mask(n) (the first n lanes)
+// and loadm(p, m) (masked lanes read as 0 and never fault).
 //
 // Everything here has internal linkage (anonymous namespace): each ISA file compiles its
 // own copy with its own flags, so the linker can never hand AVX2 code to a portable
@@ -39,6 +40,28 @@ inline void unroll(F&& f) {
   unroll_seq(f, std::make_integer_sequence<int, N>{});
 }
 
+// Loads of the NV vectors of a b row: plain, or (MASKED) limited to the first `lanes`
+// scalars of the row, with the masks built once per tile.
+template <class VT, int NV, bool MASKED>
+struct LaneMasks {
+  explicit LaneMasks(int) {}
+  template <class I>
+  typename VT::V load(const typename VT::R* b, I v) const { return VT::load(b + int(v) * VT::L); }
+};
+
+template <class VT, int NV>
+struct LaneMasks<VT, NV, true> {
+  typename VT::M m[NV];
+  explicit LaneMasks(int lanes) {
+    unroll<NV>([&](auto v) {
+      const int n = lanes - int(v) * VT::L;
+      m[v] = VT::mask(n < 0 ? 0 : n > VT::L ? VT::L : n);
+    });
+  }
+  template <class I>
+  typename VT::V load(const typename VT::R* b, I v) const { return VT::loadm(b + int(v) * VT::L, m[v]); }
+};
+
 // Real tile MR × (NV·L). Per k step: NV vector loads of b, MR broadcasts of a, MR·NV FMAs
 // into MR·NV accumulators that stay in registers for the whole k loop.
 template <class VT, int MR, int NV>
@@ -48,16 +71,17 @@ struct RealKernel {
   static constexpr int L = VT::L;
   static constexpr int NR = NV * L;
 
-  template <bool PACKED>
+  template <bool PACKED, bool MASKED = false>
   static void body(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs, R alpha,
-                   R beta) {
+                   R beta, int lanes = 0) {
     V acc[MR][NV];
     unroll<MR>([&](auto i) { unroll<NV>([&](auto v) { acc[i][v] = VT::zero(); }); });
     const index as = PACKED ? index(MR) : acs, ai = PACKED ? 1 : ars;
+    LaneMasks<VT, NV, MASKED> mk(lanes);
     LAPIS_UNROLL(4)
     for (index p = 0; p < k; ++p) {
       V bv[NV];
-      unroll<NV>([&](auto v) { bv[v] = VT::load(b + v * L); });
+      unroll<NV>([&](auto v) { bv[v] = mk.load(b, v); });
       unroll<MR>([&](auto i) {
         const V av = VT::bcast(a + i * ai);
         unroll<NV>([&](auto v) { acc[i][v] = VT::fma(av, bv[v], acc[i][v]); });
@@ -86,6 +110,14 @@ struct RealKernel {
     if (ars == 1 && acs == MR) body<true>(k, a, ars, acs, b, brs, c, crs, alpha, beta);
     else body<false>(k, a, ars, acs, b, brs, c, crs, alpha, beta);
   }
+
+  static void run_edge(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs, R alpha,
+                       int, index cols) {
+    if constexpr (VT::kMasked) {
+      if (ars == 1 && acs == MR) body<true, true>(k, a, ars, acs, b, brs, c, crs, alpha, R(0), int(cols));
+      else body<false, true>(k, a, ars, acs, b, brs, c, crs, alpha, R(0), int(cols));
+    }
+  }
 };
 
 // Complex tile MR × (NV·L/2), interleaved (re, im). Two real accumulators per output
@@ -103,16 +135,17 @@ struct ComplexKernel {
   // alpha·x for interleaved complex x: (ar·x) addsub (ai·swap(x)).
   static V cmul(V x, V ar, V ai) { return VT::addsub(VT::mul(x, ar), VT::mul(VT::swap(x), ai)); }
 
-  template <bool PACKED>
+  template <bool PACKED, bool MASKED = false>
   static void body(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs,
-                   const R* alpha, const R* beta, int flags) {
+                   const R* alpha, const R* beta, int flags, int lanes = 0) {
     V acc1[MR][NV], acc2[MR][NV];
     unroll<MR>([&](auto i) { unroll<NV>([&](auto v) { acc1[i][v] = acc2[i][v] = VT::zero(); }); });
     const index as = PACKED ? index(2 * MR) : acs, ai = PACKED ? 2 : ars;
+    LaneMasks<VT, NV, MASKED> mk(lanes);
     LAPIS_UNROLL(4)
     for (index p = 0; p < k; ++p) {
       V bv[NV];
-      unroll<NV>([&](auto v) { bv[v] = VT::load(b + v * L); });
+      unroll<NV>([&](auto v) { bv[v] = mk.load(b, v); });
       unroll<MR>([&](auto i) {
         const V xr = VT::bcast(a + i * ai), xi = VT::bcast(a + i * ai + 1);
         unroll<NV>([&](auto v) {
@@ -152,6 +185,21 @@ struct ComplexKernel {
     if (ars == 1 && acs == MR) body<true>(k, ar, 2, 2 * MR, br, 2 * brs, cr, 2 * crs, al, be, flags);
     else body<false>(k, ar, 2 * ars, 2 * acs, br, 2 * brs, cr, 2 * crs, al, be, flags);
   }
+
+  static void run_edge(index k, const C* a, index ars, index acs, const C* b, index brs, C* c, index crs, C alpha,
+                       int flags, index cols) {
+    if constexpr (VT::kMasked) {
+      const R* ar = reinterpret_cast<const R*>(a);
+      const R* br = reinterpret_cast<const R*>(b);
+      R* cr = reinterpret_cast<R*>(c);
+      const R* al = reinterpret_cast<const R*>(&alpha);
+      const R zero[2] = {R(0), R(0)};
+      if (ars == 1 && acs == MR)
+        body<true, true>(k, ar, 2, 2 * MR, br, 2 * brs, cr, 2 * crs, al, zero, flags, int(2 * cols));
+      else
+        body<false, true>(k, ar, 2 * ars, 2 * acs, br, 2 * brs, cr, 2 * crs, al, zero, flags, int(2 * cols));
+    }
+  }
 };
 
 template <class VT, int MR, int NV>
@@ -163,6 +211,7 @@ KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
   s.kc = kc;
   s.nc = nc;
   s.ukr = &RealKernel<VT, MR, NV>::run;
+  if constexpr (VT::kMasked) s.ukr_edge = &RealKernel<VT, MR, NV>::run_edge;
   return s;
 }
 
@@ -175,6 +224,7 @@ KernelSet<std::complex<typename VT::R>> complex_set(index mc, index kc, index nc
   s.kc = kc;
   s.nc = nc;
   s.ukr = &ComplexKernel<VT, MR, NV>::run;
+  if constexpr (VT::kMasked) s.ukr_edge = &ComplexKernel<VT, MR, NV>::run_edge;
   return s;
 }
 
