@@ -90,7 +90,7 @@ Napi::Value Solve(const Napi::CallbackInfo& info) {
     auto bi = arg_index_map(info, 9, who, "bIdx", count, bc);
     if ((!ai.data && ac != count) || (!bi.data && bc != count)) range_error(env, "solve: batch counts disagree");
     return run_work(info, async, [=] {
-      solve_batched<T>(count, n, k, A.data, ai.data, B.data, bi.data, X.data, I.data);
+      solve_batched_shared<T>(count, n, k, A.data, ai.data, ac, B.data, bi.data, X.data, I.data);
     }, {1, 2, 3, 4, 8, 9}, who);
   });
 }

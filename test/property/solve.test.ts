@@ -105,6 +105,24 @@ describe('solve: shapes, broadcasting, vectors, left=false', () => {
         expect(fromTensor(X, i * 3 + j).data.filter((_, q) => q % 2 === 0)).toEqual(Float64Array.from(x1));
       }
   });
+  it('one A broadcast over a batch of B is factored once: same accuracy, shared status', () => {
+    const rng = new Rng(33);
+    for (const dt of DTYPES) {
+      const n = 40;
+      const A = withCondition(n, 1e3, rng, { complex: cplx(dt) });
+      const Bs = [0, 1, 2, 3, 4].map(() => randomMatrix(n, 3, rng, { complex: cplx(dt) }));
+      const X = linalg.solve(toTensor([A], dt, [1]), toTensor(Bs, dt));
+      expect(X.shape).toEqual([5, n, 3]);
+      for (let b = 0; b < 5; b++) expect(ratioSolve(fromTensor(toTensor([A], dt)), fromTensor(X, b), fromTensor(toTensor([Bs[b]], dt)), dt)).toBeLessThan(30);
+      const S = A.clone();
+      for (let j = 0; j < n; j++) S.set(7, j, 0);
+      const { info, result } = linalg.solveEx(toTensor([S], dt, [1]), toTensor(Bs, dt));
+      expect(Array.from(info.dataSync()).every((v) => v > 0)).toBe(true);
+      expect(Number.isNaN(result.dataSync()[0])).toBe(true);
+      S.set(0, 0, NaN);
+      expect(Array.from(linalg.solveEx(toTensor([S], dt, [1]), toTensor(Bs, dt)).info.dataSync())).toEqual([-1, -1, -1, -1, -1]);
+    }
+  });
   it('vector right-hand sides follow torch (1-D, or A batch + n)', () => {
     const x = linalg.solve([[3, 1], [1, 2]], [9, 8]);
     expect(x.shape).toEqual([2]);

@@ -31,6 +31,12 @@ template <class T>
 void solve_batched(index count, index n, index k, const T* A, const int32_t* aIdx, const T* B, const int32_t* bIdx,
                    T* X, int32_t* info);
 
+// Same, for aCount distinct matrices shared through aIdx (A broadcast over B's batch):
+// each distinct A is factored once.
+template <class T>
+void solve_batched_shared(index count, index n, index k, const T* A, const int32_t* aIdx, index aCount, const T* B,
+                          const int32_t* bIdx, T* X, int32_t* info);
+
 // op(A_b)·X_b = B_b, A triangular (only the named triangle read), B n×k. op is the view
 // of A as a row-major matrix: None, Trans or ConjTrans; `upper` names the triangle of
 // op(A).

@@ -127,6 +127,41 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
 }
 
 template <class T>
+void solve_batched_shared(index count, index n, index k, const T* A, const int32_t* aIdx, index aCount, const T* B,
+                          const int32_t* bIdx, T* X, int32_t* info) {
+  // (tiny systems keep the per-system kernels: refactoring is cheap and results then do
+  // not depend on how the batch was broadcast)
+  if (!aIdx || aCount >= count || n <= detail::kSolveSmallMax) {
+    solve_batched(count, n, k, A, aIdx, B, bIdx, X, info);
+    return;
+  }
+  // Fewer distinct matrices than systems (A broadcast over B's batch): factor each once.
+  std::vector<T> lu(static_cast<size_t>(aCount * n * n));
+  std::vector<int32_t> piv(static_cast<size_t>(aCount * n)), st(static_cast<size_t>(aCount));
+  for_each_item(aCount, 2.0 / 3.0 * n * n * n, [&](index a, int threads) {
+    const T* src = A + a * n * n;
+    T* f = lu.data() + a * n * n;
+    if (!all_finite(n * n, src)) {
+      st[a] = -1;
+      return;
+    }
+    std::memcpy(f, src, sizeof(T) * static_cast<size_t>(n * n));
+    st[a] = getrf(n, n, f, n, piv.data() + a * n, threads);
+  });
+  for_each_item(count, 2.0 * n * n * k, [&](index b, int threads) {
+    const index ia = aIdx[b], ib = pick(bIdx, b);
+    T* x = X + b * n * k;
+    info[b] = st[ia];
+    if (st[ia] != 0) {
+      fill_nan(n * k, x);
+      return;
+    }
+    std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    getrs(Op::None, n, k, lu.data() + ia * n * n, n, piv.data() + ia * n, x, k, threads);
+  });
+}
+
+template <class T>
 void trsm_batched(Op op, bool upper, bool unit, index count, index n, index k, const T* A, const int32_t* aIdx,
                   const T* B, const int32_t* bIdx, T* X) {
   const double flops = 1.0 * n * n * k;
@@ -147,6 +182,8 @@ void trsm_batched(Op op, bool upper, bool unit, index count, index n, index k, c
                                     const T*, const int32_t*, T*);                                           \
   template void solve_batched<T>(index, index, index, const T*, const int32_t*, const T*, const int32_t*, T*, \
                                  int32_t*);                                                                  \
+  template void solve_batched_shared<T>(index, index, index, const T*, const int32_t*, index, const T*,        \
+                                        const int32_t*, T*, int32_t*);                                       \
   template void trsm_batched<T>(Op, bool, bool, index, index, index, const T*, const int32_t*, const T*,      \
                                 const int32_t*, T*);
 LAPIS_INST(float)
