@@ -147,13 +147,82 @@ void rotc(typename S::R* x, typename S::R* y, index n, typename S::R c, typename
   }
 }
 
+template <class S>
+typename S::R rot_dot(typename S::R* x, typename S::R* y, const typename S::R* w, index len, typename S::R c,
+                      typename S::R s) {
+  using V = typename S::V;
+  constexpr int W = S::W;
+  const V vc = S::set1(c), vs = S::set1(s);
+  V a0 = S::zero(), a1 = S::zero();
+  index i = 0;
+  for (; i + 2 * W <= len; i += 2 * W) {
+    V a = S::load(x + i), b = S::load(y + i), a2 = S::load(x + i + W), b2 = S::load(y + i + W);
+    V xn = S::fnma(vs, b, S::mul(vc, a)), xn2 = S::fnma(vs, b2, S::mul(vc, a2));
+    S::store(x + i, xn);
+    S::store(x + i + W, xn2);
+    S::store(y + i, S::fma(vs, a, S::mul(vc, b)));
+    S::store(y + i + W, S::fma(vs, a2, S::mul(vc, b2)));
+    a0 = S::fma(xn, S::load(w + i), a0);
+    a1 = S::fma(xn2, S::load(w + i + W), a1);
+  }
+  for (; i + W <= len; i += W) {
+    V a = S::load(x + i), b = S::load(y + i);
+    V xn = S::fnma(vs, b, S::mul(vc, a));
+    S::store(x + i, xn);
+    S::store(y + i, S::fma(vs, a, S::mul(vc, b)));
+    a0 = S::fma(xn, S::load(w + i), a0);
+  }
+  typename S::R acc = S::hsum(S::add(a0, a1));
+  for (; i < len; ++i) {
+    auto a = x[i], b = y[i];
+    x[i] = c * a - s * b;
+    y[i] = s * a + c * b;
+    acc += x[i] * w[i];
+  }
+  return acc;
+}
+
+template <class S>
+void rotc_dotc(typename S::R* x, typename S::R* y, const typename S::R* w, index n, typename S::R c,
+               typename S::R zr, typename S::R zi, typename S::R* re, typename S::R* im) {
+  using V = typename S::V;
+  constexpr int W = S::W;
+  const index len = 2 * n;
+  const V vc = S::set1(c), vzr = S::set1(zr), zi_pm = S::alt(zi), zi_mp = S::alt(-zi);
+  V r = S::zero(), cc = S::zero();
+  index i = 0;
+  for (; i + W <= len; i += W) {
+    V a = S::load(x + i), b = S::load(y + i);
+    V zby = S::fma(zi_pm, S::swap_pairs(b), S::mul(vzr, b));
+    V zax = S::fma(zi_mp, S::swap_pairs(a), S::mul(vzr, a));
+    V xn = S::fnma(S::set1(1), zby, S::mul(vc, a));
+    S::store(x + i, xn);
+    S::store(y + i, S::fma(vc, b, zax));
+    V wv = S::load(w + i);
+    r = S::fma(xn, wv, r);
+    cc = S::fma(xn, S::swap_pairs(wv), cc);
+  }
+  typename S::R sr = S::hsum(r), si = S::hdiff(cc);
+  for (; i < len; i += 2) {
+    auto xr = x[i], xi = x[i + 1], yr = y[i], yi = y[i + 1];
+    x[i] = c * xr - (zr * yr + zi * yi);
+    x[i + 1] = c * xi - (zr * yi - zi * yr);
+    y[i] = (zr * xr - zi * xi) + c * yr;
+    y[i + 1] = (zr * xi + zi * xr) + c * yi;
+    sr += x[i] * w[i] + x[i + 1] * w[i + 1];
+    si += x[i] * w[i + 1] - x[i + 1] * w[i];
+  }
+  *re = sr;
+  *im = si;
+}
+
 }  // namespace
 
 template <> JacobiKernels<double> avx2_jacobi<double>() {
-  return {&dot<D>, &dotc<D>, &rot<D>, &rotc<D>};
+  return {&dot<D>, &dotc<D>, &rot<D>, &rotc<D>, &rot_dot<D>, &rotc_dotc<D>};
 }
 template <> JacobiKernels<float> avx2_jacobi<float>() {
-  return {&dot<F>, &dotc<F>, &rot<F>, &rotc<F>};
+  return {&dot<F>, &dotc<F>, &rot<F>, &rotc<F>, &rot_dot<F>, &rotc_dotc<F>};
 }
 
 }  // namespace lapis::svd_detail

@@ -17,6 +17,11 @@ struct JacobiKernels {
   void (*rot)(R* x, R* y, index len, R c, R s) = nullptr;
   // [x, y] ← [c·x − z̄·y, z·x + c·y] over n complex elements, z = zr + i·zi.
   void (*rotc)(R* x, R* y, index n, R c, R zr, R zi) = nullptr;
+  // rot, then returns Σ x'_i·w_i: the dot product of the next Jacobi pair, fused into
+  // the rotation's pass over x.
+  R (*rot_dot)(R* x, R* y, const R* w, index len, R c, R s) = nullptr;
+  // rotc, then conj(x')·w into (re, im).
+  void (*rotc_dotc)(R* x, R* y, const R* w, index n, R c, R zr, R zi, R* re, R* im) = nullptr;
 };
 
 template <class R> JacobiKernels<R> portable_jacobi();

@@ -90,7 +90,21 @@ static void p_rotc(R* x, R* y, index n, R c, R zr, R zi) {
   }
 }
 
-template <class R> JacobiKernels<R> portable_jacobi() { return {&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>}; }
+template <class R>
+static R p_rot_dot(R* x, R* y, const R* w, index len, R c, R s) {
+  p_rot(x, y, len, c, s);
+  return p_dot<R>(x, w, len);
+}
+
+template <class R>
+static void p_rotc_dotc(R* x, R* y, const R* w, index n, R c, R zr, R zi, R* re, R* im) {
+  p_rotc(x, y, n, c, zr, zi);
+  p_dotc<R>(x, w, n, re, im);
+}
+
+template <class R> JacobiKernels<R> portable_jacobi() {
+  return {&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>, &p_rot_dot<R>, &p_rotc_dotc<R>};
+}
 
 }  // namespace svd_detail
 
@@ -147,12 +161,30 @@ real_t<T> col_norm(const T* x, index len, real_t<T> hint) {
   return nrm2(x, len, 1);
 }
 
+// rot(x, y), then returns conj(x')·w (the next pair's dot product) from the same pass.
+template <class T>
+T rot_dotc(T* x, T* y, const T* w, index n, real_t<T> c, T z) {
+  using R = real_t<T>;
+  if constexpr (is_complex_v<T>) {
+    R re, im;
+    jk<R>().rotc_dotc(reinterpret_cast<R*>(x), reinterpret_cast<R*>(y), reinterpret_cast<const R*>(w), n, c,
+                      z.real(), z.imag(), &re, &im);
+    return T(re, im);
+  } else {
+    return jk<R>().rot_dot(x, y, w, n, c, z);
+  }
+}
+
 // One Jacobi step on columns (xp, xq) with norms (dp, dq), rotating (vp, vq) alongside
 // when they are non-null. Returns whether a rotation was applied.
 template <class T>
-bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp, real_t<T>& dq, real_t<T> tol) {
+bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp, real_t<T>& dq, real_t<T> tol,
+                 const T* xnext, T& carry, bool& have_carry) {
   using R = real_t<T>;
   const R tiny = smallest_normal<T>();
+  // carry: conj(xp)·xq when the previous step of this row computed it in its rotation.
+  const bool had = have_carry;
+  have_carry = false;
   if (dp < tiny || dq < tiny) return false;
   // Cosine of the angle between the columns; from scaled copies when the plain dot
   // product could underflow.
@@ -166,7 +198,7 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
     }
     cpq = dotc(tp.data(), tq.data(), len);
   } else {
-    cpq = dotc(xp, xq, len) * (R(1) / (dp * dq));
+    cpq = (had ? carry : dotc(xp, xq, len)) * (R(1) / (dp * dq));
   }
   const R cosv = std::abs(cpq);
   if (!(cosv > tol)) return false;
@@ -181,7 +213,12 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
   T z;
   if constexpr (is_complex_v<T>) z = cpq * (s / cosv);
   else z = cpq > 0 ? s : -s;
-  rot(xp, xq, len, c, z);
+  if (xnext) {
+    carry = rot_dotc(xp, xq, xnext, len, c, z);
+    have_carry = true;
+  } else {
+    rot(xp, xq, len, c, z);
+  }
   if (vp) rot(vp, vq, nv, c, z);
   // Tracked norms; recomputed when cancellation would spoil them.
   const R tc = t * cosv;
@@ -234,6 +271,14 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   std::vector<index> bstart(nb + 1);
   for (index b = 0; b <= nb; ++b) bstart[b] = b * n / nb;
   std::vector<index> order(n);
+  // Pairs (p, q) for q in [q0, q1): each rotation also returns the next pair's dot product.
+  auto row = [&](index p, index q0, index q1, index& cnt) {
+    T carry{};
+    bool have = false;
+    for (index q = q0; q < q1; ++q)
+      cnt += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol,
+                         q + 1 < q1 ? col(X, q + 1, len) : static_cast<T*>(nullptr), carry, have);
+  };
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     for (index j = 0; j < n; ++j) d[j] = col_norm(col(X, j, len), len, d[j]);
     index rotations = 0;
@@ -248,8 +293,7 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
           std::swap(d[p], d[best]);
         }
         if (d[p] < tiny) break;  // everything left is zero to working precision
-        for (index q = p + 1; q < n; ++q)
-          rotations += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol);
+        row(p, p + 1, n, rotations);
       }
     } else {
       std::iota(order.begin(), order.end(), 0);
@@ -271,16 +315,14 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       auto within = [&](index b, index& cnt) {
         for (index p = bstart[b]; p < bstart[b + 1]; ++p) {
           pivot(p, bstart[b + 1]);
-          for (index q = p + 1; q < bstart[b + 1]; ++q)
-            cnt += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol);
+          row(p, p + 1, bstart[b + 1], cnt);
         }
       };
       auto across = [&](index a, index b, index& cnt) {
         if (a > b) std::swap(a, b);
         for (index p = bstart[a]; p < bstart[a + 1]; ++p) {
           pivot(p, bstart[a + 1]);
-          for (index q = bstart[b]; q < bstart[b + 1]; ++q)
-            cnt += jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol);
+          row(p, bstart[b], bstart[b + 1], cnt);
         }
       };
       std::fill(counts.begin(), counts.end(), 0);
