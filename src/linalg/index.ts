@@ -1,12 +1,12 @@
 export { matmul } from './matmul.js';
-export { qr } from './qr.js';
-export { svd, svdEx, svdvals } from './svd.js';
+export { qr, type QrOptions, type QrResult, type QrMode } from './qr.js';
+export { svd, svdEx, svdvals, type SvdOptions, type SvdResult } from './svd.js';
 export { luFactor, luFactorEx, luFactorAsync, lu, type LuFactorResult } from './lu.js';
 export { luSolve, type LuSolveOptions } from './luSolve.js';
 export { solveTriangular, type SolveTriangularOptions } from './solveTriangular.js';
 export { solve, solveEx, solveAsync, type SolveOptions } from './solve.js';
 export { inv, invEx, invAsync } from './inv.js';
 export { det, slogdet } from './det.js';
-export { pinv, matrixRank } from './pinv.js';
-export { lstsq } from './lstsq.js';
-export { norm, cond } from './norm.js';
+export { pinv, matrixRank, type RankOptions } from './pinv.js';
+export { lstsq, type LstsqOptions, type LstsqResult } from './lstsq.js';
+export { norm, cond, type NormOrd, type NormOptions } from './norm.js';
