@@ -38,9 +38,6 @@ const NB: u32 = N / 16u;  // diagonal blocks
 // same address across a warp, so a broadcast).
 var<workgroup> As: array<vec4f, ${NN4}>;
 var<workgroup> Xs: array<f32, ${NKC}>;
-// The strict lower halves of the diagonal blocks as plain scalars (cheap indexed reads in
-// the serial inversion), then their inverses T_bb.
-var<workgroup> Ts: array<f32, ${NB256}>;
 
 @compute @workgroup_size(${WG})
 fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -58,26 +55,25 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
   for (var e = lid; e < N * N; e += WG) {
     let r = e / N;
     let c = e % N;
-    if (c < r) {
-      let v = A[abase + e];
-      As[e / 4u][e % 4u] = v;
-      if (r / 16u == c / 16u) { Ts[(r / 16u) * 256u + (r % 16u) * 16u + c % 16u] = v; }
-    }
+    if (c < r) { As[e / 4u][e % 4u] = A[abase + e]; }
   }
   workgroupBarrier();
 
-#if !PROBE_SKIP_TINV
   // 2. T_bb = (I + L_bb)⁻¹, column cc of block b by thread b*16 + cc, staged in Xs
   if (lid < N) {
     let b = lid / 16u;
     let cc = lid % 16u;
+    let o = b * 16u;
     let t0 = b * 256u;
     for (var r = 0u; r < 16u; r++) {
       var v = 0.0;
       if (r == cc) {
         v = 1.0;
       } else if (r > cc) {
-        for (var q = cc; q < r; q++) { v -= Ts[t0 + r * 16u + q] * Xs[t0 + q * 16u + cc]; }
+        for (var q = cc; q < r; q++) {
+          let e = (o + r) * N + o + q;
+          v -= As[e / 4u][e % 4u] * Xs[t0 + q * 16u + cc];
+        }
       }
       Xs[t0 + r * 16u + cc] = v;
     }
@@ -92,7 +88,6 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
   }
   workgroupBarrier();
 
-#endif
   // 3. blocked forward substitution, KC columns at a time
   let c = lid % KC;
   let rg = lid / KC;  // rows 4*rg .. 4*rg+3 of each 16-row block
@@ -106,7 +101,6 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
         let g = (bm * N + r0) * nrhs + col;
         acc = vec4f(B[g], B[g + nrhs], B[g + 2u * nrhs], B[g + 3u * nrhs]);
       }
-#if !PROBE_SKIP_GEMM
       for (var q = 0u; q < i * 16u; q += 4u) {
         let x = vec4f(Xs[q * KC + c], Xs[(q + 1u) * KC + c], Xs[(q + 2u) * KC + c], Xs[(q + 3u) * KC + c]);
         let l0 = As[(r0 * N + q) / 4u];
@@ -115,7 +109,6 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
         let l3 = As[((r0 + 3u) * N + q) / 4u];
         acc -= vec4f(dot(l0, x), dot(l1, x), dot(l2, x), dot(l3, x));
       }
-#endif
       // stage acc in the (not yet solved) rows of block i
       Xs[r0 * KC + c] = acc.x;
       Xs[(r0 + 1u) * KC + c] = acc.y;
