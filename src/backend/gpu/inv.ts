@@ -18,7 +18,7 @@ function invLayout(n: number, dtype: 'float32' | 'complex64') {
 }
 
 /** The kernel's per-element statements, written out with constant indices. */
-function unrolled(n: number): Record<string, string> {
+export function unrolled(n: number): Record<string, string> {
   const ks = Array.from({ length: n * n }, (_, k) => k);
   const cols = Array.from({ length: n }, (_, j) => j);
   const line = (t: string) => `  ${t}`;
