@@ -263,9 +263,12 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   if (in_parallel_region()) P = 1;
   // Blocked ordering once the columns outgrow the caches: blocks of about kJacobiBlock
   // columns, so the two blocks of a pair (and their V columns) stay in L2 while all
-  // their column pairs are processed. H block pairs per round, a multiple of P.
+  // their column pairs are processed. H block pairs per round, a multiple of P. With
+  // threads, every round ends in a barrier, and a barrier waits for the slowest thread
+  // (one the OS has parked costs a whole time slice): then one block pair per thread,
+  // 2P rounds per sweep, is the better trade.
   const bool blocked = n >= 96;
-  const index per = std::max<index>(1, (n + 2 * kJacobiBlock * P - 1) / (2 * kJacobiBlock * P));
+  const index per = P > 1 ? 1 : std::max<index>(1, (n + 2 * kJacobiBlock - 1) / (2 * kJacobiBlock));
   const index H = P * per;
   const index nb = 2 * H;
   std::vector<index> bstart(nb + 1);
