@@ -113,15 +113,20 @@ namespace {
 using namespace svd_detail;
 
 template <class R>
-const JacobiKernels<R>& jk() {
-  static const JacobiKernels<R> k = [] {
+JacobiKernels<R> pick_jacobi() {
 #if LAPIS_SVD_X86
-    if (std::strcmp(gemm_kernel_name(), "avx2") == 0) return avx2_jacobi<R>();
+  // The AVX2 kernels whenever the GEMM runs an x86 SIMD family (AVX-512 machines run
+  // AVX2 too); LAPIS_KERNELS=portable turns both to portable code.
+  const char* g = gemm_kernel_name();
+  if (std::strcmp(g, "avx2") == 0 || std::strcmp(g, "avx512") == 0) return avx2_jacobi<R>();
 #endif
-    return portable_jacobi<R>();
-  }();
-  return k;
+  return portable_jacobi<R>();
 }
+
+// Picked once at load time (a namespace-scope object: no guard on every call, which
+// costs a few percent at n = 64).
+template <class R> const JacobiKernels<R> g_jacobi = pick_jacobi<R>();
+template <class R> inline const JacobiKernels<R>& jk() { return g_jacobi<R>; }
 
 // conj(x)·y over n elements.
 template <class T>
