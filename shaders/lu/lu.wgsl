@@ -11,6 +11,10 @@
 // completes. Multipliers are a·(1/p), or a/p when p is below the smallest normal (its
 // reciprocal would overflow).
 //
+// Strided loops over a matrix run a constant number of passes (the compiler unrolls them
+// and keeps every load of a thread in flight at once: with 32-thread groups, one load at a
+// time per thread left the copy in and out at a fifth of the memory bandwidth).
+//
 // Substitution: the right-hand sides go through workgroup memory RC columns at a time;
 // threads take (row, column) pairs and each step of forward/back substitution is one
 // barrier. In back substitution row j is final after step j+1, so that step divides it
@@ -140,7 +144,9 @@ fn finite_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f80
 // Coalesced copy of matrix `m` of A into the working matrix; flags non-finite values.
 fn load_matrix(m: u32, lid: u32) {
   var bad = false;
-  for (var e = lid; e < NN; e += WG) {
+  for (var r_e = 0u; r_e < (NN + WG - 1u) / WG; r_e++) {
+    let e = lid + r_e * WG;
+    if (e >= NN) { continue; }
     let v = ldA(m * NN + e);
 #if IS_COMPLEX
     bad = bad || !finite_f32(v.x) || !finite_f32(v.y);
@@ -238,7 +244,9 @@ fn make_perm(lid: u32) {
 // L·U·X = P·B for the RC columns in b_s (w of them valid).
 fn substitute(lid: u32) {
   for (var i = 0u; i + 1u < N; i++) {
-    for (var t = lid; t < N * RC; t += WG) {
+    for (var r_t = 0u; r_t < (N * RC + WG - 1u) / WG; r_t++) {
+    let t = lid + r_t * WG;
+    if (t >= N * RC) { continue; }
       let j = t / RC;
       let c = t % RC;
       if (j > i) { b_s[j * RC + c] = b_s[j * RC + c] - tmul(ag(j * N + i), b_s[i * RC + c]); }
@@ -248,7 +256,9 @@ fn substitute(lid: u32) {
   for (var t = lid; t < RC; t += WG) { b_s[(N - 1u) * RC + t] = tdiv(b_s[(N - 1u) * RC + t], ag(NN - 1u)); }
   sync();
   for (var i = N - 1u; i >= 1u; i--) {
-    for (var t = lid; t < N * RC; t += WG) {
+    for (var r_t = 0u; r_t < (N * RC + WG - 1u) / WG; r_t++) {
+    let t = lid + r_t * WG;
+    if (t >= N * RC) { continue; }
       let j = t / RC;
       let c = t % RC;
       if (j < i) {
@@ -268,7 +278,9 @@ fn substitute_adjoint(lid: u32) {
   for (var t = lid; t < RC; t += WG) { b_s[t] = tdiv(b_s[t], tconj(ag(0u))); }
   sync();
   for (var i = 0u; i + 1u < N; i++) {
-    for (var t = lid; t < N * RC; t += WG) {
+    for (var r_t = 0u; r_t < (N * RC + WG - 1u) / WG; r_t++) {
+    let t = lid + r_t * WG;
+    if (t >= N * RC) { continue; }
       let j = t / RC;
       let c = t % RC;
       if (j > i) {
@@ -280,7 +292,9 @@ fn substitute_adjoint(lid: u32) {
     sync();
   }
   for (var i = N - 1u; i >= 1u; i--) {
-    for (var t = lid; t < N * RC; t += WG) {
+    for (var r_t = 0u; r_t < (N * RC + WG - 1u) / WG; r_t++) {
+    let t = lid + r_t * WG;
+    if (t >= N * RC) { continue; }
       let j = t / RC;
       let c = t % RC;
       if (j < i) { b_s[j * RC + c] = b_s[j * RC + c] - tmul(tconj(ag(i * N + j)), b_s[i * RC + c]); }
@@ -303,7 +317,9 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   sync();
   factor(lid);
 #if !A_GLOBAL
-  for (var e = lid; e < NN; e += WG) {
+  for (var r_e = 0u; r_e < (NN + WG - 1u) / WG; r_e++) {
+    let e = lid + r_e * WG;
+    if (e >= NN) { continue; }
     let v = a_s[e];
 #if IS_COMPLEX
     LU[2u * (m * NN + e)] = v.x;
@@ -313,7 +329,11 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
 #endif
   }
 #endif
-  for (var k = lid; k < N; k += WG) { PIV[m * N + k] = i32(piv_s[k] + 1u); }
+  for (var r_k = 0u; r_k < (N + WG - 1u) / WG; r_k++) {
+    let k = lid + r_k * WG;
+    if (k >= N) { continue; }
+    PIV[m * N + k] = i32(piv_s[k] + 1u);
+  }
   if (lid == 0u) { INFO[m] = info_s; }
 #else
 #if MODE_LUSOLVE
@@ -321,7 +341,11 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   if (p.use_a != 0u) { am = u32(amap[m]); }
   wbase = am * NN;
   load_matrix(am, lid);
-  for (var k = lid; k < N; k += WG) { piv_s[k] = u32(PIVIN[am * N + k] - 1); }
+  for (var r_k = 0u; r_k < (N + WG - 1u) / WG; r_k++) {
+    let k = lid + r_k * WG;
+    if (k >= N) { continue; }
+    piv_s[k] = u32(PIVIN[am * N + k] - 1);
+  }
   sync();
   let nrhs = p.nrhs;
   let bad = false;
@@ -347,7 +371,9 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   let adj = p.adjoint != 0u;
 #endif
   for (var c0 = 0u; c0 < nrhs; c0 += RC) {
-    for (var t = lid; t < N * RC; t += WG) {
+    for (var r_t = 0u; r_t < (N * RC + WG - 1u) / WG; r_t++) {
+    let t = lid + r_t * WG;
+    if (t >= N * RC) { continue; }
       let j = t / RC;
       let c = t % RC;
       var v = ${ZERO};
@@ -369,7 +395,9 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
 #else
     substitute(lid);
 #endif
-    for (var t = lid; t < N * RC; t += WG) {
+    for (var r_t = 0u; r_t < (N * RC + WG - 1u) / WG; r_t++) {
+    let t = lid + r_t * WG;
+    if (t >= N * RC) { continue; }
       let j = t / RC;
       let c = t % RC;
       if (c0 + c < nrhs) {

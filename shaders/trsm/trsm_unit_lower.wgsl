@@ -52,7 +52,9 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
   let nrhs = p.nrhs;
 
   // 1. strict lower triangle of A
-  for (var e = lid; e < N * N; e += WG) {
+  // a constant number of passes: unrolled, all of a thread's loads in flight together
+  for (var p0 = 0u; p0 < N * N / WG; p0++) {
+    let e = lid + p0 * WG;
     let r = e / N;
     let c = e % N;
     if (c < r) { As[e / 4u][e % 4u] = A[abase + e]; }
@@ -79,7 +81,9 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
     }
   }
   workgroupBarrier();
-  for (var e = lid; e < NB * 256u; e += WG) {
+  for (var p1 = 0u; p1 < (NB * 256u + WG - 1u) / WG; p1++) {
+    let e = lid + p1 * WG;
+    if (e >= NB * 256u) { continue; }
     let b = e / 256u;
     let r = (e / 16u) % 16u;
     let q = e % 16u;
