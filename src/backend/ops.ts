@@ -4,6 +4,8 @@
 // and one of these. Implementations return tensors on the device they were given.
 import type { Tensor } from '../core/tensor.js';
 import type { BatchPlan } from '../core/batch.js';
+import type { ElementwiseLayout } from '../core/broadcast.js';
+import type { DType } from '../core/dtype.js';
 
 /** Per-matrix LAPACK status: int32 tensor of the batch shape, on the op's device. */
 export type InfoTensor = Tensor<'int32'>;
@@ -52,6 +54,15 @@ export interface OpSignatures {
   svd: (
     A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean },
   ) => { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: InfoTensor };
+
+  /** x = mantissa · 2^exponent elementwise (exponent int32, same shape as x). */
+  frexp: (x: Tensor) => { mantissa: Tensor; exponent: Tensor<'int32'> };
+  /** 0 / values / 1 for x < 0 / x == 0 / x > 0 over a broadcast layout. */
+  heaviside: (x: Tensor, values: Tensor, layout: ElementwiseLayout) => Tensor;
+  /** Lₙ(x) over a broadcast layout; n already converted to x's dtype. */
+  laguerrePolynomialL: (x: Tensor, n: Tensor, layout: ElementwiseLayout) => Tensor;
+  /** base^linspace(start, end, steps), registered per output dtype (int32 included). */
+  logspace: (steps: number, start: number, end: number, base: number, dtype: DType) => Tensor;
 }
 
 export type OpName = keyof OpSignatures;
