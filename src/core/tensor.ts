@@ -77,6 +77,21 @@ export class Tensor<D extends DType = DType> {
     return new Tensor(dtype, shape, 'cpu', new C(sizeOf(shape) * scalarsPerElement(dtype)) as Storage<D>);
   }
 
+  /**
+   * Allocates CPU storage without zeroing it, for outputs a kernel overwrites completely.
+   * Zero-filling a fresh typed array costs as much as a 64×64 GEMM; Node's unsafe
+   * allocation skips it (elsewhere this falls back to a zeroed array).
+   */
+  static uninit<D extends DType>(dtype: D, shape: readonly number[]): Tensor<D> {
+    checkShape(shape, 'tensor');
+    const C = storageCtor(dtype);
+    const n = sizeOf(shape) * scalarsPerElement(dtype);
+    const B = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
+    if (!B || n === 0) return new Tensor(dtype, shape, 'cpu', new C(n) as Storage<D>);
+    const bytes = B.allocUnsafeSlow(n * C.BYTES_PER_ELEMENT);
+    return new Tensor(dtype, shape, 'cpu', new C(bytes.buffer as ArrayBuffer, bytes.byteOffset, n) as Storage<D>);
+  }
+
   get ndim(): number { return this.shape.length; }
   /** Number of elements (a complex number counts once). */
   get size(): number { return sizeOf(this.shape); }

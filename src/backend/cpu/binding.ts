@@ -45,7 +45,7 @@ export function setNumThreads(n: number): number {
   return native().numThreads(n) as number;
 }
 
-/** The active GEMM micro-kernel family: "avx2", "neon" or "portable". */
+/** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
 export function gemmKernel(): string {
   return native().gemmKernel() as string;
 }

@@ -7,7 +7,7 @@ import { native } from './binding.js';
 const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 
 function matmul(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number): Tensor {
-  const C = Tensor.empty(A.dtype as DType, [...plan.batchShape, m, n]);
+  const C = Tensor.uninit(A.dtype as DType, [...plan.batchShape, m, n]);
   native().matmul(dtypeCode(A.dtype), A.dataSync(), B.dataSync(), C.dataSync(), plan.count, m, k, n,
     plan.aIdx, plan.bIdx, plan.aCount, plan.bCount);
   return C;
