@@ -1,15 +1,11 @@
 // lapis/gdn: chunkSolve and invUnitLower on the GPU against the CPU backend and the
 // definition; the chunked gated-delta-rule forward against a naive sequential recurrence.
-import { describe, expect, beforeAll, afterAll } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Rng, Tensor, DTypeError, DeviceError, ShapeError, ArgumentError } from '../../src/index.js';
 import * as gdn from '../../src/gdn/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 
 useGpu();
-// Dawn's pending promises do not hold Node's event loop open; a timer does.
-let keep: ReturnType<typeof setInterval> | undefined;
-beforeAll(() => { keep = setInterval(() => {}, 50); });
-afterAll(() => clearInterval(keep));
 
 /** Chunk coefficient blocks as the delta rule makes them: β·(k_i·k_j)·decay, |entries| < 1. NaN above. */
 function chunkBlocks(count: number, C: number, rng: Rng): Float32Array {

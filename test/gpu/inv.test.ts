@@ -1,16 +1,12 @@
 // GPU batched inverse (n ≤ 4 closed-form kernel, 4 < n ≤ 64 through LU) against the CPU
 // backend, mathjs samples and LAPACK's inverse ratio, with singular, NaN and large batches.
-import { describe, expect, beforeAll, afterAll } from 'vitest';
+import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { Mat, withCondition, toTensor, fromTensor, ratioInv, roundTo } from '../helpers/matrices.js';
 
 useGpu();
-// Dawn's pending promises do not hold Node's event loop open; a timer does (see report).
-let keep: ReturnType<typeof setInterval> | undefined;
-beforeAll(() => { keep = setInterval(() => {}, 50); });
-afterAll(() => clearInterval(keep));
 const math = create(all, { absTol: 0, relTol: 1e-12 });
 const LONG = process.env.LAPIS_LONG === '1';
 

@@ -1,17 +1,13 @@
 // GPU batched LU / solve / luSolve (n ≤ 64, one workgroup per matrix) against LAPACK's
 // ratios, the CPU backend and mathjs, with singular/NaN members, broadcasting, complex64
 // and a batch above 65,535 (folded dispatch).
-import { describe, expect, beforeAll, afterAll } from 'vitest';
+import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { Mat, withCondition, randomMatrix, toTensor, fromTensor, ratioLu, ratioSolve, roundTo } from '../helpers/matrices.js';
 
 useGpu();
-// Dawn's pending promises do not hold Node's event loop open; a timer does.
-let keep: ReturnType<typeof setInterval> | undefined;
-beforeAll(() => { keep = setInterval(() => {}, 50); });
-afterAll(() => clearInterval(keep));
 const math = create(all, { absTol: 0, relTol: 1e-12 });
 
 type D = 'float32' | 'complex64';

@@ -1,7 +1,7 @@
 // GPU triangular solves: the blocked unit-lower fast path (Gated DeltaNet shapes) against
 // the general kernel and the CPU backend; the general kernel for every variant; NaN in
 // the unread triangle; complex64; a batch above 65,535 systems.
-import { describe, expect, beforeAll, afterAll } from 'vitest';
+import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { planBatch } from '../../src/core/batch.js';
@@ -10,10 +10,6 @@ import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { Mat, randomMatrix, triangular, triangleOf, toTensor, fromTensor, ratioSolve, roundTo } from '../helpers/matrices.js';
 
 useGpu();
-// Dawn's pending promises do not hold Node's event loop open; a timer does.
-let keep: ReturnType<typeof setInterval> | undefined;
-beforeAll(() => { keep = setInterval(() => {}, 50); });
-afterAll(() => clearInterval(keep));
 const math = create(all, { absTol: 0, relTol: 1e-12 });
 const cpu = (t: Tensor) => t.toAsync('cpu');
 
