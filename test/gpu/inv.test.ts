@@ -111,6 +111,15 @@ describe('gpu inv (batched small)', () => {
     });
   });
 
+  gpuIt('empty batches and 0×0 matrices', async () => {
+    const e = linalg.invEx(Tensor.empty('float32', [3, 0, 0]).to('gpu'));
+    expect(e.inverse.shape).toEqual([3, 0, 0]);
+    expect(Array.from(await e.info.data())).toEqual([0, 0, 0]);
+    const z = linalg.invEx(Tensor.empty('complex64', [0, 4, 4]).to('gpu'));
+    expect(z.inverse.shape).toEqual([0, 4, 4]);
+    expect((await z.info.data()).length).toBe(0);
+  });
+
   gpuIt('scales: entries near 1e±18 do not overflow the cofactors', async () => {
     const rng = new Rng(11);
     for (const s of [1e18, 1e-18]) {

@@ -58,7 +58,7 @@ function scratch(global: boolean, dtype: 'float32' | 'complex64', count: number,
 }
 
 /** Zero info for empty matrices (nothing to factor). */
-function zeroInfo(batchShape: readonly number[]): Tensor<'int32'> {
+export function zeroInfo(batchShape: readonly number[]): Tensor<'int32'> {
   let c = 1;
   for (const d of batchShape) c *= d;
   return Tensor.fromStorage('int32', batchShape, new Int32Array(c)).to('gpu') as Tensor<'int32'>;
