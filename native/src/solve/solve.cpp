@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../lu/kernels.hpp"
+#include "tiny.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/trsm.hpp"
 
@@ -103,23 +104,27 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
   };
   // Many tiny systems with one right-hand side: several matrices per SIMD register.
   if constexpr (!is_complex_v<T>) {
-    constexpr index L = detail::kLaneBytes / sizeof(T);
-    if (k == 1 && !aIdx && !bIdx && n >= 2 && n <= 8 && count >= L) {
+    const auto& tiny = detail::tiny_solver<T>();
+    const index L = tiny.lanes;
+    if (tiny.groups && k == 1 && !aIdx && !bIdx && n >= 2 && n <= detail::kTinyMax && count >= L) {
       const index groups = count / L;
-      const auto& kern = detail::solver_kernels<T>();
       parallel_for(groups, 64, [&](index g0, index g1) {
-        for (index g = g0; g < g1; ++g) {
-          const index b = g * L;
-          if (!all_finite(L * n * n, A + b * n * n)) {
-            for (index l = 0; l < L; ++l) one(b + l, 1);
-            continue;
-          }
-          kern.solve_small_lanes(n, L, A + b * n * n, B + b * n, X + b * n, info + b);
-          for (index l = 0; l < L; ++l)
-            if (info[b + l] != 0) fill_nan(n, X + (b + l) * n);
-        }
+        tiny.groups(n, g1 - g0, A + g0 * L * n * n, B + g0 * L * n, X + g0 * L * n, info + g0 * L);
       });
-      for (index b = groups * L; b < count; ++b) one(b, 1);
+      // The last partial group goes through the same kernel, padded with identity systems,
+      // so a system's result does not depend on where it sits in the batch.
+      const index b0 = groups * L, rest = count - b0;
+      if (rest > 0) {
+        std::vector<T> a(static_cast<size_t>(L * n * n), T(0)), bx(static_cast<size_t>(2 * L * n), T(1));
+        std::vector<int32_t> st(static_cast<size_t>(L));
+        std::memcpy(a.data(), A + b0 * n * n, sizeof(T) * static_cast<size_t>(rest * n * n));
+        for (index l = rest; l < L; ++l)
+          for (index i = 0; i < n; ++i) a[static_cast<size_t>((l * n + i) * n + i)] = T(1);
+        std::memcpy(bx.data(), B + b0 * n, sizeof(T) * static_cast<size_t>(rest * n));
+        tiny.groups(n, 1, a.data(), bx.data(), bx.data() + L * n, st.data());
+        std::memcpy(X + b0 * n, bx.data() + L * n, sizeof(T) * static_cast<size_t>(rest * n));
+        std::memcpy(info + b0, st.data(), sizeof(int32_t) * static_cast<size_t>(rest));
+      }
       return;
     }
   }

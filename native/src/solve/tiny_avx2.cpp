@@ -1,0 +1,20 @@
+// Lane kernels for tiny systems, 32-byte vectors (CMake adds -mavx2 -mfma to *_avx2.cpp);
+// contraction to FMA is allowed in this file only.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=fast")
+#elif defined(__clang__)
+#pragma clang fp contract(fast)
+#endif
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "tiny.hpp"
+
+namespace lapis::detail::tiny_avx2 {
+#define LAPIS_TINY_BYTES 32
+#include "tiny_impl.hpp"
+#undef LAPIS_TINY_BYTES
+}  // namespace lapis::detail::tiny_avx2

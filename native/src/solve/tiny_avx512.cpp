@@ -1,0 +1,34 @@
+// Lane kernels for tiny systems, 64-byte vectors: 8 double or 16 float systems per group.
+// The build applies no ISA flags to this file (the addon targets x86-64-v3 at most): the
+// target is set for the functions below, and tiny_solver() only hands them out after a
+// CPUID check.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>  // (before the target region: library inline code keeps the baseline ISA)
+
+#include "tiny.hpp"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
+#pragma clang fp contract(fast)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+namespace lapis::detail::tiny_avx512 {
+#define LAPIS_TINY_BYTES 64
+#include "tiny_impl.hpp"
+#undef LAPIS_TINY_BYTES
+}  // namespace lapis::detail::tiny_avx512
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif
