@@ -184,6 +184,7 @@ export interface MachineInfo {
   gpu?: string | null; // adapter description, or null
   gpuNote?: string; // why there is no GPU column
   python?: Record<string, string | null>; // numpy, scipy, openblas, torch, cuda device…
+  peersAbsent?: string[]; // peers with cases but no interpreter: 'torch: no python3 with torch and CUDA'
 }
 
 export interface SuiteResult {
@@ -365,6 +366,7 @@ function machineLine(m: MachineInfo): string {
     .filter(([, v]) => v)
     .map(([k, v]) => `${k} ${v}`);
   if (pyParts.length) parts.push(pyParts.join(', '));
+  if (m.peersAbsent?.length) parts.push(`not measured: ${m.peersAbsent.join('; ')}`);
   return parts.join(' · ');
 }
 

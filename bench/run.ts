@@ -201,13 +201,15 @@ async function runSuite(
     for (const p of pending.splice(0)) console.error(p);
   };
   let pyInfo: Record<string, string | null> = {};
+  const absent: string[] = [];
 
   for (const kind of ['numpy', 'torch'] as const) {
     const py = kind === 'numpy' ? ctx.py : ctx.torchPy;
     const idx = cases.map((c, i) => (c[kind === 'numpy' ? 'python' : 'torch'] ? i : -1)).filter((i) => i >= 0);
     if (!idx.length) continue;
     if (!py) {
-      for (const i of idx) results[i].notes![kind] = kind === 'numpy' ? 'no python3 with numpy' : 'no torch with CUDA';
+      // Said once on the machine line, not on every case.
+      absent.push(kind === 'numpy' ? 'numpy: no python3 with numpy' : 'torch: no python3 with torch and CUDA');
       continue;
     }
     process.stderr.write(`  ${kind}: ${idx.length} case(s) in ${py}… `);
@@ -272,6 +274,7 @@ async function runSuite(
     gpu: ctx.gpu?.ok ? ctx.gpu.desc : null,
     ...(ctx.gpu && !ctx.gpu.ok && ctx.gpu.note ? { gpuNote: ctx.gpu.note } : {}),
     python: pyInfo,
+    ...(absent.length ? { peersAbsent: absent } : {}),
   };
   return { suite, host: ctx.host, date: new Date().toISOString(), quick: ctx.quick, machine, cases: results };
 }
