@@ -67,7 +67,8 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
     for (int q = 0; q < int(L * NN * sizeof(T)); q += 64)
       __builtin_prefetch(reinterpret_cast<const char*>(A + kTinyAhead * L * NN) + q);
     V a[N][C];
-    // (v − v) is NaN exactly for ±Inf and NaN: its sum flags a non-finite matrix per lane
+    // v·0 is NaN exactly for ±Inf and NaN: the sum flags a non-finite matrix per lane (one
+    // FMA per element where contraction is on)
     V fin = V{};
     {
       V r[L];
@@ -78,14 +79,14 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
         tiny_transpose<V, L>(r);
         for (int e = 0; e < L; ++e) {
           a[(e0 + e) / N][(e0 + e) % N] = r[e];
-          fin += r[e] - r[e];
+          fin += r[e] * T(0);
         }
       }
       for (; e0 < NN; ++e0) {
         V v;
         for (int l = 0; l < L; ++l) v[l] = A[l * NN + e0];
         a[e0 / N][e0 % N] = v;
-        fin += v - v;
+        fin += v * T(0);
       }
       int i0 = 0;
       for (; i0 + L <= N; i0 += L) {
