@@ -101,6 +101,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       }
     }
     M st = M{};
+    V rinv[N];  // 1/pivot, again needed by the back substitution (divisions are the slowest ops here)
 #pragma GCC unroll 16
     for (int k = 0; k < N; ++k) {
       V best = a[k][k] < T(0) ? -a[k][k] : a[k][k];
@@ -126,6 +127,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       const M tiny = (piv < T(0) ? -piv : piv) < sfmin;
       const bool any_tiny = tiny_any<M, L>(tiny);
       const V r = T(1) / piv;
+      rinv[k] = r;
 #pragma GCC unroll 16
       for (int i = k + 1; i < N; ++i) {
         const M s = p == I(i);
@@ -146,7 +148,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       for (int j = i + 1; j < N; ++j) s -= a[i][j] * x[j];
       const V d = a[i][i];
       const M tiny = (d < T(0) ? -d : d) < sfmin;
-      V xi = s * (T(1) / d);
+      V xi = s * rinv[i];
       if (tiny_any<M, L>(tiny)) xi = tiny ? s / d : xi;
       x[i] = xi;
     }
