@@ -251,12 +251,25 @@ bool jacobi_pair_sq(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& 
   if constexpr (is_complex_v<T>) g2 = g.real() * g.real() + g.imag() * g.imag();
   else g2 = g * g;
   if (!(g2 > tol2 * ap * bq)) return false;
-  const R ag = std::sqrt(g2);
+  R ag;
+  if constexpr (is_complex_v<T>) ag = std::sqrt(g2);
+  else ag = std::abs(g);
   const R zeta = (bq - ap) * (R(0.5) / ag);
   const R az = std::abs(zeta);
-  const R ta = az < R(1) / eps<T>() ? R(1) / (az + std::sqrt(1 + az * az)) : R(0.5) / az;
+  // tan θ = 1/(|ζ| + w) = w − |ζ| with w = √(1 + ζ²), and cos θ = √((1 + |ζ|/w)/2)
+  // (cos 2θ = |ζ|/w; no cancellation): the two divisions run side by side, one fewer
+  // step in the chain than c = 1/√(1 + t²).
+  R ta, c;
+  if (az < R(1) / eps<T>()) {
+    const R w = std::sqrt(1 + az * az);
+    ta = R(1) / (az + w);
+    c = std::sqrt(R(0.5) + R(0.5) * (az / w));
+  } else {
+    ta = R(0.5) / az;
+    c = 1;
+  }
   const R t = std::copysign(ta, zeta);
-  const R c = R(1) / std::sqrt(1 + t * t), s = c * t;
+  const R s = c * t;
   T z;
   if constexpr (is_complex_v<T>) z = g * (s / ag);
   else z = g > 0 ? s : -s;
