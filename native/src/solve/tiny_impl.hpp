@@ -185,6 +185,10 @@ template <class T> void tiny_groups(index n, index ngroups, const T* A, const T*
     case 6: tiny_groups_n<T, 6, L>(ngroups, A, B, X, info); break;
     case 7: tiny_groups_n<T, 7, L>(ngroups, A, B, X, info); break;
     case 8: tiny_groups_n<T, 8, L>(ngroups, A, B, X, info); break;
+    case 9: tiny_groups_n<T, 9, L>(ngroups, A, B, X, info); break;
+    case 10: tiny_groups_n<T, 10, L>(ngroups, A, B, X, info); break;
+    case 11: tiny_groups_n<T, 11, L>(ngroups, A, B, X, info); break;
+    case 12: tiny_groups_n<T, 12, L>(ngroups, A, B, X, info); break;
     default: break;
   }
 }
