@@ -18,25 +18,32 @@ template <class T, int L> struct TinyVec {
 };
 
 #define LAPIS_TINY_INLINE inline __attribute__((always_inline))
+// Two-input shuffle with constant lane indices; IV is the matching integer vector type
+// (GCC before 12 has only __builtin_shuffle, with the indices as a vector).
+#if !defined(LAPIS_TINY_OLD_SHUFFLE) && (defined(__clang__) || __GNUC__ >= 12)
+#define LAPIS_TINY_SHUFFLE(IV, a, b, idx) __builtin_shufflevector(a, b, idx)
+#else
+#define LAPIS_TINY_SHUFFLE(IV, a, b, idx) __builtin_shuffle(a, b, IV{idx})
+#endif
 
 // One butterfly stage of an in-register L×L transpose: swaps the off-diagonal D×D blocks.
-template <class V, int L, int D, int... J>
+template <class V, class IV, int L, int D, int... J>
 LAPIS_TINY_INLINE void tiny_stage(V* r, std::integer_sequence<int, J...>) {
   for (int i = 0; i < L; ++i)
     if (!(i & D)) {
       const V a = r[i], b = r[i + D];
-      r[i] = __builtin_shufflevector(a, b, ((J & D) ? L + J - D : J)...);
-      r[i + D] = __builtin_shufflevector(a, b, ((J & D) ? L + J : J + D)...);
+      r[i] = LAPIS_TINY_SHUFFLE(IV, a, b, ((J & D) ? L + J - D : J)...);
+      r[i + D] = LAPIS_TINY_SHUFFLE(IV, a, b, ((J & D) ? L + J : J + D)...);
     }
 }
-template <class V, int L, int D = 1> LAPIS_TINY_INLINE void tiny_transpose(V* r) {
+template <class V, class IV, int L, int D = 1> LAPIS_TINY_INLINE void tiny_transpose(V* r) {
   if constexpr (D < L) {
-    tiny_stage<V, L, D>(r, std::make_integer_sequence<int, L>{});
-    tiny_transpose<V, L, D * 2>(r);
+    tiny_stage<V, IV, L, D>(r, std::make_integer_sequence<int, L>{});
+    tiny_transpose<V, IV, L, D * 2>(r);
   }
 }
 template <class M, int L, int D, int... J> LAPIS_TINY_INLINE M tiny_rot(M m, std::integer_sequence<int, J...>) {
-  return __builtin_shufflevector(m, m, ((J + D) % L)...);
+  return LAPIS_TINY_SHUFFLE(M, m, m, ((J + D) % L)...);
 }
 // Some lane set (log2 L shuffles, then one extract).
 template <class M, int L, int D = L / 2> LAPIS_TINY_INLINE bool tiny_any(M m) {
@@ -76,7 +83,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
 #pragma GCC unroll 32
       for (; e0 + L <= NN; e0 += L) {
         for (int l = 0; l < L; ++l) __builtin_memcpy(&r[l], A + l * NN + e0, sizeof(V));
-        tiny_transpose<V, L>(r);
+        tiny_transpose<V, M, L>(r);
         for (int e = 0; e < L; ++e) {
           a[(e0 + e) / N][(e0 + e) % N] = r[e];
           fin += r[e] * T(0);
@@ -91,7 +98,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       int i0 = 0;
       for (; i0 + L <= N; i0 += L) {
         for (int l = 0; l < L; ++l) __builtin_memcpy(&r[l], B + l * N + i0, sizeof(V));
-        tiny_transpose<V, L>(r);
+        tiny_transpose<V, M, L>(r);
         for (int e = 0; e < L; ++e) a[i0 + e][N] = r[e];
       }
       for (; i0 < N; ++i0) {
@@ -157,7 +164,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       int i0 = 0;
       for (; i0 + L <= N; i0 += L) {
         for (int e = 0; e < L; ++e) r[e] = x[i0 + e];
-        tiny_transpose<V, L>(r);
+        tiny_transpose<V, M, L>(r);
         for (int l = 0; l < L; ++l) __builtin_memcpy(X + l * N + i0, &r[l], sizeof(V));
       }
       for (; i0 < N; ++i0)
@@ -203,3 +210,4 @@ template TinySolver<float> make<float>();
 template TinySolver<double> make<double>();
 
 #undef LAPIS_TINY_INLINE
+#undef LAPIS_TINY_SHUFFLE
