@@ -15,15 +15,9 @@ template <class T> struct SolverKernels {
   void (*trsv_rows)(bool upper, bool unit, index n, index k, const T* t, index ldt, T* b, index ldb);
   // A·X = B for n ≤ kSolveSmallMax, no allocation; returns info (X unset when info > 0).
   int32_t (*solve_small)(index n, index k, const T* A, const T* B, T* X);
-  // count contiguous n×n systems with one right-hand side, several per SIMD register
-  // (real types, 2 ≤ n ≤ 8); returns how many leading systems it solved.
-  index (*solve_small_lanes)(index n, index count, const T* A, const T* B, T* X, int32_t* info);
 };
 
 inline constexpr index kSolveSmallMax = 16;
-// Bytes of one lane group of the tiny-system kernel: one AVX register (wider vector
-// types are lowered badly without AVX-512: measured 4× the instructions).
-inline constexpr int kLaneBytes = 32;
 
 template <class T> const SolverKernels<T>& solver_kernels();
 

@@ -12,7 +12,7 @@ namespace lapis::detail {
 namespace portable {
 #include "kernels_impl.hpp"
 
-template <class T> SolverKernels<T> make_kernels() { return {&getf2<T>, &getf2_cm<T>, &trsv_rows<T>, &solve_small<T>, &solve_small_lanes<T>}; }
+template <class T> SolverKernels<T> make_kernels() { return {&getf2<T>, &getf2_cm<T>, &trsv_rows<T>, &solve_small<T>}; }
 template SolverKernels<float> make_kernels<float>();
 template SolverKernels<double> make_kernels<double>();
 template SolverKernels<std::complex<float>> make_kernels<std::complex<float>>();
