@@ -13,7 +13,7 @@ const REAL: DType[] = ['float32', 'float64'];
 
 /** An output the kernel overwrites completely (the binding advises huge pages for it). */
 function output(dtype: DType, shape: readonly number[]): Tensor {
-  return Tensor.empty(dtype, shape);
+  return Tensor.uninit(dtype, shape);
 }
 
 function frexp(x: Tensor): { mantissa: Tensor; exponent: Tensor<'int32'> } {
