@@ -47,15 +47,26 @@ const NB: u32 = N / 16u;         // 16-row blocks
 // read different banks.
 const STRIDE: u32 = ${STRIDE}u;
 
+// Variants (timed in bench/gdn-kernels.mjs): L_GLOBAL reads L straight from A (the same
+// address across a task's threads, served by the L1 cache) instead of workgroup memory;
+// X_GLOBAL reads X_J back from the thread's own column of X instead of workgroup memory.
+#if !L_GLOBAL
 var<workgroup> Ls: array<array<vec4f, STRIDE>, G>;
+fn ld(lb: u32, i: u32) -> vec4f { return Ls[lb][i]; }
+#else
+fn ld(lb: u32, i: u32) -> vec4f { return A[lb + i]; }
+#endif
+#if !X_GLOBAL
 // Xs[g][j·KC + c]: rows 4j..4j+3 of column c of task g.
 var<workgroup> Xs: array<array<vec4f, ${XS}>, G>;
+#endif
 
 @compute @workgroup_size(${WG})
 fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                             @builtin(local_invocation_index) lid: u32) {
   let t0 = linear_workgroup_id(wid, nwg) * G;
 
+#if !L_GLOBAL
   // 1. G·NN4 is a multiple of WG (powers of two, N²/4 ≥ 64 ≥ KC): a constant trip count,
   //    unrolled, every thread's loads in flight together.
   for (var k = 0u; k < G * NN4 / WG; k++) {
@@ -74,6 +85,7 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
     Ls[g][w] = v;
   }
   workgroupBarrier();
+#endif
 
   let g = lid / KC;
   let c = lid % KC;
@@ -85,6 +97,13 @@ fn trsm_unit_lower_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_work
   if (col >= nrhs) { return; }
   var bm = m;
   if (p.use_b != 0u) { bm = u32(bmap[m]); }
+#if L_GLOBAL
+  var am = m;
+  if (p.use_a != 0u) { am = u32(amap[m]); }
+  let lb = am * NN4;
+#else
+  let lb = g;
+#endif
 
   // 2. blocked forward substitution down the thread's column
   for (var I = 0u; I < NB; I++) {

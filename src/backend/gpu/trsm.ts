@@ -1,9 +1,8 @@
 // GPU batched triangular solve (left side). Unit lower float32 systems of n = 16/32/64
-// with ≥ 8 right-hand sides, the Gated DeltaNet chunk shape, take a dedicated kernel:
-// shaders/trsm/trsm_unit_lower.wgsl (one thread per RHS column) for n = 16 and 32,
-// shaders/trsm/trsm_unit_lower_blocked.wgsl (one workgroup per system) for n = 64;
-// everything else the general substitution kernel shaders/trsm/trsm.wgsl. All compute
-// the same function.
+// with ≥ 8 right-hand sides, the Gated DeltaNet chunk shape, take the column-per-thread
+// kernel shaders/trsm/trsm_unit_lower.wgsl; everything else the general substitution
+// kernel shaders/trsm/trsm.wgsl. Both compute the same function. (The earlier blocked
+// kernel, trsm_unit_lower_blocked.wgsl, is kept as the baseline of bench/gdn-kernels.mjs.)
 import type { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ShapeError, DeviceError, fmtShape } from '../../core/errors.js';
@@ -35,24 +34,32 @@ export interface UnitLowerPlan {
   WG: number;
   /** Per-task stride of the workgroup array, in vec4s. */
   STRIDE: number;
+  /** Variants: L read from A through the cache, X_J read back from X (not workgroup memory). */
+  lGlobal: boolean;
+  xGlobal: boolean;
 }
 
 /**
  * One thread per RHS column: KC = the RHS count rounded up to a power of two in [8, 64];
  * tasks are packed G to a workgroup up to `wgTarget` threads, as far as the systems fit
- * in `maxShared` bytes of workgroup memory (a 64×64 system with 64 columns takes 32 KiB:
- * its triangle and the workgroup copy of X).
+ * in `maxShared` bytes of workgroup memory. The default (lGlobal, xGlobal) uses none: L
+ * is read from A (a task's threads read the same address: L1 broadcasts) and X_J back
+ * from the thread's own column of X. On an H200 that ran 4096 64×64 systems with 64 RHS
+ * in 0.157 ms against 0.54 with both in workgroup memory (whose 32 KiB per 64 threads
+ * capped occupancy), bench/results/gdn-kernels-h200.txt.
  */
-export function unitLowerPlan(n: number, nrhs: number, maxShared: number, wgTarget = 64): UnitLowerPlan {
+export function unitLowerPlan(
+  n: number, nrhs: number, maxShared: number, wgTarget = 64, lGlobal = true, xGlobal = true,
+): UnitLowerPlan {
   const KC = Math.min(64, Math.max(8, pow2ceil(nrhs)));
   const nn4 = (n * n) / 4;
   let G = Math.max(1, Math.floor(wgTarget / KC));
-  const bytes = (g: number): number => g * ((g > 1 ? nn4 + 1 : nn4) + (n / 4) * KC) * 16;
+  const bytes = (g: number): number => g * ((lGlobal ? 0 : g > 1 ? nn4 + 1 : nn4) + (xGlobal ? 0 : (n / 4) * KC)) * 16;
   while (G > 1 && bytes(G) > maxShared) G /= 2;
   if (bytes(G) > maxShared) {
     throw new DeviceError(`solveTriangular: a ${n}×${n} system needs ${bytes(G)} bytes of workgroup memory; this adapter gives ${maxShared}`);
   }
-  return { KC, G, WG: G * KC, STRIDE: G > 1 ? nn4 + 1 : nn4 };
+  return { KC, G, WG: G * KC, STRIDE: G > 1 ? nn4 + 1 : nn4, lGlobal, xGlobal };
 }
 
 /**
@@ -61,27 +68,30 @@ export function unitLowerPlan(n: number, nrhs: number, maxShared: number, wgTarg
  * one earlier block J (16 rows × 4 vec4 dot products against the X_J read back), the
  * unit 16×16 triangle, and the stores.
  */
-export function unitLowerBody(): Record<string, string> {
+export function unitLowerBody(xGlobal = false): Record<string, string> {
   const lane = ['x', 'y', 'z', 'w'];
   const r16 = Array.from({ length: 16 }, (_, r) => r);
   const LOADB = r16.map((r) => `    var a${r} = B[bb + ${r}u * nrhs];`).join('\n');
   const UPDATE = [
-    ...[0, 1, 2, 3].map((q) => `      let x${q} = Xs[g][(J * 4u + ${q}u) * KC + c];`),
+    ...(xGlobal
+      ? ['      let xr = (m * N + J * 16u) * nrhs + col;',
+        ...[0, 1, 2, 3].map((q) => `      let x${q} = vec4f(${[0, 1, 2, 3].map((k) => `X[xr + ${4 * q + k}u * nrhs]`).join(', ')});`)]
+      : [0, 1, 2, 3].map((q) => `      let x${q} = Xs[g][(J * 4u + ${q}u) * KC + c];`)),
     ...r16.map((r) => `      { let row = (I * 16u + ${r}u) * Q + J * 4u;\n` +
-      [0, 1, 2, 3].map((q) => `        a${r} -= dot(Ls[g][row + ${q}u], x${q});`).join('\n') + '\n      }'),
+      [0, 1, 2, 3].map((q) => `        a${r} -= dot(ld(lb, row + ${q}u), x${q});`).join('\n') + '\n      }'),
   ].join('\n');
   const tri: string[] = [];
   for (let r = 1; r < 16; r++) {
     tri.push(`    { let row = (I * 16u + ${r}u) * Q + I * 4u;`);
     for (let q = 0; 4 * q < r; q++) {
-      tri.push(`      { let l = Ls[g][row + ${q}u];`);
+      tri.push(`      { let l = ld(lb, row + ${q}u);`);
       for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(-l.${lane[k]}, a${4 * q + k}, a${r});`);
       tri.push('      }');
     }
     tri.push('    }');
   }
   const STORE = [
-    ...[0, 1, 2, 3].map((q) => `    Xs[g][(I * 4u + ${q}u) * KC + c] = vec4f(a${4 * q}, a${4 * q + 1}, a${4 * q + 2}, a${4 * q + 3});`),
+    ...(xGlobal ? [] : [0, 1, 2, 3].map((q) => `    Xs[g][(I * 4u + ${q}u) * KC + c] = vec4f(a${4 * q}, a${4 * q + 1}, a${4 * q + 2}, a${4 * q + 3});`)),
     ...r16.map((r) => `    X[xb + ${r}u * nrhs] = a${r};`),
   ].join('\n');
   return { LOADB, UPDATE, TRIANGLE: tri.join('\n'), STORE };
@@ -93,13 +103,13 @@ const unitLowerPrograms = new Map<string, GpuProgram>();
 
 /** The unit-lower kernel for n and a plan. */
 export function unitLowerProgram(n: number, L: UnitLowerPlan): GpuProgram {
-  const key = `n=${n},KC=${L.KC},G=${L.G},STRIDE=${L.STRIDE}`;
+  const key = `n=${n},KC=${L.KC},G=${L.G},STRIDE=${L.STRIDE},LG=${L.lGlobal},XG=${L.xGlobal}`;
   let prog = unitLowerPrograms.get(key);
   if (!prog) {
-    const defs = { ...dtypeDefines('float32'), N: n, KC: L.KC, G: L.G, WG: L.WG, STRIDE: L.STRIDE, XS: (n / 4) * L.KC };
+    const defs = { ...dtypeDefines('float32'), N: n, KC: L.KC, G: L.G, WG: L.WG, STRIDE: L.STRIDE, XS: (n / 4) * L.KC, L_GLOBAL: L.lGlobal, X_GLOBAL: L.xGlobal };
     prog = {
       name: 'trsm_unit_lower', key, entryPoint: 'trsm_unit_lower_f32', workgroupSize: [L.WG, 1, 1],
-      source: () => loadShader('trsm/trsm_unit_lower.wgsl', { ...defs, ...unitLowerBody() }),
+      source: () => loadShader('trsm/trsm_unit_lower.wgsl', { ...defs, ...unitLowerBody(L.xGlobal) }),
     };
     unitLowerPrograms.set(key, prog);
   }
@@ -142,17 +152,7 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
     outputs: [X.gpuStorage()],
     workgroups: plan.count,
   };
-  if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular) && n === 64) {
-    // 64×64: the blocked kernel (one workgroup per system, 16×16 diagonal inverses); on an
-    // H200 it beat the column-per-thread kernel at this size (0.45 against 0.51 ms for
-    // 4096 systems with 64 RHS), whose 32 KiB of workgroup memory per 64 threads limits
-    // occupancy. Slab width 32 (0.61 ms against 0.80 with 64 in an earlier H200 run).
-    const KC = nrhs > 16 ? 32 : 16;
-    const prog = smallProgram('trsm_unit_lower_blocked', 'trsm/trsm_unit_lower_blocked.wgsl', 'trsm_unit_lower_blocked', 'float32', 4 * KC, {
-      N: n, KC, NN4: (n * n) / 4, NKC: n * KC,
-    });
-    runProgram(prog, { ...io, workgroups: plan.count, uniforms: common });
-  } else if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular)) {
+  if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular)) {
     const L = unitLowerPlan(n, nrhs, gpuLimits(who).maxComputeWorkgroupStorageSize);
     const cblocks = Math.ceil(nrhs / L.KC);
     const tasks = plan.count * cblocks;
