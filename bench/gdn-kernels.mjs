@@ -49,7 +49,7 @@ for (const [C, k] of shapes) {
   const io = { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage()] };
   console.log(`-- ${C}x${C}, ${k} RHS, batch ${cnt} (${(bytes / 1e6).toFixed(0)} MB moved if A is read whole)`);
   const prevKC = C === 64 ? 32 : Math.min(32, Math.max(16, k));
-  await time(`blocked kernel KC${prevKC}${C === 64 ? ' = API path' : ''}`, 50, () => runProgram(prevProgram(C, prevKC), { ...io, uniforms: u, workgroups: cnt }), bytes);
+  await time(`blocked kernel KC${prevKC} (previous API path)`, 50, () => runProgram(prevProgram(C, prevKC), { ...io, uniforms: u, workgroups: cnt }), bytes);
   const variants = [[k, 64], [k, 128], [k, 64, true], [k, 64, false, true], [k, 64, true, true], [k, 128, true, true]];
   for (const [kcFrom, wg, lg = false, xg = false] of variants) {
     let L;
@@ -57,7 +57,7 @@ for (const [C, k] of shapes) {
     const cb = Math.ceil(k / L.KC), tasks = cnt * cb;
     const prog = unitLowerProgram(C, L);
     const uu = [...u, { name: 'cblocks', type: 'u32', value: cb }, { name: 'tasks', type: 'u32', value: tasks }];
-    await time(`new kernel KC${L.KC} G${L.G} (wg ${L.WG})${lg ? ' L_GLOBAL' : ''}${xg ? ' X_GLOBAL' : ''}${kcFrom === k && wg === 64 && !lg && !xg && C < 64 ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uu, workgroups: Math.ceil(tasks / L.G) }), bytes);
+    await time(`new kernel KC${L.KC} G${L.G} (wg ${L.WG})${lg ? ' L_GLOBAL' : ''}${xg ? ' X_GLOBAL' : ''}${kcFrom === k && wg === 64 && lg && xg ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uu, workgroups: Math.ceil(tasks / L.G) }), bytes);
     if (kcFrom === k && wg === 64 && !lg && !xg) {
       await time(`new kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(prog, { ...io, uniforms: [{ name: 'count', type: 'u32', value: 1 }, ...u.slice(1), { name: 'cblocks', type: 'u32', value: cb }, { name: 'tasks', type: 'u32', value: cb }], workgroups: Math.ceil(cb / L.G) }), 0);
     }
