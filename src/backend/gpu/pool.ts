@@ -64,6 +64,8 @@ class PooledStorage implements GpuStorage {
 
 class BufferPool {
   private free = new Map<number, GPUBuffer[]>();
+  /** Idle buffers oldest first (Map keeps insertion order): the eviction order. */
+  private idle = new Map<GPUBuffer, number>();
   private parked: Allocation[] = [];
   /** Bumped when the device goes away: allocations of older generations are dead. */
   generation = 0;
@@ -85,6 +87,7 @@ class BufferPool {
     }
     let buffer = this.free.get(size)?.pop();
     if (buffer) {
+      this.idle.delete(buffer);
       this.bytesPooled -= size;
       this.buffersPooled--;
     } else {
@@ -107,13 +110,25 @@ class BufferPool {
   private recycle(a: Allocation): void {
     this.bytesLive -= a.size;
     this.buffersLive--;
-    if (this.bytesPooled + a.size > this.maxPooledBytes) {
+    if (a.size > this.maxPooledBytes) {
       a.buffer.destroy();
       return;
+    }
+    // Evict the oldest idle buffers rather than the one just released: a loop over one
+    // large size would otherwise destroy and re-create (and re-clear) it on every call.
+    for (const [old, size] of this.idle) {
+      if (this.bytesPooled + a.size <= this.maxPooledBytes) break;
+      this.idle.delete(old);
+      const list = this.free.get(size)!;
+      list.splice(list.indexOf(old), 1);
+      old.destroy();
+      this.bytesPooled -= size;
+      this.buffersPooled--;
     }
     let list = this.free.get(a.size);
     if (!list) this.free.set(a.size, (list = []));
     list.push(a.buffer);
+    this.idle.set(a.buffer, a.size);
     this.bytesPooled += a.size;
     this.buffersPooled++;
   }
@@ -128,12 +143,14 @@ class BufferPool {
   trim(): void {
     for (const list of this.free.values()) for (const b of list) b.destroy();
     this.free.clear();
+    this.idle.clear();
     this.bytesPooled = 0;
     this.buffersPooled = 0;
   }
 
   reset(): void {
     this.free.clear();
+    this.idle.clear();
     this.parked = [];
     this.generation++;
     this.bytesLive = this.bytesPooled = this.buffersLive = this.buffersPooled = 0;
