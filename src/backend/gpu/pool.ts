@@ -69,7 +69,15 @@ class BufferPool {
   private parked: Allocation[] = [];
   /** Bumped when the device goes away: allocations of older generations are dead. */
   generation = 0;
-  maxPooledBytes = 1 << 30;
+  /** Set by `gpu.memory({ maxPooledBytes })`; otherwise the cap follows the allocations. */
+  userCap: number | undefined;
+  /**
+   * Default idle cap: 1 GiB, or twice the largest bucket handed out, whichever is larger, so
+   * a loop over one large op keeps both its outputs (say a 1 GiB result and its info
+   * buffer) instead of the two evicting each other and being re-created every call.
+   */
+  private autoCap = 1 << 30;
+  get maxPooledBytes(): number { return this.userCap ?? this.autoCap; }
   bytesLive = 0;
   bytesPooled = 0;
   buffersLive = 0;
@@ -85,6 +93,7 @@ class BufferPool {
         `${who}: a GPU buffer of ${byteLength} bytes exceeds this adapter's limit (maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}, maxBufferSize ${limits.maxBufferSize})`,
       );
     }
+    if (2 * size > this.autoCap) this.autoCap = 2 * size;
     let buffer = this.free.get(size)?.pop();
     if (buffer) {
       this.idle.delete(buffer);
@@ -188,9 +197,9 @@ export function poolStats(): PoolStats {
   return pool.stats();
 }
 
-/** Sets the cap on idle pooled bytes (default 1 GiB) and trims to it. */
+/** Sets the cap on idle pooled bytes (default: 1 GiB or twice the largest allocation) and trims to it. */
 export function setPoolCap(bytes: number): void {
-  pool.maxPooledBytes = bytes;
+  pool.userCap = bytes;
   if (pool.bytesPooled > bytes) pool.trim();
 }
 
