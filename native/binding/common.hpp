@@ -98,6 +98,20 @@ inline Span<int32_t> arg_index_map(const Napi::CallbackInfo& info, size_t i, con
   return s;
 }
 
+// The two broadcast maps of a batched binary op (A's and B's matrix per output matrix),
+// each optional; without a map the operand must hold exactly `count` matrices.
+struct BatchMaps {
+  Span<int32_t> a, b;
+};
+inline BatchMaps arg_batch_maps(const Napi::CallbackInfo& info, size_t ia, const char* who, int64_t count,
+                                int64_t aCount, int64_t bCount) {
+  BatchMaps m{arg_index_map(info, ia, who, "aIdx", count, aCount), arg_index_map(info, ia + 1, who, "bIdx", count, bCount)};
+  if ((!m.a.data && aCount != count) || (!m.b.data && bCount != count)) {
+    range_error(info.Env(), std::string(who) + ": batch counts disagree");
+  }
+  return m;
+}
+
 // Calls f(T{}) with T the C++ type of a dtype code (floating dtypes only).
 template <class F>
 auto dispatch_float(Napi::Env env, int64_t code, const char* who, F&& f) {

@@ -55,9 +55,8 @@ Napi::Value LuSolve(const Napi::CallbackInfo& info) {
     auto P = arg_array<int32_t>(info, 2, who, "pivots", ac * n);
     auto B = arg_array<T>(info, 3, who, "B", bc * n * k);
     auto X = arg_array<T>(info, 4, who, "X", count * n * k);
-    auto ai = arg_index_map(info, 8, who, "aIdx", count, ac);
-    auto bi = arg_index_map(info, 9, who, "bIdx", count, bc);
-    if ((!ai.data && ac != count) || (!bi.data && bc != count)) range_error(env, "luSolve: batch counts disagree");
+    const BatchMaps maps = arg_batch_maps(info, 8, who, count, ac, bc);
+    const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     // Out-of-range pivots would make the row interchanges write outside the matrix.
     for (int64_t i = 0; i < ac * n; ++i) {
       if (P.data[i] < 1 || P.data[i] > n) {
@@ -86,9 +85,8 @@ Napi::Value Solve(const Napi::CallbackInfo& info) {
     auto B = arg_array<T>(info, 2, who, "B", bc * n * k);
     auto X = arg_array<T>(info, 3, who, "X", count * n * k);
     auto I = arg_array<int32_t>(info, 4, who, "info", count);
-    auto ai = arg_index_map(info, 8, who, "aIdx", count, ac);
-    auto bi = arg_index_map(info, 9, who, "bIdx", count, bc);
-    if ((!ai.data && ac != count) || (!bi.data && bc != count)) range_error(env, "solve: batch counts disagree");
+    const BatchMaps maps = arg_batch_maps(info, 8, who, count, ac, bc);
+    const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     return run_work(info, async, [=] {
       solve_batched_shared<T>(count, n, k, A.data, ai.data, ac, B.data, bi.data, X.data, I.data);
     }, {1, 2, 3, 4, 8, 9}, who);
@@ -112,11 +110,8 @@ Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
     auto A = arg_array<T>(info, 1, who, "A", ac * n * n);
     auto B = arg_array<T>(info, 2, who, "B", bc * n * k);
     auto X = arg_array<T>(info, 3, who, "X", count * n * k);
-    auto ai = arg_index_map(info, 7, who, "aIdx", count, ac);
-    auto bi = arg_index_map(info, 8, who, "bIdx", count, bc);
-    if ((!ai.data && ac != count) || (!bi.data && bc != count)) {
-      range_error(env, "solveTriangular: batch counts disagree");
-    }
+    const BatchMaps maps = arg_batch_maps(info, 7, who, count, ac, bc);
+    const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     return run_work(info, async, [=] {
       trsm_batched<T>(op, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data);
     }, {1, 2, 3, 7, 8}, who);

@@ -19,9 +19,8 @@ Napi::Value Matmul(const Napi::CallbackInfo& info) {
     auto A = arg_array<T>(info, 1, who, "A", ac * m * k);
     auto B = arg_array<T>(info, 2, who, "B", bc * k * n);
     auto C = arg_array<T>(info, 3, who, "C", batch * m * n);
-    auto ai = arg_index_map(info, 8, who, "aIdx", batch, ac);
-    auto bi = arg_index_map(info, 9, who, "bIdx", batch, bc);
-    if ((!ai.data && ac != batch) || (!bi.data && bc != batch)) range_error(env, "matmul: batch counts disagree");
+    const BatchMaps maps = arg_batch_maps(info, 8, who, batch, ac, bc);
+    const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     auto one = [&](int64_t b, int threads) {
       int64_t ia = ai.data ? ai.data[b] : b, ib = bi.data ? bi.data[b] : b;
       gemm<T>(T(1), row_major<T>(static_cast<const T*>(A.data + ia * m * k), m, k),
