@@ -224,6 +224,34 @@ describe('buffer pool', () => {
   });
 });
 
+describe('dispatch recording', () => {
+  gpuIt('a loop of identical calls stops creating bind groups and buffers', async () => {
+    const { bindGroupStats } = await import('../../src/backend/gpu/program.js');
+    const { linalg, randn } = await import('../../src/index.js');
+    const A = randn([5, 16, 16], { dtype: 'float32', seed: 1 }).to('gpu');
+    const B = randn([5, 16, 8], { dtype: 'float32', seed: 2 }).to('gpu');
+    const round = async () => {
+      for (let i = 0; i < 40; i++) linalg.solveTriangular(A, B, { upper: false, unitriangular: true }).dispose();
+      await gpu.sync();
+    };
+    await round();
+    await round();
+    const bg = bindGroupStats().cached, created = poolStats().buffersCreated;
+    for (let r = 0; r < 3; r++) await round();
+    ex(bindGroupStats().cached).toBe(bg);
+    ex(poolStats().buffersCreated).toBe(created);
+    // and the cached groups still compute the right thing
+    const X = linalg.solveTriangular(A, B, { upper: false, unitriangular: true });
+    const ref = linalg.solveTriangular(await A.toAsync('cpu'), await B.toAsync('cpu'), { upper: false, unitriangular: true });
+    const x = await X.data(), r = ref.dataSync();
+    let d = 0;
+    for (let i = 0; i < r.length; i++) d = Math.max(d, Math.abs(x[i] - r[i]) / (1 + Math.abs(r[i])));
+    ex(d).toBeLessThan(1e-5);
+    for (const t of [A, B, X]) t.dispose();
+  });
+
+});
+
 describe('device loss', () => {
   // Last in this file: it replaces the device (vitest gives each file its own modules).
   gpuIt('reports a lost device, refuses its tensors, and re-initialises', async () => {

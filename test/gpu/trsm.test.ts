@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { planBatch } from '../../src/core/batch.js';
-import { solveTriangularGpu, trsmFastPath } from '../../src/backend/gpu/trsm.js';
+import { solveTriangularGpu, trsmFastPath, unitLowerVariant } from '../../src/backend/gpu/trsm.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { Mat, randomMatrix, triangular, triangleOf, toTensor, fromTensor, ratioSolve, roundTo } from '../helpers/matrices.js';
 
@@ -26,7 +26,7 @@ function withNaNDiagonal(T: Mat): Mat {
 
 describe('gpu solveTriangular: unit-lower fast path', () => {
   // (n, k): every chunk size, slab widths 16 and 64, a partial slab and several slabs
-  for (const [n, k] of [[16, 8], [16, 100], [32, 8], [32, 64], [64, 8], [64, 33], [64, 64]] as const) {
+  for (const [n, k] of [[16, 8], [16, 100], [32, 8], [32, 12], [32, 64], [64, 8], [64, 33], [64, 64]] as const) {
     {
       gpuIt(`n=${n} k=${k}: fast path = general path = CPU, NaN outside the strict lower triangle ignored`, async () => {
         expect(trsmFastPath('float32', n, k, false, true)).toBe(true);
@@ -38,11 +38,19 @@ describe('gpu solveTriangular: unit-lower fast path', () => {
         const Ag = A.to('gpu'), Bg = B.to('gpu');
         const fast = await cpu(linalg.solveTriangular(Ag, Bg, { upper: false, unitriangular: true }));
         const general = await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), { upper: false, unitriangular: true, forceGeneral: true }));
+        // RHS counts that are multiples of 4 take the four-columns-per-thread kernel; the
+        // column-per-thread one must agree on them too.
+        unitLowerVariant.v4 = false;
+        const column = await cpu(linalg.solveTriangular(Ag, Bg, { upper: false, unitriangular: true }));
+        unitLowerVariant.v4 = true;
         const ref = linalg.solveTriangular(A, B, { upper: false, unitriangular: true });
         Ts.forEach((T, b) => {
           const L = triangleOf(T, false, true);
           const Xf = fromTensor(fast, b), Xg = fromTensor(general, b), R = fromTensor(ref, b);
+          const Xc = fromTensor(column, b);
           expect(Array.from(Xf.data).every(Number.isFinite)).toBe(true);
+          expect(ratioSolve(L, Xc, Bs[b], 'float32')).toBeLessThan(30);
+          expect(Xc.sub(R).norm1()).toBeLessThan(1e-4 * R.norm1());
           expect(ratioSolve(L, Xf, Bs[b], 'float32')).toBeLessThan(30);
           expect(ratioSolve(L, Xg, Bs[b], 'float32')).toBeLessThan(30);
           expect(Xf.sub(R).norm1()).toBeLessThan(1e-4 * R.norm1());

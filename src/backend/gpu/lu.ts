@@ -8,7 +8,7 @@ import { runProgram } from './program.js';
 import { gpuLimits } from './device.js';
 import { emptyGpu } from './tensor-ops.js';
 import {
-  smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, uploadIndex, dummyIndex, checkIndexRange,
+  smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, uploadIndex, dummyIndex, dummyOutput, checkIndexRange,
 } from './small.js';
 
 /** Largest n the one-workgroup-per-matrix kernels take. */
@@ -54,7 +54,7 @@ function uniforms(count: number, nrhs: number, useA: boolean, useB: boolean, adj
 }
 
 function scratch(global: boolean, dtype: 'float32' | 'complex64', count: number, n: number, who: string): Tensor {
-  return global ? emptyGpu(dtype, [count, n, n], who) : dummyIndex(who);
+  return global ? emptyGpu(dtype, [count, n, n], who) : dummyOutput(who);
 }
 
 /** Zero info for empty matrices (nothing to factor). */

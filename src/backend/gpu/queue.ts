@@ -1,6 +1,9 @@
 /// <reference types="@webgpu/types" />
 // Submit batching: dispatches and copies are recorded into one command encoder and
 // submitted together by `flush()`. Host reads flush first; `gpuSync()` waits for the queue.
+// Consecutive dispatches share one open compute pass: WebGPU makes each dispatch its own
+// usage scope, so a dispatch still sees what the previous one wrote, and Dawn's Node
+// binding charges several microseconds for every beginComputePass/end pair.
 import { DeviceError } from '../../core/errors.js';
 import { gpuDevice, onDeviceReset, takeUncapturedError } from './device.js';
 
@@ -8,15 +11,52 @@ import { gpuDevice, onDeviceReset, takeUncapturedError } from './device.js';
 export const AUTO_FLUSH_COMMANDS = 128;
 
 let encoder: GPUCommandEncoder | undefined;
+let pass: GPUComputePassEncoder | undefined;
+/** The pipeline and bind group last set on the open pass (set again only when they change). */
+let passPipeline: GPUComputePipeline | undefined;
+let passBindGroup: GPUBindGroup | undefined;
 let recorded = 0;
 const beforeSubmit: Array<() => void> = [];
 const afterSubmit: Array<() => void> = [];
 
-/** The open command encoder (created on demand). Call `recordedCommand()` after encoding into it. */
+function endPass(): void {
+  if (!pass) return;
+  pass.end();
+  pass = undefined;
+  passPipeline = undefined;
+  passBindGroup = undefined;
+}
+
+/**
+ * The open command encoder (created on demand) for copies and clears; it ends the open
+ * compute pass first, so they are ordered after the dispatches recorded so far. Call
+ * `recordedCommand()` after encoding into it.
+ */
 export function commandEncoder(who: string): GPUCommandEncoder {
   const device = gpuDevice(who);
+  endPass();
   encoder ??= device.createCommandEncoder();
   return encoder;
+}
+
+/** Records one dispatch into the open compute pass (begun on demand). */
+export function recordDispatch(
+  who: string, pipeline: GPUComputePipeline, bindGroup: GPUBindGroup, x: number, y: number, z: number,
+): void {
+  if (!pass) {
+    encoder ??= gpuDevice(who).createCommandEncoder();
+    pass = encoder.beginComputePass();
+  }
+  if (pipeline !== passPipeline) {
+    pass.setPipeline(pipeline);
+    passPipeline = pipeline;
+  }
+  if (bindGroup !== passBindGroup) {
+    pass.setBindGroup(0, bindGroup);
+    passBindGroup = bindGroup;
+  }
+  pass.dispatchWorkgroups(x, y, z);
+  recordedCommand();
 }
 
 /** Counts one recorded command; submits when the batch is large. */
@@ -38,6 +78,7 @@ export function onAfterSubmit(f: () => void): void { afterSubmit.push(f); }
 export function flush(): void {
   if (!encoder) return;
   const device = gpuDevice('flush');
+  endPass();
   for (const f of beforeSubmit) f();
   const cmd = encoder.finish();
   encoder = undefined;
@@ -61,5 +102,8 @@ export async function gpuSync(): Promise<void> {
 
 onDeviceReset(() => {
   encoder = undefined;
+  pass = undefined;
+  passPipeline = undefined;
+  passBindGroup = undefined;
   recorded = 0;
 });

@@ -1,10 +1,10 @@
 /// <reference types="@webgpu/types" />
 // Shared plumbing of the batched small-matrix kernels (inv, trsm, lu): program caching,
 // dtype checks, and the broadcast maps a kernel reads instead of materialised copies.
-import type { Tensor } from '../../core/tensor.js';
+import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { DTypeError, DeviceError } from '../../core/errors.js';
-import { allocStorage, bufferOf } from './pool.js';
+import { allocStorage, bufferOf, shareStorage } from './pool.js';
 import { gpuDevice } from './device.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
@@ -66,9 +66,35 @@ export function uploadIndex(idx: Int32Array | null, who: string): Tensor<'int32'
   return t;
 }
 
-/** A one-word dummy binding for kernels whose optional map is absent. */
+// Shared dummy buffers, so that repeated calls bind the same buffers and hit the
+// bind-group cache. Two of them: one buffer may not be bound both read-only and writable
+// in one dispatch, and a kernel may take a dummy map (read-only) and a dummy scratch
+// (writable, never touched when unused) together.
+const dummies: { read?: Tensor<'int32'>; write?: Tensor<'int32'> } = {};
+
+function sharedDummy(kind: 'read' | 'write', who: string): Tensor<'int32'> {
+  const d = dummies[kind];
+  if (d) {
+    try {
+      bufferOf(d.gpuStorage()); // throws if its device was lost
+      return Tensor.fromGpu('int32', [1], shareStorage(d.gpuStorage())) as Tensor<'int32'>;
+    } catch {
+      dummies[kind] = undefined; // its device was lost: make a new one
+    }
+  }
+  const fresh = emptyGpu('int32', [1], who);
+  dummies[kind] = fresh;
+  return Tensor.fromGpu('int32', [1], shareStorage(fresh.gpuStorage())) as Tensor<'int32'>;
+}
+
+/** A one-word dummy binding for kernels whose optional map is absent (dispose it as usual). */
 export function dummyIndex(who: string): Tensor<'int32'> {
-  return emptyGpu('int32', [1], who);
+  return sharedDummy('read', who);
+}
+
+/** A one-word dummy for a writable binding the kernel leaves untouched (dispose it as usual). */
+export function dummyOutput(who: string): Tensor<'int32'> {
+  return sharedDummy('write', who);
 }
 
 export function checkIndexRange(total: number, who: string): void {

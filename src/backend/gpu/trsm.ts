@@ -97,6 +97,55 @@ export function unitLowerBody(xGlobal = false): Record<string, string> {
   return { LOADB, UPDATE, TRIANGLE: tri.join('\n'), STORE };
 }
 
+/**
+ * The generated parts of the four-columns-per-thread kernel (trsm_unit_lower_v4.wgsl):
+ * acc r (rows 16·I + r, four columns) is `a<r>`; the update by block J loads X_J four rows
+ * at a time and applies each L vec4 (one row, four columns of block J) to them.
+ */
+export function unitLowerBodyV4(): Record<string, string> {
+  const lane = ['x', 'y', 'z', 'w'];
+  const r16 = Array.from({ length: 16 }, (_, r) => r);
+  const LOADB = r16.map((r) => `    var a${r} = B[bb + ${r}u * CV];`).join('\n');
+  const UPDATE: string[] = [];
+  for (let q = 0; q < 4; q++) {
+    UPDATE.push(`      { ${[0, 1, 2, 3].map((k) => `let x${k} = X[xr + ${4 * q + k}u * CV];`).join(' ')}`);
+    for (const r of r16) {
+      UPDATE.push(`        { let l = A[lb + (I * 16u + ${r}u) * Q + J * 4u + ${q}u]; ` +
+        `a${r} = fma(vec4f(-l.x), x0, fma(vec4f(-l.y), x1, fma(vec4f(-l.z), x2, fma(vec4f(-l.w), x3, a${r})))); }`);
+    }
+    UPDATE.push('      }');
+  }
+  const tri: string[] = [];
+  for (let r = 1; r < 16; r++) {
+    tri.push(`    { let row = lb + (I * 16u + ${r}u) * Q + I * 4u;`);
+    for (let q = 0; 4 * q < r; q++) {
+      tri.push(`      { let l = A[row + ${q}u];`);
+      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(vec4f(-l.${lane[k]}), a${4 * q + k}, a${r});`);
+      tri.push('      }');
+    }
+    tri.push('    }');
+  }
+  const STORE = r16.map((r) => `    X[xb + ${r}u * CV] = a${r};`).join('\n');
+  return { LOADB, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE };
+}
+
+const v4Programs = new Map<string, GpuProgram>();
+
+/** The four-columns-per-thread unit-lower kernel for n (16, 32, 64) and workgroup size wg. */
+export function unitLowerV4Program(n: number, wg = 64): GpuProgram {
+  const key = `n=${n},WG=${wg}`;
+  let prog = v4Programs.get(key);
+  if (!prog) {
+    const defs = { ...dtypeDefines('float32'), N: n, WG: wg };
+    prog = {
+      name: 'trsm_unit_lower_v4', key, entryPoint: 'trsm_unit_lower_v4_f32', workgroupSize: [wg, 1, 1],
+      source: () => loadShader('trsm/trsm_unit_lower_v4.wgsl', { ...defs, ...unitLowerBodyV4() }),
+    };
+    v4Programs.set(key, prog);
+  }
+  return prog;
+}
+
 // Programs are cached here under a short key: the generated body is ~100 KB for n = 64,
 // too long to rebuild and hash as a cache key on every call.
 const unitLowerPrograms = new Map<string, GpuProgram>();
@@ -115,6 +164,13 @@ export function unitLowerProgram(n: number, L: UnitLowerPlan): GpuProgram {
   }
   return prog;
 }
+
+/**
+ * Which fast-path kernel takes RHS counts that are multiples of 4: the four-columns-per-
+ * thread one (`v4`, default) or the column-per-thread one (benches and tests flip it to
+ * compare the two).
+ */
+export const unitLowerVariant = { v4: true };
 
 export interface TrsmOptions {
   upper: boolean;
@@ -152,7 +208,16 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
     outputs: [X.gpuStorage()],
     workgroups: plan.count,
   };
-  if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular)) {
+  if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular) && nrhs % 4 === 0 && unitLowerVariant.v4) {
+    const cv = nrhs / 4;
+    const tasks = plan.count * cv;
+    checkIndexRange(tasks, who);
+    runProgram(unitLowerV4Program(n), {
+      ...io,
+      workgroups: Math.ceil(tasks / 64),
+      uniforms: [...common, { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: tasks }],
+    });
+  } else if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular)) {
     const L = unitLowerPlan(n, nrhs, gpuLimits(who).maxComputeWorkgroupStorageSize);
     const cblocks = Math.ceil(nrhs / L.KC);
     const tasks = plan.count * cblocks;
