@@ -2,6 +2,7 @@
 #include "common.hpp"
 #include "lapis/lu.hpp"
 #include "lapis/solve.hpp"
+#include "lapis/trsm.hpp"
 
 namespace lapis::binding {
 namespace {
@@ -113,6 +114,9 @@ Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
     const BatchMaps maps = arg_batch_maps(info, 7, who, count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     return run_work(info, async, [=] {
+      // Real types: ConjTrans is Trans. Small systems go to the batched register kernel.
+      if (trsm_small_batched<T>(op != Op::None, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data))
+        return;
       trsm_batched<T>(op, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data);
     }, {1, 2, 3, 7, 8}, who);
   });

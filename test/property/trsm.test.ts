@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, Rng, ArgumentError, ShapeError, Tensor } from '../../src/index.js';
 import { solverBlocking } from '../../src/backend/cpu/lu.js';
-import { DTYPES, randomMatrix, fromTensor, toTensor, ratioSolve, triangular, triangleOf } from '../helpers/matrices.js';
+import { DTYPES, Mat, randomMatrix, fromTensor, toTensor, ratioSolve, triangular, triangleOf } from '../helpers/matrices.js';
 import type { FloatDType } from '../../src/core/dtype.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
@@ -17,7 +17,9 @@ describe('solveTriangular: every variant, backward error < 30, NaN in the unread
       it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
         solverBlocking(blocking);
         const rng = new Rng(61);
-        for (const n of [1, 2, 3, 4, 6, 7, 13, 70]) {
+        // 150: above the batched small-system kernel (n ≤ 128), so the blocked path keeps
+        // running with 37 right-hand sides
+        for (const n of [1, 2, 3, 4, 6, 7, 13, 70, 150]) {
           for (const upper of [false, true]) {
             for (const left of [true, false]) {
               for (const unit of [false, true]) {
@@ -111,3 +113,83 @@ describe('solveTriangular: batches and edge cases', () => {
     expect(() => linalg.solveTriangular([[1, 0], [0, 1]], [[1, 2, 3]], { upper: true })).toThrow('rows of B must be 2');
   });
 });
+
+// n ≤ 128 with ≥ 8 right-hand sides (real types) take the batched register kernel
+// (native/src/trsm/trsm_small*): tiles of rows × vectors of columns, a narrower strip for
+// the rest of the full vectors and a padded copy for a ragged rest.
+describe('solveTriangular: batched small systems (register kernel)', () => {
+  const solveEach = (Ts: Mat[], Bs: Mat[], dt: FloatDType, upper: boolean, unit: boolean) =>
+    linalg.solveTriangular(toTensor(Ts, dt, [Ts.length]), toTensor(Bs, dt, [Bs.length]), { upper, unitriangular: unit });
+  for (const dt of ['float32', 'float64'] as FloatDType[]) {
+    it(`${dt}: n = 16, 32, 64 and odd sizes, ragged k, both triangles, unit or not: backward error < 30, NaN unread`, () => {
+      const rng = new Rng(81);
+      const shapes: [number, number][] = [[16, 16], [32, 32], [64, 64], [1, 8], [5, 9], [13, 40], [37, 17], [64, 100],
+        [100, 64], [128, 8], [128, 33], [7, 72]];
+      for (const [n, k] of shapes) {
+        for (const upper of [false, true]) {
+          for (const unit of [false, true]) {
+            const count = 3;
+            const Ts = Array.from({ length: count }, () => {
+              const T = triangular(n, upper, rng);  // NaN in the other triangle
+              if (unit) for (let i = 0; i < n; i++) T.set(i, i, NaN);
+              return T;
+            });
+            const Bs = Array.from({ length: count }, () => randomMatrix(n, k, rng));
+            const X = solveEach(Ts, Bs, dt, upper, unit);
+            for (let b = 0; b < count; b++) {
+              const x = fromTensor(X, b);
+              for (const v of x.data) expect(Number.isFinite(v)).toBe(true);
+              const Tr = triangleOf(fromTensor(toTensor([Ts[b]], dt)), upper, unit);
+              const r = ratioSolve(Tr, x, fromTensor(toTensor([Bs[b]], dt)), dt);
+              expect(r, `n=${n} k=${k} upper=${upper} unit=${unit}`).toBeLessThan(30);
+            }
+          }
+        }
+      }
+    });
+
+    it(`${dt}: a system's result does not depend on its neighbours (NaN / Inf neighbours, place in the batch)`, () => {
+      const rng = new Rng(82);
+      const n = 64, k = 64, count = 5;
+      const Ts = Array.from({ length: count }, () => triangular(n, false, rng));
+      const Bs = Array.from({ length: count }, () => randomMatrix(n, k, rng));
+      Ts[1].set(40, 3, NaN);  // read by the solve: system 1 turns NaN from row 40 on
+      Bs[3].set(0, 5, Infinity);
+      const X = solveEach(Ts, Bs, dt, false, true);
+      for (const b of [0, 2, 4]) {
+        const alone = linalg.solveTriangular(toTensor([Ts[b]], dt), toTensor([Bs[b]], dt), { upper: false, unitriangular: true });
+        expect(Array.from(fromTensor(X, b).data)).toEqual(Array.from(fromTensor(alone).data));
+      }
+      const x1 = fromTensor(X, 1);
+      expect(Number.isNaN(x1.re(40, 0))).toBe(true);
+      expect(Number.isFinite(x1.re(39, 0))).toBe(true);
+      expect(fromTensor(X, 3).re(0, 5)).toBe(Infinity);
+    });
+
+    it(`${dt}: a subnormal diagonal entry is divided by, not inverted (its reciprocal overflows)`, () => {
+      const n = 16, k = 16;
+      const tiny = dt === 'float32' ? 2 ** -130 : 2 ** -1030, small = dt === 'float32' ? 2 ** -140 : 2 ** -1040;
+      const T = Mat.eye(n);
+      T.set(3, 3, tiny);
+      const B = new Mat(n, k);
+      B.set(3, 0, small);
+      const x = fromTensor(linalg.solveTriangular(toTensor([T], dt), toTensor([B], dt), { upper: false }));
+      expect(x.re(3, 0)).toBe(2 ** -10);
+    });
+  }
+
+  it('float32 broadcast A over a batch of B, and left: false at n = 64', () => {
+    const rng = new Rng(83);
+    const n = 64, k = 48;
+    const T = triangular(n, false, rng);
+    const Bs = [0, 1, 2, 3].map(() => randomMatrix(n, k, rng));
+    const X = linalg.solveTriangular(toTensor([T], 'float32'), toTensor(Bs, 'float32'), { upper: false });
+    expect(X.shape).toEqual([4, n, k]);
+    const Tr = triangleOf(fromTensor(toTensor([T], 'float32')), false);
+    for (let b = 0; b < 4; b++) expect(ratioSolve(Tr, fromTensor(X, b), fromTensor(toTensor([Bs[b]], 'float32')), 'float32')).toBeLessThan(30);
+    const C = randomMatrix(k, n, rng);
+    const Y = fromTensor(linalg.solveTriangular(toTensor([T], 'float32'), toTensor([C], 'float32'), { upper: false, left: false }));
+    expect(ratioSolve(Tr.transpose(), Y.transpose(), fromTensor(toTensor([C], 'float32')).transpose(), 'float32')).toBeLessThan(30);
+  });
+});
+

@@ -16,3 +16,18 @@ template <class T>
 void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, int max_threads = 0);
 
 }  // namespace lapis
+
+namespace lapis {
+
+// Batches of small real systems op(A_b)·X_b = B_b (A_b = A + aIdx[b]·n·n, B_b = B +
+// bIdx[b]·n·k, null index maps meaning b itself; X_b = X + b·n·k; all row-major; trans
+// reads A transposed; `upper` names the triangle of op(A), only it is read, and not its
+// diagonal when `unit`). Each system is solved whole by one register-blocked kernel, the
+// batch spread over the thread pool. Returns false, doing nothing, where that kernel does
+// not apply (complex T, n > 128, k < 8, no vector build): the caller then takes the
+// blocked trsm.
+template <class T>
+bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n, index k, const T* A,
+                        const int32_t* aIdx, const T* B, const int32_t* bIdx, T* X);
+
+}  // namespace lapis

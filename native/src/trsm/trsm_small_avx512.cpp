@@ -1,0 +1,39 @@
+// Small-trsm kernel, 64-byte vectors (16 float / 8 double), tiles of 6 rows × 4 vectors
+// (24 of the 32 zmm registers accumulate). The build applies no ISA flags to this file (the
+// addon targets x86-64-v3 at most): the target is set for the functions below, and
+// trsm_small() only hands them out after a CPUID check.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>  // (before the target region: library inline code keeps the baseline ISA)
+
+#include "trsm_small.hpp"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
+#pragma clang fp contract(fast)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+namespace lapis::detail::trsm_small_avx512 {
+#define LAPIS_TRSM_BYTES 64
+#define LAPIS_TRSM_NV 4
+#define LAPIS_TRSM_R 6
+#include "trsm_small_impl.hpp"
+#undef LAPIS_TRSM_BYTES
+#undef LAPIS_TRSM_NV
+#undef LAPIS_TRSM_R
+}  // namespace lapis::detail::trsm_small_avx512
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif
