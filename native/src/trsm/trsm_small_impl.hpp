@@ -87,8 +87,11 @@ LAPIS_TRSM_INLINE void trsm_last_tile(int rr, index i0, const T* A, index ars, i
   tab[rr - 1](i0, A, ars, acs, B, brs, X, xrs);
 }
 
-// Prefetches of the next system's A and B, a few lines before each tile: spread over the
+// Prefetches of the next system's B, then A, a few lines before each tile: spread over the
 // arithmetic, they overlap with it (all at once, they stall it as much as the misses did).
+// Measured alternatives, all slower (4096 64×64 systems, one thread): twice as many lines
+// per tile, lines in proportion to each tile's arithmetic, and only the lines of A that
+// hold the triangle (10.6 ms against 12.0–12.6 ms).
 struct TrsmPrefetch {
   const char* p[2];
   index left[2];
@@ -130,8 +133,8 @@ void trsm_small_solve_u(index n, index k, const T* A, index ars, index acs, cons
   constexpr int L = TrsmVec<T>::L, NV = LAPIS_TRSM_NV, W = NV * L;
   const index tiles = std::max<index>(1, (k + W - 1) / W * (n / LAPIS_TRSM_R));
   const index bytes[2] = {nextA ? index(sizeof(T)) * n * n : 0, nextB ? index(sizeof(T)) * n * k : 0};
-  TrsmPrefetch pf{{reinterpret_cast<const char*>(nextA), reinterpret_cast<const char*>(nextB)},
-                  {bytes[0], bytes[1]},
+  TrsmPrefetch pf{{reinterpret_cast<const char*>(nextB), reinterpret_cast<const char*>(nextA)},
+                  {bytes[1], bytes[0]},
                   (bytes[0] + bytes[1] + 64 * tiles - 1) / (64 * tiles)};
   index j = 0;
   for (; j + W <= k; j += W) trsm_strip<T, Unit, NV>(n, A, ars, acs, B + j, brs, X + j, xrs, pf);
