@@ -8,7 +8,7 @@ const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, gdn } = await import(root + 'index.js');
 const { runProgram } = await import(root + 'backend/gpu/program.js');
 const { smallProgram } = await import(root + 'backend/gpu/small.js');
-const { unitLowerPlan, unitLowerProgram } = await import(root + 'backend/gpu/trsm.js');
+const { unitLowerPlan, unitLowerProgram, unitLowerV4Program, unitLowerVariant } = await import(root + 'backend/gpu/trsm.js');
 const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
 const { gpuSync } = await import(root + 'backend/gpu/queue.js');
 const info = await gpu.init();
@@ -49,8 +49,8 @@ for (const [C, k] of shapes) {
   const io = { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage()] };
   console.log(`-- ${C}x${C}, ${k} RHS, batch ${cnt} (${(bytes / 1e6).toFixed(0)} MB moved if A is read whole)`);
   const prevKC = C === 64 ? 32 : Math.min(32, Math.max(16, k));
-  await time(`blocked kernel KC${prevKC} (previous API path)`, 50, () => runProgram(prevProgram(C, prevKC), { ...io, uniforms: u, workgroups: cnt }), bytes);
-  const variants = [[k, 64], [k, 128], [k, 64, true], [k, 64, false, true], [k, 64, true, true], [k, 128, true, true]];
+  if (process.env.GDN_SWEEP) await time(`blocked kernel KC${prevKC} (previous API path)`, 50, () => runProgram(prevProgram(C, prevKC), { ...io, uniforms: u, workgroups: cnt }), bytes);
+  const variants = process.env.GDN_SWEEP ? [[k, 64], [k, 128], [k, 64, true], [k, 64, false, true], [k, 64, true, true], [k, 128, true, true]] : [[k, 64], [k, 64, true, true]];
   for (const [kcFrom, wg, lg = false, xg = false] of variants) {
     let L;
     try { L = unitLowerPlan(C, kcFrom, maxShared, wg, lg, xg); } catch (e) { console.log(`KC from ${kcFrom} wg${wg}: ${e.message}`); continue; }
@@ -61,6 +61,16 @@ for (const [C, k] of shapes) {
     if (kcFrom === k && wg === 64 && !lg && !xg) {
       await time(`new kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(prog, { ...io, uniforms: [{ name: 'count', type: 'u32', value: 1 }, ...u.slice(1), { name: 'cblocks', type: 'u32', value: cb }, { name: 'tasks', type: 'u32', value: cb }], workgroups: Math.ceil(cb / L.G) }), 0);
     }
+  }
+  if (k % 4 === 0) {
+    // four RHS columns per thread (trsm_unit_lower_v4.wgsl), three workgroup sizes
+    const cv = k / 4, tasks = cnt * cv;
+    const uv = [...u, { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: tasks }];
+    for (const wg of [64, 128, 256]) {
+      const prog = unitLowerV4Program(C, wg);
+      await time(`v4 kernel (4 columns per thread) wg ${wg}${wg === 64 ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uv, workgroups: Math.ceil(tasks / wg) }), bytes);
+    }
+    await time(`v4 kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(unitLowerV4Program(C, 64), { ...io, uniforms: [{ name: 'count', type: 'u32', value: 1 }, ...u.slice(1), { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: cv }], workgroups: 1 }), 0);
   }
   // correctness of the API result against a float64 host substitution on sampled systems
   const Xa = await gdn.chunkSolve(A, B).data();
@@ -86,8 +96,13 @@ for (const [C, k] of shapes) {
     }
     await time(`host: emptyGpu(X) + 2 dummies + dispose, no dispatch`, 50, () => { emptyGpu('float32', [cnt, C, k], 'p').dispose(); emptyGpu('int32', [1], 'p').dispose(); emptyGpu('int32', [1], 'p').dispose(); }, 0);
   }
-  await time(`API gdn.chunkSolve (50 per sync)`, 50, () => gdn.chunkSolve(A, B).dispose(), bytes);
-  await time(`API gdn.chunkSolve (1 per sync)`, 1, () => gdn.chunkSolve(A, B).dispose(), bytes);
+  for (const v4 of [true, false]) {
+    unitLowerVariant.v4 = v4;
+    const tag = v4 ? 'v4' : 'column kernel';
+    await time(`API gdn.chunkSolve, ${tag} (50 per sync)`, 50, () => gdn.chunkSolve(A, B).dispose(), bytes);
+    await time(`API gdn.chunkSolve, ${tag} (1 per sync)`, 1, () => gdn.chunkSolve(A, B).dispose(), bytes);
+  }
+  unitLowerVariant.v4 = true;
   A.dispose(); B.dispose(); X.dispose();
 }
 if (process.env.GDN_TORCH !== '0') {

@@ -21,9 +21,12 @@ export function planBatch(A: Tensor, B: Tensor, who: string, names = ['A', 'B'],
   const batchShape = broadcastShapes(ab, bb, who, names);
   const count = sizeOf(batchShape);
   const aCount = sizeOf(ab), bCount = sizeOf(bb);
-  let aIdx: Int32Array | null = broadcastIndex(ab, batchShape);
-  let bIdx: Int32Array | null = broadcastIndex(bb, batchShape);
-  if (isIdentityIndex(aIdx, aCount)) aIdx = null;
-  if (isIdentityIndex(bIdx, bCount)) bIdx = null;
-  return { batchShape, count, aIdx, bIdx, aCount, bCount };
+  return { batchShape, count, aIdx: indexMap(ab, batchShape, aCount), bIdx: indexMap(bb, batchShape, bCount), aCount, bCount };
+}
+
+/** The broadcast map of one operand, or null for the identity (decided from the shapes when possible: building the map costs O(count), noticeable next to a GPU dispatch). */
+function indexMap(shape: readonly number[], batchShape: readonly number[], n: number): Int32Array | null {
+  if (shape.length === batchShape.length && shape.every((d, i) => d === batchShape[i])) return null;
+  const idx = broadcastIndex(shape, batchShape);
+  return isIdentityIndex(idx, n) ? null : idx;
 }

@@ -250,6 +250,34 @@ describe('dispatch recording', () => {
     for (const t of [A, B, X]) t.dispose();
   });
 
+  gpuIt('a kernel output reuses a buffer released before the submit, after the commands that read it', async () => {
+    const { linalg, randn } = await import('../../src/index.js');
+    const opts = { upper: false, unitriangular: true };
+    // well-conditioned unit lower systems (strict lower entries ~ N(0,1)/16)
+    const a = randn([3, 16, 16], { dtype: 'float32', seed: 3 }).dataSync().map((v) => v / 16);
+    const A = Tensor.fromStorage('float32', [3, 16, 16], a);
+    const Ag = A.to('gpu');
+    const Bs = Array.from({ length: 12 }, (_, i) => randn([3, 16, 8], { dtype: 'float32', seed: 10 + i }));
+    const Bg = Bs.map((B) => B.to('gpu'));
+    await gpu.sync();
+    const created = poolStats().buffersCreated;
+    const outs = [];
+    for (const B of Bg) {
+      // X is released while the solve reading it is still unsubmitted; the next call's X
+      // takes its buffer and must not overwrite it before that solve has run.
+      const X = linalg.solveTriangular(Ag, B, opts);
+      outs.push(linalg.solveTriangular(Ag, X, opts));
+      X.dispose();
+    }
+    ex(poolStats().buffersCreated - created).toBeLessThanOrEqual(Bs.length + 1); // the outputs, not one X per call
+    for (let i = 0; i < Bs.length; i++) {
+      const ref = linalg.solveTriangular(A, linalg.solveTriangular(A, Bs[i], opts), opts).dataSync();
+      const got = await outs[i].data();
+      let d = 0;
+      for (let j = 0; j < ref.length; j++) d = Math.max(d, Math.abs(got[j] - ref[j]) / (1 + Math.abs(ref[j])));
+      ex(d).toBeLessThan(1e-5);
+    }
+  });
 });
 
 describe('device loss', () => {

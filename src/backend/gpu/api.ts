@@ -58,8 +58,8 @@ export function sync(): Promise<void> {
 
 /**
  * Buffer-pool statistics: bytes held by live tensors and idle bytes kept for reuse.
- * Options: `{ maxPooledBytes }` sets the idle cap (default: 1 GiB or the most bytes
- * ever live at once, whichever is larger); `{ trim: true }` frees idle buffers.
+ * Options: `{ maxPooledBytes }` sets the idle cap (default: 1 GiB or twice the largest
+ * allocation); `{ trim: true }` frees idle buffers.
  *
  * Syntax: `gpu.memory()`, `gpu.memory({ trim: true })`
  * Example: `gpu.memory().bytesLive` stays flat in a loop that disposes its tensors

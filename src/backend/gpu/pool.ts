@@ -66,18 +66,16 @@ class BufferPool {
   private free = new Map<number, GPUBuffer[]>();
   /** Idle buffers oldest first (Map keeps insertion order): the eviction order. */
   private idle = new Map<GPUBuffer, number>();
-  private parked: Allocation[] = [];
+  /** Released while recorded commands may still use them, by bucket size (see `acquire`). */
+  private parked = new Map<number, Allocation[]>();
   /** Bumped when the device goes away: allocations of older generations are dead. */
   generation = 0;
   /** Set by `gpu.memory({ maxPooledBytes })`; otherwise the cap follows the allocations. */
   userCap: number | undefined;
   /**
-   * Default idle cap: 1 GiB, or the most bytes ever live at once, whichever is larger (the
-   * behaviour of torch's caching allocator, which keeps its peak reservation). A loop that
-   * records several large calls per submit holds all their outputs until the submit; a
-   * smaller cap destroyed most of them afterwards, and re-creating a buffer makes Dawn
-   * clear it again (16.7M 4×4 inverses, 5 calls per sync on an H200: 1.6 ms per call
-   * against 0.75 for the kernel). `gpu.memory({ maxPooledBytes })` or `trim` give it back.
+   * Default idle cap: 1 GiB, or twice the largest bucket handed out, whichever is larger, so
+   * a loop over one large op keeps both its outputs (say a 1 GiB result and its info
+   * buffer) instead of the two evicting each other and being re-created every call.
    */
   private autoCap = 1 << 30;
   get maxPooledBytes(): number { return this.userCap ?? this.autoCap; }
@@ -87,7 +85,17 @@ class BufferPool {
   buffersPooled = 0;
   buffersCreated = 0;
 
-  acquire(byteLength: number, who: string): PooledStorage {
+  /**
+   * A buffer of at least `byteLength` bytes. `ordered`: the caller touches it only through
+   * commands recorded into the shared encoder (a kernel output), never by a queue write or
+   * a mapping; such a request may take a buffer released since the last submit, because
+   * the encoder orders its new use after the commands that still use it (torch's caching
+   * allocator reuses a freed block on the same stream the same way). A loop of calls
+   * that dispose their results then writes one buffer over and over instead of cycling
+   * through a fresh one per call until the submit (on an H200, 50 chunk solves per sync
+   * ran 2× slower that way, and 16.7M-matrix inverses at 5 per sync piled up gigabytes).
+   */
+  acquire(byteLength: number, who: string, ordered = false): PooledStorage {
     const device = gpuDevice(who);
     const limits = gpuLimits(who);
     const size = bucketSize(Math.max(4, byteLength));
@@ -95,6 +103,12 @@ class BufferPool {
       throw new DeviceError(
         `${who}: a GPU buffer of ${byteLength} bytes exceeds this adapter's limit (maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}, maxBufferSize ${limits.maxBufferSize})`,
       );
+    }
+    if (2 * size > this.autoCap) this.autoCap = 2 * size;
+    if (ordered) {
+      const p = this.parked.get(size)?.pop();
+      // Still counted live: the handle moves to the new owner.
+      if (p) return new PooledStorage(new Allocation(p.buffer, size, this.generation), byteLength);
     }
     let buffer = this.free.get(size)?.pop();
     if (buffer) {
@@ -109,14 +123,16 @@ class BufferPool {
     }
     this.bytesLive += size;
     this.buffersLive++;
-    if (this.bytesLive > this.autoCap) this.autoCap = this.bytesLive;
     return new PooledStorage(new Allocation(buffer, size, this.generation), byteLength);
   }
 
   giveBack(a: Allocation): void {
     if (a.generation !== this.generation) return; // from a lost device: nothing to recycle
-    if (hasPending()) this.parked.push(a);
-    else this.recycle(a);
+    if (hasPending()) {
+      let list = this.parked.get(a.size);
+      if (!list) this.parked.set(a.size, (list = []));
+      list.push(a);
+    } else this.recycle(a);
   }
 
   private recycle(a: Allocation): void {
@@ -147,8 +163,8 @@ class BufferPool {
 
   afterSubmit(): void {
     const p = this.parked;
-    this.parked = [];
-    for (const a of p) this.recycle(a);
+    this.parked = new Map();
+    for (const list of p.values()) for (const a of list) this.recycle(a);
   }
 
   /** Destroys the idle buffers. */
@@ -163,7 +179,7 @@ class BufferPool {
   reset(): void {
     this.free.clear();
     this.idle.clear();
-    this.parked = [];
+    this.parked = new Map();
     this.generation++;
     this.bytesLive = this.bytesPooled = this.buffersLive = this.buffersPooled = 0;
   }
@@ -180,9 +196,12 @@ const pool = new BufferPool();
 onAfterSubmit(() => pool.afterSubmit());
 onDeviceReset(() => pool.reset());
 
-/** A pooled STORAGE|COPY_SRC|COPY_DST buffer of at least `byteLength` bytes (contents undefined). */
-export function allocStorage(byteLength: number, who: string): PooledStorage {
-  return pool.acquire(byteLength, who);
+/**
+ * A pooled STORAGE|COPY_SRC|COPY_DST buffer of at least `byteLength` bytes (contents
+ * undefined). `ordered`: only recorded commands will touch it (see `BufferPool.acquire`).
+ */
+export function allocStorage(byteLength: number, who: string, ordered = false): PooledStorage {
+  return pool.acquire(byteLength, who, ordered);
 }
 
 /** Another handle on the same buffer (released separately). */

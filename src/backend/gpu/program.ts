@@ -178,7 +178,11 @@ function bufferId(b: GPUBuffer): number {
   return id;
 }
 
+/** Diagnostics: `bindGroupCache: false` creates every bind group afresh (benches compare). */
+export const bindGroupOptions = { bindGroupCache: true };
+
 function cachedBindGroup(device: GPUDevice, c: Cached, entries: GPUBindGroupEntry[], key: string): GPUBindGroup {
+  if (!bindGroupOptions.bindGroupCache) return device.createBindGroup({ layout: c.layout, entries });
   let bg = bindGroups.get(key);
   if (bg) {
     // Map order is the eviction order: move a hit to the back.

@@ -39,6 +39,9 @@ export function commandEncoder(who: string): GPUCommandEncoder {
   return encoder;
 }
 
+/** Diagnostics: `sharedPass: false` ends the pass after every dispatch (benches compare). */
+export const recordingOptions = { sharedPass: true };
+
 /** Records one dispatch into the open compute pass (begun on demand). */
 export function recordDispatch(
   who: string, pipeline: GPUComputePipeline, bindGroup: GPUBindGroup, x: number, y: number, z: number,
@@ -56,6 +59,7 @@ export function recordDispatch(
     passBindGroup = bindGroup;
   }
   pass.dispatchWorkgroups(x, y, z);
+  if (!recordingOptions.sharedPass) endPass();
   recordedCommand();
 }
 

@@ -61,7 +61,8 @@ export function infoTensor(batchShape: readonly number[], who: string): Tensor<'
  */
 export function uploadIndex(idx: Int32Array | null, who: string): Tensor<'int32'> | null {
   if (!idx) return null;
-  const t = emptyGpu('int32', [Math.max(1, idx.length)], who);
+  // Not emptyGpu: a queue write must not land in a buffer that pending commands still use.
+  const t = Tensor.fromGpu('int32', [Math.max(1, idx.length)], allocStorage(Math.max(1, idx.length) * 4, who)) as Tensor<'int32'>;
   if (idx.length > 0) gpuDevice(who).queue.writeBuffer(bufferOf(t.gpuStorage()), 0, idx.buffer, idx.byteOffset, idx.byteLength);
   return t;
 }

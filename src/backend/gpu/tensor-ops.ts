@@ -12,12 +12,16 @@ import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preproc
 
 export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32'];
 
-/** A new GPU tensor with uninitialised contents (backend use). */
+/**
+ * A new GPU tensor with uninitialised contents, for a kernel to write (backend use): its
+ * buffer may be one released since the last submit, so only recorded commands may write
+ * it — not `queue.writeBuffer` (use `allocStorage` for uploads).
+ */
 export function emptyGpu<D extends DType>(dtype: D, shape: readonly number[], who: string): Tensor<D> {
   let n = 1;
   for (const d of shape) n *= d;
   const bytes = n * (dtype === 'complex64' ? 8 : 4);
-  return Tensor.fromGpu(dtype, shape, allocStorage(bytes, who));
+  return Tensor.fromGpu(dtype, shape, allocStorage(bytes, who, true));
 }
 
 /** Throws unless `t` lives on the GPU (backend entries take tensors as given). */
