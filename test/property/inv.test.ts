@@ -112,3 +112,47 @@ describe('inv: singular, NaN, batches, async', () => {
     for (let b = 0; b < 300; b += 37) expect(ratioInv(As[b], fromTensor(X, b), 'float64')).toBeLessThan(30);
   });
 });
+
+// n ≤ 4 real: the lane kernel (inv_small*), 16 float / 8 double matrices per AVX-512
+// register, 8 / 4 with AVX2; full groups through the transposing loader (4×4 float), the
+// rest of the batch through a padded group.
+describe('inv: batched n ≤ 4 lane kernel', () => {
+  for (const dt of ['float32', 'float64'] as FloatDType[]) {
+    it(`${dt}: dget03 < 30 across full groups and a ragged tail; each matrix as if alone; failures stay in their lane`, () => {
+      const rng = new Rng(86);
+      // subnormal, with a representable reciprocal
+      const tinyPivot = dt === 'float32' ? 2 ** -127 : 2 ** -1023;
+      for (const n of [1, 2, 3, 4]) {
+        const count = 16 * 3 + 5;
+        const conds = dt === 'float32' ? [1, 1e2, 1e4] : [1, 1e6, 1e10];
+        const As = Array.from({ length: count }, (_, b) => withCondition(n, conds[b % 3], rng));
+        const singular = 17, nan = 34, subnormal = 50;
+        As[singular] = As[singular].clone();
+        for (let i = 0; i < n; i++) As[singular].set(i, 0, 0);
+        As[nan] = As[nan].clone();
+        As[nan].set(n - 1, 0, NaN);
+        // a subnormal pivot (that lane divides instead of multiplying by the reciprocal)
+        As[subnormal] = Mat.eye(n);
+        As[subnormal].set(0, 0, tinyPivot);
+        const { inverse, info } = linalg.invEx(toTensor(As, dt));
+        const inf = Array.from(info.dataSync());
+        const per = n * n, d = inverse.dataSync();
+        for (let b = 0; b < count; b++) {
+          const own = Array.from(d.slice(b * per, (b + 1) * per));
+          if (b === singular) { expect(inf[b]).toBe(1); expect(own.every(Number.isNaN)).toBe(true); continue; }
+          if (b === nan) { expect(inf[b]).toBe(-1); expect(own.every(Number.isNaN)).toBe(true); continue; }
+          expect(inf[b]).toBe(0);
+          if (b === subnormal) {
+            expect(own).toEqual(Array.from(Mat.eye(n).data.filter((_, i) => i % 2 === 0), (v, i) => (i === 0 ? 1 / tinyPivot : v)));
+            continue;
+          }
+          expect(ratioInv(fromTensor(toTensor([As[b]], dt)), fromTensor(inverse, b), dt), `n=${n} b=${b}`).toBeLessThan(30);
+          if (b % 7 === 0) {
+            const alone = Array.from(linalg.invEx(toTensor([As[b]], dt)).inverse.dataSync());
+            expect(own).toEqual(alone);
+          }
+        }
+      }
+    });
+  }
+});

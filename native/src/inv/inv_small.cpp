@@ -1,6 +1,7 @@
 // Batched inverses of n ≤ 4 matrices. Real types run the lane kernel of
 // inv_small_lanes.hpp (one matrix per SIMD lane, branch-free Gauss–Jordan with partial
-// pivoting): AVX2+FMA when the CPU has it and LAPIS_KERNELS is not "portable", else the
+// pivoting): AVX-512 or AVX2+FMA when the CPU has it (LAPIS_KERNELS=avx2 / =portable
+// narrows the choice), else the
 // same algorithm on a portable lane type the compiler vectorises itself. Complex types
 // take the scalar per-matrix path (rare enough not to need lanes).
 #include "lapis/inv_small.hpp"
@@ -18,6 +19,11 @@ namespace lapis {
 void inv_small_avx2(index n, index count, const float* A, float* X, int32_t* info);
 void inv_small_avx2(index n, index count, const double* A, double* X, int32_t* info);
 #define LAPIS_INV_HAVE_AVX2 1
+#if defined(__GNUC__) || defined(__clang__)
+void inv_small_avx512(index n, index count, const float* A, float* X, int32_t* info);
+void inv_small_avx512(index n, index count, const double* A, double* X, int32_t* info);
+#define LAPIS_INV_HAVE_AVX512 1
+#endif
 #endif
 
 namespace {
@@ -29,6 +35,19 @@ bool use_avx2() {
     if (k && std::strcmp(k, "portable") == 0) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return ok;
+#else
+  return false;
+#endif
+}
+
+bool use_avx512() {
+#if defined(LAPIS_INV_HAVE_AVX512)
+  static const bool ok = [] {
+    const char* k = std::getenv("LAPIS_KERNELS");  // "avx2" and "portable" both rule it out
+    if (k && (std::strcmp(k, "portable") == 0 || std::strcmp(k, "avx2") == 0)) return false;
+    return use_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
   }();
   return ok;
 #else
@@ -110,6 +129,9 @@ void inv_small_batched(index n, index count, const T* A, T* X, int32_t* info) {
   if constexpr (is_complex_v<T>) {
     inv_small_scalar(n, count, A, X, info);
   } else {
+#ifdef LAPIS_INV_HAVE_AVX512
+    if (use_avx512()) { inv_small_avx512(n, count, A, X, info); return; }
+#endif
 #ifdef LAPIS_INV_HAVE_AVX2
     if (use_avx2()) { inv_small_avx2(n, count, A, X, info); return; }
 #endif
