@@ -42,18 +42,16 @@ bool use_avx2() {
 #endif
 }
 
-bool use_avx512() {
 #if defined(LAPIS_INV_HAVE_AVX512)
+bool use_avx512() {
   static const bool ok = [] {
     const char* k = std::getenv("LAPIS_KERNELS");  // "avx2" and "portable" both rule it out
     if (k && (std::strcmp(k, "portable") == 0 || std::strcmp(k, "avx2") == 0)) return false;
     return use_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
   }();
   return ok;
-#else
-  return false;
-#endif
 }
+#endif
 
 // Portable lanes: plain arrays; loops the compiler turns into SSE/NEON where it can.
 template <class R, int LN>
