@@ -1,5 +1,6 @@
 // Driver for batches of small triangular solves (lapis/trsm.hpp: trsm_small_batched).
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 #if defined(__linux__)
@@ -68,16 +69,23 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     const index a0 = upper ? (n - 1) * (ars + acs) : 0, r0 = upper ? (n - 1) * k : 0;
     if (upper) ars = -ars, acs = -acs;
     const index rs = upper ? -k : k;
-    // Pieces of ~64 KiB of output: prefaulted, then written while still in cache.
-    const index piece = std::max<index>(1, static_cast<index>(65536 / (sizeof(T) * nk)));
-    const index grain = std::max<index>(1, static_cast<index>(1.0e5 / (double(n) * n * k)));
+    // Pieces of ~64 KiB of output (at least ~0.1 MFLOP): prefaulted, then written while
+    // still in cache. The threads pull pieces from one counter until none is left, so a
+    // thread that starts late (the other core busy) takes little, and nobody waits for it
+    // at the end.
+    const index piece = std::max<index>(
+        {1, static_cast<index>(65536 / (sizeof(T) * nk)), static_cast<index>(1.0e5 / (double(n) * n * k))});
+    const index pieces = (count + piece - 1) / piece;
     hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
-    parallel_for(count, grain, [&](index b0, index b1) {
-      for (index p0 = b0; p0 < b1; p0 += piece) {
-        const index p1 = std::min(b1, p0 + piece);
+    std::atomic<index> next{0};
+    const index workers = std::min<index>(num_threads(), pieces);
+    parallel_for(workers, 1, [&](index, index) {
+      for (index q; (q = next.fetch_add(1, std::memory_order_relaxed)) < pieces;) {
+        const index p0 = q * piece, p1 = std::min(count, p0 + piece);
         prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
         for (index b = p0; b < p1; ++b) {
-          const bool more = b + 1 < b1;
+          // the next system, whichever thread solves it: its lines are shared in L3
+          const bool more = b + 1 < count;
           ker.solve(unit, n, k, A + pick(aIdx, b) * nn + a0, ars, acs, B + pick(bIdx, b) * nk + r0, rs,
                     X + b * nk + r0, rs, more ? A + pick(aIdx, b + 1) * nn : nullptr,
                     more ? B + pick(bIdx, b + 1) * nk : nullptr);
