@@ -69,7 +69,7 @@ inline void transpose8(__m256 (&r)[8]) {
 // The hot case (4×4 float): 8 matrices are 16 rows of 8 floats; two 8×8 transposes turn
 // them into the 16 element lanes without a trip through memory.
 void inv4_f32_blocks(index blocks, const float* A, float* X, int32_t* info) {
-  parallel_for(blocks, 512, [&](index b0, index b1) {
+  for_pieces(blocks, 64, [&](index b0, index b1) {
     for (index b = b0; b < b1; ++b) {
       const float* a = A + b * 128;
       __m256 lo[8], hi[8];

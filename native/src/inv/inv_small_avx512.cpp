@@ -3,6 +3,8 @@
 // x86-64-v3 at most): the target is set for the functions below, and inv_small.cpp only
 // calls in after a CPUID check (LAPIS_KERNELS=avx2 or =portable narrows the choice). Same
 // operations per lane as the AVX2 build, so the two give the same bits.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -108,7 +110,7 @@ inline void transpose16(__m512 (&r)[16]) {
 // The hot case (4×4 float): 16 matrices are 16 rows of 16 floats; one 16×16 transpose
 // turns them into the 16 element lanes without a trip through memory.
 void inv4_f32_blocks16(index blocks, const float* A, float* X, int32_t* info) {
-  parallel_for(blocks, 256, [&](index b0, index b1) {
+  for_pieces(blocks, 64, [&](index b0, index b1) {
     for (index b = b0; b < b1; ++b) {
       const float* a = A + b * 256;
       __m512 r[16];

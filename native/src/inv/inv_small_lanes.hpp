@@ -9,6 +9,8 @@
 // in an anonymous namespace so the two instantiations, compiled with different ISA flags,
 // can never be merged by the linker.
 #pragma once
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +21,18 @@
 
 namespace lapis {
 namespace {
+
+// fn(b0, b1) over [0, count) in pieces of `piece` that the threads pull from one counter
+// until none is left: a thread that starts late (its core busy) takes little, and nobody
+// waits for a large chunk at the end (parallel_for's chunks are an eighth of the batch).
+template <class F> void for_pieces(index count, index piece, const F& fn) {
+  const index pieces = (count + piece - 1) / piece;
+  std::atomic<index> next{0};
+  parallel_for(std::min<index>(num_threads(), pieces), 1, [&](index, index) {
+    for (index q; (q = next.fetch_add(1, std::memory_order_relaxed)) < pieces;)
+      fn(q * piece, std::min(count, (q + 1) * piece));
+  });
+}
 
 // Row-major n×n matrices b0..b0+L-1 → w[i][j] lanes.
 template <class V, int N>
@@ -121,7 +135,7 @@ void inv_small_lanes_n(index count, const typename V::T* A, typename V::T* X, in
   constexpr index L = V::L, S = N * N;
   const index blocks = count / L;
   if (blocks > 0) {
-    parallel_for(blocks, 512, [&](index b0, index b1) {
+    for_pieces(blocks, 64, [&](index b0, index b1) {
       for (index b = b0; b < b1; ++b) inv_block<V, N>(A + b * L * S, X + b * L * S, info + b * L);
     });
   }
