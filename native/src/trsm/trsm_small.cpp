@@ -30,18 +30,20 @@ inline void prefault(void* p, size_t bytes) {
 #endif
 }
 
-// Even mapped in one call per piece, 4 KiB pages cost ~1 µs each here (the 64 MiB output of
-// 4096 64×64 systems: 16–30 ms of system time against ~8 ms of arithmetic). For outputs of
-// a few MiB, the 2 MiB-aligned interior is marked for transparent huge pages first (where
-// THP is "madvise", as on this host; glibc's malloc does the same under its hugetlb
-// tunable): 512 times fewer faults, ~4 ms. Only whole 2 MiB pages inside the output are
-// marked, so no neighbouring allocation is affected.
+// Even mapped in one call per piece, 4 KiB pages cost ~1–2 µs each in this VM (the 64 MiB
+// output of 4096 64×64 systems: 16–30 ms of system time against ~4 ms of arithmetic). So
+// the 2 MiB-aligned interior of the output is marked for transparent huge pages first
+// (where THP is "madvise", as on this host; glibc's malloc does the same under its hugetlb
+// tunable): 512 times fewer faults, ~3–4 ms for 64 MiB. Only whole 2 MiB pages inside the
+// output are marked, so no neighbouring allocation is affected. (Here about one call in
+// five to ten pays ~30 ms more when the huge pages come from memory the hypervisor has
+// to back afresh; the median over calls is still 2–3× lower.)
 inline void hugepages(void* p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   constexpr uintptr_t pg = uintptr_t(1) << 21;
   const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + pg - 1) & ~(pg - 1);
   const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(pg - 1);
-  if (e >= b + 2 * pg) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+  if (e > b) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
 #else
   (void)p;
   (void)bytes;
