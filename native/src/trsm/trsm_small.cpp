@@ -74,13 +74,15 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     // Pieces of ~64 KiB of output (at least ~0.1 MFLOP): prefaulted, then written while
     // still in cache. The threads pull pieces from one counter until none is left, so a
     // thread that starts late (the other core busy) takes little, and nobody waits for it
-    // at the end.
+    // at the end. A helper thread is woken only for at least 8 pieces of its own (the
+    // caller waits for every woken thread to check in, which on a loaded host can take
+    // longer than a small batch).
     const index piece = std::max<index>(
         {1, static_cast<index>(65536 / (sizeof(T) * nk)), static_cast<index>(1.0e5 / (double(n) * n * k))});
     const index pieces = (count + piece - 1) / piece;
     hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
     std::atomic<index> next{0};
-    const index workers = std::min<index>(num_threads(), pieces);
+    const index workers = std::max<index>(1, std::min<index>(num_threads(), pieces / 8));
     parallel_for(workers, 1, [&](index, index) {
       for (index q; (q = next.fetch_add(1, std::memory_order_relaxed)) < pieces;) {
         const index p0 = q * piece, p1 = std::min(count, p0 + piece);
