@@ -28,22 +28,32 @@ namespace qr_detail {
 template <class T>
 real_t<T> nrm2(const T* x, index n, index inc) {
   using R = real_t<T>;
-  R s = 0, mx = 0;
-  bool nan = false;
-  for (index i = 0; i < n; ++i) {
-    T v = x[i * inc];
-    if constexpr (is_complex_v<T>) {
-      R a = std::abs(v.real()), b = std::abs(v.imag());
-      s += a * a + b * b;
-      nan |= (a != a) || (b != b);
-      mx = std::max(mx, std::max(a, b));
-    } else {
-      R a = std::abs(v);
-      s += a * a;
-      nan |= (a != a);
-      mx = std::max(mx, a);
-    }
+  // First pass over the real components with independent partial sums and maxima, so it
+  // runs in vector registers. A NaN anywhere makes the sum NaN (squares are never
+  // negative, so Inf alone cannot); the maxima only steer the scaling below.
+  constexpr int kL = 8;
+  R sp[kL] = {}, mp[kL] = {};
+  const R* xr = reinterpret_cast<const R*>(x);
+  constexpr index kc = is_complex_v<T> ? 2 : 1;
+  const index len = n * kc;
+  index i = 0;
+  if (inc == 1) {
+    for (; i + kL <= len; i += kL)
+      for (int l = 0; l < kL; ++l) {
+        const R a = std::abs(xr[i + l]);
+        sp[l] += a * a;
+        mp[l] = mp[l] < a ? a : mp[l];
+      }
   }
+  R s = 0, mx = 0;
+  for (; i < len; ++i) {
+    const R a = std::abs(xr[(i / kc) * inc * kc + i % kc]);
+    s += a * a;
+    mx = mx < a ? a : mx;
+  }
+  s += ((sp[0] + sp[4]) + (sp[1] + sp[5])) + ((sp[2] + sp[6]) + (sp[3] + sp[7]));
+  for (int l = 0; l < kL; ++l) mx = mx < mp[l] ? mp[l] : mx;
+  const bool nan = s != s;
   if (nan) return std::numeric_limits<R>::quiet_NaN();
   // The plain sum is exact enough unless squares over- or underflow.
   const R small = std::sqrt(smallest_normal<T>() / eps<T>());
@@ -205,10 +215,15 @@ void t_from_gram(const T* G, index ldg, index w, const T* tau, T* Tm, index ldt)
 // left half is factored, applied to the right half with GEMMs, the right half factored,
 // and T's off-diagonal block joined as −T₁₁·(V₁ᴴV₂)·T₂₂, so only the leaves (≤ leafw
 // columns) run level-2 code and T costs no separate pass. Fills tau, the explicit unit
-// lower V (ld = mr; the caller zeroes it) and T (row-major, ld = ldt; all of its
-// [c0, c0 + w) block). wk holds w²/2 scalars.
+// lower V twice — by columns (V, ld = mr) and by rows (Vr, ld = ldt) — and T (row-major,
+// ld = ldt; all of its [c0, c0 + w) block). The caller zeroes V and Vr. wk holds w²/2
+// scalars.
+// The GEMM's micro-kernel streams B along its rows; both layouts of V let every product
+// here present a row-contiguous B (Vr for the products over the long dimension, V for the
+// update), so none of them packs an operand.
 template <class T>
-void rec_panel(T* P, index mr, index c0, index w, index leafw, T* tau, T* V, T* Tm, index ldt, T* wk, int threads) {
+void rec_panel(T* P, index mr, index c0, index w, index leafw, T* tau, T* V, T* Vr, T* Tm, index ldt, T* wk,
+               int threads) {
   const index rows = mr - c0;
   if (w <= leafw) {
     panel(P + c0 * mr + c0, rows, w, mr, tau + c0);
@@ -218,6 +233,12 @@ void rec_panel(T* P, index mr, index c0, index w, index leafw, T* tau, T* V, T* 
       v[c0 + j] = T(1);
       std::copy(p + c0 + j + 1, p + mr, v + c0 + j + 1);
     }
+    for (index r = c0; r < mr; ++r) {
+      T* vr = Vr + r * ldt + c0;
+      const index lim = std::min(r - c0, w);
+      for (index j = 0; j < lim; ++j) vr[j] = P[(c0 + j) * mr + r];
+      if (r - c0 < w) vr[r - c0] = T(1);
+    }
     // Gram matrix of the leaf's vectors, upper part (v_j is zero above row c0 + j).
     for (index i = 0; i < w; ++i)
       for (index j = 0; j < i; ++j)
@@ -226,23 +247,25 @@ void rec_panel(T* P, index mr, index c0, index w, index leafw, T* tau, T* V, T* 
     return;
   }
   const index n1 = ((w / 2 + leafw - 1) / leafw) * leafw, n2 = w - n1;
-  rec_panel(P, mr, c0, n1, leafw, tau, V, Tm, ldt, wk, threads);
+  rec_panel(P, mr, c0, n1, leafw, tau, V, Vr, Tm, ldt, wk, threads);
   const MatRef<T> V1{V + c0 * mr + c0, rows, n1, 1, mr, false};
+  const MatRef<T> V1r{Vr + c0 * ldt + c0, rows, n1, ldt, 1, false};
   const MatRef<T> T11{Tm + c0 * ldt + c0, n1, n1, ldt, 1, false};
-  MatMut<T> W1{wk, n1, n2, n2, 1}, W2{wk + n1 * n2, n1, n2, n2, 1};
+  // W1 (n1×n2) by columns: the GEMM then forms W1ᵀ = A₂ᵀ·conj(V₁) with B = conj(V₁) by rows.
+  MatMut<T> W1{wk, n1, n2, 1, n1}, W2{wk + n1 * n2, n1, n2, n2, 1};
   {
     // A₂ ← Q₁ᴴ·A₂ = A₂ − V₁·T₁₁ᴴ·(V₁ᴴ·A₂)
     MatMut<T> A2{P + (c0 + n1) * mr + c0, rows, n2, 1, mr};
-    gemm<T>(T(1), V1.h(), A2.ref(), T(0), W1, threads);
+    gemm<T>(T(1), V1r.h(), A2.ref(), T(0), W1, threads);
     gemm<T>(T(1), T11.h(), W1.ref(), T(0), W2, threads);
     gemm<T>(T(-1), V1, W2.ref(), T(1), A2, threads);
   }
-  rec_panel(P, mr, c0 + n1, n2, leafw, tau, V, Tm, ldt, wk, threads);
+  rec_panel(P, mr, c0 + n1, n2, leafw, tau, V, Vr, Tm, ldt, wk, threads);
   // V₂ is zero above row c0 + n1, so V₁ᴴV₂ only needs the rows below.
-  const MatRef<T> V1b = V1.block(n1, 0, rows - n1, n1);
+  const MatRef<T> V1rb = V1r.block(n1, 0, rows - n1, n1);
   const MatRef<T> V2{V + (c0 + n1) * mr + c0 + n1, rows - n1, n2, 1, mr, false};
   const MatRef<T> T22{Tm + (c0 + n1) * ldt + c0 + n1, n2, n2, ldt, 1, false};
-  gemm<T>(T(1), V1b.h(), V2, T(0), W1, threads);
+  gemm<T>(T(1), V1rb.h(), V2, T(0), W1, threads);
   gemm<T>(T(1), T11, W1.ref(), T(0), W2, threads);
   gemm<T>(T(-1), W2.ref(), T22, T(0), MatMut<T>{Tm + c0 * ldt + c0 + n1, n1, n2, ldt, 1}, threads);
   for (index i = 0; i < n2; ++i)
@@ -276,71 +299,138 @@ void larft(const T* V, index mr, index kb, const T* tau, std::vector<T>& Tm, std
   t_from_gram(G.data(), kb, kb, tau, Tm.data(), kb);
 }
 
-// C ← (I − V·op(T)·Vᴴ)·C, op(T) = Tᴴ when adjoint (applies Qᴴ), else T.
+// Workspace of the blocked routines, per thread and per type, kept between calls so a
+// repeated QR pays no allocation or page faults; released after a call that grew it past
+// kKeepBytes, so one huge factorization does not pin its memory.
 template <class T>
-void apply_block(const T* Vp, const T* Tp, index mr, index kb, bool adjoint, MatMut<T> C, std::vector<T>& W,
-                 std::vector<T>& W2, int max_threads) {
+struct Scratch {
+  std::vector<T> P, V, Vr, Tm, W, W2, wk, work, keepV, keepT;
+  void trim() {
+    constexpr std::size_t kKeepBytes = std::size_t(32) << 20;
+    std::size_t bytes = 0;
+    for (auto* v : {&P, &V, &Vr, &Tm, &W, &W2, &wk, &work, &keepV, &keepT}) bytes += v->capacity() * sizeof(T);
+    if (bytes > kKeepBytes)
+      for (auto* v : {&P, &V, &Vr, &Tm, &W, &W2, &wk, &work, &keepV, &keepT}) std::vector<T>().swap(*v);
+  }
+};
+
+template <class T>
+Scratch<T>& scratch() {
+  thread_local Scratch<T> s;
+  return s;
+}
+
+template <class T>
+T* grow(std::vector<T>& v, index n) {
+  if (static_cast<index>(v.size()) < n) v.resize(static_cast<size_t>(n));
+  return v.data();
+}
+
+// C ← (I − V·op(T)·Vᴴ)·C, op(T) = Tᴴ when adjoint (applies Qᴴ), else T. V is explicit
+// (mr×kb, column-major), T row-major kb×kb. When ident > 0, C's first ident (≤ kb)
+// columns hold [I; 0] (Q being formed): their part of Vᴴ·C is the top of Vᴴ, copied
+// rather than multiplied.
+template <class T>
+void apply_block(const T* Vp, const T* Tp, index mr, index kb, bool adjoint, MatMut<T> C, int max_threads,
+                 index ident = 0) {
   const index nc = C.cols;
   if (nc == 0 || mr == 0 || kb == 0) return;
-  W.resize(static_cast<size_t>(kb * nc));
-  W2.resize(static_cast<size_t>(kb * nc));
+  Scratch<T>& S = scratch<T>();
+  T* W = grow(S.W, kb * nc);
+  T* W2 = grow(S.W2, kb * nc);
   MatRef<T> V{Vp, mr, kb, 1, mr, false};
   MatRef<T> Tr{Tp, kb, kb, kb, 1, false};
-  MatMut<T> Wm{W.data(), kb, nc, nc, 1}, W2m{W2.data(), kb, nc, nc, 1};
-  gemm<T>(T(1), V.h(), C.ref(), T(0), Wm, max_threads);
+  MatMut<T> Wm{W, kb, nc, nc, 1}, W2m{W2, kb, nc, nc, 1};
+  for (index i = 0; i < kb; ++i)
+    for (index j = 0; j < ident; ++j) Wm(i, j) = conj(V(j, i));
+  if (ident < nc)
+    gemm<T>(T(1), V.h(), C.block(0, ident, mr, nc - ident).ref(), T(0), Wm.block(0, ident, kb, nc - ident), max_threads);
   gemm<T>(T(1), adjoint ? Tr.h() : Tr, Wm.ref(), T(0), W2m, max_threads);
   gemm<T>(T(-1), V, W2m.ref(), T(1), C, max_threads);
 }
 
-// The block reflectors of one factorization, kept so forming Q reuses V and T.
+// Panel copies between a (row-major or strided) view and a column-major buffer, eight
+// rows at a time so that both sides move whole cache lines.
 template <class T>
-struct Blocks {
-  std::vector<index> j0, kb;
-  std::vector<std::vector<T>> V, Tm;
-};
+void to_colmajor(MatRef<T> A, T* P, index ld) {
+  index r = 0;
+  for (; r + 8 <= A.rows; r += 8)
+    for (index j = 0; j < A.cols; ++j)
+      for (index i = 0; i < 8; ++i) P[j * ld + r + i] = A(r + i, j);
+  for (; r < A.rows; ++r)
+    for (index j = 0; j < A.cols; ++j) P[j * ld + r] = A(r, j);
+}
 
 template <class T>
-void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, Blocks<T>* keep) {
+void from_colmajor(const T* P, index ld, MatMut<T> A) {
+  index r = 0;
+  for (; r + 8 <= A.rows; r += 8)
+    for (index j = 0; j < A.cols; ++j)
+      for (index i = 0; i < 8; ++i) A(r + i, j) = P[j * ld + r + i];
+  for (; r < A.rows; ++r)
+    for (index j = 0; j < A.cols; ++j) A(r, j) = P[j * ld + r];
+}
+
+// Blocked Householder QR in place on A. With keep_v/keep_t, every block's explicit V
+// (column-major, mr×kb) and T are left there back to back, for forming Q.
+template <class T>
+void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, std::vector<T>* keep_v, std::vector<T>* keep_t) {
   const index m = A.rows, n = A.cols, k = std::min(m, n);
   const index nb = qr_block_size(), leafw = leaf_width(nb);
-  std::vector<T> P, Vown, Town, W, W2, wk(static_cast<size_t>(nb * nb));
+  Scratch<T>& S = scratch<T>();
+  if (keep_v) {
+    index nv = 0, nt = 0;
+    for (index j0 = 0; j0 < k; j0 += nb) {
+      const index kb = std::min(nb, k - j0);
+      nv += (m - j0) * kb;
+      nt += kb * kb;
+    }
+    grow(*keep_v, nv);
+    grow(*keep_t, nt);
+  }
+  T* wk = grow(S.wk, nb * nb);
+  index ov = 0, ot = 0;
   for (index j0 = 0; j0 < k; j0 += nb) {
     const index kb = std::min(nb, k - j0), mr = m - j0;
-    std::vector<T>* Vb = &Vown;
-    std::vector<T>* Tb = &Town;
-    if (keep) {
-      keep->j0.push_back(j0);
-      keep->kb.push_back(kb);
-      keep->V.emplace_back();
-      keep->Tm.emplace_back();
-      Vb = &keep->V.back();
-      Tb = &keep->Tm.back();
-    }
-    P.resize(static_cast<size_t>(mr * kb));
-    for (index r = 0; r < mr; ++r)
-      for (index j = 0; j < kb; ++j) P[j * mr + r] = A(j0 + r, j0 + j);
-    Vb->assign(static_cast<size_t>(mr * kb), T(0));
-    Tb->assign(static_cast<size_t>(kb * kb), T(0));
-    rec_panel(P.data(), mr, 0, kb, leafw, tau + j0, Vb->data(), Tb->data(), kb, wk.data(), max_threads);
-    for (index r = 0; r < mr; ++r)
-      for (index j = 0; j < kb; ++j) A(j0 + r, j0 + j) = P[j * mr + r];
-    if (j0 + kb < n)
-      apply_block(Vb->data(), Tb->data(), mr, kb, true, A.block(j0, j0 + kb, mr, n - j0 - kb), W, W2, max_threads);
+    T* P = grow(S.P, mr * kb);
+    T* V = keep_v ? keep_v->data() + ov : grow(S.V, mr * kb);
+    T* Tm = keep_t ? keep_t->data() + ot : grow(S.Tm, kb * kb);
+    ov += mr * kb;
+    ot += kb * kb;
+    to_colmajor<T>(A.block(j0, j0, mr, kb).ref(), P, mr);
+    T* Vr = grow(S.Vr, mr * kb);
+    std::fill(V, V + mr * kb, T(0));
+    std::fill(Vr, Vr + mr * kb, T(0));
+    rec_panel(P, mr, 0, kb, leafw, tau + j0, V, Vr, Tm, kb, wk, max_threads);
+    from_colmajor<T>(P, mr, A.block(j0, j0, mr, kb));
+    if (j0 + kb < n) apply_block(V, Tm, mr, kb, true, A.block(j0, j0 + kb, mr, n - j0 - kb), max_threads);
   }
 }
 
-// Q's first cols columns from kept blocks: identity, then the blocks from the last to the
-// first, each on the trailing submatrix only (columns left of j0 are still identity
-// columns, zero in the rows the block touches).
+// Q's first cols (≥ k) columns from the kept blocks of a k-column factorization, in
+// place: whatever Q holds is overwritten. The blocks run from the last to the first, each
+// on the trailing submatrix only: the columns left of j0 are still identity columns, zero
+// in the rows the block touches, and a block's own columns are set to identity columns
+// just before it (so Q may hold the factorization itself, as in LAPACK's orgqr).
 template <class T>
-void form_q(const Blocks<T>& B, MatMut<T> Q, int max_threads) {
-  const index m = Q.rows, cols = Q.cols;
-  for (index i = 0; i < m; ++i)
-    for (index j = 0; j < cols; ++j) Q(i, j) = i == j ? T(1) : T(0);
-  std::vector<T> W, W2;
-  for (index b = static_cast<index>(B.j0.size()) - 1; b >= 0; --b) {
-    const index j0 = B.j0[b], kb = B.kb[b], mr = m - j0;
-    apply_block(B.V[b].data(), B.Tm[b].data(), mr, kb, false, Q.block(j0, j0, mr, cols - j0), W, W2, max_threads);
+void form_q(const T* keep_v, const T* keep_t, index k, MatMut<T> Q, int max_threads) {
+  const index m = Q.rows, cols = Q.cols, nb = qr_block_size();
+  auto identity_cols = [&](index c0, index c1) {
+    for (index i = 0; i < m; ++i)
+      for (index j = c0; j < c1; ++j) Q(i, j) = i == j ? T(1) : T(0);
+  };
+  identity_cols(k, cols);
+  const index nblocks = (k + nb - 1) / nb;
+  std::vector<index> ov(static_cast<size_t>(nblocks) + 1, 0), ot(ov);
+  for (index b = 0; b < nblocks; ++b) {
+    const index j0 = b * nb, kb = std::min(nb, k - j0);
+    ov[b + 1] = ov[b] + (m - j0) * kb;
+    ot[b + 1] = ot[b] + kb * kb;
+  }
+  for (index b = nblocks - 1; b >= 0; --b) {
+    const index j0 = b * nb, kb = std::min(nb, k - j0), mr = m - j0;
+    identity_cols(j0, j0 + kb);
+    apply_block(keep_v + ov[b], keep_t + ot[b], mr, kb, false, Q.block(j0, j0, mr, cols - j0), max_threads, kb);
   }
 }
 
@@ -350,55 +440,68 @@ using namespace qr_detail;
 
 template <class T>
 void geqrf(MatMut<T> A, T* tau, int max_threads) {
-  geqrf_blocks<T>(A, tau, max_threads, nullptr);
+  geqrf_blocks<T>(A, tau, max_threads, nullptr, nullptr);
+  scratch<T>().trim();
 }
 
 template <class T>
 void apply_q(MatRef<T> V, const T* tau, index k, bool adjoint, MatMut<T> C, int max_threads) {
   const index m = V.rows, nb = qr_block_size();
   if (k == 0) return;
-  std::vector<T> Vb, Tm, G, W, W2;
+  Scratch<T>& S = scratch<T>();
+  std::vector<T> G;
   const index nblocks = (k + nb - 1) / nb;
   for (index bi = 0; bi < nblocks; ++bi) {
     // Q·C applies the last block first; Qᴴ·C the first block first.
     const index b = adjoint ? bi : nblocks - 1 - bi;
     const index j0 = b * nb, kb = std::min(nb, k - j0), mr = m - j0;
-    explicit_v<T>(V, j0, kb, Vb);
-    larft(Vb.data(), mr, kb, tau + j0, Tm, G, max_threads);
-    apply_block(Vb.data(), Tm.data(), mr, kb, adjoint, C.block(j0, 0, mr, C.cols), W, W2, max_threads);
+    explicit_v<T>(V, j0, kb, S.V);
+    larft(S.V.data(), mr, kb, tau + j0, S.Tm, G, max_threads);
+    apply_block(S.V.data(), S.Tm.data(), mr, kb, adjoint, C.block(j0, 0, mr, C.cols), max_threads);
   }
+  S.trim();
 }
 
 template <class T>
 void orgqr(MatRef<T> V, const T* tau, index k, MatMut<T> Q, int max_threads) {
   const index m = Q.rows, nb = qr_block_size();
-  Blocks<T> B;
-  std::vector<T> G;
+  Scratch<T>& S = scratch<T>();
+  std::vector<T> G, Vb, Tb;
+  index nv = 0, nt = 0;
   for (index j0 = 0; j0 < k; j0 += nb) {
     const index kb = std::min(nb, k - j0);
-    B.j0.push_back(j0);
-    B.kb.push_back(kb);
-    B.V.emplace_back();
-    B.Tm.emplace_back();
-    explicit_v<T>(V, j0, kb, B.V.back());
-    larft(B.V.back().data(), m - j0, kb, tau + j0, B.Tm.back(), G, max_threads);
+    nv += (m - j0) * kb;
+    nt += kb * kb;
   }
-  form_q(B, Q, max_threads);
+  T* kv = grow(S.keepV, nv);
+  T* kt = grow(S.keepT, nt);
+  for (index j0 = 0; j0 < k; j0 += nb) {
+    const index kb = std::min(nb, k - j0), mr = m - j0;
+    explicit_v<T>(V, j0, kb, Vb);
+    larft(Vb.data(), mr, kb, tau + j0, Tb, G, max_threads);
+    kv = std::copy(Vb.begin(), Vb.end(), kv);
+    kt = std::copy(Tb.begin(), Tb.end(), kt);
+  }
+  form_q(S.keepV.data(), S.keepT.data(), k, Q, max_threads);
+  S.trim();
 }
 
 template <class T>
 void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) {
   const index k = std::min(m, n);
-  std::vector<T> work(A, A + m * n), tau(static_cast<size_t>(k));
-  MatMut<T> Wm{work.data(), m, n, n, 1};
-  Blocks<T> B;
-  geqrf_blocks(Wm, tau.data(), max_threads, mode == QrMode::R ? nullptr : &B);
-  const index rr = mode == QrMode::Complete ? m : k;
+  const index qc = mode == QrMode::Complete ? m : k, rr = mode == QrMode::Complete ? m : k;
+  Scratch<T>& S = scratch<T>();
+  std::vector<T> tau(static_cast<size_t>(k));
+  // With m ≥ n, A fits in Q's first n columns: factor there and form Q over it.
+  const bool in_q = mode != QrMode::R && m >= n;
+  MatMut<T> F = in_q ? MatMut<T>{Q, m, n, qc, 1} : MatMut<T>{grow(S.work, m * n), m, n, n, 1};
+  for (index i = 0; i < m; ++i) std::copy(A + i * n, A + (i + 1) * n, &F(i, 0));
+  const bool want_q = mode != QrMode::R;
+  geqrf_blocks<T>(F, tau.data(), max_threads, want_q ? &S.keepV : nullptr, want_q ? &S.keepT : nullptr);
   for (index i = 0; i < rr; ++i)
-    for (index j = 0; j < n; ++j) R[i * n + j] = (i < k && j >= i) ? work[i * n + j] : T(0);
-  if (mode == QrMode::R) return;
-  const index qc = mode == QrMode::Complete ? m : k;
-  form_q(B, MatMut<T>{Q, m, qc, qc, 1}, max_threads);
+    for (index j = 0; j < n; ++j) R[i * n + j] = (i < k && j >= i) ? F(i, j) : T(0);
+  if (want_q) form_q(S.keepV.data(), S.keepT.data(), k, MatMut<T>{Q, m, qc, qc, 1}, max_threads);
+  S.trim();
 }
 
 #define LAPIS_INST(T)                                                                   \
