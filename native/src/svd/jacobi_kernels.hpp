@@ -1,7 +1,8 @@
 // Internal to the SVD: the level-1 kernels of one-sided Jacobi, on real scalars (a complex
-// vector of n elements is 2n interleaved scalars). One family is picked at run time: the
-// AVX2+FMA one when the GEMM runs its AVX2 kernels (so LAPIS_KERNELS=portable forces the
-// portable code here too), else the portable one.
+// vector of n elements is 2n interleaved scalars). One family is picked at run time with
+// the GEMM's: AVX-512 (real kernels; complex ones from AVX2) when the GEMM runs its
+// AVX-512 kernels, AVX2+FMA when it runs AVX2 (so LAPIS_KERNELS=avx2 / portable force
+// the narrower code here too), else the portable one.
 #pragma once
 #include "lapis/common.hpp"
 
@@ -30,6 +31,9 @@ template <class R> JacobiKernels<R> portable_jacobi();
 template <class R> JacobiKernels<R> avx2_jacobi();
 template <> JacobiKernels<float> avx2_jacobi<float>();
 template <> JacobiKernels<double> avx2_jacobi<double>();
+template <class R> JacobiKernels<R> avx512_jacobi();
+template <> JacobiKernels<float> avx512_jacobi<float>();
+template <> JacobiKernels<double> avx512_jacobi<double>();
 #else
 #define LAPIS_SVD_X86 0
 #endif

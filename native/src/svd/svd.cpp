@@ -113,9 +113,9 @@ using namespace svd_detail;
 template <class R>
 JacobiKernels<R> pick_jacobi() {
 #if LAPIS_SVD_X86
-  // The AVX2 kernels whenever the GEMM runs an x86 SIMD family (AVX-512 machines run
-  // AVX2 too); LAPIS_KERNELS=portable turns both to portable code.
+  // The family of the GEMM's kernels (its CPUID check and LAPIS_KERNELS decide).
   const char* g = gemm_kernel_name();
+  if (std::strcmp(g, "avx512") == 0) return avx512_jacobi<R>();
   if (std::strcmp(g, "avx2") == 0 || std::strcmp(g, "avx512") == 0) return avx2_jacobi<R>();
 #endif
   return portable_jacobi<R>();
@@ -331,7 +331,12 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   // parked costs a whole time slice), hence one block pair per thread and no more.
   // On one thread the plain row-cyclic order wins at every size measured (n = 128 …
   // 512, also when X and V outgrow L2): it needs about 10 sweeps on random matrices
-  // where the blocked order needs 12.
+  // where the blocked order needs 11–12.
+  //
+  // Tried and dropped: running the two rows of each pair of the row-cyclic order on two
+  // threads at once, the second trailing the first (the same rotations as one thread,
+  // so the same 10 sweeps). Every column then moves between the two cores' caches twice
+  // per pair of rows; that traffic made it slower on two threads than on one.
   const bool blocked = P > 1 && n >= 96;
   const index H = P;
   const index nb = 2 * H;
@@ -386,7 +391,9 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   // the same result as running them one after the other: pb trails pa by two columns,
   // so it only touches columns pa is done with, and the two rows' chains of dependent
   // divisions and square roots overlap in the CPU (at small n they, not the vector
-  // work, set the speed).
+  // work, set the speed). Row pb reads its norm at its first step, not before: when pb
+  // is in [qa, q1), row pa's rotation of (pa, pb) changes it, and a stale norm steers
+  // all of row pb (random 128×128 and 256×256 took one sweep more with it).
   auto rows = [&](index pa, index qa, index pb, index qb, index q1, index& cnt) {
     Row a = start(pa);
     if (pb < 0) {
@@ -394,12 +401,20 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       finish(a);
       return;
     }
-    Row b = start(pb);
+    Row b{};
+    bool b_started = false;
     for (index q = qa; q < q1; ++q) {
       cnt += step(a, q, q1);
-      if (q - 2 >= qb) cnt += step(b, q - 2, q1);
+      if (q - 2 >= qb) {
+        if (!b_started) {
+          b = start(pb);
+          b_started = true;
+        }
+        cnt += step(b, q - 2, q1);
+      }
     }
     finish(a);
+    if (!b_started) b = start(pb);
     for (index q = std::max(qb, q1 - 2); q < q1; ++q) cnt += step(b, q, q1);
     finish(b);
   };
