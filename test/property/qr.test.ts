@@ -83,6 +83,19 @@ describe('qr: default panel width', () => {
   });
 });
 
+describe('qr: sizes that take the threaded paths', () => {
+  // Block updates split into column slices, the look-ahead panel task, and Q formed in
+  // place over the factorization (reduced and complete), at every dtype.
+  for (const dtype of DTYPES) {
+    it(`${dtype}: 400×150 reduced, 200×130 complete, 150×260 (wide)`, () => {
+      const rng = new Rng(14);
+      runCase(400, 150, dtype, 'reduced', rng);
+      runCase(200, 130, dtype, 'complete', rng);
+      runCase(150, 260, dtype, 'reduced', rng);
+    });
+  }
+});
+
 describe('qr: against mathjs', () => {
   it('Rᴴ·R = Aᴴ·A and Q·R = A agree with mathjs qr (real and complex)', () => {
     const rng = new Rng(21);

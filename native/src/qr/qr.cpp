@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lapis/gemm.hpp"
+#include "lapis/parallel.hpp"
 #include "qr_internal.hpp"
 
 namespace lapis {
@@ -304,13 +305,13 @@ void larft(const T* V, index mr, index kb, const T* tau, std::vector<T>& Tm, std
 // kKeepBytes, so one huge factorization does not pin its memory.
 template <class T>
 struct Scratch {
-  std::vector<T> P, V, Vr, Tm, W, W2, wk, work, keepV, keepT;
+  std::vector<T> P, V, Vr, Tm, W, wk, work, keepV, keepT;
   void trim() {
     constexpr std::size_t kKeepBytes = std::size_t(32) << 20;
     std::size_t bytes = 0;
-    for (auto* v : {&P, &V, &Vr, &Tm, &W, &W2, &wk, &work, &keepV, &keepT}) bytes += v->capacity() * sizeof(T);
+    for (auto* v : {&P, &V, &Vr, &Tm, &W, &wk, &work, &keepV, &keepT}) bytes += v->capacity() * sizeof(T);
     if (bytes > kKeepBytes)
-      for (auto* v : {&P, &V, &Vr, &Tm, &W, &W2, &wk, &work, &keepV, &keepT}) std::vector<T>().swap(*v);
+      for (auto* v : {&P, &V, &Vr, &Tm, &W, &wk, &work, &keepV, &keepT}) std::vector<T>().swap(*v);
   }
 };
 
@@ -326,27 +327,58 @@ T* grow(std::vector<T>& v, index n) {
   return v.data();
 }
 
+// Threads the blocked routines may use: none more inside a parallel region (a batch
+// already spread over the pool).
+inline int qr_threads(int max_threads) {
+  if (in_parallel_region()) return 1;
+  return max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+}
+
+// Column slices of a block update handed to the threads: several per thread (they are
+// pulled from a shared counter, so a thread the OS parks for a while holds up no one),
+// whole GEMM tiles wide.
+inline index slice_count(index nc, int threads) {
+  return std::max<index>(1, std::min<index>(nc / 32, 4 * static_cast<index>(threads)));
+}
+
 // C ← (I − V·op(T)·Vᴴ)·C, op(T) = Tᴴ when adjoint (applies Qᴴ), else T. V is explicit
-// (mr×kb, column-major), T row-major kb×kb. When ident > 0, C's first ident (≤ kb)
-// columns hold [I; 0] (Q being formed): their part of Vᴴ·C is the top of Vᴴ, copied
-// rather than multiplied.
+// (mr×kb, column-major), T row-major kb×kb. When ident > 0, C's first ident columns hold
+// identity columns e_{ident_off}, e_{ident_off+1}, … of the block (Q being formed):
+// their part of Vᴴ·C is a copy of rows of V, not a product.
+// C's columns are independent, so with threads C is cut into column slices, each updated
+// with its own three single-threaded GEMMs: one parallel region per block instead of one
+// or more per GEMM and per k-slice inside it (each a wake-up and a barrier; a tall-skinny
+// QR has hundreds of them).
+// wbuf: 2·kb·C.cols scalars of workspace, or null for this thread's scratch.
 template <class T>
 void apply_block(const T* Vp, const T* Tp, index mr, index kb, bool adjoint, MatMut<T> C, int max_threads,
-                 index ident = 0) {
+                 index ident = 0, index ident_off = 0, T* wbuf = nullptr) {
   const index nc = C.cols;
   if (nc == 0 || mr == 0 || kb == 0) return;
-  Scratch<T>& S = scratch<T>();
-  T* W = grow(S.W, kb * nc);
-  T* W2 = grow(S.W2, kb * nc);
-  MatRef<T> V{Vp, mr, kb, 1, mr, false};
-  MatRef<T> Tr{Tp, kb, kb, kb, 1, false};
-  MatMut<T> Wm{W, kb, nc, nc, 1}, W2m{W2, kb, nc, nc, 1};
-  for (index i = 0; i < kb; ++i)
-    for (index j = 0; j < ident; ++j) Wm(i, j) = conj(V(j, i));
-  if (ident < nc)
-    gemm<T>(T(1), V.h(), C.block(0, ident, mr, nc - ident).ref(), T(0), Wm.block(0, ident, kb, nc - ident), max_threads);
-  gemm<T>(T(1), adjoint ? Tr.h() : Tr, Wm.ref(), T(0), W2m, max_threads);
-  gemm<T>(T(-1), V, W2m.ref(), T(1), C, max_threads);
+  const int threads = qr_threads(max_threads);
+  const MatRef<T> V{Vp, mr, kb, 1, mr, false};
+  const MatRef<T> Tr{Tp, kb, kb, kb, 1, false};
+  auto run = [&](index c0, index c1, T* W, T* W2) {
+    const index w = c1 - c0;
+    MatMut<T> Wm{W, kb, w, w, 1}, W2m{W2, kb, w, w, 1};
+    const index id1 = std::min(std::max(ident, c0), c1);  // columns [c0, id1) are identity columns
+    for (index i = 0; i < kb; ++i)
+      for (index j = c0; j < id1; ++j) Wm(i, j - c0) = conj(V(ident_off + j, i));
+    if (id1 < c1)
+      gemm<T>(T(1), V.h(), C.block(0, id1, mr, c1 - id1).ref(), T(0), Wm.block(0, id1 - c0, kb, c1 - id1), 1);
+    gemm<T>(T(1), adjoint ? Tr.h() : Tr, Wm.ref(), T(0), W2m, 1);
+    gemm<T>(T(-1), V, W2m.ref(), T(1), C.block(0, c0, mr, w), 1);
+  };
+  T* W = wbuf ? wbuf : grow(scratch<T>().W, 2 * kb * nc);
+  T* W2 = W + kb * nc;
+  const index ns = threads > 1 && double(mr) * nc * kb >= 1.0e6 ? slice_count(nc, threads) : 1;
+  if (ns == 1) return run(0, nc, W, W2);
+  parallel_for(ns, 1, [&](index s0, index s1) {
+    for (index sl = s0; sl < s1; ++sl) {
+      const index c0 = nc * sl / ns, c1 = nc * (sl + 1) / ns;
+      run(c0, c1, W + kb * c0, W2 + kb * c0);
+    }
+  }, threads);
 }
 
 // Panel copies between a (row-major or strided) view and a column-major buffer, eight
@@ -373,37 +405,75 @@ void from_colmajor(const T* P, index ld, MatMut<T> A) {
 
 // Blocked Householder QR in place on A. With keep_v/keep_t, every block's explicit V
 // (column-major, mr×kb) and T are left there back to back, for forming Q.
+// With threads, a panel is factored during the previous block's update (look-ahead): one
+// task updates the next panel's columns and factors it at once while the other threads
+// update the rest, so the level-2-heavy panel no longer leaves threads idle.
 template <class T>
 void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, std::vector<T>* keep_v, std::vector<T>* keep_t) {
   const index m = A.rows, n = A.cols, k = std::min(m, n);
+  if (k == 0) return;
   const index nb = qr_block_size(), leafw = leaf_width(nb);
+  const int threads = qr_threads(max_threads);
   Scratch<T>& S = scratch<T>();
-  if (keep_v) {
-    index nv = 0, nt = 0;
-    for (index j0 = 0; j0 < k; j0 += nb) {
-      const index kb = std::min(nb, k - j0);
-      nv += (m - j0) * kb;
-      nt += kb * kb;
-    }
-    grow(*keep_v, nv);
-    grow(*keep_t, nt);
+  const index nblocks = (k + nb - 1) / nb;
+  std::vector<index> ov(static_cast<size_t>(nblocks) + 1, 0), ot(ov);
+  for (index b = 0; b < nblocks; ++b) {
+    const index j0 = b * nb, kb = std::min(nb, k - j0);
+    ov[b + 1] = ov[b] + (keep_v ? (m - j0) * kb : 0);
+    ot[b + 1] = ot[b] + (keep_t ? kb * kb : 0);
   }
-  T* wk = grow(S.wk, nb * nb);
-  index ov = 0, ot = 0;
-  for (index j0 = 0; j0 < k; j0 += nb) {
-    const index kb = std::min(nb, k - j0), mr = m - j0;
-    T* P = grow(S.P, mr * kb);
-    T* V = keep_v ? keep_v->data() + ov : grow(S.V, mr * kb);
-    T* Tm = keep_t ? keep_t->data() + ot : grow(S.Tm, kb * kb);
-    ov += mr * kb;
-    ot += kb * kb;
+  if (keep_v) {
+    grow(*keep_v, ov[nblocks]);
+    grow(*keep_t, ot[nblocks]);
+  }
+  // Two sets of panel buffers: block b + 1 is factored while block b's are read.
+  const index pv = m * nb;
+  T* Pb = grow(S.P, 2 * pv);
+  T* Vrb = grow(S.Vr, 2 * pv);
+  T* Vb = keep_v ? nullptr : grow(S.V, 2 * pv);
+  T* Tb = keep_t ? nullptr : grow(S.Tm, 2 * nb * nb);
+  T* wkb = grow(S.wk, 2 * nb * nb);
+  auto v_of = [&](index b) { return keep_v ? keep_v->data() + ov[b] : Vb + (b & 1) * pv; };
+  auto t_of = [&](index b) { return keep_t ? keep_t->data() + ot[b] : Tb + (b & 1) * nb * nb; };
+  auto factor = [&](index b) {
+    const index j0 = b * nb, kb = std::min(nb, k - j0), mr = m - j0;
+    T* P = Pb + (b & 1) * pv;
+    T* Vr = Vrb + (b & 1) * pv;
+    T* V = v_of(b);
     to_colmajor<T>(A.block(j0, j0, mr, kb).ref(), P, mr);
-    T* Vr = grow(S.Vr, mr * kb);
     std::fill(V, V + mr * kb, T(0));
     std::fill(Vr, Vr + mr * kb, T(0));
-    rec_panel(P, mr, 0, kb, leafw, tau + j0, V, Vr, Tm, kb, wk, max_threads);
+    rec_panel(P, mr, 0, kb, leafw, tau + j0, V, Vr, t_of(b), kb, wkb + (b & 1) * nb * nb, threads);
     from_colmajor<T>(P, mr, A.block(j0, j0, mr, kb));
-    if (j0 + kb < n) apply_block(V, Tm, mr, kb, true, A.block(j0, j0 + kb, mr, n - j0 - kb), max_threads);
+  };
+  factor(0);
+  for (index b = 0; b < nblocks; ++b) {
+    const index j0 = b * nb, kb = std::min(nb, k - j0), mr = m - j0, j1 = j0 + kb;
+    if (j1 >= n) break;
+    const T* V = v_of(b);
+    const T* Tm = t_of(b);
+    const bool next = b + 1 < nblocks;
+    const index kb1 = next ? std::min(nb, k - j1) : 0;
+    const index rest = n - j1 - kb1;  // trailing columns beyond the next panel
+    const index ns = rest > 0 ? slice_count(rest, threads) : 0;
+    if (!next || threads <= 1 || double(mr) * (n - j1) * kb < 1.0e6 || ns < 2) {
+      apply_block(V, Tm, mr, kb, true, A.block(j0, j1, mr, n - j1), threads);
+      if (next) factor(b + 1);
+      continue;
+    }
+    // Workspace of every task from this thread's scratch: the workers' own stays small.
+    T* W = grow(S.W, 2 * kb * (n - j1));
+    parallel_for(1 + ns, 1, [&](index t0, index t1) {
+      for (index t = t0; t < t1; ++t) {
+        if (t == 0) {
+          apply_block(V, Tm, mr, kb, true, A.block(j0, j1, mr, kb1), 1, 0, 0, W);
+          factor(b + 1);
+        } else {
+          const index c0 = j1 + kb1 + rest * (t - 1) / ns, c1 = j1 + kb1 + rest * t / ns;
+          apply_block(V, Tm, mr, kb, true, A.block(j0, c0, mr, c1 - c0), 1, 0, 0, W + 2 * kb * (c0 - j1));
+        }
+      }
+    }, threads);
   }
 }
 
