@@ -71,28 +71,33 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     const index a0 = upper ? (n - 1) * (ars + acs) : 0, r0 = upper ? (n - 1) * k : 0;
     if (upper) ars = -ars, acs = -acs;
     const index rs = upper ? -k : k;
-    // Pieces of ~64 KiB of output (at least ~0.1 MFLOP): prefaulted, then written while
-    // still in cache. The threads pull pieces from one counter until none is left, so a
-    // thread that starts late (the other core busy) takes little, and nobody waits for it
-    // at the end. A helper thread is woken only for at least 8 pieces of its own (the
-    // caller waits for every woken thread to check in, which on a loaded host can take
-    // longer than a small batch).
+    // Pieces of ~64 KiB of output (at least ~0.1 MFLOP) are prefaulted, then written while
+    // still in cache. The threads claim units of ~2 MiB of output (whole pieces) from one
+    // counter until none is left: a thread that starts late (the other core busy) takes
+    // little and nobody waits for it at the end, while two threads seldom fault the same
+    // huge page at once (one would wait while the other clears it). A helper thread is
+    // woken only for at least 8 pieces of its own (the caller waits for every woken
+    // thread to check in, which on a loaded host can take longer than a small batch).
     const index piece = std::max<index>(
         {1, static_cast<index>(65536 / (sizeof(T) * nk)), static_cast<index>(1.0e5 / (double(n) * n * k))});
-    const index pieces = (count + piece - 1) / piece;
+    const index per_unit = std::max<index>(1, static_cast<index>((size_t(2) << 20) / (sizeof(T) * nk * piece)));
+    const index unit_sys = piece * per_unit;
+    const index pieces = (count + piece - 1) / piece, units = (count + unit_sys - 1) / unit_sys;
     hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
     std::atomic<index> next{0};
-    const index workers = std::max<index>(1, std::min<index>(num_threads(), pieces / 8));
+    const index workers = std::max<index>(1, std::min<index>({num_threads(), pieces / 8, units}));
     parallel_for(workers, 1, [&](index, index) {
-      for (index q; (q = next.fetch_add(1, std::memory_order_relaxed)) < pieces;) {
-        const index p0 = q * piece, p1 = std::min(count, p0 + piece);
-        prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
-        for (index b = p0; b < p1; ++b) {
-          // the next system, whichever thread solves it: its lines are shared in L3
-          const bool more = b + 1 < count;
-          ker.solve(unit, n, k, A + pick(aIdx, b) * nn + a0, ars, acs, B + pick(bIdx, b) * nk + r0, rs,
-                    X + b * nk + r0, rs, more ? A + pick(aIdx, b + 1) * nn : nullptr,
-                    more ? B + pick(bIdx, b + 1) * nk : nullptr);
+      for (index u; (u = next.fetch_add(1, std::memory_order_relaxed)) < units;) {
+        const index u1 = std::min(count, (u + 1) * unit_sys);
+        for (index p0 = u * unit_sys; p0 < u1; p0 += piece) {
+          const index p1 = std::min(u1, p0 + piece);
+          prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
+          for (index b = p0; b < p1; ++b) {
+            const bool more = b + 1 < count;
+            ker.solve(unit, n, k, A + pick(aIdx, b) * nn + a0, ars, acs, B + pick(bIdx, b) * nk + r0, rs,
+                      X + b * nk + r0, rs, more ? A + pick(aIdx, b + 1) * nn : nullptr,
+                      more ? B + pick(bIdx, b + 1) * nk : nullptr);
+          }
         }
       }
     });
