@@ -70,6 +70,14 @@ for (const [C, k] of shapes) {
       const prog = unitLowerV4Program(C, wg);
       await time(`v4 kernel (4 columns per thread) wg ${wg}${wg === 64 ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uv, workgroups: Math.ceil(tasks / wg) }), bytes);
     }
+    {
+      const cv2 = k / 2, tasks2 = cnt * cv2;
+      const u2 = [...u, { name: 'cv', type: 'u32', value: cv2 }, { name: 'tasks', type: 'u32', value: tasks2 }];
+      for (const wg of [64, 128]) {
+        const prog = unitLowerV4Program(C, wg, 2);
+        await time(`v2 kernel (2 columns per thread) wg ${wg}`, 50, () => runProgram(prog, { ...io, uniforms: u2, workgroups: Math.ceil(tasks2 / wg) }), bytes);
+      }
+    }
     await time(`v4 kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(unitLowerV4Program(C, 64), { ...io, uniforms: [{ name: 'count', type: 'u32', value: 1 }, ...u.slice(1), { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: cv }], workgroups: 1 }), 0);
   }
   // correctness of the API result against a float64 host substitution on sampled systems

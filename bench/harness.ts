@@ -18,6 +18,12 @@ export interface BenchCase {
   flops?: number; // to print GFLOP/s
   lapis?: () => void; // lapis on the CPU, timed body (setup outside)
   gpu?: () => Promise<void>; // lapis on the GPU; must end with a sync
+  /**
+   * Checks the GPU result after the timing (throws if wrong; the time is then dropped).
+   * After the timing, because reading back a gigabyte leaves the driver freeing its
+   * staging memory for a while, which slowed the next half second of GPU calls 2–4×.
+   */
+  gpuCheck?: () => Promise<void>;
   peers?: { mathjs?: () => void; mlMatrix?: () => void };
   python?: { setup: string; stmt: string }; // numpy/scipy via /usr/bin/python3
   torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness
@@ -132,12 +138,15 @@ export function measureSync(fn: () => void, o: TimingOptions = DEFAULT_TIMING): 
 /** `measureSync` for a body that returns a promise (GPU work ending with a sync). */
 export async function measureAsync(fn: () => Promise<void>, o: TimingOptions = DEFAULT_TIMING): Promise<Measurement> {
   let est = Infinity;
-  // The first GPU call compiles pipelines: always warm up at least twice.
+  // The first GPU call compiles pipelines and GPU cases build their data in it (16.7M
+  // matrices take seconds): always warm up at least twice, and never let the first call
+  // stand for the measurement (it did once, as a 3 s "inverse").
   for (let i = 0; i < Math.max(2, o.warmup); i++) {
     const t0 = now();
     await fn();
-    est = Math.min(est, now() - t0);
-    if (est >= o.slowCallSeconds) return { seconds: est, samples: 1, inner: 1 };
+    const dt = now() - t0;
+    if (i > 0) est = Math.min(est, dt);
+    if (i > 0 && est >= o.slowCallSeconds) return { seconds: est, samples: 1, inner: 1 };
   }
   const plan = planRepetitions(est, o);
   const times: number[] = [];
@@ -145,6 +154,9 @@ export async function measureAsync(fn: () => Promise<void>, o: TimingOptions = D
     const t0 = now();
     for (let i = 0; i < plan.inner; i++) await fn();
     times.push((now() - t0) / plan.inner);
+  }
+  if (process.env.LAPIS_BENCH_TRACE) {
+    console.error(`  trace: est ${(est * 1e3).toFixed(3)} ms, ${plan.samples}×${plan.inner} calls, samples (ms): ${times.map((t) => (t * 1e3).toFixed(2)).join(' ')}`);
   }
   return { seconds: median(times), ...plan };
 }

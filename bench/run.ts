@@ -249,7 +249,9 @@ async function runSuite(
       // Without an adapter the machine line says why; no per-case note.
       if (ctx.gpu?.ok) {
         try {
-          results[i].ms.gpu = (await measureAsync(c.gpu, ctx.timing)).seconds * 1e3;
+          const ms = (await measureAsync(c.gpu, ctx.timing)).seconds * 1e3;
+          await c.gpuCheck?.();
+          results[i].ms.gpu = ms;
         } catch (e) {
           note(i, 'gpu', (e as Error).message.split('\n')[0]);
         }

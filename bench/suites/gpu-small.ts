@@ -73,10 +73,6 @@ function invCase(n: number, count: number, R: number, target?: number): BenchCas
       if (!Ag) {
         A = smallMatrices(count, n, 100 + n);
         Ag = A.to('gpu');
-        const r = linalg.invEx(Ag);
-        await checkInverse(A, r.inverse, r.info, n);
-        r.inverse.dispose();
-        r.info.dispose();
       }
       for (let i = 0; i < R; i++) {
         const r = linalg.invEx(Ag);
@@ -84,6 +80,14 @@ function invCase(n: number, count: number, R: number, target?: number): BenchCas
         r.info.dispose();
       }
       await gpu.sync();
+    },
+    gpuCheck: async () => {
+      const r = linalg.invEx(Ag!);
+      await checkInverse(A!, r.inverse, r.info, n);
+      r.inverse.dispose();
+      r.info.dispose();
+      Ag!.dispose();
+      A = Ag = undefined;
     },
     torch: { setup: TORCH_SMALL(count, n), stmt: reps('torch.linalg.inv_ex(a)', R) },
     targets: target === undefined ? undefined : [{ vs: 'torch', device: 'gpu', maxRatio: target }],

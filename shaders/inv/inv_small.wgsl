@@ -20,8 +20,16 @@ struct Params {
   count: u32,  // matrices in the batch
 }
 
+#if DIRECT
+// 2×2 and 4×4 float32: a matrix is one or four vec4s, so each thread loads and stores its
+// own matrix with 16-byte accesses that consecutive threads make contiguous — coalesced
+// without the staging copy, its barriers, or the workgroup memory that limits occupancy.
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> X: array<vec4f>;
+#else
 @group(0) @binding(0) var<storage, read> A: array<f32>;
 @group(0) @binding(1) var<storage, read_write> X: array<f32>;
+#endif
 @group(0) @binding(2) var<storage, read_write> info: array<i32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
@@ -31,7 +39,9 @@ const S: u32 = ${S}u;    // floats per matrix (2*NN for complex)
 const PAD: u32 = ${PAD}u;
 const WG: u32 = ${WG}u;
 
+#if !DIRECT
 var<workgroup> tile: array<f32, ${TILE}>;
+#endif
 
 struct Inv {
   x: array<${T}, ${NN}>,
@@ -65,8 +75,10 @@ fn tmaxabs(v: f32) -> f32 { return abs(v); }
 fn tnan() -> f32 { return nan_f32(); }
 fn trecip(v: f32) -> f32 { return 1.0 / v; }
 fn tscale(v: f32, s: f32) -> f32 { return v * s; }
+#if !DIRECT
 fn ld(m: u32, k: u32) -> f32 { return tile[m * PAD + k]; }
 fn st(m: u32, k: u32, v: f32) { tile[m * PAD + k] = v; }
+#endif
 #endif
 
 // a*d - b*c
@@ -175,6 +187,11 @@ fn inv_pivoted(a: array<${T}, ${NN}>) -> Inv {
 fn inv_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                       @builtin(local_invocation_index) lid: u32) {
   let g = linear_workgroup_id(wid, nwg);
+#if DIRECT
+  let mat = g * WG + lid;
+  if (mat >= p.count) { return; }
+  let m4 = mat * (NN / 4u);
+#else
   if (g * WG >= p.count) { return; }
   let base = g * WG * S;
   let total = p.count * S;
@@ -184,6 +201,7 @@ fn inv_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
     if (base + i < total) { tile[(i / S) * PAD + i % S] = A[base + i]; }
   }
   workgroupBarrier();
+#endif
 
   // Per-element statements are written out by the host (src/backend/gpu/inv.ts, `unrolled`)
   // with constant indices, so the arrays stay in registers and need no bounds checks.
@@ -213,6 +231,10 @@ ${SCALE_OUT}
     status = r.status;
   }
 
+#if DIRECT
+${STORE}
+  info[mat] = status;
+#else
   workgroupBarrier();
 ${STORE}
   workgroupBarrier();
@@ -222,4 +244,5 @@ ${STORE}
   }
   let mat = g * WG + lid;
   if (mat < p.count) { info[mat] = status; }
+#endif
 }

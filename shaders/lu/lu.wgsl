@@ -190,10 +190,16 @@ fn factor(lid: u32) {
         as_(dk * N + dk, ag(dp * N + dk));
         as_(dp * N + dk, t);
       }
-      if (!tiszero(dpv)) {
-        for (var i = dk + 1u; i < N; i++) {
-          as_(i * N + dk, select(tmul(ag(i * N + dk), tdiv(${ONE}, dpv)), tdiv(ag(i * N + dk), dpv), tmag(dpv) < 1.17549435e-38));
+      // Two loops rather than a select of both forms: `select` evaluates both, and a
+      // float division is a long instruction sequence on GPUs, here on the critical path
+      // (everyone else waits at the barrier for this thread).
+      if (tmag(dpv) < 1.17549435e-38) {
+        if (!tiszero(dpv)) {
+          for (var i = dk + 1u; i < N; i++) { as_(i * N + dk, tdiv(ag(i * N + dk), dpv)); }
         }
+      } else {
+        let r = tdiv(${ONE}, dpv);
+        for (var i = dk + 1u; i < N; i++) { as_(i * N + dk, tmul(ag(i * N + dk), r)); }
       }
     }
     if (lid < N && lid != k) {
@@ -205,11 +211,19 @@ fn factor(lid: u32) {
       }
       if (j > k && !zero) {
         let akj = ag(k * N + j);
-        for (var i = k + 1u; i < N; i++) {
-          // row i after the swap: the old row k when i is the pivot row
-          let aik = select(ag(i * N + k), ag(k * N + k), i == piv);
-          let l = select(tmul(aik, rp), tdiv(aik, pv), tiny);
-          as_(i * N + j, ag(i * N + j) - tmul(l, akj));
+        // `tiny` is the same for the whole workgroup: a uniform branch, and the common
+        // path multiplies by 1/pivot instead of dividing in the inner loop.
+        if (tiny) {
+          for (var i = k + 1u; i < N; i++) {
+            // row i after the swap: the old row k when i is the pivot row
+            let aik = select(ag(i * N + k), ag(k * N + k), i == piv);
+            as_(i * N + j, ag(i * N + j) - tmul(tdiv(aik, pv), akj));
+          }
+        } else {
+          for (var i = k + 1u; i < N; i++) {
+            let aik = select(ag(i * N + k), ag(k * N + k), i == piv);
+            as_(i * N + j, ag(i * N + j) - tmul(tmul(aik, rp), akj));
+          }
         }
       }
     }

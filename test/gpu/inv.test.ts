@@ -111,6 +111,29 @@ describe('gpu inv (batched small)', () => {
     });
   });
 
+  for (const n of [2, 4]) {
+    gpuIt(`float32 n=${n}: the direct-load kernel gives the staged kernel's bits and info`, async () => {
+      const { invSmallOptions } = await import('../../src/backend/gpu/inv.js');
+      const rng = new Rng(900 + n);
+      const mats = batchOf(n, 301, rng, false);
+      mats[17] = mats[17].clone();
+      for (let j = 0; j < n; j++) mats[17].set(n - 1, j, 0); // exactly singular
+      mats[40] = mats[40].clone();
+      mats[40].set(0, 1, NaN);
+      const Ag = toTensor(mats, 'float32').to('gpu');
+      const direct = linalg.invEx(Ag);
+      invSmallOptions.direct = false;
+      const staged = linalg.invEx(Ag);
+      invSmallOptions.direct = true;
+      const [xd, xs, id, is] = await Promise.all([direct.inverse.data(), staged.inverse.data(), direct.info.data(), staged.info.data()]);
+      expect(Array.from(id)).toEqual(Array.from(is));
+      expect(id[17]).toBeGreaterThan(0);
+      expect(id[40]).toBe(-1);
+      const bits = (a: ArrayLike<number>) => Array.from(new Uint32Array(new Float32Array(Array.from(a)).buffer));
+      expect(bits(xd)).toEqual(bits(xs));
+    });
+  }
+
   gpuIt('empty batches and 0×0 matrices', async () => {
     const e = linalg.invEx(Tensor.empty('float32', [3, 0, 0]).to('gpu'));
     expect(e.inverse.shape).toEqual([3, 0, 0]);

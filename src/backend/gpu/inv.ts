@@ -17,13 +17,28 @@ function invLayout(n: number, dtype: 'float32' | 'complex64') {
   return { S, PAD, WG, TILE: WG * PAD };
 }
 
+/**
+ * Whether (n, dtype) takes the direct kernel (each thread loads its own matrix as vec4s)
+ * instead of staging through workgroup memory: 2×2 and 4×4 float32. `invSmallOptions`
+ * lets the benches compare the two.
+ */
+export const invSmallOptions = { direct: true };
+export function invDirect(n: number, dtype: string): boolean {
+  return invSmallOptions.direct && dtype === 'float32' && (n === 2 || n === 4);
+}
+
 /** The kernel's per-element statements, written out with constant indices. */
-export function unrolled(n: number): Record<string, string> {
+export function unrolled(n: number, direct = false): Record<string, string> {
   const ks = Array.from({ length: n * n }, (_, k) => k);
   const cols = Array.from({ length: n }, (_, j) => j);
   const line = (t: string) => `  ${t}`;
+  const quads = Array.from({ length: (n * n) / 4 }, (_, q) => q);
   return {
-    LOAD: ks.map((k) => line(`a[${k}] = ld(lid, ${k}u); mx = max(mx, tmaxabs(a[${k}]));`)).join('\n'),
+    LOAD: direct
+      ? quads.map((q) => line(`{ let v = A[m4 + ${q}u]; ` +
+        ['x', 'y', 'z', 'w'].map((c, k) => `a[${4 * q + k}] = v.${c};`).join(' ') +
+        ' mx = max(mx, max(max(abs(v.x), abs(v.y)), max(abs(v.z), abs(v.w)))); }')).join('\n')
+      : ks.map((k) => line(`a[${k}] = ld(lid, ${k}u); mx = max(mx, tmaxabs(a[${k}]));`)).join('\n'),
     SCALE_IN: ks.map((k) => line(`sa[${k}] = tscale(a[${k}], s);`)).join('\n'),
     NORMS: cols.map((j) => {
       const rows = cols.map((i) => i * n + j);
@@ -34,7 +49,9 @@ export function unrolled(n: number): Record<string, string> {
       ].join('\n');
     }).join('\n'),
     SCALE_OUT: ks.map((k) => line(`x[${k}] = tscale(x[${k}], s);`)).join('\n'),
-    STORE: ks.map((k) => line(`st(lid, ${k}u, x[${k}]);`)).join('\n'),
+    STORE: direct
+      ? quads.map((q) => line(`X[m4 + ${q}u] = vec4f(x[${4 * q}], x[${4 * q + 1}], x[${4 * q + 2}], x[${4 * q + 3}]);`)).join('\n')
+      : ks.map((k) => line(`st(lid, ${k}u, x[${k}]);`)).join('\n'),
   };
 }
 
@@ -50,9 +67,10 @@ export function invSmallGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   if (count === 0) return { X, info };
   const L = invLayout(n, dtype);
   checkIndexRange(count * L.S + L.WG * L.S, who);
+  const direct = invDirect(n, dtype);
   const prog = smallProgram('inv_small', 'inv/inv_small.wgsl', 'inv_small', dtype, L.WG, {
     N: n, N1: n === 1, N2: n === 2, N3: n === 3, N4: n === 4, NN: n * n, W2: 2 * n * n,
-    S: L.S, PAD: L.PAD, TILE: L.TILE, ...unrolled(n),
+    S: L.S, PAD: L.PAD, TILE: L.TILE, DIRECT: direct, ...unrolled(n, direct),
   });
   runProgram(prog, {
     inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],

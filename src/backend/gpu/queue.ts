@@ -7,8 +7,13 @@
 import { DeviceError } from '../../core/errors.js';
 import { gpuDevice, onDeviceReset, takeUncapturedError } from './device.js';
 
-/** Recorded commands after which the encoder is submitted on its own, bounding memory held by pending work. */
-export const AUTO_FLUSH_COMMANDS = 128;
+/**
+ * Recorded commands after which the encoder is submitted on its own. It bounds what pending
+ * work holds, and it lets the GPU start while the host records the rest of a loop: on an
+ * H200, 50 chunk solves per sync took 0.0325 ms per call (32×32) and 0.0210 (16×16) with
+ * 128, 0.0198 and 0.0133 with 16 (8 the same, 4 slower: each submit costs host time).
+ */
+export const AUTO_FLUSH_COMMANDS = 16;
 
 let encoder: GPUCommandEncoder | undefined;
 let pass: GPUComputePassEncoder | undefined;
@@ -39,8 +44,11 @@ export function commandEncoder(who: string): GPUCommandEncoder {
   return encoder;
 }
 
-/** Diagnostics: `sharedPass: false` ends the pass after every dispatch (benches compare). */
-export const recordingOptions = { sharedPass: true };
+/**
+ * Diagnostics: `sharedPass: false` ends the pass after every dispatch; `flushEvery` is the
+ * command count that triggers a submit (benches compare).
+ */
+export const recordingOptions = { sharedPass: true, flushEvery: AUTO_FLUSH_COMMANDS };
 
 /** Records one dispatch into the open compute pass (begun on demand). */
 export function recordDispatch(
@@ -66,7 +74,7 @@ export function recordDispatch(
 /** Counts one recorded command; submits when the batch is large. */
 export function recordedCommand(): void {
   recorded++;
-  if (recorded >= AUTO_FLUSH_COMMANDS) flush();
+  if (recorded >= recordingOptions.flushEvery) flush();
 }
 
 /** True while recorded commands wait for `flush()`. */

@@ -102,8 +102,9 @@ export function unitLowerBody(xGlobal = false): Record<string, string> {
  * acc r (rows 16·I + r, four columns) is `a<r>`; the update by block J loads X_J four rows
  * at a time and applies each L vec4 (one row, four columns of block J) to them.
  */
-export function unitLowerBodyV4(): Record<string, string> {
+export function unitLowerBodyV4(width = 4): Record<string, string> {
   const lane = ['x', 'y', 'z', 'w'];
+  const VT = `vec${width}f`;
   const r16 = Array.from({ length: 16 }, (_, r) => r);
   const LOADB = r16.map((r) => `    var a${r} = B[bb + ${r}u * CV];`).join('\n');
   const UPDATE: string[] = [];
@@ -111,7 +112,7 @@ export function unitLowerBodyV4(): Record<string, string> {
     UPDATE.push(`      { ${[0, 1, 2, 3].map((k) => `let x${k} = X[xr + ${4 * q + k}u * CV];`).join(' ')}`);
     for (const r of r16) {
       UPDATE.push(`        { let l = A[lb + (I * 16u + ${r}u) * Q + J * 4u + ${q}u]; ` +
-        `a${r} = fma(vec4f(-l.x), x0, fma(vec4f(-l.y), x1, fma(vec4f(-l.z), x2, fma(vec4f(-l.w), x3, a${r})))); }`);
+        `a${r} = fma(${VT}(-l.x), x0, fma(${VT}(-l.y), x1, fma(${VT}(-l.z), x2, fma(${VT}(-l.w), x3, a${r})))); }`);
     }
     UPDATE.push('      }');
   }
@@ -120,26 +121,26 @@ export function unitLowerBodyV4(): Record<string, string> {
     tri.push(`    { let row = lb + (I * 16u + ${r}u) * Q + I * 4u;`);
     for (let q = 0; 4 * q < r; q++) {
       tri.push(`      { let l = A[row + ${q}u];`);
-      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(vec4f(-l.${lane[k]}), a${4 * q + k}, a${r});`);
+      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(${VT}(-l.${lane[k]}), a${4 * q + k}, a${r});`);
       tri.push('      }');
     }
     tri.push('    }');
   }
   const STORE = r16.map((r) => `    X[xb + ${r}u * CV] = a${r};`).join('\n');
-  return { LOADB, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE };
+  return { LOADB, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE, VT };
 }
 
 const v4Programs = new Map<string, GpuProgram>();
 
-/** The four-columns-per-thread unit-lower kernel for n (16, 32, 64) and workgroup size wg. */
-export function unitLowerV4Program(n: number, wg = 64): GpuProgram {
-  const key = `n=${n},WG=${wg}`;
+/** The unit-lower kernel with `width` (4 or 2) columns per thread for n (16, 32, 64) and workgroup size wg. */
+export function unitLowerV4Program(n: number, wg = 64, width = 4): GpuProgram {
+  const key = `n=${n},WG=${wg},W=${width}`;
   let prog = v4Programs.get(key);
   if (!prog) {
     const defs = { ...dtypeDefines('float32'), N: n, WG: wg };
     prog = {
       name: 'trsm_unit_lower_v4', key, entryPoint: 'trsm_unit_lower_v4_f32', workgroupSize: [wg, 1, 1],
-      source: () => loadShader('trsm/trsm_unit_lower_v4.wgsl', { ...defs, ...unitLowerBodyV4() }),
+      source: () => loadShader('trsm/trsm_unit_lower_v4.wgsl', { ...defs, ...unitLowerBodyV4(width) }),
     };
     v4Programs.set(key, prog);
   }
