@@ -49,8 +49,9 @@ inline void hugepages(void* p, size_t bytes) {
 #endif
 }
 
+#if defined(LAPIS_INV_HAVE_AVX2)
 bool use_avx2() {
-#if defined(LAPIS_INV_HAVE_AVX2) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__GNUC__) || defined(__clang__)
   static const bool ok = [] {
     const char* k = std::getenv("LAPIS_KERNELS");
     if (k && std::strcmp(k, "portable") == 0) return false;
@@ -62,6 +63,7 @@ bool use_avx2() {
   return false;
 #endif
 }
+#endif
 
 #if defined(LAPIS_INV_HAVE_AVX512)
 bool use_avx512() {
