@@ -1,9 +1,10 @@
 // Householder QR with the compact WY representation (LAPACK geqrf/orgqr/ormqr):
 // Q = H_0 H_1 … H_{k-1}, H_i = I − τ_i v_i v_iᴴ, v_i(i) = 1, v_i(0:i) = 0. Panels of
-// `nb` columns are factored with level-2 code; each panel's block reflector
-// I − V·T·Vᴴ (T upper triangular, LAPACK larft) is then applied to the trailing matrix
-// with two GEMMs, so large QRs run at GEMM speed. Complex Q is unitary; R's diagonal is
-// real (LAPACK's convention; its sign is not normalised, as in LAPACK and torch).
+// `nb` columns are factored recursively (level-2 code only in leaves of 8 columns, T
+// built along); each panel's block reflector I − V·T·Vᴴ (T upper triangular) is then
+// applied to the trailing matrix with GEMMs, so large QRs run at GEMM speed. Complex Q
+// is unitary; R's diagonal is real (LAPACK's convention; its sign is not normalised, as
+// in LAPACK and torch).
 #pragma once
 #include "lapis/common.hpp"
 
@@ -11,8 +12,9 @@ namespace lapis {
 
 enum class QrMode { Reduced = 0, Complete = 1, R = 2 };
 
-// Panel width of the blocked algorithms (default 32). Tests shrink it so the blocked
-// paths run at small n; 0 restores the default.
+// Panel width of the blocked algorithms. By default it is chosen per matrix (32 for
+// matrices up to 1 MiB, 48 above), and qr_block_size() reports 32. Tests shrink it so the
+// blocked paths run at small n; 0 restores the default.
 void set_qr_block_size(index nb);
 index qr_block_size();
 

@@ -17,12 +17,29 @@
 namespace lapis {
 namespace {
 
-std::atomic<index> g_nb{32};
+std::atomic<index> g_nb{0};  // 0: chosen per matrix (block_size_for)
 
 }  // namespace
 
-void set_qr_block_size(index nb) { g_nb.store(nb <= 0 ? 32 : nb); }
-index qr_block_size() { return g_nb.load(); }
+void set_qr_block_size(index nb) { g_nb.store(nb <= 0 ? 0 : nb); }
+index qr_block_size() {
+  const index nb = g_nb.load();
+  return nb > 0 ? nb : 32;
+}
+
+namespace qr_detail {
+
+// Panel width for an m×n factorization unless one was set: 32 while the matrix fits in
+// a core's L2, 48 beyond, where each wider block update saves a pass over the trailing
+// matrix in memory (single thread, CPU time: 2048×256 9.0 → 7.8 ms, 1024² 40.5 → 33.7 ms,
+// 512² 5.4 → 5.0 ms; 256² 0.67 vs 0.72 ms and 128² favour 32).
+index block_size_for(index m, index n, std::size_t elem) {
+  const index nb = g_nb.load();
+  if (nb > 0) return nb;
+  return double(m) * double(n) * double(elem) > double(1 << 20) ? 48 : 32;
+}
+
+}  // namespace qr_detail
 
 namespace qr_detail {
 
@@ -307,7 +324,7 @@ template <class T>
 struct Scratch {
   std::vector<T> P, V, Vr, Tm, W, wk, work, keepV, keepT;
   void trim() {
-    constexpr std::size_t kKeepBytes = std::size_t(32) << 20;
+    constexpr std::size_t kKeepBytes = std::size_t(16) << 20;
     std::size_t bytes = 0;
     for (auto* v : {&P, &V, &Vr, &Tm, &W, &wk, &work, &keepV, &keepT}) bytes += v->capacity() * sizeof(T);
     if (bytes > kKeepBytes)
@@ -412,7 +429,7 @@ template <class T>
 void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, std::vector<T>* keep_v, std::vector<T>* keep_t) {
   const index m = A.rows, n = A.cols, k = std::min(m, n);
   if (k == 0) return;
-  const index nb = qr_block_size(), leafw = leaf_width(nb);
+  const index nb = block_size_for(m, n, sizeof(T)), leafw = leaf_width(nb);
   const int threads = qr_threads(max_threads);
   Scratch<T>& S = scratch<T>();
   const index nblocks = (k + nb - 1) / nb;
@@ -483,8 +500,8 @@ void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, std::vector<T>* keep_v, 
 // in the rows the block touches, and a block's own columns are set to identity columns
 // just before it (so Q may hold the factorization itself, as in LAPACK's orgqr).
 template <class T>
-void form_q(const T* keep_v, const T* keep_t, index k, MatMut<T> Q, int max_threads) {
-  const index m = Q.rows, cols = Q.cols, nb = qr_block_size();
+void form_q(const T* keep_v, const T* keep_t, index k, index nb, MatMut<T> Q, int max_threads) {
+  const index m = Q.rows, cols = Q.cols;
   auto identity_cols = [&](index c0, index c1) {
     for (index i = 0; i < m; ++i)
       for (index j = c0; j < c1; ++j) Q(i, j) = i == j ? T(1) : T(0);
@@ -516,7 +533,7 @@ void geqrf(MatMut<T> A, T* tau, int max_threads) {
 
 template <class T>
 void apply_q(MatRef<T> V, const T* tau, index k, bool adjoint, MatMut<T> C, int max_threads) {
-  const index m = V.rows, nb = qr_block_size();
+  const index m = V.rows, nb = block_size_for(m, std::max(k, C.cols), sizeof(T));
   if (k == 0) return;
   Scratch<T>& S = scratch<T>();
   std::vector<T> G;
@@ -534,7 +551,7 @@ void apply_q(MatRef<T> V, const T* tau, index k, bool adjoint, MatMut<T> C, int 
 
 template <class T>
 void orgqr(MatRef<T> V, const T* tau, index k, MatMut<T> Q, int max_threads) {
-  const index m = Q.rows, nb = qr_block_size();
+  const index m = Q.rows, nb = block_size_for(m, Q.cols, sizeof(T));
   Scratch<T>& S = scratch<T>();
   std::vector<T> G, Vb, Tb;
   index nv = 0, nt = 0;
@@ -552,7 +569,7 @@ void orgqr(MatRef<T> V, const T* tau, index k, MatMut<T> Q, int max_threads) {
     kv = std::copy(Vb.begin(), Vb.end(), kv);
     kt = std::copy(Tb.begin(), Tb.end(), kt);
   }
-  form_q(S.keepV.data(), S.keepT.data(), k, Q, max_threads);
+  form_q(S.keepV.data(), S.keepT.data(), k, nb, Q, max_threads);
   S.trim();
 }
 
@@ -570,7 +587,8 @@ void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) 
   geqrf_blocks<T>(F, tau.data(), max_threads, want_q ? &S.keepV : nullptr, want_q ? &S.keepT : nullptr);
   for (index i = 0; i < rr; ++i)
     for (index j = 0; j < n; ++j) R[i * n + j] = (i < k && j >= i) ? F(i, j) : T(0);
-  if (want_q) form_q(S.keepV.data(), S.keepT.data(), k, MatMut<T>{Q, m, qc, qc, 1}, max_threads);
+  if (want_q)
+    form_q(S.keepV.data(), S.keepT.data(), k, block_size_for(m, n, sizeof(T)), MatMut<T>{Q, m, qc, qc, 1}, max_threads);
   S.trim();
 }
 
