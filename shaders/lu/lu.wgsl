@@ -213,15 +213,17 @@ fn factor(lid: u32) {
         let akj = ag(k * N + j);
         // `tiny` is the same for the whole workgroup: a uniform branch, and the common
         // path multiplies by 1/pivot instead of dividing in the inner loop.
+        // row i after the swap: the old row k when i is the pivot row (akk, read once:
+        // the loop is bound by workgroup-memory accesses)
+        let akk = ag(k * N + k);
         if (tiny) {
           for (var i = k + 1u; i < N; i++) {
-            // row i after the swap: the old row k when i is the pivot row
-            let aik = select(ag(i * N + k), ag(k * N + k), i == piv);
+            let aik = select(ag(i * N + k), akk, i == piv);
             as_(i * N + j, ag(i * N + j) - tmul(tdiv(aik, pv), akj));
           }
         } else {
           for (var i = k + 1u; i < N; i++) {
-            let aik = select(ag(i * N + k), ag(k * N + k), i == piv);
+            let aik = select(ag(i * N + k), akk, i == piv);
             as_(i * N + j, ag(i * N + j) - tmul(tmul(aik, rp), akj));
           }
         }
