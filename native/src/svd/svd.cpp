@@ -313,8 +313,8 @@ void permute_columns(T* X, index len, T* V, index nv, std::vector<real_t<T>>& d,
 // accumulating the rotations into V (n columns of length n) when V is non-null.
 // d holds the column norms on return. Returns the sweeps used, or -1 if the cap was hit.
 //
-// One thread or n < 96: row-cyclic order with de Rijk pivoting (the largest remaining
-// column moves to p). n ≥ 96 with threads: columns sorted by norm at each sweep, cut into
+// One thread or small n: row-cyclic order with de Rijk pivoting (the largest remaining
+// column moves to p). Larger n with threads: columns sorted by norm at each sweep, cut into
 // 2P blocks; a sweep is one round of within-block pairs and 2P−1 rounds of block pairs
 // (round-robin), each round's P block pairs disjoint and run in parallel.
 template <class T>
@@ -337,7 +337,10 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   // threads at once, the second trailing the first (the same rotations as one thread,
   // so the same 10 sweeps). Every column then moves between the two cores' caches twice
   // per pair of rows; that traffic made it slower on two threads than on one.
-  const bool blocked = P > 1 && n >= 96;
+  // Where two threads start to win (quiet 2-core VM, wall time, with vectors): real
+  // n = 128 1 thread 2.86 ms / 2 threads 3.46, 192 7.9 / 8.3, 256 16.0 / 14.2, 384 52.8 /
+  // 33.3; complex (4× the flops a step) 96 4.27 / 4.31, 128 7.99 / 7.68, 160 14.7 / 12.2.
+  const bool blocked = P > 1 && n >= (is_complex_v<T> ? 128 : 256);
   const index H = P;
   const index nb = 2 * H;
   std::vector<index> bstart(nb + 1);
