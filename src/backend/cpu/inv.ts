@@ -6,8 +6,9 @@ import { native } from './binding.js';
 const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 
 function prepare(A: Tensor) {
-  const X = Tensor.empty(A.dtype as DType, A.shape);
-  const info = Tensor.empty('int32', A.batchShape);
+  // uninit: the kernels write every element and every status (NaN rows for failures)
+  const X = Tensor.uninit(A.dtype as DType, A.shape);
+  const info = Tensor.uninit('int32', A.batchShape);
   return { X, info, args: [dtypeCode(A.dtype), A.dataSync(), X.dataSync(), info.dataSync(), info.size, A.rows] };
 }
 

@@ -9,7 +9,8 @@ const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 
 function solveTriangular(A: Tensor, B: Tensor, plan: BatchPlan, opts: { upper: boolean; unitriangular: boolean }): Tensor {
   const n = A.rows, k = B.cols;
-  const X = Tensor.empty(B.dtype as DType, [...plan.batchShape, n, k]);
+  // uninit: the kernel writes every element (zero-filling a 64 MiB output cost as much as the solve)
+  const X = Tensor.uninit(B.dtype as DType, [...plan.batchShape, n, k]);
   native().solveTriangular(dtypeCode(A.dtype), A.dataSync(), B.dataSync(), X.dataSync(), plan.count, n, k,
     plan.aIdx, plan.bIdx, plan.aCount, plan.bCount, OP_NONE, opts.upper, opts.unitriangular, false);
   return X;
