@@ -213,9 +213,12 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
     const cv = nrhs / 4;
     const tasks = plan.count * cv;
     checkIndexRange(tasks, who);
-    runProgram(unitLowerV4Program(n), {
+    // 256-thread groups for n = 64 (H200: 0.102 against 0.107 ms for 4096 systems), 64 for
+    // the smaller systems (32×32: 0.0255 against 0.046 ms).
+    const wg = n === 64 ? 256 : 64;
+    runProgram(unitLowerV4Program(n, wg), {
       ...io,
-      workgroups: Math.ceil(tasks / 64),
+      workgroups: Math.ceil(tasks / wg),
       uniforms: [...common, { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: tasks }],
     });
   } else if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular)) {
