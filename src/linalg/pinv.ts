@@ -73,15 +73,29 @@ export function adjointScaleCols(X: Tensor, w: Float64Array, wStride: number): T
   const out = Tensor.empty(X.dtype, [...batch, q, p]);
   const s = X.dataSync(), d = out.dataSync();
   const count = X.size / Math.max(1, p * q);
+  // Strips of 16 output rows (input columns), each filled front to back: the row-by-row
+  // loop wrote one new cache line per element (512×256 float64: 0.95 → ~0.35 ms).
+  const S = 16;
   for (let b = 0; b < count; b++) {
-    const o = b * p * q;
-    for (let i = 0; i < p; i++)
-      for (let j = 0; j < q; j++) {
-        const from = (o + i * q + j) * c, to = (o + j * p + i) * c;
-        const f = w[b * wStride + i];
-        d[to] = s[from] * f;
-        if (c === 2) d[to + 1] = -s[from + 1] * f;
+    const o = b * p * q, wo = b * wStride;
+    for (let j0 = 0; j0 < q; j0 += S) {
+      const j1 = Math.min(q, j0 + S);
+      if (c === 1) {
+        for (let i = 0; i < p; i++) {
+          const f = w[wo + i], row = o + i * q;
+          for (let j = j0; j < j1; j++) d[o + j * p + i] = s[row + j] * f;
+        }
+      } else {
+        for (let i = 0; i < p; i++) {
+          const f = w[wo + i], row = (o + i * q) * 2;
+          for (let j = j0; j < j1; j++) {
+            const to = (o + j * p + i) * 2;
+            d[to] = s[row + 2 * j] * f;
+            d[to + 1] = -s[row + 2 * j + 1] * f;
+          }
+        }
       }
+    }
   }
   return out;
 }
