@@ -11,6 +11,12 @@ export interface BenchTarget {
   device?: 'cpu' | 'gpu';
   /** lapis time / peer time must be ≤ maxRatio. */
   maxRatio: number;
+  /**
+   * An absolute target instead (the issue gives a time, not a ratio): lapis time / `calls`
+   * must be ≤ `max` milliseconds. `ratio` is then that time ÷ `max` (met at ≤ 1, the
+   * `maxRatio` such targets carry), so tables and the chart treat both kinds alike.
+   */
+  perCallMs?: { max: number; calls: number };
 }
 
 export interface BenchCase {
@@ -175,7 +181,8 @@ export type ColumnName = 'lapis' | 'gpu' | PeerName;
 export const COLUMNS: readonly ColumnName[] = ['lapis', 'gpu', 'numpy', 'mathjs', 'ml-matrix', 'torch'];
 export const PEERS: readonly PeerName[] = ['numpy', 'mathjs', 'ml-matrix', 'torch'];
 
-export interface TargetResult extends Required<BenchTarget> {
+export interface TargetResult extends Required<Omit<BenchTarget, 'perCallMs'>> {
+  perCallMs?: { max: number; calls: number };
   /** lapis time / peer time; null when either side was not measured. */
   ratio: number | null;
   met: boolean | null;
@@ -225,6 +232,10 @@ export function evaluateTargets(targets: readonly BenchTarget[] | undefined, ms:
   return (targets ?? []).map((t) => {
     const device = targetDevice(t);
     const mine = ms[device === 'gpu' ? 'gpu' : 'lapis'];
+    if (t.perCallMs) {
+      const r = mine !== undefined && Number.isFinite(mine) ? mine / t.perCallMs.calls / t.perCallMs.max : null;
+      return { vs: t.vs, device, maxRatio: 1, perCallMs: t.perCallMs, ratio: r, met: r === null ? null : r <= 1 };
+    }
     const peer = ms[t.vs];
     const ok = mine !== undefined && peer !== undefined && peer > 0 && Number.isFinite(mine) && Number.isFinite(peer);
     const ratio = ok ? mine! / peer! : null;
@@ -295,6 +306,7 @@ function fmtTargets(c: CaseResult): string {
   return c.targets
     .map((t) => {
       const verdict = t.met === null ? 'n/a' : t.met ? 'PASS' : 'MISS';
+      if (t.perCallMs) return `${verdict} ≤ ${t.perCallMs.max} ms per call`;
       const who = t.device === 'gpu' && t.vs !== 'torch' ? `gpu/${t.vs}` : t.device === 'cpu' && t.vs === 'torch' ? `cpu/${t.vs}` : t.vs;
       return `${verdict} ${who} ≤ ${fmtLimit(t.maxRatio)}`;
     })
@@ -445,7 +457,9 @@ export function renderSvg(results: readonly SuiteResult[]): string {
       for (const t of c.targets)
         if (t.ratio !== null && t.ratio > 0)
           bars.push({
-            label: `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.vs}`,
+            label: t.perCallMs
+              ? `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.perCallMs.max} ms per call`
+              : `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.vs}`,
             ratio: t.ratio,
             max: t.maxRatio,
             met: !!t.met,
