@@ -207,8 +207,9 @@ function cpuCases(): BenchCase[] {
       name: `cpu inv 4×4 float32 batch ${count.toLocaleString('en')} vs numpy closed form`,
       lapis: () => { linalg.invEx(A); },
       python: { setup: pySetup + '\n' + NUMPY_CLOSED_FORM, stmt: 'inv4(a)' },
-      // issue: ≥ 100 M/s against numpy's best 4.9 M/s here → time ratio ≤ 0.049
-      targets: [{ vs: 'numpy', maxRatio: 0.049 }],
+      // issue: ≥ 100 M matrices/s on 2 cores (numpy's best was 4.9 M/s when it was filed; it
+      // runs faster on this machine now, so the target is the rate: ≤ count / 100 M s per call)
+      targets: [{ vs: 'numpy', device: 'cpu', maxRatio: 1, perCallMs: { max: (count / 100e6) * 1e3, calls: 1 } }],
     },
     {
       name: `cpu inv 4×4 float32 batch ${mlCount.toLocaleString('en')} vs ml-matrix inverse loop`,
