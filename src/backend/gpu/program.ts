@@ -116,10 +116,22 @@ interface Cached {
 const pipelines = new Map<string, Cached>();
 let compiled = 0;
 
+// Per program object, the pipelines by binding signature: a lookup without building the
+// string key (measurable in loops of small calls). Cleared with the device.
+let byProgram = new WeakMap<GpuProgram, Map<number, Cached>>();
+
 function pipelineFor(device: GPUDevice, p: GpuProgram, nIn: number, nOut: number, uniform: boolean): Cached {
+  const sig = (nIn * 64 + nOut) * 2 + (uniform ? 1 : 0);
+  let mine = byProgram.get(p);
+  const hit = mine?.get(sig);
+  if (hit) return hit;
   const k = `${p.name}|${p.key}|${p.entryPoint}|${nIn}|${nOut}|${uniform ? 1 : 0}`;
   let c = pipelines.get(k);
-  if (c) return c;
+  if (!mine) byProgram.set(p, (mine = new Map()));
+  if (c) {
+    mine.set(sig, c);
+    return c;
+  }
   const entries: GPUBindGroupLayoutEntry[] = [];
   for (let i = 0; i < nIn; i++) entries.push({ binding: i, visibility: 4, buffer: { type: 'read-only-storage' } });
   for (let i = 0; i < nOut; i++) entries.push({ binding: nIn + i, visibility: 4, buffer: { type: 'storage' } });
@@ -133,6 +145,7 @@ function pipelineFor(device: GPUDevice, p: GpuProgram, nIn: number, nOut: number
   });
   c = { pipeline, layout, id: pipelines.size + 1 };
   pipelines.set(k, c);
+  mine.set(sig, c);
   compiled++;
   return c;
 }
@@ -156,6 +169,7 @@ onBeforeSubmit(() => {
 onAfterSubmit(() => { ringUsed = 0; });
 onDeviceReset(() => {
   pipelines.clear();
+  byProgram = new WeakMap();
   bindGroups.clear();
   ring = undefined;
   ringUsed = 0;
@@ -181,16 +195,13 @@ function bufferId(b: GPUBuffer): number {
 /** Diagnostics: `bindGroupCache: false` creates every bind group afresh (benches compare). */
 export const bindGroupOptions = { bindGroupCache: true };
 
-function cachedBindGroup(device: GPUDevice, c: Cached, entries: GPUBindGroupEntry[], key: string): GPUBindGroup {
-  if (!bindGroupOptions.bindGroupCache) return device.createBindGroup({ layout: c.layout, entries });
+function cachedBindGroup(device: GPUDevice, c: Cached, entries: () => GPUBindGroupEntry[], key: string): GPUBindGroup {
+  if (!bindGroupOptions.bindGroupCache) return device.createBindGroup({ layout: c.layout, entries: entries() });
+  // First in, first out: a hot entry evicted by 2,048 newer ones costs one re-creation,
+  // cheaper than re-ordering the map on every hit.
   let bg = bindGroups.get(key);
-  if (bg) {
-    // Map order is the eviction order: move a hit to the back.
-    bindGroups.delete(key);
-    bindGroups.set(key, bg);
-    return bg;
-  }
-  bg = device.createBindGroup({ layout: c.layout, entries });
+  if (bg) return bg;
+  bg = device.createBindGroup({ layout: c.layout, entries: entries() });
   if (bindGroups.size >= BIND_GROUP_CACHE) bindGroups.delete(bindGroups.keys().next().value!);
   bindGroups.set(key, bg);
   return bg;
@@ -231,22 +242,28 @@ export function runProgram(program: GpuProgram, run: RunOptions): void {
   if (grid[0] * grid[1] * grid[2] === 0) return;
   const uniform = run.uniforms !== undefined;
   const cached = pipelineFor(device, program, run.inputs.length, run.outputs.length, uniform);
-  const entries: GPUBindGroupEntry[] = [];
+  // The key first; the entry objects only on a cache miss.
+  const storages = run.outputs.length ? [...run.inputs, ...run.outputs] : run.inputs;
+  const buffers: GPUBuffer[] = [];
   let key = `${cached.id}`;
-  const bind = (s: GpuStorage): void => {
-    const buffer = bufferOf(s);
-    const size = bindingSize(s);
-    entries.push({ binding: entries.length, resource: { buffer, offset: 0, size } });
-    key += `|${bufferId(buffer)}:${size}`;
-  };
-  for (const s of run.inputs) bind(s);
-  for (const s of run.outputs) bind(s);
+  for (const st of storages) {
+    const buffer = bufferOf(st);
+    buffers.push(buffer);
+    key += `|${bufferId(buffer)}:${bindingSize(st)}`;
+  }
+  let slot: { buffer: GPUBuffer; offset: number } | undefined;
+  let ubytes = 0;
   if (uniform) {
     const bytes = packUniforms(run.uniforms!);
-    const slot = uniformSlot(device, bytes, limits.minUniformBufferOffsetAlignment);
-    entries.push({ binding: entries.length, resource: { buffer: slot.buffer, offset: slot.offset, size: bytes.byteLength } });
-    key += `|u${bufferId(slot.buffer)}:${slot.offset}:${bytes.byteLength}`;
+    slot = uniformSlot(device, bytes, limits.minUniformBufferOffsetAlignment);
+    ubytes = bytes.byteLength;
+    key += `|u${bufferId(slot.buffer)}:${slot.offset}:${ubytes}`;
   }
+  const entries = (): GPUBindGroupEntry[] => {
+    const e: GPUBindGroupEntry[] = storages.map((st, i) => ({ binding: i, resource: { buffer: buffers[i], offset: 0, size: bindingSize(st) } }));
+    if (slot) e.push({ binding: e.length, resource: { buffer: slot.buffer, offset: slot.offset, size: ubytes } });
+    return e;
+  };
   recordDispatch(who, cached.pipeline, cachedBindGroup(device, cached, entries, key), grid[0], grid[1], grid[2]);
 }
 
