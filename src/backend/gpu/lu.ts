@@ -1,11 +1,14 @@
 // GPU batched LU with partial pivoting, solve, LU solve and inverse for n ≤ 64:
-// shaders/lu/lu.wgsl, one workgroup per matrix, thread j owning column j.
+// shaders/lu/lu.wgsl, one workgroup per matrix, thread j owning column j. Real float32
+// n ≤ 32 solves (≤ 8 right-hand sides) and factorizations take the register-resident
+// kernel shaders/lu/lu_reg.wgsl instead (thread i owning row i in registers).
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ShapeError, fmtShape } from '../../core/errors.js';
 import { register } from '../registry.js';
-import { runProgram } from './program.js';
+import { runProgram, type GpuProgram } from './program.js';
 import { gpuLimits } from './device.js';
+import { loadShader } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
 import {
   smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, uploadIndex, dummyIndex, dummyOutput, checkIndexRange,
@@ -32,6 +35,107 @@ function luProgram(mode: Mode, dtype: 'float32' | 'complex64', n: number, nrhs: 
     HAS_B: mode === 'SOLVE' || mode === 'LUSOLVE',
   });
   return { prog, A_GLOBAL };
+}
+
+/** Largest n and RHS count the register kernel takes. */
+export const LU_REG_MAX_N = 32;
+export const LU_REG_MAX_RHS = 8;
+
+/**
+ * Which kernel real float32 n ≤ 32 solves and factorizations take: the register-resident
+ * one (`registers`, default) or the workgroup-memory one (tests and benches flip it to
+ * compare the two). `wg`: threads per workgroup of the register kernel (n ≤ wg/2 packs
+ * several matrices into one group).
+ */
+export const luVariant = { registers: true, wg: 32 };
+
+export function useLuReg(dtype: string, n: number, nrhs: number): boolean {
+  return luVariant.registers && dtype === 'float32' && n >= 1 && n <= LU_REG_MAX_N && nrhs >= 1 && nrhs <= LU_REG_MAX_RHS;
+}
+
+/**
+ * The generated statements of lu_reg.wgsl for n and R right-hand sides: registers r0..
+ * (row of A, shifted left each step) and x0.. (row of B), all with constant indices.
+ * Element c of a buffer row is component c % 4 of vec4 c / 4; B sits at column NB.
+ */
+export function luRegParts(n: number, R: number, vecLoad: boolean): Record<string, string> {
+  const NB = Math.ceil(n / 4) * 4;
+  const Q = NB / 4;
+  const comp = ['x', 'y', 'z', 'w'];
+  const at = (base: string, c: number) => `rows[${base} + ${Math.floor(c / 4)}u].${comp[c % 4]}`;
+  const rs = Array.from({ length: NB }, (_, j) => j);
+  const cs = Array.from({ length: R }, (_, c) => c);
+  const q4 = Array.from({ length: Q }, (_, q) => q);
+  const vec = (q: number) => `vec4f(r${4 * q}, r${4 * q + 1}, r${4 * q + 2}, r${4 * q + 3})`;
+  const ind = (k: number) => ' '.repeat(k);
+  const DECL = [ind(2) + rs.map((j) => `var r${j} = 0.0;`).join(' '), ind(2) + cs.map((c) => `var x${c} = 0.0;`).join(' ')].join('\n');
+  const LOAD = vecLoad
+    ? [ind(4) + `let ab = (m * N + tl) * ${n / 4}u;`,
+      ...q4.map((q) => ind(4) + `{ let v = A[ab + ${q}u]; r${4 * q} = v.x; r${4 * q + 1} = v.y; r${4 * q + 2} = v.z; r${4 * q + 3} = v.w; bad = bad || nonfinite4(v); }`)]
+    : [ind(4) + `let ab = (m * N + tl) * N;`,
+      ...Array.from({ length: n }, (_, j) => ind(4) + `r${j} = A[ab + ${j}u]; bad = bad || nonfinite(r${j});`)];
+  const LOADB = cs.map((c) => ind(4) + `x${c} = B[bb + ${c}u];`);
+  const storeB = (base: string, k: number) => cs.map((c) => ind(k) + `${at(base, NB + c)} = x${c};`);
+  const STORE_ROW = [
+    ...q4.map((q) => ind(6) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[rb + ${q}u] = ${vec(q)};` + (q === 0 ? '' : ' }')),
+    ...storeB('rb', 6),
+  ];
+  const UPDATE: string[] = [];
+  for (const q of q4) {
+    const body: string[] = [];
+    for (let c = 0; c < 4; c++) {
+      const mm = 4 * q + c;
+      if (mm === 0) continue;
+      body.push(`r${mm - 1} = fma(nl, u.${comp[c]}, r${mm});`);
+    }
+    UPDATE.push(ind(8) + (q === 0 ? '{ ' : `if (L > ${4 * q}u) { `) + `let u = rows[pr + ${q}u]; ` + body.join(' ') + ' }');
+  }
+  for (const c of cs) UPDATE.push(ind(8) + `x${c} = fma(nl, ${at('pr', NB + c)}, x${c});`);
+  const STORE_FINAL = [...q4.map((q) => ind(4) + `rows[fb + ${q}u] = ${vec(q)};`), ...storeB('fb', 4)];
+  const LOAD_C = cs.map((c) => ind(4) + `x${c} = ${at('me', NB + c)};`);
+  const SWEEP = cs.map((c) => ind(6) + `x${c} = fma(-u, ${at('xj', NB + c)}, x${c});`);
+  const FINISH = cs.map((c) => ind(6) + `x${c} = x${c} / d; ${at('me', NB + c)} = x${c};`);
+  const STORE_X = cs.map((c) => ind(4) + `X[xb + ${c}u] = select(x${c}, nan_f32(), failed);`);
+  const j = (a: string[]) => a.join('\n');
+  return {
+    DECL, LOAD: j(LOAD), LOADB: j(LOADB), STORE_ROW: j(STORE_ROW), UPDATE: j(UPDATE), STORE_FINAL: j(STORE_FINAL),
+    LOAD_C: j(LOAD_C), SWEEP: j(SWEEP), FINISH: j(FINISH), STORE_X: j(STORE_X),
+  };
+}
+
+const regPrograms = new Map<string, GpuProgram>();
+
+/** The register kernel for (mode, n, R) with `wg` threads per group (cached under a short key). */
+export function luRegProgram(mode: 'FACTOR' | 'SOLVE', n: number, R: number, wg = luVariant.wg): GpuProgram {
+  const key = `${mode},n=${n},R=${R},WG=${wg}`;
+  let prog = regPrograms.get(key);
+  if (!prog) {
+    const G = Math.max(1, Math.floor(wg / n));
+    const NB = Math.ceil(n / 4) * 4;
+    // Row stride in vec4s: odd, so that 8 rows' vec4s fall in distinct banks.
+    let W4 = Math.ceil((NB + (mode === 'SOLVE' ? R : 0)) / 4);
+    if (W4 % 2 === 0) W4 += 1;
+    const KP4 = NB / 4;
+    const vecLoad = n % 4 === 0;
+    const entry = mode === 'FACTOR' ? 'lu_reg_factor' : 'lu_reg_solve';
+    const defs = {
+      N: n, G, WG: wg, W4, KP4, R, ENTRY: entry, AT: vecLoad ? 'vec4f' : 'f32',
+      ROWS4: 2 * G * n * W4, KEYS4: 2 * G * KP4, LMUL: G * n * n, GN: G * n,
+      MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE',
+      ...luRegParts(n, mode === 'SOLVE' ? R : 0, vecLoad),
+    };
+    prog = {
+      name: entry, key, entryPoint: `${entry}_f32`, workgroupSize: [wg, 1, 1],
+      source: () => loadShader('lu/lu_reg.wgsl', defs),
+    };
+    regPrograms.set(key, prog);
+  }
+  return prog;
+}
+
+/** Workgroups of the register kernel for `count` matrices of order n. */
+function regGroups(n: number, count: number, wg = luVariant.wg): number {
+  return Math.ceil(count / Math.max(1, Math.floor(wg / n)));
 }
 
 function checkN(A: Tensor, who: string): number {
@@ -75,6 +179,14 @@ function luFactorGpu(A: Tensor): { LU: Tensor; pivots: Tensor<'int32'>; info: Te
   const info = infoTensor(A.shape.slice(0, -2), who);
   if (count === 0) return { LU, pivots, info };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
+  if (useLuReg(dtype, n, 1)) {
+    runProgram(luRegProgram('FACTOR', n, 0), {
+      inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), pivots.gpuStorage(), info.gpuStorage()],
+      uniforms: [{ name: 'count', type: 'u32', value: count }, { name: 'use_b', type: 'u32', value: 0 }],
+      workgroups: regGroups(n, count),
+    });
+    return { LU, pivots, info };
+  }
   const { prog } = luProgram('FACTOR', dtype, n, 1, who);
   runProgram(prog, {
     inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), pivots.gpuStorage(), info.gpuStorage()],
@@ -132,9 +244,19 @@ function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan): { X: Tensor; info: Ten
   const info = infoTensor(plan.batchShape, who);
   if (plan.count === 0) return { X, info };
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * Math.max(n, nrhs) * floatsPer(dtype), who);
-  const { prog, A_GLOBAL } = luProgram('SOLVE', dtype, n, nrhs, who);
   const bmap = uploadIndex(plan.bIdx, who);
   const b = bmap ?? dummyIndex(who);
+  if (useLuReg(dtype, n, nrhs)) {
+    runProgram(luRegProgram('SOLVE', n, nrhs), {
+      inputs: [A.gpuStorage(), B.gpuStorage(), b.gpuStorage()],
+      outputs: [X.gpuStorage(), info.gpuStorage()],
+      uniforms: [{ name: 'count', type: 'u32', value: plan.count }, { name: 'use_b', type: 'u32', value: bmap !== null ? 1 : 0 }],
+      workgroups: regGroups(n, plan.count),
+    });
+    b.dispose();
+    return { X, info };
+  }
+  const { prog, A_GLOBAL } = luProgram('SOLVE', dtype, n, nrhs, who);
   const W = scratch(A_GLOBAL, dtype, plan.count, n, who);
   runProgram(prog, {
     inputs: [A.gpuStorage(), B.gpuStorage(), b.gpuStorage()],

@@ -1,0 +1,214 @@
+// Batched LU with partial pivoting for real float32 n ≤ 32, the matrix in REGISTERS:
+// solve (A, B → X, info) for up to 8 right-hand sides, and the factorization (A → LU,
+// pivots, info). The per-register statements are generated in src/backend/gpu/lu.ts
+// (luRegParts) with constant indices only, so no private array is indexed dynamically.
+//
+// Thread t owns ROW t of [A | B] in registers r0.. and x0... Rows never move (the
+// pivoting is implicit: a row that has been a pivot is "done" and keeps its U row), and
+// the registers of an undone row SHIFT by one each step: at step k, r_m holds column k+m,
+// so the pivot candidate is always r0 and the update r_{m-1} = r_m − l·u_m needs no
+// dynamic register index. Groups of four columns past the live length n−k are skipped
+// with workgroup-uniform branches.
+//
+// A step is ONE barrier: every undone row stores its live registers to workgroup memory
+// (double buffered) together with a pivot key |r0|'s bits with the low five mantissa
+// bits replaced by 31 − row, so one u32 max over the keys gives the largest magnitude and,
+// among magnitudes equal to 2⁻¹⁸ relative, the lowest row. After the barrier every row
+// reads the keys, then the pivot row, and updates itself. Multipliers are a·(1/p), or a/p
+// when p is below the smallest normal. An exactly zero pivot sets info (the first one) and
+// the step eliminates nothing, so the factorization completes.
+//
+// Back substitution (solve): every row stores its U row, left-aligned, as row `step` of
+// the idle buffer; thread i then owns row i of X and the columns are swept from the last,
+// one barrier each; the row that becomes final divides by u_ii and publishes itself.
+//
+// G = WG / n matrices share a workgroup (n ≤ 16), each with its own keys and rows.
+#include "common/linear_id.wgsl"
+
+struct Params {
+  count: u32,  // matrices
+  use_b: u32,  // SOLVE: read B through bmap
+}
+
+const N: u32 = ${N}u;
+const G: u32 = ${G}u;       // matrices per workgroup
+const GN: u32 = ${G}u * ${N}u;
+const W4: u32 = ${W4}u;     // row stride of the buffers in vec4s (odd: conflict-free vec4 access)
+const KP4: u32 = ${KP4}u;   // key vec4s per matrix
+
+#if MODE_FACTOR
+@group(0) @binding(0) var<storage, read> A: array<${AT}>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+#else
+@group(0) @binding(0) var<storage, read> A: array<${AT}>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+#endif
+
+// Two buffers of GN rows; after the elimination the idle one holds U (row k = step k).
+var<workgroup> rows: array<vec4f, ${ROWS4}>;
+var<workgroup> keys: array<vec4u, ${KEYS4}>;
+var<workgroup> bad_s: array<atomic<u32>, ${G}>;
+#if MODE_FACTOR
+var<workgroup> lmul: array<f32, ${LMUL}>;   // multiplier of (row, step)
+var<workgroup> order: array<u32, ${GN}>;    // row of each step
+var<workgroup> pos_s: array<u32, ${GN}>;    // pivot conversion: position of each row
+var<workgroup> at_s: array<u32, ${GN}>;     // ... and row at each position
+#endif
+
+fn nan_f32() -> f32 {
+  var bits = 0x7fc00000u;
+  return bitcast<f32>(bits);
+}
+
+fn nonfinite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) == 0x7f800000u; }
+fn nonfinite4(v: vec4f) -> bool { return any((bitcast<vec4u>(v) & vec4u(0x7f800000u)) == vec4u(0x7f800000u)); }
+
+@compute @workgroup_size(${WG})
+fn ${ENTRY}_f32(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) t: u32) {
+  let m0 = linear_workgroup_id(wid, nwg) * G;
+  if (m0 >= p.count) { return; }
+  let g = min(t / N, G - 1u);  // threads past G·N act as row N−1's shadow of the last matrix, storing nothing
+  let tl = t - g * N;
+  let m = m0 + g;
+  let owns = t < GN;              // this thread has a row slot
+  let live = owns && m < p.count;  // ... of a real matrix
+  for (var i = t; i < ${KEYS4}u; i += ${WG}u) { keys[i] = vec4u(0u); }
+  if (t < G) { atomicStore(&bad_s[t], 0u); }
+${DECL}
+  if (live) {
+    var bad = false;
+${LOAD}
+#if MODE_SOLVE
+    var bm = m;
+    if (p.use_b != 0u) { bm = u32(bmap[m]); }
+    let bb = (bm * N + tl) * ${R}u;
+${LOADB}
+#endif
+    if (bad) { atomicStore(&bad_s[g], 1u); }
+  }
+  workgroupBarrier();
+
+  var undone = live;
+  var mystep = 0u;
+  var info = 0;
+#if MODE_SOLVE
+  if (live && atomicLoad(&bad_s[g]) != 0u) { info = -1; }
+#endif
+  for (var k = 0u; k < N; k++) {
+    let L = N - k;  // live registers of an undone row: r0 .. r(L−1)
+    let b = k & 1u;
+    let rb = (b * GN + t) * W4;
+    if (undone) {
+${STORE_ROW}
+    }
+    if (owns) {
+      var key = 0u;
+      if (undone) { key = ((bitcast<u32>(abs(r0)) >> 5u) << 5u) | (31u - tl); }
+      keys[(b * G + g) * KP4 + tl / 4u][tl % 4u] = key;
+    }
+    workgroupBarrier();
+    if (live) {
+      let kb = (b * G + g) * KP4;
+      var km = keys[kb];
+      for (var q = 1u; q < KP4; q++) { km = max(km, keys[kb + q]); }
+      let kmax = max(max(km.x, km.y), max(km.z, km.w));
+      let pl = 31u - (kmax & 31u);
+      let pr = (b * GN + g * N + pl) * W4;
+      let pv = rows[pr].x;
+      let zero = pv == 0.0;
+      if (zero && info == 0) { info = i32(k + 1u); }
+#if MODE_FACTOR
+      if (tl == pl) { order[g * N + k] = tl; }
+#endif
+      if (tl == pl) { undone = false; mystep = k; }
+      if (undone) {
+        var l = 0.0;
+        if (!zero) {
+          if (abs(pv) < 1.17549435e-38) { l = r0 / pv; } else { l = r0 * (1.0 / pv); }
+        }
+#if MODE_FACTOR
+        lmul[(g * N + tl) * N + k] = l;
+#endif
+        let nl = -l;
+${UPDATE}
+      }
+    }
+  }
+
+  // U row `mystep` (left-aligned: u_{s, s+c} at column c) and its B part into the idle buffer.
+  let ub = (N & 1u) * GN + g * N;
+  if (live) {
+    let fb = (ub + mystep) * W4;
+${STORE_FINAL}
+  }
+  workgroupBarrier();
+#if MODE_SOLVE
+  // Thread tl owns row tl of X; row j is final after the sweep of column j+1.
+  let me = (ub + tl) * W4;
+  if (live) {
+${LOAD_C}
+    if (tl == N - 1u) {
+      let d = rows[me].x;
+${FINISH}
+    }
+  }
+  workgroupBarrier();
+  for (var j = N - 1u; j >= 1u; j--) {
+    if (live && tl < j) {
+      let c = j - tl;
+      let u = rows[me + c / 4u][c % 4u];
+      let xj = (ub + j) * W4;
+${SWEEP}
+      if (tl + 1u == j) {
+        let d = rows[me].x;
+${FINISH}
+      }
+    }
+    workgroupBarrier();
+  }
+  if (live) {
+    let failed = info != 0;
+    let xb = (m * N + tl) * ${R}u;
+${STORE_X}
+    if (tl == 0u) { INFO[m] = info; }
+  }
+#else
+  // Row s of LU: the multipliers of row order[s] left of the diagonal, U row s from it on.
+  if (live) {
+    for (var s = 0u; s < N; s++) {
+      var v: f32;
+      if (tl < s) {
+        v = lmul[(g * N + order[g * N + s]) * N + tl];
+      } else {
+        let c = tl - s;
+        v = rows[(ub + s) * W4 + c / 4u][c % 4u];
+      }
+      LU[(m * N + s) * N + tl] = v;
+    }
+    // LAPACK pivots: the swaps that bring row order[k] to position k, in order.
+    if (tl == 0u) {
+      let o = g * N;
+      for (var i = 0u; i < N; i++) { pos_s[o + i] = i; at_s[o + i] = i; }
+      for (var k = 0u; k < N; k++) {
+        let r = order[o + k];
+        let q = pos_s[o + r];
+        PIV[m * N + k] = i32(q + 1u);
+        let a = at_s[o + k];
+        at_s[o + k] = r;
+        at_s[o + q] = a;
+        pos_s[o + a] = q;
+        pos_s[o + r] = k;
+      }
+      INFO[m] = info;
+    }
+  }
+#endif
+}
