@@ -1,10 +1,13 @@
 // GPU batched LU / solve / luSolve (n ≤ 64, one workgroup per matrix) against LAPACK's
 // ratios, the CPU backend and mathjs, with singular/NaN members, broadcasting, complex64
-// and a batch above 65,535 (folded dispatch).
+// and a batch above 65,535 (folded dispatch). Real n ≤ 32 solves with ≤ 8 right-hand
+// sides and factorizations run the register kernel (lu_reg.wgsl); the last block checks
+// it against the workgroup-memory kernel (lu.wgsl) on the same inputs.
 import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
+import { luVariant, useLuReg } from '../../src/backend/gpu/lu.js';
 import { Mat, withCondition, randomMatrix, toTensor, fromTensor, ratioLu, ratioSolve, roundTo } from '../helpers/matrices.js';
 
 useGpu();
@@ -71,7 +74,7 @@ describe('gpu luFactor', () => {
 
 describe('gpu solve', () => {
   for (const dtype of ['float32', 'complex64'] as const) {
-    for (const [n, k] of [[1, 1], [2, 3], [5, 1], [16, 17], [32, 1], [33, 2], [64, 5]] as const) {
+    for (const [n, k] of [[1, 1], [2, 3], [5, 1], [16, 8], [16, 17], [31, 4], [32, 1], [33, 2], [64, 5]] as const) {
       gpuIt(`${dtype} n=${n} k=${k}: ‖B − A·X‖ ratio < 30 and agrees with the CPU`, async () => {
         const rng = new Rng(10 * n + k);
         const As = mats(n, 4, rng, dtype);
@@ -141,7 +144,21 @@ describe('gpu solve', () => {
     }
   });
 
-  gpuIt('70,000 2×2 systems in one call (folded dispatch past 65,535 workgroups)', async () => {
+  // registers, 16 systems a group; registers with 2-thread groups (one system each, so
+  // 70,000 groups fold); the workgroup-memory kernel (70,000 groups)
+  for (const [variant, registers, wg] of [['registers', true, 32], ['registers, 1 per group', true, 2], ['workgroup memory', false, 32]] as const) {
+  gpuIt(`70,000 2×2 systems in one call, ${variant} (folded dispatch past 65,535 workgroups)`, async () => {
+    const saved = { ...luVariant };
+    Object.assign(luVariant, { registers, wg });
+    try {
+      await solve70k();
+    } finally {
+      Object.assign(luVariant, saved);
+    }
+  });
+  }
+
+  async function solve70k() {
     const count = 70_000;
     const rng = new Rng(70);
     const a = new Float32Array(count * 4), b = new Float32Array(count * 2);
@@ -162,7 +179,7 @@ describe('gpu solve', () => {
       const dx = Math.abs(X[2 * i] - ref[2 * i]) + Math.abs(X[2 * i + 1] - ref[2 * i + 1]);
       if (!(dx <= 30 * kappa * 1.2e-7 * (Math.abs(ref[2 * i]) + Math.abs(ref[2 * i + 1])))) expect.fail(`system ${i}: GPU and CPU differ by ${dx} (κ ${kappa})`);
     }
-  });
+  }
 });
 
 describe('gpu luSolve', () => {
@@ -183,4 +200,77 @@ describe('gpu luSolve', () => {
       });
     }
   }
+});
+
+describe('gpu register LU kernel against the workgroup-memory kernel', () => {
+  async function withVariant<T>(registers: boolean, f: () => Promise<T>): Promise<T> {
+    const saved = luVariant.registers;
+    luVariant.registers = registers;
+    try {
+      return await f();
+    } finally {
+      luVariant.registers = saved;
+    }
+  }
+
+  for (const [n, k] of [[1, 1], [3, 2], [8, 1], [13, 5], [16, 1], [24, 8], [31, 1], [32, 1], [32, 8]] as const) {
+    gpuIt(`n=${n} k=${k}: same info, solutions and factors to rounding; same pivots`, async () => {
+      expect(useLuReg('float32', n, k)).toBe(true);
+      const rng = new Rng(1000 + 10 * n + k);
+      const count = 11; // not a multiple of the matrices per group
+      const As = mats(n, count, rng, 'float32');
+      // a singular member (zero column 0 then a repeated row) and a NaN member among them
+      if (n > 1) {
+        As[3] = As[3].clone();
+        for (let i = 0; i < n; i++) As[3].set(i, 0, 0);
+      }
+      As[6] = As[6].clone();
+      As[6].set(n - 1, 0, NaN);
+      const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
+      const A = toTensor(As, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
+      const run = (registers: boolean) => withVariant(registers, async () => {
+        const s = linalg.solveEx(A, B);
+        const f = linalg.luFactorEx(A);
+        return {
+          X: await cpu(s.result), info: Array.from(await s.info.data()),
+          LU: await cpu(f.LU), piv: Array.from(await f.pivots.data()), finfo: Array.from(await f.info.data()),
+        };
+      });
+      const reg = await run(true), old = await run(false);
+      expect(reg.info).toEqual(old.info);
+      expect(reg.finfo).toEqual(old.finfo);
+      for (let b = 0; b < count; b++) {
+        if (b === 6) {
+          expect(reg.info[b]).toBe(-1);
+          expect(Array.from(fromTensor(reg.X, b).data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
+          continue;
+        }
+        if (b === 3 && n > 1) {
+          expect(reg.info[b]).toBe(1);
+          expect(reg.finfo[b]).toBe(1);
+          expect(Array.from(fromTensor(reg.X, b).data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
+        } else {
+          expect(reg.info[b]).toBe(0);
+          const Xr = fromTensor(reg.X, b), Xo = fromTensor(old.X, b);
+          expect(Xr.sub(Xo).norm1()).toBeLessThan(1e-4 * n * Xo.norm1());
+        }
+        // the factors: same pivots (random data: no near-ties), entries to rounding
+        expect(reg.piv.slice(b * n, (b + 1) * n)).toEqual(old.piv.slice(b * n, (b + 1) * n));
+        const Lr = fromTensor(reg.LU, b), Lo = fromTensor(old.LU, b);
+        expect(Lr.sub(Lo).norm1()).toBeLessThanOrEqual(1e-4 * n * Lo.norm1());
+      }
+    });
+  }
+
+  gpuIt('broadcast B (bmap) through the register kernel', async () => {
+    const rng = new Rng(99);
+    const n = 12;
+    const As = mats(n, 3, rng, 'float32');
+    const Bs = [roundTo(randomMatrix(n, 2, rng), 'float32')];
+    const A = toTensor(As, 'float32', [3]).to('gpu'), B = toTensor(Bs, 'float32', [1]).to('gpu');
+    const g = linalg.solveEx(A, B);
+    const X = await cpu(g.result);
+    expect(Array.from(await g.info.data())).toEqual([0, 0, 0]);
+    for (let b = 0; b < 3; b++) expect(ratioSolve(As[b], fromTensor(X, b), Bs[0], 'float32')).toBeLessThan(30);
+  });
 });
