@@ -2,6 +2,8 @@
 // loops would stay scalar for the reductions: compilers do not reassociate FP sums.
 #include <immintrin.h>
 
+#include <limits>
+
 #include "jacobi_kernels.hpp"
 
 namespace lapis::svd_detail {
@@ -19,6 +21,17 @@ struct D {
   static V fnma(V a, V b, V c) { return _mm256_fnmadd_pd(a, b, c); }  // c − a·b
   static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
   static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  static V sub(V a, V b) { return _mm256_sub_pd(a, b); }
+  static V div(V a, V b) { return _mm256_div_pd(a, b); }
+  static V sqrt(V a) { return _mm256_sqrt_pd(a); }
+  static V vand(V a, V b) { return _mm256_and_pd(a, b); }
+  static V vandnot(V a, V b) { return _mm256_andnot_pd(a, b); }  // ~a & b
+  static V vor(V a, V b) { return _mm256_or_pd(a, b); }
+  static V vxor(V a, V b) { return _mm256_xor_pd(a, b); }
+  static V gt(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+  static V lt(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+  static V blend(V a, V b, V m) { return _mm256_blendv_pd(a, b, m); }  // m ? b : a
+  static unsigned movemask(V m) { return static_cast<unsigned>(_mm256_movemask_pd(m)); }
   static V swap_pairs(V a) { return _mm256_permute_pd(a, 0b0101); }
   // (+x, −x, +x, −x): the sign pattern of the imaginary cross terms.
   static V alt(R x) { return _mm256_setr_pd(x, -x, x, -x); }
@@ -43,6 +56,17 @@ struct F {
   static V fnma(V a, V b, V c) { return _mm256_fnmadd_ps(a, b, c); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
+  static V div(V a, V b) { return _mm256_div_ps(a, b); }
+  static V sqrt(V a) { return _mm256_sqrt_ps(a); }
+  static V vand(V a, V b) { return _mm256_and_ps(a, b); }
+  static V vandnot(V a, V b) { return _mm256_andnot_ps(a, b); }
+  static V vor(V a, V b) { return _mm256_or_ps(a, b); }
+  static V vxor(V a, V b) { return _mm256_xor_ps(a, b); }
+  static V gt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+  static V lt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+  static V blend(V a, V b, V m) { return _mm256_blendv_ps(a, b, m); }
+  static unsigned movemask(V m) { return static_cast<unsigned>(_mm256_movemask_ps(m)); }
   static V swap_pairs(V a) { return _mm256_permute_ps(a, 0b10110001); }
   static V alt(R x) { return _mm256_setr_ps(x, -x, x, -x, x, -x, x, -x); }
   static R hsum(V v) {
@@ -216,13 +240,49 @@ void rotc_dotc(typename S::R* x, typename S::R* y, const typename S::R* w, index
   *im = si;
 }
 
+// S::W lanes of `angles` (jacobi_kernels.hpp): jacobi_pair_sq's formulas, both branches
+// of |ζ| < 1/eps computed and blended (the masked-out lanes may hold Inf or NaN).
+template <class S>
+unsigned angles_part(const typename S::R* g, const typename S::R* ap, const typename S::R* bq, typename S::R tol2,
+                     typename S::R* c, typename S::R* z, typename S::R* a2, typename S::R* b2) {
+  using V = typename S::V;
+  using R = typename S::R;
+  const V G = S::load(g), A = S::load(ap), B = S::load(bq);
+  const unsigned m = S::movemask(S::gt(S::mul(G, G), S::mul(S::mul(S::set1(tol2), A), B)));
+  if (!m) return 0;
+  const V sign = S::set1(R(-0.0)), one = S::set1(R(1)), half = S::set1(R(0.5));
+  const V ag = S::vandnot(sign, G);
+  const V zeta = S::mul(S::sub(B, A), S::div(half, ag));
+  const V az = S::vandnot(sign, zeta);
+  const V w = S::sqrt(S::add(one, S::mul(az, az)));
+  const V small = S::lt(az, S::set1(R(1) / std::numeric_limits<R>::epsilon()));
+  const V ta = S::blend(S::div(half, az), S::div(one, S::add(az, w)), small);
+  const V cc = S::blend(one, S::sqrt(S::add(half, S::mul(half, S::div(az, w)))), small);
+  const V t = S::vor(ta, S::vand(sign, zeta));  // copysign(ta, ζ), ta ≥ 0
+  const V s = S::mul(cc, t);
+  const V tg = S::mul(t, ag);
+  S::store(c, cc);
+  S::store(z, S::vxor(s, S::vand(sign, G)));  // g > 0 ? s : −s (g ≠ 0 where it rotates)
+  S::store(a2, S::sub(A, tg));
+  S::store(b2, S::add(B, tg));
+  return m;
+}
+
+template <class S>
+unsigned angles(const typename S::R* g, const typename S::R* ap, const typename S::R* bq, typename S::R tol2,
+                typename S::R* c, typename S::R* z, typename S::R* a2, typename S::R* b2) {
+  unsigned m = 0;
+  for (int h = 0; h < kWave; h += S::W) m |= angles_part<S>(g + h, ap + h, bq + h, tol2, c + h, z + h, a2 + h, b2 + h) << h;
+  return m;
+}
+
 }  // namespace
 
 template <> JacobiKernels<double> avx2_jacobi<double>() {
-  return {&dot<D>, &dotc<D>, &rot<D>, &rotc<D>, &rot_dot<D>, &rotc_dotc<D>};
+  return {&dot<D>, &dotc<D>, &rot<D>, &rotc<D>, &rot_dot<D>, &rotc_dotc<D>, &angles<D>};
 }
 template <> JacobiKernels<float> avx2_jacobi<float>() {
-  return {&dot<F>, &dotc<F>, &rot<F>, &rotc<F>, &rot_dot<F>, &rotc_dotc<F>};
+  return {&dot<F>, &dotc<F>, &rot<F>, &rotc<F>, &rot_dot<F>, &rotc_dotc<F>, &angles<F>};
 }
 
 }  // namespace lapis::svd_detail

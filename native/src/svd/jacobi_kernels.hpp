@@ -23,7 +23,40 @@ struct JacobiKernels {
   R (*rot_dot)(R* x, R* y, const R* w, index len, R c, R s) = nullptr;
   // rotc, then conj(x')·w into (re, im).
   void (*rotc_dotc)(R* x, R* y, const R* w, index n, R c, R zr, R zi, R* re, R* im) = nullptr;
+  // The rotations of kWave independent real Jacobi pairs at once, from the squared norms
+  // ap = ‖x_p‖², bq = ‖x_q‖² and g = x_pᵀx_q of each (all in the range where no square
+  // or product overflows or underflows; unused lanes: g = 0): returns the bit mask of the
+  // lanes with g² > tol2·ap·bq and, for those, c = cos θ, z = ±sin θ (the s of rot),
+  // and the updated squared norms a2 = ap − t·|g|, b2 = bq + t·|g|. The formulas and their
+  // order of evaluation are those of the one-pair step (svd.cpp, jacobi_pair_sq), so a
+  // lane gives the same bits as that step.
+  unsigned (*angles)(const R* g, const R* ap, const R* bq, R tol2, R* c, R* z, R* a2, R* b2) = nullptr;
+  // One step of the wavefront (svd.cpp) on nl ≤ kWaveStep disjoint pairs, fused: the nl
+  // dot products g = x[l]ᵀy[l] (len scalars), the angles as in `angles` (a2, b2 likewise;
+  // ap, bq hold kWaveStep entries, unused ones 1), and for the lanes of the returned mask
+  // the rotation of (x[l], y[l]) and, when v is non-null, of (v[l], w[l]) (nv scalars).
+  // Optional: svd.cpp composes it from dot, angles and rot where this is null.
+  unsigned (*wave_step)(R* const* x, R* const* y, R* const* v, R* const* w, int nl, index len, index nv, const R* ap,
+                        const R* bq, R tol2, R* a2, R* b2) = nullptr;
+  // The whole wavefront of rows p … p + k − 1 (k ≤ kWaveStep) from time step t0 on, while
+  // every squared norm stays in [lo2, hi2]: columns j of X (and V when non-null) at
+  // X + j·len (V + j·nv), squared norms in e[j] (readable and writable from e[-16] to
+  // e[n + 15]: masked vector loads and stores reach there; only e[p … n − 1] are
+  // changed). Step t handles the pairs (p + j, t − j) with p + j < t − j ≤ n − 1 as
+  // wave_step does, tracks the squared norms as jacobi_pair_sq (recomputed where
+  // cancellation would spoil them) and adds its rotations to *rotations. Returns the step
+  // after the last one done: n + k − 1 when done, earlier when a squared norm left
+  // [lo2, hi2] (e then holds it, or −1 where a recomputed norm could not be trusted).
+  // Optional.
+  index (*wave)(R* X, index len, R* V, index nv, index n, index p, index k, index t0, R* e, R tol2, R lo2, R hi2,
+                index* rotations) = nullptr;
 };
+
+// Lanes of `angles`: one AVX-512 register of doubles.
+constexpr int kWave = 8;
+// Lanes of `wave_step`: two registers, so that two chains of divisions and square roots
+// are in flight.
+constexpr int kWaveStep = 16;
 
 template <class R> JacobiKernels<R> portable_jacobi();
 #if defined(__x86_64__) || defined(_M_X64)

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cmath>
+#include <new>
 #include <numeric>
 #include <vector>
 
@@ -30,6 +31,9 @@ using qr_detail::nrm2;
 constexpr int kMaxSweeps = 40;
 // Below this size accumulating the rotations is cheaper than the solve and the check.
 constexpr index kSolveForVMin = 24;
+// Rows of the row-cyclic order run as one wavefront (real data, see jacobi()).
+constexpr int kRows = 16;
+static_assert(kRows <= svd_detail::kWaveStep, "one wave step per time step");
 
 }  // namespace
 
@@ -100,8 +104,38 @@ static void p_rotc_dotc(R* x, R* y, const R* w, index n, R c, R zr, R zi, R* re,
   p_dotc<R>(x, w, n, re, im);
 }
 
+// `angles` lane by lane: the same formulas as jacobi_pair_sq (and as the SIMD kernels).
+template <class R>
+static unsigned p_angles(const R* g, const R* ap, const R* bq, R tol2, R* c, R* z, R* a2, R* b2) {
+  unsigned m = 0;
+  for (int l = 0; l < kWave; ++l) {
+    if (!(g[l] * g[l] > tol2 * ap[l] * bq[l])) continue;
+    m |= 1u << l;
+    const R ag = std::abs(g[l]);
+    const R zeta = (bq[l] - ap[l]) * (R(0.5) / ag);
+    const R az = std::abs(zeta);
+    R ta, cc;
+    if (az < R(1) / std::numeric_limits<R>::epsilon()) {
+      const R w = std::sqrt(1 + az * az);
+      ta = R(1) / (az + w);
+      cc = std::sqrt(R(0.5) + R(0.5) * (az / w));
+    } else {
+      ta = R(0.5) / az;
+      cc = 1;
+    }
+    const R t = std::copysign(ta, zeta);
+    const R sn = cc * t;
+    c[l] = cc;
+    z[l] = g[l] > 0 ? sn : -sn;
+    const R tg = t * ag;
+    a2[l] = ap[l] - tg;
+    b2[l] = bq[l] + tg;
+  }
+  return m;
+}
+
 template <class R> JacobiKernels<R> portable_jacobi() {
-  return {&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>, &p_rot_dot<R>, &p_rotc_dotc<R>};
+  return {&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>, &p_rot_dot<R>, &p_rotc_dotc<R>, &p_angles<R>};
 }
 
 }  // namespace svd_detail
@@ -432,10 +466,135 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       std::swap(d[p], d[best]);
     }
   };
+  // Real data: rows p … p + k − 1 (k ≤ kWave) of the row-cyclic order as a wavefront.
+  // Row p + j handles column q at time t = q + j, so the k pairs of one time step are
+  // disjoint, and every pair still comes after the pairs it follows in the row-cyclic
+  // order (the same rotations as running the rows one after the other). A step takes
+  // the k dot products, then all k angles in one `angles` call (one SIMD register: the
+  // dependent divisions and square roots of k pairs overlap), then the k rotations.
+  // Squared norms e[j] (current where sqf[j]; else d[j] is) as in jacobi_pair_sq; pairs
+  // outside that range take the general step.
+  const bool wave = !is_complex_v<T> && !blocked && jk<R>().angles;
+  // e[-16 … n + 15] exist: the `wave` kernel's masked loads and stores reach there.
+  std::vector<R> ebuf(wave ? n + 32 : 0);
+  R* e = wave ? ebuf.data() + 16 : nullptr;
+  std::vector<char> sqf(wave ? n : 0);
+  auto set_norm = [&](index j, R nrm) {
+    d[j] = nrm;
+    const R a = nrm * nrm;
+    sqf[j] = nrm >= tiny && a >= lo2 && a <= hi2;
+    e[j] = a;
+  };
+  auto set_sq = [&](index j, R a) {
+    e[j] = a;
+    if (!(a >= lo2 && a <= hi2)) {
+      d[j] = std::sqrt(a);
+      sqf[j] = 0;
+    }
+  };
+  auto norm_of = [&](index j) { return sqf[j] ? std::sqrt(e[j]) : d[j]; };
+  auto wave_rows = [&](index p, index k, index& cnt) {
+    if constexpr (!is_complex_v<T>) {
+      for (index j = p; j < n; ++j) set_norm(j, d[j]);
+      const auto& K = jk<R>();
+      index t = p + 1;
+      if (K.wave && std::all_of(sqf.begin() + p, sqf.end(), [](char f) { return f != 0; })) {
+        t = K.wave(X, len, V, n, n, p, k, t, e, tol2, lo2, hi2, &cnt);
+        // Stopped early: a squared norm left the range (or could not be recomputed from
+        // the plain sum of squares); the general steps take over from there.
+        if (t < n + k - 1)
+          for (index j = p; j < n; ++j) {
+            if (e[j] < 0) set_norm(j, nrm2(col(X, j, len), len, 1));
+            else if (!(e[j] >= lo2 && e[j] <= hi2)) set_norm(j, std::sqrt(e[j]));
+          }
+      }
+      alignas(64) R g[kWaveStep], ap[kWaveStep], bq[kWaveStep], c[kWaveStep], z[kWaveStep], a2[kWaveStep],
+          b2[kWaveStep];
+      R* xs[kWaveStep];
+      R* ys[kWaveStep];
+      R* vs[kWaveStep];
+      R* ws[kWaveStep];
+      int lane_row[kWaveStep];
+      for (; t <= n + k - 2; ++t) {
+        // Rows p + j with p + j < q = t − j ≤ n − 1.
+        const index j0 = std::max<index>(0, t - (n - 1)), j1 = std::min<index>(k - 1, (t - p - 1) / 2);
+        unsigned general = 0;
+        int nl = 0;
+        for (index j = j0; j <= j1; ++j) {
+          const index pj = p + j, q = t - j;
+          if (sqf[pj] && sqf[q]) {
+            xs[nl] = col(X, pj, len);
+            ys[nl] = col(X, q, len);
+            if (V) {
+              vs[nl] = col(V, pj, n);
+              ws[nl] = col(V, q, n);
+            }
+            ap[nl] = e[pj];
+            bq[nl] = e[q];
+            lane_row[nl++] = static_cast<int>(j);
+          } else {
+            general |= 1u << j;
+          }
+        }
+        for (int l = nl; l < kWaveStep; ++l) ap[l] = bq[l] = 1;
+        unsigned m = 0;
+        if (nl > 0) {
+          if (K.wave_step) {
+            m = K.wave_step(xs, ys, V ? vs : nullptr, ws, nl, len, n, ap, bq, tol2, a2, b2);
+          } else {
+            for (int l = 0; l < kWaveStep; ++l) g[l] = l < nl ? K.dot(xs[l], ys[l], len) : R(0);
+            for (int h = 0; h < nl; h += kWave)
+              m |= K.angles(g + h, ap + h, bq + h, tol2, c + h, z + h, a2 + h, b2 + h) << h;
+            for (int l = 0; l < nl; ++l) {
+              if (!(m >> l & 1u)) continue;
+              K.rot(xs[l], ys[l], len, c[l], z[l]);
+              if (V) K.rot(vs[l], ws[l], n, c[l], z[l]);
+            }
+          }
+        }
+        for (int l = 0; l < nl; ++l) {
+          if (!(m >> l & 1u)) continue;
+          ++cnt;
+          const index pj = p + lane_row[l], q = t - lane_row[l];
+          // Tracked squared norms; recomputed when cancellation would spoil them.
+          if (a2[l] > R(0.5) * ap[l]) set_sq(pj, a2[l]);
+          else set_norm(pj, col_norm(xs[l], len, std::sqrt(std::max(a2[l], R(0)))));
+          if (b2[l] > R(0.5) * bq[l]) set_sq(q, b2[l]);
+          else set_norm(q, col_norm(ys[l], len, std::sqrt(bq[l])));
+        }
+        for (index j = j0; j <= j1; ++j) {
+          if (!(general >> j & 1u)) continue;
+          const index pj = p + j, q = t - j;
+          R dp = norm_of(pj), dq = norm_of(q);
+          T carry{};
+          bool have = false;
+          cnt += jacobi_pair(col(X, pj, len), col(X, q, len), len, col(V, pj, n), col(V, q, n), n, dp, dq, tol,
+                             static_cast<const T*>(nullptr), carry, have);
+          set_norm(pj, dp);
+          set_norm(q, dq);
+        }
+      }
+      for (index j = p; j < n; ++j)
+        if (sqf[j]) d[j] = std::sqrt(e[j]);
+    }
+  };
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     for (index j = 0; j < n; ++j) d[j] = col_norm(col(X, j, len), len, d[j]);
     index rotations = 0;
-    if (!blocked) {
+    if (wave) {
+      // de Rijk's pivoting per wave: the k largest remaining columns, in decreasing
+      // order, move to p … p + k − 1.
+      for (index p = 0; p + 1 < n; p += kRows) {
+        const index k = std::min<index>(kRows, n - 1 - p);
+        index kk = 0;
+        for (; kk < k; ++kk) {
+          pivot(p + kk, n);
+          if (d[p + kk] < tiny) break;  // everything from here on is zero to working precision
+        }
+        if (kk > 0) wave_rows(p, kk, rotations);
+        if (kk < k) break;
+      }
+    } else if (!blocked) {
       // de Rijk's pivoting, two rows at a time: the two largest remaining columns move
       // to p and p + 1.
       for (index p = 0; p + 1 < n; p += 2) {
@@ -501,6 +660,25 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   for (index j = 0; j < n; ++j) d[j] = nrm2(col(X, j, len), len, 1);
   return -1;
 }
+
+// Storage of the Jacobi iterates X and V: columns of 64 doubles start on cache lines, so
+// the AVX-512 kernels' loads and stores do not straddle two lines (with std::vector's
+// 16-byte alignment every one did; 64×64: 10% of the SVD).
+template <class T>
+struct Aligned64 {
+  using value_type = T;
+  Aligned64() = default;
+  template <class U>
+  Aligned64(const Aligned64<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+  template <class U>
+  bool operator==(const Aligned64<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const Aligned64<U>&) const { return false; }
+};
+template <class T>
+using AVec = std::vector<T, Aligned64<T>>;
 
 // Replaces the columns of W (n columns of length n, contiguous) whose flag is false by
 // unit vectors orthogonal to all the others: unit vectors e_k, Gram–Schmidt'ed twice.
@@ -587,7 +765,7 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
   MatMut<T> C2m{C2.data(), n, n, n, 1};
   geqrf(C2m, tau2.data(), max_threads);
   // X = L, stored by columns: L(i, j) = conj(R2(j, i)) for i ≥ j.
-  std::vector<T> X(static_cast<size_t>(n * n), T(0)), V;
+  AVec<T> X(static_cast<size_t>(n * n), T(0)), V;
   for (index j = 0; j < n; ++j)
     for (index i = j; i < n; ++i) X[j * n + i] = conj(C2[j * n + i]);
   std::vector<R> d(n);
@@ -600,12 +778,12 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
     // checked (‖I − VᴴV‖_F ≤ 24·n·eps, which needs κ(R) of order n at most; up to twice
     // that, one Newton–Schulz step restores it) and the
     // sweeps are redone with accumulation otherwise.
-    std::vector<T> X0(X);
+    AVec<T> X0(X);
     sweeps = jacobi(X.data(), n, n, static_cast<T*>(nullptr), d, max_threads);
     R dmax = 0, dmin = std::numeric_limits<R>::infinity();
     for (index j = 0; j < n; ++j) { dmax = std::max(dmax, d[j]); dmin = std::min(dmin, d[j]); }
     if (sweeps >= 0 && dmin >= smallest_normal<T>() && dmax / dmin < R(1) / (std::sqrt(eps<T>()) * 64)) {
-      V = X;
+      V = AVec<T>(X);
       MatMut<T> Vm{V.data(), n, n, 1, n};
       trsm<T>(Side::Left, false, false, T(1), C2m.ref().h(), Vm, max_threads);
       std::vector<T> G(static_cast<size_t>(n * n));
@@ -623,7 +801,7 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
         // orthonormality; it moves V by about err/2, which the backward error absorbs.
         for (index i = 0; i < n; ++i)
           for (index j = 0; j < n; ++j) G[i * n + j] = (i == j ? T(R(1.5)) : T(0)) - G[i * n + j] * R(0.5);
-        std::vector<T> V2(V.size());
+        AVec<T> V2(V.size());
         gemm<T>(T(1), Vm.ref(), MatRef<T>{G.data(), n, n, n, 1, false}, T(0), MatMut<T>{V2.data(), n, n, 1, n}, max_threads);
         V = std::move(V2);
         have_v = true;
