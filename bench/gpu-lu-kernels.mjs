@@ -1,6 +1,7 @@
 // Batched LU / solve kernels on the GPU, old (workgroup memory, shaders/lu/lu.wgsl) against
 // new (registers, shaders/lu/lu_reg.wgsl): kernel-only ms per dispatch (outputs allocated
-// once, R dispatches per submit, best of 5) and ms per linalg.solveEx / luFactorEx call.
+// once, R dispatches per submit, best of 5) and ms per linalg.solveEx / luFactorEx call
+// (default configuration, src/backend/gpu/lu.ts luVariant).
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-lu-kernels.mjs            (PROBE_LU=<count> shrinks the batch, default 65536)
 const keep = setInterval(() => {}, 1000);
@@ -31,6 +32,8 @@ async function time(name, R, rec) {
 
 const dummy = emptyGpu('int32', [1], 'bench'), dummy2 = emptyGpu('int32', [1], 'bench');
 const reps = cnt >= 16384 ? 10 : 3;
+// register kernel: [threads per group, one-barrier (speculative row stores) variant]
+const variants = [[32, false], [64, false], [32, true], [64, true]];
 for (const n of [32, 16, 8]) {
   const a = fill(cnt * n * n, 7 + n);
   for (let b = 0; b < cnt; b++) for (let k = 0; k < n; k++) a[b * n * n + k * (n + 1)] += 3;
@@ -46,14 +49,14 @@ for (const n of [32, 16, 8]) {
   const uOld = [{ name: 'count', type: 'u32', value: cnt }, { name: 'nrhs', type: 'u32', value: 1 }, { name: 'use_a', type: 'u32', value: 0 }, { name: 'use_b', type: 'u32', value: 0 }, { name: 'adjoint', type: 'u32', value: 0 }];
   const uNew = [{ name: 'count', type: 'u32', value: cnt }, { name: 'use_b', type: 'u32', value: 0 }];
   await time(`kernel solve 1 rhs ${tag}  old`, reps, () => runProgram(oldSolve, { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage(), I.gpuStorage(), dummy2.gpuStorage()], uniforms: uOld, workgroups: cnt }));
-  for (const wg of [32, 64]) {
+  for (const [wg, spec] of variants) {
     const G = Math.max(1, Math.floor(wg / n));
-    await time(`kernel solve 1 rhs ${tag}  registers wg${wg} (${G}/group)`, reps, () => runProgram(luRegProgram('SOLVE', n, 1, wg), { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage(), I.gpuStorage()], uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
+    await time(`kernel solve 1 rhs ${tag}  registers wg${wg} (${G}/group)${spec ? ' one-barrier' : ''}`, reps, () => runProgram(luRegProgram('SOLVE', n, 1, wg, spec), { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage(), I.gpuStorage()], uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
   }
   await time(`kernel luFactor ${tag}  old`, reps, () => runProgram(oldFac, { inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), P.gpuStorage(), I.gpuStorage()], uniforms: uOld, workgroups: cnt }));
-  for (const wg of [32, 64]) {
+  for (const [wg, spec] of variants) {
     const G = Math.max(1, Math.floor(wg / n));
-    await time(`kernel luFactor ${tag}  registers wg${wg} (${G}/group)`, reps, () => runProgram(luRegProgram('FACTOR', n, 0, wg), { inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), P.gpuStorage(), I.gpuStorage()], uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
+    await time(`kernel luFactor ${tag}  registers wg${wg} (${G}/group)${spec ? ' one-barrier' : ''}`, reps, () => runProgram(luRegProgram('FACTOR', n, 0, wg, spec), { inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), P.gpuStorage(), I.gpuStorage()], uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
   }
   for (const registers of [false, true]) {
     luVariant.registers = registers;

@@ -10,19 +10,25 @@
 // dynamic register index. Groups of four columns past the live length n−k are skipped
 // with workgroup-uniform branches.
 //
-// A step is ONE barrier: every undone row stores its live registers to workgroup memory
-// (double buffered) together with a pivot key |r0|'s bits with the low five mantissa
-// bits replaced by 31 − row, so one u32 max over the keys gives the largest magnitude and,
-// among magnitudes equal to 2⁻¹⁸ relative, the lowest row. After the barrier every row
-// reads the keys, then the pivot row, and updates itself. Multipliers are a·(1/p), or a/p
+// A step is two barriers. Every undone row stores a pivot key: |r0|'s bits with the low
+// five mantissa bits replaced by 31 − row, so one u32 max over the keys gives the largest
+// magnitude and, among magnitudes equal to 2⁻¹⁸ relative, the lowest row. After the first
+// barrier every row reads the keys; the pivot row stores its registers (U row k,
+// left-aligned, and its B part) as row k of the U block and is done. After the second
+// barrier every undone row reads row k and updates itself. Multipliers are a·(1/p), or a/p
 // when p is below the smallest normal. An exactly zero pivot sets info (the first one) and
-// the step eliminates nothing, so the factorization completes.
+// the step eliminates nothing, so the factorization completes. SPEC (a variant for the
+// benches) makes a step one barrier: every undone row stores its registers (double
+// buffered) with its key, and the pivot row is read from there; that stores ~n/2 rows a
+// step instead of one and doubles the workgroup memory.
 //
-// Back substitution (solve): every row stores its U row, left-aligned, as row `step` of
-// the idle buffer; thread i then owns row i of X and the columns are swept from the last,
-// one barrier each; the row that becomes final divides by u_ii and publishes itself.
+// Back substitution (solve) reads U from the U block: thread i owns row i of X, and the
+// columns are swept from the last, one barrier each; the row that becomes final divides
+// by u_ii and publishes itself in its B slot. The factorization writes row s of LU from
+// the U block and the multipliers of row order[s], and converts the order to LAPACK's
+// sequential row swaps.
 //
-// G = WG / n matrices share a workgroup (n ≤ 16), each with its own keys and rows.
+// G = WG / n matrices share a workgroup (n ≤ WG/2), each with its own keys and U block.
 #include "common/linear_id.wgsl"
 
 struct Params {
@@ -51,7 +57,8 @@ const KP4: u32 = ${KP4}u;   // key vec4s per matrix
 @group(0) @binding(5) var<uniform> p: Params;
 #endif
 
-// Two buffers of GN rows; after the elimination the idle one holds U (row k = step k).
+// U, row k written at step k by the pivot row (SPEC: two buffers of every row's
+// registers; after the elimination the idle one holds U).
 var<workgroup> rows: array<vec4f, ${ROWS4}>;
 var<workgroup> keys: array<vec4u, ${KEYS4}>;
 var<workgroup> bad_s: array<atomic<u32>, ${G}>;
@@ -102,33 +109,59 @@ ${LOADB}
 #if MODE_SOLVE
   if (live && atomicLoad(&bad_s[g]) != 0u) { info = -1; }
 #endif
+  // U row k (left-aligned: u_{k, k+c} at column c, then the B part) goes to row k of
+  // this matrix's U block at step k.
+#if SPEC
+  let ub = (N & 1u) * GN + g * N;  // the buffer idle after the last step
+#else
+  let ub = g * N;
+#endif
   for (var k = 0u; k < N; k++) {
     let L = N - k;  // live registers of an undone row: r0 .. r(L−1)
     let b = k & 1u;
-    let rb = (b * GN + t) * W4;
-    if (undone) {
-${STORE_ROW}
-    }
     if (owns) {
       var key = 0u;
       if (undone) { key = ((bitcast<u32>(abs(r0)) >> 5u) << 5u) | (31u - tl); }
       keys[(b * G + g) * KP4 + tl / 4u][tl % 4u] = key;
     }
+#if SPEC
+    if (undone) {
+      let sb = (b * GN + t) * W4;
+${STORE_ROW}
+    }
+#endif
     workgroupBarrier();
+    var pr = 0u;
     if (live) {
       let kb = (b * G + g) * KP4;
       var km = keys[kb];
       for (var q = 1u; q < KP4; q++) { km = max(km, keys[kb + q]); }
       let kmax = max(max(km.x, km.y), max(km.z, km.w));
       let pl = 31u - (kmax & 31u);
-      let pr = (b * GN + g * N + pl) * W4;
+#if SPEC
+      pr = (b * GN + g * N + pl) * W4;
+#else
+      pr = (ub + k) * W4;
+      if (tl == pl) {
+        let sb = pr;
+${STORE_ROW}
+      }
+#endif
+      if (tl == pl) {
+        undone = false;
+        mystep = k;
+#if MODE_FACTOR
+        order[g * N + k] = tl;
+#endif
+      }
+    }
+#if !SPEC
+    workgroupBarrier();
+#endif
+    if (live) {
       let pv = rows[pr].x;
       let zero = pv == 0.0;
       if (zero && info == 0) { info = i32(k + 1u); }
-#if MODE_FACTOR
-      if (tl == pl) { order[g * N + k] = tl; }
-#endif
-      if (tl == pl) { undone = false; mystep = k; }
       if (undone) {
         var l = 0.0;
         if (!zero) {
@@ -143,12 +176,12 @@ ${UPDATE}
     }
   }
 
-  // U row `mystep` (left-aligned: u_{s, s+c} at column c) and its B part into the idle buffer.
-  let ub = (N & 1u) * GN + g * N;
+#if SPEC
   if (live) {
     let fb = (ub + mystep) * W4;
 ${STORE_FINAL}
   }
+#endif
   workgroupBarrier();
 #if MODE_SOLVE
   // Thread tl owns row tl of X; row j is final after the sweep of column j+1.

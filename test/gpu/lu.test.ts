@@ -203,18 +203,20 @@ describe('gpu luSolve', () => {
 });
 
 describe('gpu register LU kernel against the workgroup-memory kernel', () => {
-  async function withVariant<T>(registers: boolean, f: () => Promise<T>): Promise<T> {
-    const saved = luVariant.registers;
-    luVariant.registers = registers;
+  async function withVariant<T>(v: Partial<typeof luVariant>, f: () => Promise<T>): Promise<T> {
+    const saved = { ...luVariant };
+    Object.assign(luVariant, v);
     try {
       return await f();
     } finally {
-      luVariant.registers = saved;
+      Object.assign(luVariant, saved);
     }
   }
 
-  for (const [n, k] of [[1, 1], [3, 2], [8, 1], [13, 5], [16, 1], [24, 8], [31, 1], [32, 1], [32, 8]] as const) {
-    gpuIt(`n=${n} k=${k}: same info, solutions and factors to rounding; same pivots`, async () => {
+  // spec: the one-barrier variant of the register kernel (benches compare the two)
+  for (const [n, k, spec] of [[1, 1, false], [3, 2, false], [8, 1, false], [13, 5, false], [16, 1, false], [24, 8, false],
+    [31, 1, false], [32, 1, false], [32, 8, false], [3, 2, true], [13, 5, true], [32, 1, true]] as const) {
+    gpuIt(`n=${n} k=${k}${spec ? ' (one-barrier variant)' : ''}: same info, solutions and factors to rounding; same pivots`, async () => {
       expect(useLuReg('float32', n, k)).toBe(true);
       const rng = new Rng(1000 + 10 * n + k);
       const count = 11; // not a multiple of the matrices per group
@@ -228,7 +230,7 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       As[6].set(n - 1, 0, NaN);
       const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
       const A = toTensor(As, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
-      const run = (registers: boolean) => withVariant(registers, async () => {
+      const run = (registers: boolean) => withVariant({ registers, spec }, async () => {
         const s = linalg.solveEx(A, B);
         const f = linalg.luFactorEx(A);
         return {

@@ -45,9 +45,11 @@ export const LU_REG_MAX_RHS = 8;
  * Which kernel real float32 n ≤ 32 solves and factorizations take: the register-resident
  * one (`registers`, default) or the workgroup-memory one (tests and benches flip it to
  * compare the two). `wg`: threads per workgroup of the register kernel (n ≤ wg/2 packs
- * several matrices into one group).
+ * several matrices into one group). `spec`: the register kernel's one-barrier step (every
+ * undone row stores its registers each step, double buffered) instead of two barriers
+ * with only the pivot row stored.
  */
-export const luVariant = { registers: true, wg: 32 };
+export const luVariant = { registers: true, wg: 32, spec: false };
 
 export function useLuReg(dtype: string, n: number, nrhs: number): boolean {
   return luVariant.registers && dtype === 'float32' && n >= 1 && n <= LU_REG_MAX_N && nrhs >= 1 && nrhs <= LU_REG_MAX_RHS;
@@ -77,8 +79,8 @@ export function luRegParts(n: number, R: number, vecLoad: boolean): Record<strin
   const LOADB = cs.map((c) => ind(4) + `x${c} = B[bb + ${c}u];`);
   const storeB = (base: string, k: number) => cs.map((c) => ind(k) + `${at(base, NB + c)} = x${c};`);
   const STORE_ROW = [
-    ...q4.map((q) => ind(6) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[rb + ${q}u] = ${vec(q)};` + (q === 0 ? '' : ' }')),
-    ...storeB('rb', 6),
+    ...q4.map((q) => ind(8) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[sb + ${q}u] = ${vec(q)};` + (q === 0 ? '' : ' }')),
+    ...storeB('sb', 8),
   ];
   const UPDATE: string[] = [];
   for (const q of q4) {
@@ -106,8 +108,8 @@ export function luRegParts(n: number, R: number, vecLoad: boolean): Record<strin
 const regPrograms = new Map<string, GpuProgram>();
 
 /** The register kernel for (mode, n, R) with `wg` threads per group (cached under a short key). */
-export function luRegProgram(mode: 'FACTOR' | 'SOLVE', n: number, R: number, wg = luVariant.wg): GpuProgram {
-  const key = `${mode},n=${n},R=${R},WG=${wg}`;
+export function luRegProgram(mode: 'FACTOR' | 'SOLVE', n: number, R: number, wg = luVariant.wg, spec = luVariant.spec): GpuProgram {
+  const key = `${mode},n=${n},R=${R},WG=${wg},SPEC=${spec}`;
   let prog = regPrograms.get(key);
   if (!prog) {
     const G = Math.max(1, Math.floor(wg / n));
@@ -120,7 +122,7 @@ export function luRegProgram(mode: 'FACTOR' | 'SOLVE', n: number, R: number, wg 
     const entry = mode === 'FACTOR' ? 'lu_reg_factor' : 'lu_reg_solve';
     const defs = {
       N: n, G, WG: wg, W4, KP4, R, ENTRY: entry, AT: vecLoad ? 'vec4f' : 'f32',
-      ROWS4: 2 * G * n * W4, KEYS4: 2 * G * KP4, LMUL: G * n * n, GN: G * n,
+      ROWS4: (spec ? 2 : 1) * G * n * W4, SPEC: spec, KEYS4: 2 * G * KP4, LMUL: G * n * n, GN: G * n,
       MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE',
       ...luRegParts(n, mode === 'SOLVE' ? R : 0, vecLoad),
     };
