@@ -274,14 +274,15 @@ inline __m512d load_rev(const double* e, index t, int h, __mmask8 m, __m512i rev
   return _mm512_permutexvar_pd(rev, _mm512_maskz_loadu_pd(rev_mask(m), e + t - 8 * h - 7));
 }
 
-index wave_d(double* X, index len, double* V, index nv, index n, index p, index k, index t0, double* e, double tol2,
-             double lo2, double hi2, index* rotations) {
+index wave_d(double* X, index len, double* V, index nv, index p, index k, index qa, index qe, index t0, double* e,
+             double tol2, double lo2, double hi2, index* rotations) {
   const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   const __m512d half = _mm512_set1_pd(0.5), vlo = _mm512_set1_pd(lo2), vhi = _mm512_set1_pd(hi2);
-  const index tend = n + k - 1;
+  const index tend = qe + k - 1;
   index cnt = 0;
   for (index t = t0; t < tend; ++t) {
-    const index j0 = std::max<index>(0, t - (n - 1)), j1 = std::min<index>(k - 1, (t - p - 1) / 2);
+    const index j0 = std::max<index>(0, t - (qe - 1));
+    const index j1 = std::min<index>(k - 1, std::min<index>(t - qa, (t - p - 1) / 2));
     if (j0 > j1) continue;
     const unsigned lanes = ((2u << j1) - 1u) & ~((1u << j0) - 1u);
     __m512d acc[16];

@@ -38,18 +38,18 @@ struct JacobiKernels {
   // Optional: svd.cpp composes it from dot, angles and rot where this is null.
   unsigned (*wave_step)(R* const* x, R* const* y, R* const* v, R* const* w, int nl, index len, index nv, const R* ap,
                         const R* bq, R tol2, R* a2, R* b2) = nullptr;
-  // The whole wavefront of rows p … p + k − 1 (k ≤ kWaveStep) from time step t0 on, while
-  // every squared norm stays in [lo2, hi2]: columns j of X (and V when non-null) at
-  // X + j·len (V + j·nv), squared norms in e[j] (readable and writable from e[-16] to
-  // e[n + 15]: masked vector loads and stores reach there; only e[p … n − 1] are
-  // changed). Step t handles the pairs (p + j, t − j) with p + j < t − j ≤ n − 1 as
-  // wave_step does, tracks the squared norms as jacobi_pair_sq (recomputed where
-  // cancellation would spoil them) and adds its rotations to *rotations. Returns the step
-  // after the last one done: n + k − 1 when done, earlier when a squared norm left
-  // [lo2, hi2] (e then holds it, or −1 where a recomputed norm could not be trusted).
-  // Optional.
-  index (*wave)(R* X, index len, R* V, index nv, index n, index p, index k, index t0, R* e, R tol2, R lo2, R hi2,
-                index* rotations) = nullptr;
+  // The whole wavefront of rows p … p + k − 1 (k ≤ kWaveStep) against the columns
+  // [qa, qe) (qa ≤ p + k), from time step t0 on, while every squared norm stays in
+  // [lo2, hi2]: columns j of X (and V when non-null) at X + j·len (V + j·nv), squared
+  // norms in e[j] (e[-16] … e[n + 15] must exist: masked vector loads and stores reach
+  // there; only the columns touched are changed). Step t handles the pairs (p + j, t − j)
+  // with max(qa, p + j + 1) ≤ t − j < qe as wave_step does, tracks the squared norms as
+  // jacobi_pair_sq (recomputed where cancellation would spoil them) and adds its
+  // rotations to *rotations. Returns the step after the last one done: qe + k − 1 when
+  // done, earlier when a squared norm left [lo2, hi2] (e then holds it, or −1 where a
+  // recomputed norm could not be trusted). Optional.
+  index (*wave)(R* X, index len, R* V, index nv, index p, index k, index qa, index qe, index t0, R* e, R tol2, R lo2,
+                R hi2,                 index* rotations) = nullptr;
 };
 
 // Lanes of `angles`: one AVX-512 register of doubles.

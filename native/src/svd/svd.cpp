@@ -32,8 +32,15 @@ constexpr int kMaxSweeps = 40;
 // Below this size accumulating the rotations is cheaper than the solve and the check.
 constexpr index kSolveForVMin = 24;
 // Rows of the row-cyclic order run as one wavefront (real data, see jacobi()).
-constexpr int kRows = 16;
-static_assert(kRows <= svd_detail::kWaveStep, "one wave step per time step");
+// The k rows' columns stay in L1 while the other columns stream past: about 16 KiB of
+// them (one-thread CPU time, random matrices: 512 with 4 rows 94 ms, 8 rows 122, 16 rows
+// 133; 256: 4 rows 13.5 ms, 8 rows 11.9, 16 rows 17.0 and a sweep more; 64: 16 rows
+// 0.29 ms, 8 rows 0.32). Columns at a 4 KiB stride share L1 sets, hence the cliff.
+template <class R>
+index wave_rows_for(index len) {
+  const index fit = index(16384) / (std::max<index>(len, 1) * index(sizeof(R)));
+  return std::max<index>(2, std::min<index>(svd_detail::kWaveStep, fit));
+}
 
 }  // namespace
 
@@ -474,7 +481,7 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   // dependent divisions and square roots of k pairs overlap), then the k rotations.
   // Squared norms e[j] (current where sqf[j]; else d[j] is) as in jacobi_pair_sq; pairs
   // outside that range take the general step.
-  const bool wave = !is_complex_v<T> && !blocked && jk<R>().angles;
+  const bool wave = !is_complex_v<T> && jk<R>().angles;
   // e[-16 … n + 15] exist: the `wave` kernel's masked loads and stores reach there.
   std::vector<R> ebuf(wave ? n + 32 : 0);
   R* e = wave ? ebuf.data() + 16 : nullptr;
@@ -493,17 +500,21 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
     }
   };
   auto norm_of = [&](index j) { return sqf[j] ? std::sqrt(e[j]) : d[j]; };
-  auto wave_rows = [&](index p, index k, index& cnt) {
+  // Rows p … p + k − 1 against columns [qa, qe): row p + j takes q from max(qa, p + j + 1).
+  // (The two ranges are adjacent or overlap: qa ≤ p + k.)
+  auto wave_rows = [&](index p, index k, index qa, index qe, index& cnt) {
     if constexpr (!is_complex_v<T>) {
-      for (index j = p; j < n; ++j) set_norm(j, d[j]);
+      const index c0 = std::min(p, qa), c1 = std::max(p + k, qe);  // the columns touched
+      for (index j = c0; j < c1; ++j) set_norm(j, d[j]);
       const auto& K = jk<R>();
-      index t = p + 1;
-      if (K.wave && std::all_of(sqf.begin() + p, sqf.end(), [](char f) { return f != 0; })) {
-        t = K.wave(X, len, V, n, n, p, k, t, e, tol2, lo2, hi2, &cnt);
+      index t = std::max(qa, p + 1);
+      const index tend = qe + k - 1;
+      if (K.wave && std::all_of(sqf.begin() + c0, sqf.begin() + c1, [](char f) { return f != 0; })) {
+        t = K.wave(X, len, V, n, p, k, qa, qe, t, e, tol2, lo2, hi2, &cnt);
         // Stopped early: a squared norm left the range (or could not be recomputed from
         // the plain sum of squares); the general steps take over from there.
-        if (t < n + k - 1)
-          for (index j = p; j < n; ++j) {
+        if (t < tend)
+          for (index j = c0; j < c1; ++j) {
             if (e[j] < 0) set_norm(j, nrm2(col(X, j, len), len, 1));
             else if (!(e[j] >= lo2 && e[j] <= hi2)) set_norm(j, std::sqrt(e[j]));
           }
@@ -515,9 +526,10 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       R* vs[kWaveStep];
       R* ws[kWaveStep];
       int lane_row[kWaveStep];
-      for (; t <= n + k - 2; ++t) {
-        // Rows p + j with p + j < q = t − j ≤ n − 1.
-        const index j0 = std::max<index>(0, t - (n - 1)), j1 = std::min<index>(k - 1, (t - p - 1) / 2);
+      for (; t < tend; ++t) {
+        // Rows p + j with max(qa, p + j + 1) ≤ q = t − j < qe.
+        const index j0 = std::max<index>(0, t - (qe - 1));
+        const index j1 = std::min<index>(k - 1, std::min<index>(t - qa, (t - p - 1) / 2));
         unsigned general = 0;
         int nl = 0;
         for (index j = j0; j <= j1; ++j) {
@@ -574,24 +586,25 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
           set_norm(q, dq);
         }
       }
-      for (index j = p; j < n; ++j)
+      for (index j = c0; j < c1; ++j)
         if (sqf[j]) d[j] = std::sqrt(e[j]);
     }
   };
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     for (index j = 0; j < n; ++j) d[j] = col_norm(col(X, j, len), len, d[j]);
     index rotations = 0;
-    if (wave) {
+    if (wave && !blocked) {
       // de Rijk's pivoting per wave: the k largest remaining columns, in decreasing
       // order, move to p … p + k − 1.
-      for (index p = 0; p + 1 < n; p += kRows) {
-        const index k = std::min<index>(kRows, n - 1 - p);
+      const index rows = wave_rows_for<R>(len);
+      for (index p = 0; p + 1 < n; p += rows) {
+        const index k = std::min<index>(rows, n - 1 - p);
         index kk = 0;
         for (; kk < k; ++kk) {
           pivot(p + kk, n);
           if (d[p + kk] < tiny) break;  // everything from here on is zero to working precision
         }
-        if (kk > 0) wave_rows(p, kk, rotations);
+        if (kk > 0) wave_rows(p, kk, p + 1, n, rotations);
         if (kk < k) break;
       }
     } else if (!blocked) {
@@ -612,22 +625,40 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       std::vector<index> counts(H);
       // de Rijk inside the block that plays the row role (the swaps stay inside the
       // block this task owns), two rows at a time.
+      // Real data: the same rows as wavefronts (see wave_rows).
+      const index wr = wave_rows_for<R>(len);
       auto within = [&](index b, index& cnt) {
-        const index e = bstart[b + 1];
-        for (index p = bstart[b]; p < e; p += 2) {
-          pivot(p, e);
-          const bool two = p + 2 < e;
-          if (two) pivot(p + 1, e);
-          rows(p, p + 1, two ? p + 1 : -1, p + 2, e, cnt);
+        const index end = bstart[b + 1];
+        if (wave) {
+          for (index p = bstart[b]; p + 1 < end; p += wr) {
+            const index k = std::min<index>(wr, end - 1 - p);
+            for (index j = 0; j < k; ++j) pivot(p + j, end);
+            wave_rows(p, k, p + 1, end, cnt);
+          }
+          return;
+        }
+        for (index p = bstart[b]; p < end; p += 2) {
+          pivot(p, end);
+          const bool two = p + 2 < end;
+          if (two) pivot(p + 1, end);
+          rows(p, p + 1, two ? p + 1 : -1, p + 2, end, cnt);
         }
       };
       auto across = [&](index a, index b, index& cnt) {
         if (a > b) std::swap(a, b);
-        const index e = bstart[a + 1];
-        for (index p = bstart[a]; p < e; p += 2) {
-          pivot(p, e);
-          const bool two = p + 1 < e;
-          if (two) pivot(p + 1, e);
+        const index end = bstart[a + 1];
+        if (wave) {
+          for (index p = bstart[a]; p < end; p += wr) {
+            const index k = std::min<index>(wr, end - p);
+            for (index j = 0; j < k; ++j) pivot(p + j, end);
+            wave_rows(p, k, bstart[b], bstart[b + 1], cnt);
+          }
+          return;
+        }
+        for (index p = bstart[a]; p < end; p += 2) {
+          pivot(p, end);
+          const bool two = p + 1 < end;
+          if (two) pivot(p + 1, end);
           rows(p, bstart[b], two ? p + 1 : -1, bstart[b], bstart[b + 1], cnt);
         }
       };
