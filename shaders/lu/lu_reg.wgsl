@@ -15,8 +15,8 @@
 // magnitude and, among magnitudes equal to 2⁻¹⁸ relative, the lowest row. After the first
 // barrier every row reads the keys; the pivot row stores its registers (U row k,
 // left-aligned, and its B part) as row k of the U block and is done. After the second
-// barrier every undone row reads row k and updates itself. Multipliers are a·(1/p), or a/p
-// when p is below the smallest normal. An exactly zero pivot sets info (the first one) and
+// barrier every undone row reads row k and updates itself. Multipliers are a·(1/p) (both
+// scaled by 2²⁴ when p is below the smallest normal). An exactly zero pivot sets info (the first one) and
 // the step eliminates nothing, so the factorization completes. SPEC (a variant for the
 // benches) makes a step one barrier: every undone row stores its registers (double
 // buffered) with its key, and the pivot row is read from there; that stores ~n/2 rows a
@@ -134,8 +134,7 @@ ${STORE_ROW}
     var pr = 0u;
     if (live) {
       let kb = (b * G + g) * KP4;
-      var km = keys[kb];
-      for (var q = 1u; q < KP4; q++) { km = max(km, keys[kb + q]); }
+${KEYMAX}
       let kmax = max(max(km.x, km.y), max(km.z, km.w));
       let pl = 31u - (kmax & 31u);
 #if SPEC
@@ -161,12 +160,14 @@ ${STORE_ROW}
     if (live) {
       let pv = rows[pr].x;
       let zero = pv == 0.0;
-      if (zero && info == 0) { info = i32(k + 1u); }
+      info = select(info, i32(k + 1u), zero && info == 0);
+      // l = a·(1/p); below the smallest normal 1/p would overflow, so both are scaled by
+      // 2²⁴ first (exact; |a| ≤ |p| keeps a·2²⁴ finite). No branches: the pivot-row loads
+      // below can issue right after the reciprocal.
+      let sc = select(1.0, 16777216.0, abs(pv) < 1.17549435e-38);
+      let rps = 1.0 / (pv * sc);
       if (undone) {
-        var l = 0.0;
-        if (!zero) {
-          if (abs(pv) < 1.17549435e-38) { l = r0 / pv; } else { l = r0 * (1.0 / pv); }
-        }
+        let l = select((r0 * sc) * rps, 0.0, zero);
 #if MODE_FACTOR
         lmul[(g * N + tl) * N + k] = l;
 #endif

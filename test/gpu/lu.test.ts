@@ -264,6 +264,27 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
     });
   }
 
+  gpuIt('pivots below the smallest normal (scaled reciprocal): factors and solution as on the CPU', async () => {
+    const n = 4, s = 2 ** -130;
+    const M = [4, 1, 2, 0, 1, 8, 0, 2, 2, 0, 4, 1, 0, 3, 1, 8];
+    const A = Tensor.fromStorage('float32', [1, n, n], new Float32Array(M.map((v) => v * s)));
+    const B = Tensor.fromStorage('float32', [1, n, 1], new Float32Array([1, 2, 3, 4].map((v) => v * s)));
+    const f = linalg.luFactorEx(A.to('gpu'));
+    const x = linalg.solveEx(A.to('gpu'), B.to('gpu'));
+    const c = linalg.luFactorEx(A);
+    const xc = linalg.solve(A, B).dataSync() as Float32Array;
+    expect(Array.from(await f.info.data())).toEqual([0]);
+    expect(Array.from(await f.pivots.data())).toEqual(Array.from(c.pivots.dataSync()));
+    const lu = (await f.LU.data()) as Float32Array, luc = c.LU.dataSync() as Float32Array;
+    // U is denormal (fewer significant bits: ~2⁻¹⁴⁹ absolute), L is of order one
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      const e = i * n + j, scale = j >= i ? 1 / s : 1;
+      expect(Math.abs(lu[e] - luc[e]) * scale).toBeLessThan(1e-4);
+    }
+    const xg = (await x.result.data()) as Float32Array;
+    for (let i = 0; i < n; i++) expect(Math.abs(xg[i] - xc[i])).toBeLessThan(1e-4);
+  });
+
   gpuIt('broadcast B (bmap) through the register kernel', async () => {
     const rng = new Rng(99);
     const n = 12;

@@ -82,17 +82,40 @@ export function luRegParts(n: number, R: number, vecLoad: boolean): Record<strin
     ...q4.map((q) => ind(8) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[sb + ${q}u] = ${vec(q)};` + (q === 0 ? '' : ' }')),
     ...storeB('sb', 8),
   ];
-  const UPDATE: string[] = [];
-  for (const q of q4) {
-    const body: string[] = [];
-    for (let c = 0; c < 4; c++) {
-      const mm = 4 * q + c;
-      if (mm === 0) continue;
-      body.push(`r${mm - 1} = fma(nl, u.${comp[c]}, r${mm});`);
+  // The update in tiers of S vec4 groups: each branch loads all of its pivot-row groups
+  // before the first FMA (separate branches per group would serialise the load latencies).
+  const UPDATE: string[] = cs.map((c) => ind(8) + `x${c} = fma(nl, ${at('pr', NB + c)}, x${c});`);
+  const S = Q >= 4 ? 2 : 1;
+  const tiers = Math.ceil(Q / S);
+  for (let h = tiers; h >= 1; h--) {
+    const groups = q4.slice(0, Math.min(Q, S * h));
+    const head = h === tiers ? (tiers === 1 ? '{' : `if (L > ${4 * S * (h - 1)}u) {`) : h === 1 ? '} else {' : `} else if (L > ${4 * S * (h - 1)}u) {`;
+    UPDATE.push(ind(8) + head);
+    UPDATE.push(ind(10) + groups.map((q) => `let u${q} = rows[pr + ${q}u];`).join(' '));
+    for (const q of groups) {
+      const body: string[] = [];
+      for (let c = 0; c < 4; c++) {
+        const mm = 4 * q + c;
+        if (mm > 0) body.push(`r${mm - 1} = fma(nl, u${q}.${comp[c]}, r${mm});`);
+      }
+      UPDATE.push(ind(10) + body.join(' '));
     }
-    UPDATE.push(ind(8) + (q === 0 ? '{ ' : `if (L > ${4 * q}u) { `) + `let u = rows[pr + ${q}u]; ` + body.join(' ') + ' }');
   }
-  for (const c of cs) UPDATE.push(ind(8) + `x${c} = fma(nl, ${at('pr', NB + c)}, x${c});`);
+  UPDATE.push(ind(8) + '}');
+  // max of the matrix's keys as a tree (a chain would serialise KP4 − 1 dependent maxes)
+  let level = Array.from({ length: Q }, (_, q) => `keys[kb + ${q}u]`);
+  const KEYMAX: string[] = [];
+  let tmp = 0;
+  while (level.length > 1) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      if (i + 1 === level.length) { next.push(level[i]); continue; }
+      KEYMAX.push(ind(6) + `let km${tmp} = max(${level[i]}, ${level[i + 1]});`);
+      next.push(`km${tmp++}`);
+    }
+    level = next;
+  }
+  KEYMAX.push(ind(6) + `let km = ${level[0]};`);
   const STORE_FINAL = [...q4.map((q) => ind(4) + `rows[fb + ${q}u] = ${vec(q)};`), ...storeB('fb', 4)];
   const LOAD_C = cs.map((c) => ind(4) + `x${c} = ${at('me', NB + c)};`);
   const SWEEP = cs.map((c) => ind(6) + `x${c} = fma(-u, ${at('xj', NB + c)}, x${c});`);
@@ -100,7 +123,7 @@ export function luRegParts(n: number, R: number, vecLoad: boolean): Record<strin
   const STORE_X = cs.map((c) => ind(4) + `X[xb + ${c}u] = select(x${c}, nan_f32(), failed);`);
   const j = (a: string[]) => a.join('\n');
   return {
-    DECL, LOAD: j(LOAD), LOADB: j(LOADB), STORE_ROW: j(STORE_ROW), UPDATE: j(UPDATE), STORE_FINAL: j(STORE_FINAL),
+    DECL, LOAD: j(LOAD), LOADB: j(LOADB), KEYMAX: j(KEYMAX), STORE_ROW: j(STORE_ROW), UPDATE: j(UPDATE), STORE_FINAL: j(STORE_FINAL),
     LOAD_C: j(LOAD_C), SWEEP: j(SWEEP), FINISH: j(FINISH), STORE_X: j(STORE_X),
   };
 }
