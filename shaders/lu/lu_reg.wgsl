@@ -122,7 +122,15 @@ ${LOADB}
     if (owns) {
       var key = 0u;
       if (undone) { key = ((bitcast<u32>(abs(r0)) >> 5u) << 5u) | (31u - tl); }
-      keys[(b * G + g) * KP4 + tl / 4u][tl % 4u] = key;
+      // Constant components: four rows share a vec4, and a store through a dynamic
+      // component index may be lowered to a read-modify-write of the whole vector.
+      let ki = (b * G + g) * KP4 + tl / 4u;
+      switch (tl % 4u) {
+        case 0u: { keys[ki].x = key; }
+        case 1u: { keys[ki].y = key; }
+        case 2u: { keys[ki].z = key; }
+        default: { keys[ki].w = key; }
+      }
     }
 #if SPEC
     if (undone) {
