@@ -124,9 +124,10 @@ describe('svd: singular values', () => {
 
   it('grading beyond the squared-norm range (1..1e-250: squares underflow) and across several waves', () => {
     // Real Jacobi runs its wavefront on squared column norms while they stay in range;
-    // columns below ~1e-66 take the general step. n = 40 spans three waves of 16 rows.
+    // columns below ~1e-66 take the general step. n = 40 spans three waves of 16 rows;
+    // n = 280 takes the threaded block order (with threads), whose block pairs are waves.
     const rng = new Rng(109);
-    for (const [m, n, lo] of [[48, 40, 1e-250], [44, 36, 1e-100], [70, 33, 1e-12]] as const) {
+    for (const [m, n, lo] of [[48, 40, 1e-250], [44, 36, 1e-100], [70, 33, 1e-12], [300, 280, 1e-200]] as const) {
       const d = geometric(n, 1, lo);
       const Q = cols(randomUnitary(m, rng, false), 0, n);
       for (const a of [scaleCols(Q, d), adj(scaleCols(Q, d))]) {

@@ -473,14 +473,15 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       std::swap(d[p], d[best]);
     }
   };
-  // Real data: rows p … p + k − 1 (k ≤ kWave) of the row-cyclic order as a wavefront.
-  // Row p + j handles column q at time t = q + j, so the k pairs of one time step are
-  // disjoint, and every pair still comes after the pairs it follows in the row-cyclic
-  // order (the same rotations as running the rows one after the other). A step takes
-  // the k dot products, then all k angles in one `angles` call (one SIMD register: the
-  // dependent divisions and square roots of k pairs overlap), then the k rotations.
-  // Squared norms e[j] (current where sqf[j]; else d[j] is) as in jacobi_pair_sq; pairs
-  // outside that range take the general step.
+  // Real data: rows p … p + k − 1 (k ≤ kWaveStep) of the row-cyclic order as a
+  // wavefront. Row p + j handles column q at time step t = q + j, so the k pairs of one
+  // step are disjoint, and every pair still comes after the pairs it follows in the
+  // row-cyclic order (the same rotations as running the rows one after the other). A
+  // step takes the k dot products, then all k angles at once (`angles`: SIMD registers,
+  // so the dependent divisions and square roots of k pairs overlap instead of forming
+  // one chain per pair), then the k rotations; the `wave` kernel, where there is one,
+  // runs all steps of a wave. Squared norms e[j] (current where sqf[j]; else d[j] is)
+  // as in jacobi_pair_sq; pairs outside that range take the general step.
   const bool wave = !is_complex_v<T> && jk<R>().angles;
   // e[-16 … n + 15] exist: the `wave` kernel's masked loads and stores reach there.
   std::vector<R> ebuf(wave ? n + 32 : 0);
@@ -501,23 +502,33 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
   };
   auto norm_of = [&](index j) { return sqf[j] ? std::sqrt(e[j]) : d[j]; };
   // Rows p … p + k − 1 against columns [qa, qe): row p + j takes q from max(qa, p + j + 1).
-  // (The two ranges are adjacent or overlap: qa ≤ p + k.)
+  // Only those columns are touched: with threads, the columns between two blocks belong
+  // to another thread's block pair.
   auto wave_rows = [&](index p, index k, index qa, index qe, index& cnt) {
     if constexpr (!is_complex_v<T>) {
-      const index c0 = std::min(p, qa), c1 = std::max(p + k, qe);  // the columns touched
-      for (index j = c0; j < c1; ++j) set_norm(j, d[j]);
+      auto touched = [&](auto&& f) {
+        if (qa <= p + k) {
+          for (index j = p, end = std::max(p + k, qe); j < end; ++j) f(j);
+        } else {
+          for (index j = p; j < p + k; ++j) f(j);
+          for (index j = qa; j < qe; ++j) f(j);
+        }
+      };
+      touched([&](index j) { set_norm(j, d[j]); });
       const auto& K = jk<R>();
       index t = std::max(qa, p + 1);
       const index tend = qe + k - 1;
-      if (K.wave && std::all_of(sqf.begin() + c0, sqf.begin() + c1, [](char f) { return f != 0; })) {
+      bool all_sq = true;
+      touched([&](index j) { all_sq = all_sq && sqf[j]; });
+      if (K.wave && all_sq) {
         t = K.wave(X, len, V, n, p, k, qa, qe, t, e, tol2, lo2, hi2, &cnt);
         // A squared norm may have left the range (or not been recomputable from the plain
         // sum of squares): the wave then stopped early (also possible at its last step),
         // and the general steps take over.
-        for (index j = c0; j < c1; ++j) {
+        touched([&](index j) {
           if (e[j] < 0) set_norm(j, nrm2(col(X, j, len), len, 1));
           else if (!(e[j] >= lo2 && e[j] <= hi2)) set_norm(j, std::sqrt(e[j]));
-        }
+        });
       }
       alignas(64) R g[kWaveStep], ap[kWaveStep], bq[kWaveStep], c[kWaveStep], z[kWaveStep], a2[kWaveStep],
           b2[kWaveStep];
@@ -586,8 +597,9 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
           set_norm(q, dq);
         }
       }
-      for (index j = c0; j < c1; ++j)
+      touched([&](index j) {
         if (sqf[j]) d[j] = std::sqrt(e[j]);
+      });
     }
   };
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
