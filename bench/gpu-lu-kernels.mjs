@@ -1,6 +1,6 @@
 // Batched LU / solve kernels on the GPU, old (workgroup memory, shaders/lu/lu.wgsl) against
 // new (registers, shaders/lu/lu_reg.wgsl): kernel-only ms per dispatch (outputs allocated
-// once, R dispatches per submit, best of 5) and ms per linalg.solveEx / luFactorEx call
+// once, R dispatches per submit, best of 5) and ms per linalg.solveEx / luFactorEx / invEx call
 // (default configuration, src/backend/gpu/lu.ts luVariant).
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-lu-kernels.mjs            (PROBE_LU=<count> shrinks the batch, default 65536)
@@ -63,6 +63,7 @@ for (const n of [32, 16, 8]) {
     const name = registers ? 'registers' : 'old';
     await time(`linalg.solveEx per call ${tag}  ${name}`, reps, () => { const r = linalg.solveEx(A, B); r.result.dispose(); r.info.dispose(); });
     await time(`linalg.luFactorEx per call ${tag}  ${name}`, reps, () => { const r = linalg.luFactorEx(A); r.LU.dispose(); r.pivots.dispose(); r.info.dispose(); });
+    await time(`linalg.invEx per call ${tag}  ${name}`, reps, () => { const r = linalg.invEx(A); r.inverse.dispose(); r.info.dispose(); });
   }
   luVariant.registers = true;
   for (const t of [A, B, X, I, P, LU]) t.dispose();

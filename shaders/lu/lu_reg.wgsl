@@ -1,6 +1,6 @@
 // Batched LU with partial pivoting for real float32 n ≤ 32, the matrix in REGISTERS:
-// solve (A, B → X, info) for up to 8 right-hand sides, and the factorization (A → LU,
-// pivots, info). The per-register statements are generated in src/backend/gpu/lu.ts
+// solve (A, B → X, info) for up to 8 right-hand sides, the factorization (A → LU,
+// pivots, info) and the inverse (B = I). The per-register statements are generated in src/backend/gpu/lu.ts
 // (luRegParts) with constant indices only, so no private array is indexed dynamically.
 //
 // Thread t owns ROW t of [A | B] in registers r0.. and x0... Rows never move (the
@@ -24,7 +24,9 @@
 //
 // Back substitution (solve) reads U from the U block: thread i owns row i of X, and the
 // columns are swept from the last, one barrier each; the row that becomes final divides
-// by u_ii and publishes itself in its B slot. The factorization writes row s of LU from
+// by u_ii and publishes itself in its B slot. The inverse (n columns) gives thread c
+// column c instead, swept with the same register shift as the elimination and no
+// barrier (U is read-only by then). The factorization writes row s of LU from
 // the U block and the multipliers of row order[s], and converts the order to LAPACK's
 // sequential row swaps.
 //
@@ -48,6 +50,11 @@ const KP4: u32 = ${KP4}u;   // key vec4s per matrix
 @group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
 @group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
 @group(0) @binding(4) var<uniform> p: Params;
+#elif MODE_INV
+@group(0) @binding(0) var<storage, read> A: array<${AT}>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
 #else
 @group(0) @binding(0) var<storage, read> A: array<${AT}>;
 @group(0) @binding(1) var<storage, read> B: array<f32>;
@@ -97,6 +104,8 @@ ${LOAD}
     var bm = m;
     if (p.use_b != 0u) { bm = u32(bmap[m]); }
     let bb = (bm * N + tl) * ${R}u;
+#endif
+#if HAS_B
 ${LOADB}
 #endif
     if (bad) { atomicStore(&bad_s[g], 1u); }
@@ -106,7 +115,7 @@ ${LOADB}
   var undone = live;
   var mystep = 0u;
   var info = 0;
-#if MODE_SOLVE
+#if HAS_B
   if (live && atomicLoad(&bad_s[g]) != 0u) { info = -1; }
 #endif
   // U row k (left-aligned: u_{k, k+c} at column c, then the B part) goes to row k of
@@ -220,6 +229,27 @@ ${FINISH}
     let failed = info != 0;
     let xb = (m * N + tl) * ${R}u;
 ${STORE_X}
+    if (tl == 0u) { INFO[m] = info; }
+  }
+#elif MODE_INV
+  // Thread tl owns column tl of X. At step j (from the last) r_m holds row j − m of it;
+  // the sweep reads only the finished U block, so it needs no barrier.
+  if (live) {
+    let col = tl;
+    let col4 = ${NB4}u + col / 4u;
+    {
+      let jb = i32((ub + N - 1u) * W4);
+${LOAD_Y}
+    }
+    let failed = info != 0;
+    for (var j = i32(N) - 1; j >= 0; j--) {
+      let L = u32(j) + 1u;
+      let jb = i32((ub + u32(j)) * W4);
+      let xj = r0 / rows[u32(jb)].x;
+      X[(m * N + u32(j)) * N + col] = select(xj, nan_f32(), failed);
+      let nx = -xj;
+${BSWEEP}
+    }
     if (tl == 0u) { INFO[m] = info; }
   }
 #else

@@ -8,7 +8,7 @@ import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { luVariant, useLuReg } from '../../src/backend/gpu/lu.js';
-import { Mat, withCondition, randomMatrix, toTensor, fromTensor, ratioLu, ratioSolve, roundTo } from '../helpers/matrices.js';
+import { Mat, withCondition, randomMatrix, toTensor, fromTensor, ratioLu, ratioSolve, ratioInv, roundTo } from '../helpers/matrices.js';
 
 useGpu();
 const math = create(all, { absTol: 0, relTol: 1e-12 });
@@ -216,7 +216,7 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
   // spec: the one-barrier variant of the register kernel (benches compare the two)
   for (const [n, k, spec] of [[1, 1, false], [3, 2, false], [8, 1, false], [13, 5, false], [16, 1, false], [24, 8, false],
     [31, 1, false], [32, 1, false], [32, 8, false], [3, 2, true], [13, 5, true], [32, 1, true]] as const) {
-    gpuIt(`n=${n} k=${k}${spec ? ' (one-barrier variant)' : ''}: same info, solutions and factors to rounding; same pivots`, async () => {
+    gpuIt(`n=${n} k=${k}${spec ? ' (one-barrier variant)' : ''}: same info, solutions, inverses and factors to rounding; same pivots`, async () => {
       expect(useLuReg('float32', n, k)).toBe(true);
       const rng = new Rng(1000 + 10 * n + k);
       const count = 11; // not a multiple of the matrices per group
@@ -233,7 +233,9 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       const run = (registers: boolean) => withVariant({ registers, spec }, async () => {
         const s = linalg.solveEx(A, B);
         const f = linalg.luFactorEx(A);
+        const v = n > 4 ? linalg.invEx(A) : null; // n ≤ 4: inv_small, not the LU kernels
         return {
+          inv: v && await cpu(v.inverse), iinfo: v && Array.from(await v.info.data()),
           X: await cpu(s.result), info: Array.from(await s.info.data()),
           LU: await cpu(f.LU), piv: Array.from(await f.pivots.data()), finfo: Array.from(await f.info.data()),
         };
@@ -241,6 +243,18 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       const reg = await run(true), old = await run(false);
       expect(reg.info).toEqual(old.info);
       expect(reg.finfo).toEqual(old.finfo);
+      expect(reg.iinfo).toEqual(old.iinfo);
+      if (reg.inv && old.inv) {
+        for (let b = 0; b < count; b++) {
+          const Vr = fromTensor(reg.inv, b), Vo = fromTensor(old.inv, b);
+          if (reg.iinfo![b] !== 0) {
+            expect(Array.from(Vr.data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
+            continue;
+          }
+          expect(Vr.sub(Vo).norm1()).toBeLessThan(1e-4 * n * Vo.norm1());
+          expect(ratioInv(As[b], Vr, 'float32')).toBeLessThan(30);
+        }
+      }
       for (let b = 0; b < count; b++) {
         if (b === 6) {
           expect(reg.info[b]).toBe(-1);

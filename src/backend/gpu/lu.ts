@@ -57,51 +57,71 @@ export function useLuReg(dtype: string, n: number, nrhs: number): boolean {
 
 /**
  * The generated statements of lu_reg.wgsl for n and R right-hand sides: registers r0..
- * (row of A, shifted left each step) and x0.. (row of B), all with constant indices.
- * Element c of a buffer row is component c % 4 of vec4 c / 4; B sits at column NB.
+ * (row of A, shifted left each step) and x0.. (row of B, R rounded up to a multiple of 4),
+ * all with constant indices. Element c of a buffer row is component c % 4 of vec4 c / 4;
+ * B sits at column NB. `inv`: B is the identity and the back substitution is the
+ * column-per-thread sweep (BSWEEP).
  */
-export function luRegParts(n: number, R: number, vecLoad: boolean): Record<string, string> {
+export function luRegParts(n: number, R: number, vecLoad: boolean, inv = false): Record<string, string> {
   const NB = Math.ceil(n / 4) * 4;
   const Q = NB / 4;
+  const RB = Math.ceil(R / 4) * 4;
   const comp = ['x', 'y', 'z', 'w'];
   const at = (base: string, c: number) => `rows[${base} + ${Math.floor(c / 4)}u].${comp[c % 4]}`;
   const rs = Array.from({ length: NB }, (_, j) => j);
   const cs = Array.from({ length: R }, (_, c) => c);
   const q4 = Array.from({ length: Q }, (_, q) => q);
-  const vec = (q: number) => `vec4f(r${4 * q}, r${4 * q + 1}, r${4 * q + 2}, r${4 * q + 3})`;
+  const b4 = Array.from({ length: RB / 4 }, (_, q) => q);
+  const vec = (v: string, q: number) => `vec4f(${v}${4 * q}, ${v}${4 * q + 1}, ${v}${4 * q + 2}, ${v}${4 * q + 3})`;
   const ind = (k: number) => ' '.repeat(k);
-  const DECL = [ind(2) + rs.map((j) => `var r${j} = 0.0;`).join(' '), ind(2) + cs.map((c) => `var x${c} = 0.0;`).join(' ')].join('\n');
+  const DECL = [ind(2) + rs.map((j) => `var r${j} = 0.0;`).join(' '),
+    ind(2) + Array.from({ length: RB }, (_, c) => `var x${c} = 0.0;`).join(' ')].join('\n');
   const LOAD = vecLoad
     ? [ind(4) + `let ab = (m * N + tl) * ${n / 4}u;`,
       ...q4.map((q) => ind(4) + `{ let v = A[ab + ${q}u]; r${4 * q} = v.x; r${4 * q + 1} = v.y; r${4 * q + 2} = v.z; r${4 * q + 3} = v.w; bad = bad || nonfinite4(v); }`)]
     : [ind(4) + `let ab = (m * N + tl) * N;`,
       ...Array.from({ length: n }, (_, j) => ind(4) + `r${j} = A[ab + ${j}u]; bad = bad || nonfinite(r${j});`)];
-  const LOADB = cs.map((c) => ind(4) + `x${c} = B[bb + ${c}u];`);
-  const storeB = (base: string, k: number) => cs.map((c) => ind(k) + `${at(base, NB + c)} = x${c};`);
+  const LOADB = inv
+    ? cs.map((c) => ind(4) + `x${c} = select(0.0, 1.0, tl == ${c}u);`)
+    : cs.map((c) => ind(4) + `x${c} = B[bb + ${c}u];`);
+  const storeB = (base: string, k: number) => b4.map((q) => ind(k) + `rows[${base} + ${Q + q}u] = ${vec('x', q)};`);
   const STORE_ROW = [
-    ...q4.map((q) => ind(8) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[sb + ${q}u] = ${vec(q)};` + (q === 0 ? '' : ' }')),
+    ...q4.map((q) => ind(8) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[sb + ${q}u] = ${vec('r', q)};` + (q === 0 ? '' : ' }')),
     ...storeB('sb', 8),
   ];
-  // The update in tiers of S vec4 groups: each branch loads all of its pivot-row groups
+  // Tiers of S vec4 groups of the live length: each branch loads everything it needs
   // before the first FMA (separate branches per group would serialise the load latencies).
-  const UPDATE: string[] = cs.map((c) => ind(8) + `x${c} = fma(nl, ${at('pr', NB + c)}, x${c});`);
   const S = Q >= 4 ? 2 : 1;
   const tiers = Math.ceil(Q / S);
-  for (let h = tiers; h >= 1; h--) {
-    const groups = q4.slice(0, Math.min(Q, S * h));
-    const head = h === tiers ? (tiers === 1 ? '{' : `if (L > ${4 * S * (h - 1)}u) {`) : h === 1 ? '} else {' : `} else if (L > ${4 * S * (h - 1)}u) {`;
-    UPDATE.push(ind(8) + head);
-    UPDATE.push(ind(10) + groups.map((q) => `let u${q} = rows[pr + ${q}u];`).join(' '));
-    for (const q of groups) {
-      const body: string[] = [];
-      for (let c = 0; c < 4; c++) {
-        const mm = 4 * q + c;
-        if (mm > 0) body.push(`r${mm - 1} = fma(nl, u${q}.${comp[c]}, r${mm});`);
-      }
-      UPDATE.push(ind(10) + body.join(' '));
+  const tiered = (lenVar: string, loads: (groups: number[]) => string, body: (q: number) => string, k: number): string[] => {
+    const out: string[] = [];
+    for (let h = tiers; h >= 1; h--) {
+      const groups = q4.slice(0, Math.min(Q, S * h));
+      const head = h === tiers ? (tiers === 1 ? '{' : `if (${lenVar} > ${4 * S * (h - 1)}u) {`) : h === 1 ? '} else {' : `} else if (${lenVar} > ${4 * S * (h - 1)}u) {`;
+      out.push(ind(k) + head, ind(k + 2) + loads(groups), ...groups.map((q) => ind(k + 2) + body(q)));
     }
-  }
-  UPDATE.push(ind(8) + '}');
+    out.push(ind(k) + '}');
+    return out;
+  };
+  const shift = (q: number, src: (mm: number) => string, coef: string) => {
+    const body: string[] = [];
+    for (let c = 0; c < 4; c++) {
+      const mm = 4 * q + c;
+      if (mm > 0) body.push(`r${mm - 1} = fma(${coef}, ${src(mm)}, r${mm});`);
+    }
+    return body.join(' ');
+  };
+  const UPDATE = [
+    ...b4.map((q) => ind(8) + `{ let v = rows[pr + ${Q + q}u]; ` + [0, 1, 2, 3].map((c) => `x${4 * q + c} = fma(nl, v.${comp[c]}, x${4 * q + c});`).join(' ') + ' }'),
+    ...tiered('L', (gs) => gs.map((q) => `let u${q} = rows[pr + ${q}u];`).join(' '), (q) => shift(q, (mm) => `u${q}.${comp[mm % 4]}`, 'nl'), 8),
+  ];
+  // Inverse: thread c owns column c of X; at step j (from the last), y_m = r_m holds row
+  // j − m of the column, u_{j−m, j} is column m of U row j − m (left-aligned), all
+  // broadcast reads of the finished U block, so the sweep needs no barrier.
+  const BSWEEP = tiered('L',
+    (gs) => gs.flatMap((q) => [0, 1, 2, 3].map((c) => 4 * q + c).filter((mm) => mm > 0)
+      .map((mm) => `let u${mm} = rows[u32(max(jb - ${mm * 1}i * i32(W4), 0)) + ${mm >> 2}u].${comp[mm % 4]};`)).join(' '),
+    (q) => shift(q, (mm) => `u${mm}`, 'nx'), 6);
   // max of the matrix's keys as a tree (a chain would serialise KP4 − 1 dependent maxes)
   let level = Array.from({ length: Q }, (_, q) => `keys[kb + ${q}u]`);
   const KEYMAX: string[] = [];
@@ -116,38 +136,42 @@ export function luRegParts(n: number, R: number, vecLoad: boolean): Record<strin
     level = next;
   }
   KEYMAX.push(ind(6) + `let km = ${level[0]};`);
-  const STORE_FINAL = [...q4.map((q) => ind(4) + `rows[fb + ${q}u] = ${vec(q)};`), ...storeB('fb', 4)];
+  const STORE_FINAL = [...q4.map((q) => ind(4) + `rows[fb + ${q}u] = ${vec('r', q)};`), ...storeB('fb', 4)];
   const LOAD_C = cs.map((c) => ind(4) + `x${c} = ${at('me', NB + c)};`);
   const SWEEP = cs.map((c) => ind(6) + `x${c} = fma(-u, ${at('xj', NB + c)}, x${c});`);
   const FINISH = cs.map((c) => ind(6) + `x${c} = x${c} / d; ${at('me', NB + c)} = x${c};`);
   const STORE_X = cs.map((c) => ind(4) + `X[xb + ${c}u] = select(x${c}, nan_f32(), failed);`);
+  const LOAD_Y = rs.map((mm) => ind(4) + `r${mm} = rows[u32(max(jb - ${mm}i * i32(W4), 0)) + col4][col % 4u];`);
   const j = (a: string[]) => a.join('\n');
   return {
     DECL, LOAD: j(LOAD), LOADB: j(LOADB), KEYMAX: j(KEYMAX), STORE_ROW: j(STORE_ROW), UPDATE: j(UPDATE), STORE_FINAL: j(STORE_FINAL),
-    LOAD_C: j(LOAD_C), SWEEP: j(SWEEP), FINISH: j(FINISH), STORE_X: j(STORE_X),
+    LOAD_C: j(LOAD_C), SWEEP: j(SWEEP), FINISH: j(FINISH), STORE_X: j(STORE_X), BSWEEP: j(BSWEEP), LOAD_Y: j(LOAD_Y),
   };
 }
 
 const regPrograms = new Map<string, GpuProgram>();
 
+type RegMode = 'FACTOR' | 'SOLVE' | 'INV';
+
 /** The register kernel for (mode, n, R) with `wg` threads per group (cached under a short key). */
-export function luRegProgram(mode: 'FACTOR' | 'SOLVE', n: number, R: number, wg = luVariant.wg, spec = luVariant.spec): GpuProgram {
+export function luRegProgram(mode: RegMode, n: number, R: number, wg = luVariant.wg, spec = luVariant.spec): GpuProgram {
   const key = `${mode},n=${n},R=${R},WG=${wg},SPEC=${spec}`;
   let prog = regPrograms.get(key);
   if (!prog) {
     const G = Math.max(1, Math.floor(wg / n));
     const NB = Math.ceil(n / 4) * 4;
+    const rhs = mode === 'SOLVE' ? R : mode === 'INV' ? n : 0;
     // Row stride in vec4s: odd, so that 8 rows' vec4s fall in distinct banks.
-    let W4 = Math.ceil((NB + (mode === 'SOLVE' ? R : 0)) / 4);
+    let W4 = NB / 4 + Math.ceil(rhs / 4);
     if (W4 % 2 === 0) W4 += 1;
     const KP4 = NB / 4;
     const vecLoad = n % 4 === 0;
-    const entry = mode === 'FACTOR' ? 'lu_reg_factor' : 'lu_reg_solve';
+    const entry = { FACTOR: 'lu_reg_factor', SOLVE: 'lu_reg_solve', INV: 'lu_reg_inv' }[mode];
     const defs = {
-      N: n, G, WG: wg, W4, KP4, R, ENTRY: entry, AT: vecLoad ? 'vec4f' : 'f32',
+      N: n, G, WG: wg, W4, KP4, R: rhs, NB4: NB / 4, ENTRY: entry, AT: vecLoad ? 'vec4f' : 'f32',
       ROWS4: (spec ? 2 : 1) * G * n * W4, SPEC: spec, KEYS4: 2 * G * KP4, LMUL: G * n * n, GN: G * n,
-      MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE',
-      ...luRegParts(n, mode === 'SOLVE' ? R : 0, vecLoad),
+      MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE', MODE_INV: mode === 'INV', HAS_B: mode !== 'FACTOR',
+      ...luRegParts(n, rhs, vecLoad, mode === 'INV'),
     };
     prog = {
       name: entry, key, entryPoint: `${entry}_f32`, workgroupSize: [wg, 1, 1],
@@ -317,6 +341,14 @@ export function invLuGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   const info = infoTensor(A.shape.slice(0, -2), who);
   if (count === 0) return { X, info };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
+  if (luVariant.registers && dtype === 'float32' && n <= LU_REG_MAX_N) {
+    runProgram(luRegProgram('INV', n, n), {
+      inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
+      uniforms: [{ name: 'count', type: 'u32', value: count }, { name: 'use_b', type: 'u32', value: 0 }],
+      workgroups: regGroups(n, count),
+    });
+    return { X, info };
+  }
   const { prog, A_GLOBAL } = luProgram('INV', dtype, n, n, who);
   const W = scratch(A_GLOBAL, dtype, count, n, who);
   runProgram(prog, {
