@@ -213,10 +213,13 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
     }
   }
 
-  // spec: the one-barrier variant of the register kernel (benches compare the two)
-  for (const [n, k, spec] of [[1, 1, false], [3, 2, false], [8, 1, false], [13, 5, false], [16, 1, false], [24, 8, false],
-    [31, 1, false], [32, 1, false], [32, 8, false], [3, 2, true], [13, 5, true], [32, 1, true]] as const) {
-    gpuIt(`n=${n} k=${k}${spec ? ' (one-barrier variant)' : ''}: same info, solutions, inverses and factors to rounding; same pivots`, async () => {
+  // spec: the one-barrier variant of the register kernel; wg: threads per group (the
+  // benches compare them)
+  for (const [n, k, spec, wg] of [[1, 1, false, 32], [3, 2, false, 32], [8, 1, false, 32], [13, 5, false, 32], [16, 1, false, 32],
+    [24, 8, false, 32], [31, 1, false, 32], [32, 1, false, 32], [32, 8, false, 32], [3, 2, true, 32], [13, 5, true, 32],
+    [32, 1, true, 32], [12, 3, false, 64], [32, 1, false, 64]] as const) {
+    const variant = [spec ? 'one-barrier variant' : '', wg !== 32 ? `${wg}-thread groups` : ''].filter(Boolean).join(', ');
+    gpuIt(`n=${n} k=${k}${variant ? ` (${variant})` : ''}: same info, solutions, inverses and factors to rounding; same pivots`, async () => {
       expect(useLuReg('float32', n, k)).toBe(true);
       const rng = new Rng(1000 + 10 * n + k);
       const count = 11; // not a multiple of the matrices per group
@@ -230,7 +233,7 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       As[6].set(n - 1, 0, NaN);
       const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
       const A = toTensor(As, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
-      const run = (registers: boolean) => withVariant({ registers, spec }, async () => {
+      const run = (registers: boolean) => withVariant({ registers, spec, wg }, async () => {
         const s = linalg.solveEx(A, B);
         const f = linalg.luFactorEx(A);
         const v = n > 4 ? linalg.invEx(A) : null; // n ≤ 4: inv_small, not the LU kernels
