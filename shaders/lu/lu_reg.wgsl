@@ -1,14 +1,15 @@
 // Batched LU with partial pivoting for real float32 n ≤ 32, the matrix in REGISTERS:
 // solve (A, B → X, info) for up to 8 right-hand sides, the factorization (A → LU,
-// pivots, info) and the inverse (B = I). The per-register statements are generated in src/backend/gpu/lu.ts
-// (luRegParts) with constant indices only, so no private array is indexed dynamically.
+// pivots, info) and the inverse (B = I). The per-register statements are generated in
+// src/backend/gpu/lu.ts (luRegParts) with constant indices only, so no private array is
+// indexed dynamically.
 //
 // Thread t owns ROW t of [A | B] in registers r0.. and x0... Rows never move (the
 // pivoting is implicit: a row that has been a pivot is "done" and keeps its U row), and
 // the registers of an undone row SHIFT by one each step: at step k, r_m holds column k+m,
 // so the pivot candidate is always r0 and the update r_{m-1} = r_m − l·u_m needs no
-// dynamic register index. Groups of four columns past the live length n−k are skipped
-// with workgroup-uniform branches.
+// dynamic register index. Columns past the live length n−k are skipped in tiers of 8
+// (workgroup-uniform branches, each loading its part of the pivot row up front).
 //
 // A step is two barriers. Every undone row stores a pivot key: |r0|'s bits with the low
 // five mantissa bits replaced by 31 − row, so one u32 max over the keys gives the largest
@@ -16,8 +17,8 @@
 // barrier every row reads the keys; the pivot row stores its registers (U row k,
 // left-aligned, and its B part) as row k of the U block and is done. After the second
 // barrier every undone row reads row k and updates itself. Multipliers are a·(1/p) (both
-// scaled by 2²⁴ when p is below the smallest normal). An exactly zero pivot sets info (the first one) and
-// the step eliminates nothing, so the factorization completes. SPEC (a variant for the
+// scaled by 2²⁴ when p is below the smallest normal). An exactly zero pivot sets info
+// (the first one) and the step eliminates nothing, so the factorization completes. SPEC (a variant for the
 // benches) makes a step one barrier: every undone row stores its registers (double
 // buffered) with its key, and the pivot row is read from there; that stores ~n/2 rows a
 // step instead of one and doubles the workgroup memory.
@@ -26,8 +27,8 @@
 // columns are swept from the last, one barrier each; the row that becomes final divides
 // by u_ii and publishes itself in its B slot. The inverse (n columns) gives thread c
 // column c instead, swept with the same register shift as the elimination and no
-// barrier (U is read-only by then). The factorization writes row s of LU from
-// the U block and the multipliers of row order[s], and converts the order to LAPACK's
+// barrier (U is read-only by then). The factorization writes row s of LU from the U
+// block and the multipliers of row order[s], and converts the order to LAPACK's
 // sequential row swaps.
 //
 // G = WG / n matrices share a workgroup (n ≤ WG/2), each with its own keys and U block.
