@@ -18,10 +18,10 @@
 // left-aligned, and its B part) as row k of the U block and is done. After the second
 // barrier every undone row reads row k and updates itself. Multipliers are a·(1/p) (both
 // scaled by 2²⁴ when p is below the smallest normal). An exactly zero pivot sets info
-// (the first one) and the step eliminates nothing, so the factorization completes. SPEC (a variant for the
-// benches) makes a step one barrier: every undone row stores its registers (double
-// buffered) with its key, and the pivot row is read from there; that stores ~n/2 rows a
-// step instead of one and doubles the workgroup memory.
+// (the first one) and the step eliminates nothing, so the factorization completes.
+// SPEC (a variant for the benches) makes a step one barrier: every undone row stores its
+// registers (double buffered) with its key, and the pivot row is read from there; that
+// stores ~n/2 rows a step instead of one and doubles the workgroup memory.
 //
 // Back substitution (solve) reads U from the U block: thread i owns row i of X, and the
 // columns are swept from the last, one barrier each; the row that becomes final divides
