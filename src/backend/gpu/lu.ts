@@ -85,10 +85,6 @@ export function luRegParts(n: number, R: number, vecLoad: boolean, inv = false):
     ? cs.map((c) => ind(4) + `x${c} = select(0.0, 1.0, tl == ${c}u);`)
     : cs.map((c) => ind(4) + `x${c} = B[bb + ${c}u];`);
   const storeB = (base: string, k: number) => b4.map((q) => ind(k) + `rows[${base} + ${Q + q}u] = ${vec('x', q)};`);
-  const STORE_ROW = [
-    ...q4.map((q) => ind(8) + (q === 0 ? '' : `if (L > ${4 * q}u) { `) + `rows[sb + ${q}u] = ${vec('r', q)};` + (q === 0 ? '' : ' }')),
-    ...storeB('sb', 8),
-  ];
   // Tiers of S vec4 groups of the live length: each branch loads everything it needs
   // before the first FMA (separate branches per group would serialise the load latencies).
   const S = Q >= 4 ? 2 : 1;
@@ -111,8 +107,14 @@ export function luRegParts(n: number, R: number, vecLoad: boolean, inv = false):
     }
     return body.join(' ');
   };
+  const STORE_ROW = [
+    ...tiered('L', (gs) => gs.map((q) => `rows[sb + ${q}u] = ${vec('r', q)};`).join(' '), () => '', 8).filter((l) => l.trim() !== ''),
+    ...storeB('sb', 8),
+  ];
   const UPDATE = [
-    ...b4.map((q) => ind(8) + `{ let v = rows[pr + ${Q + q}u]; ` + [0, 1, 2, 3].map((c) => `x${4 * q + c} = fma(nl, v.${comp[c]}, x${4 * q + c});`).join(' ') + ' }'),
+    // (x registers past R stay zero: no update, so the compiler folds them)
+    ...b4.map((q) => ind(8) + `{ let v = rows[pr + ${Q + q}u]; ` + [0, 1, 2, 3].filter((c) => 4 * q + c < R)
+      .map((c) => `x${4 * q + c} = fma(nl, v.${comp[c]}, x${4 * q + c});`).join(' ') + ' }'),
     ...tiered('L', (gs) => gs.map((q) => `let u${q} = rows[pr + ${q}u];`).join(' '), (q) => shift(q, (mm) => `u${q}.${comp[mm % 4]}`, 'nl'), 8),
   ];
   // Inverse: thread c owns column c of X; at step j (from the last), y_m = r_m holds row
