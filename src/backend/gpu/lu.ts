@@ -1,7 +1,8 @@
 // GPU batched LU with partial pivoting, solve, LU solve and inverse for n ≤ 64:
 // shaders/lu/lu.wgsl, one workgroup per matrix, thread j owning column j. Real float32
-// n ≤ 32 solves (≤ 8 right-hand sides) and factorizations take the register-resident
-// kernel shaders/lu/lu_reg.wgsl instead (thread i owning row i in registers).
+// n ≤ 32 solves (≤ 8 right-hand sides), factorizations and inverses take the
+// register-resident kernel shaders/lu/lu_reg.wgsl instead (thread i owning row i in
+// registers; luVariant switches it off for tests and benches).
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ShapeError, fmtShape } from '../../core/errors.js';
@@ -333,7 +334,7 @@ function gatherInfo(info: Tensor<'int32'>, plan: BatchPlan, who: string): Tensor
   return out;
 }
 
-/** A⁻¹ for 4 < n ≤ 64 (Gauss–Jordan through LU with B = I), used by inv.ts. */
+/** A⁻¹ for 4 < n ≤ 64 (LU with B = I; the register kernel for float32 n ≤ 32), used by inv.ts. */
 export function invLuGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   const who = 'inv';
   const dtype = gpuFloatDType(A, who, 'A');
