@@ -12,8 +12,10 @@
 // (workgroup-uniform branches, each loading its part of the pivot row up front).
 //
 // A step is two barriers. Every undone row stores a pivot key: |r0|'s bits with the low
-// five mantissa bits replaced by 31 − row, so one u32 max over the keys gives the largest
-// magnitude and, among magnitudes equal to 2⁻¹⁸ relative, the lowest row. After the first
+// five mantissa bits replaced by 31 − (the row's position in LAPACK's swapped order, which
+// each row tracks), so one u32 max over the keys gives the largest magnitude and, among
+// magnitudes equal to 2⁻¹⁸ relative, the first row as LAPACK orders them: exact ties
+// pivot as in LAPACK, and the key's position is LAPACK's pivot index. After the first
 // barrier every row reads the keys; the pivot row stores its registers (U row k,
 // left-aligned, and its B part) as row k of the U block and is done. After the second
 // barrier every undone row reads row k and updates itself. Multipliers are a·(1/p) (both
@@ -28,8 +30,7 @@
 // by u_ii and publishes itself in its B slot. The inverse (n columns) gives thread c
 // column c instead, swept with the same register shift as the elimination and no
 // barrier (U is read-only by then). The factorization writes row s of LU from the U
-// block and the multipliers of row order[s], and converts the order to LAPACK's
-// sequential row swaps.
+// block and the multipliers of row order[s].
 //
 // G = WG / n matrices share a workgroup (n ≤ WG/2), each with its own keys and U block.
 #include "common/linear_id.wgsl"
@@ -73,8 +74,7 @@ var<workgroup> bad_s: array<atomic<u32>, ${G}>;
 #if MODE_FACTOR
 var<workgroup> lmul: array<f32, ${LMUL}>;   // multiplier of (row, step)
 var<workgroup> order: array<u32, ${GN}>;    // row of each step
-var<workgroup> pos_s: array<u32, ${GN}>;    // pivot conversion: position of each row
-var<workgroup> at_s: array<u32, ${GN}>;     // ... and row at each position
+var<workgroup> pivpos: array<u32, ${GN}>;   // LAPACK pivot (0-based) of each step
 #endif
 
 fn nan_f32() -> f32 {
@@ -115,6 +115,7 @@ ${LOADB}
 
   var undone = live;
   var mystep = 0u;
+  var pos = tl;  // the row's position in LAPACK's row order (rows k, pivot swapped each step)
   var info = 0;
 #if HAS_B
   if (live && atomicLoad(&bad_s[g]) != 0u) { info = -1; }
@@ -131,7 +132,7 @@ ${LOADB}
     let b = k & 1u;
     if (owns) {
       var key = 0u;
-      if (undone) { key = ((bitcast<u32>(abs(r0)) >> 5u) << 5u) | (31u - tl); }
+      if (undone) { key = ((bitcast<u32>(abs(r0)) >> 5u) << 5u) | (31u - pos); }
       // Constant components: four rows share a vec4, and a store through a dynamic
       // component index may be lowered to a read-modify-write of the whole vector.
       let ki = (b * G + g) * KP4 + tl / 4u;
@@ -144,7 +145,7 @@ ${LOADB}
     }
 #if SPEC
     if (undone) {
-      let sb = (b * GN + t) * W4;
+      let sb = (b * GN + g * N + pos) * W4;
 ${STORE_ROW}
     }
 #endif
@@ -154,22 +155,28 @@ ${STORE_ROW}
       let kb = (b * G + g) * KP4;
 ${KEYMAX}
       let kmax = max(max(km.x, km.y), max(km.z, km.w));
-      let pl = 31u - (kmax & 31u);
+      let pp = 31u - (kmax & 31u);  // the pivot row's position
+      let piv = undone && pos == pp;
 #if SPEC
-      pr = (b * GN + g * N + pl) * W4;
+      pr = (b * GN + g * N + pp) * W4;
 #else
       pr = (ub + k) * W4;
-      if (tl == pl) {
+      if (piv) {
         let sb = pr;
 ${STORE_ROW}
       }
 #endif
-      if (tl == pl) {
+      // LAPACK's swap of rows k and pp
+      if (piv) {
         undone = false;
         mystep = k;
 #if MODE_FACTOR
         order[g * N + k] = tl;
+        pivpos[g * N + k] = pp;
 #endif
+        pos = k;
+      } else if (undone && pos == k) {
+        pos = pp;
       }
     }
 #if !SPEC
@@ -266,22 +273,8 @@ ${BSWEEP}
       }
       LU[(m * N + s) * N + tl] = v;
     }
-    // LAPACK pivots: the swaps that bring row order[k] to position k, in order.
-    if (tl == 0u) {
-      let o = g * N;
-      for (var i = 0u; i < N; i++) { pos_s[o + i] = i; at_s[o + i] = i; }
-      for (var k = 0u; k < N; k++) {
-        let r = order[o + k];
-        let q = pos_s[o + r];
-        PIV[m * N + k] = i32(q + 1u);
-        let a = at_s[o + k];
-        at_s[o + k] = r;
-        at_s[o + q] = a;
-        pos_s[o + a] = q;
-        pos_s[o + r] = k;
-      }
-      INFO[m] = info;
-    }
+    PIV[m * N + tl] = i32(pivpos[g * N + tl] + 1u);
+    if (tl == 0u) { INFO[m] = info; }
   }
 #endif
 }

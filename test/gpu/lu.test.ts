@@ -302,6 +302,27 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
     for (let i = 0; i < n; i++) expect(Math.abs(xg[i] - xc[i])).toBeLessThan(1e-4);
   });
 
+  gpuIt('exact ties (±1 matrices) pivot as LAPACK does: pivots, info and LU as on the CPU', async () => {
+    // (small orders: from n ≈ 16 later columns hold rounded values whose near-ties any two
+    // implementations break differently: the old kernel's pivots differ from the CPU's too)
+    const rng = new Rng(4242);
+    for (const n of [4, 6, 8]) {
+      const count = 6;
+      const a = new Float32Array(count * n * n).map(() => (rng.normal() < 0 ? -1 : 1));
+      const A = Tensor.fromStorage('float32', [count, n, n], a);
+      const g = linalg.luFactorEx(A.to('gpu'));
+      const c = linalg.luFactorEx(A);
+      expect(Array.from(await g.info.data())).toEqual(Array.from(c.info.dataSync()));
+      expect(Array.from(await g.pivots.data())).toEqual(Array.from(c.pivots.dataSync()));
+      const lu = (await g.LU.data()) as Float32Array, luc = c.LU.dataSync() as Float32Array;
+      for (let b = 0; b < count; b++) {
+        let d = 0, nrm = 0;
+        for (let e = b * n * n; e < (b + 1) * n * n; e++) { d += Math.abs(lu[e] - luc[e]); nrm += Math.abs(luc[e]); }
+        expect(d).toBeLessThan(1e-5 * nrm);
+      }
+    }
+  });
+
   gpuIt('broadcast B (bmap) through the register kernel', async () => {
     const rng = new Rng(99);
     const n = 12;
