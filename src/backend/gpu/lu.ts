@@ -43,9 +43,9 @@ export const LU_REG_MAX_N = 32;
 export const LU_REG_MAX_RHS = 8;
 
 /**
- * Which kernel real float32 n ≤ 32 solves, factorizations and inverses take: the register-resident
- * one (`registers`, default) or the workgroup-memory one (tests and benches flip it to
- * compare the two). `wg`: threads per workgroup of the register kernel (n ≤ wg/2 packs
+ * Which kernel real float32 n ≤ 32 solves, factorizations and inverses take: the
+ * register-resident one (`registers`, default) or the workgroup-memory one (tests and
+ * benches flip it to compare the two). `wg`: threads per workgroup of the register kernel (n ≤ wg/2 packs
  * several matrices into one group). `spec`: the register kernel's one-barrier step (every
  * undone row stores its registers each step, double buffered) instead of two barriers
  * with only the pivot row stored.
