@@ -5,7 +5,8 @@
 // which bidiagonalization cannot promise; the QR step first shrinks an m×n problem to
 // n×n and makes Jacobi converge in fewer sweeps (Drmač–Veselić, LAPACK gejsv). Rows are
 // sorted by decreasing max-norm before the QR so row-graded inputs keep that accuracy
-// too (Cox–Higham); columns are sorted by decreasing norm as a static pivot.
+// too (Cox–Higham); columns are sorted by decreasing norm as a static pivot, or pivoted
+// in the QR itself when the rows are strongly graded (Cox–Higham need both).
 #include "lapis/svd.hpp"
 
 #include <algorithm>
@@ -31,6 +32,12 @@ using qr_detail::nrm2;
 constexpr int kMaxSweeps = 40;
 // Below this size accumulating the rotations is cheaper than the solve and the check.
 constexpr index kSolveForVMin = 24;
+// Row grading (largest / smallest nonzero row max-norm) above which the first QR pivots
+// columns (geqp2, unblocked, so slower than geqrf). 2^30: random and ungraded inputs stay
+// far below it (row max-norm ratios of Gaussian matrices are under 2^10), while at 2^40
+// the static column sort already costs accuracy (40×40 D·Qᵀ over 1 … 1e-12: 42 ulps
+// without pivoting, 5 with). LAPIS_SVD_PIVOT=1 / 0 forces it on / off.
+template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // Rows of the row-cyclic order run as one wavefront (real data, see jacobi()).
 // The k rows' columns stay in L1 while the other columns stream past: about 16 KiB of
 // them (one-thread CPU time, random matrices: 512 with 4 rows 94 ms, 8 rows 122, 16 rows
@@ -754,6 +761,63 @@ void complete_basis(T* W, index n, std::vector<char>& good) {
   }
 }
 
+// Householder QR with column pivoting (LAPACK geqp2/laqp2), unblocked, in place on
+// row-major B (m×n, m ≥ n), in geqrf's storage (R above, v_i below the diagonal, tau),
+// so apply_q reads it. perm follows the column swaps. Used only for strongly row-graded
+// input (see svd_tall): Cox–Higham's row-wise backward stability of Householder QR needs
+// rows sorted AND columns pivoted; a static column sort is not enough there.
+template <class T>
+void geqp2(T* B, index m, index n, T* tau, std::vector<index>& perm) {
+  using R = real_t<T>;
+  std::vector<R> vn1(n), vn2(n);
+  std::vector<T> col(m), w(n);
+  for (index j = 0; j < n; ++j) {
+    for (index i = 0; i < m; ++i) col[i] = B[i * n + j];
+    vn1[j] = vn2[j] = nrm2(col.data(), m, 1);
+  }
+  const R tol3z = std::sqrt(eps<T>());
+  for (index i = 0; i < n; ++i) {
+    index pvt = i;
+    for (index j = i + 1; j < n; ++j)
+      if (vn1[j] > vn1[pvt]) pvt = j;
+    if (pvt != i) {
+      for (index r = 0; r < m; ++r) std::swap(B[r * n + i], B[r * n + pvt]);
+      std::swap(perm[i], perm[pvt]);
+      vn1[pvt] = vn1[i];
+      vn2[pvt] = vn2[i];
+    }
+    qr_detail::larfg(B[i * n + i], B + (i + 1) * n + i, m - i - 1, n, tau[i]);
+    if (i + 1 < n) {
+      // B[i:, i+1:] ← H_iᴴ·B[i:, i+1:] with v(i) = 1, row by row for the row-major layout.
+      const T ct = conj(tau[i]);
+      for (index j = i + 1; j < n; ++j) w[j] = B[i * n + j];
+      for (index r = i + 1; r < m; ++r) {
+        const T vr = conj(B[r * n + i]);
+        for (index j = i + 1; j < n; ++j) w[j] += vr * B[r * n + j];
+      }
+      for (index j = i + 1; j < n; ++j) w[j] *= ct;
+      for (index j = i + 1; j < n; ++j) B[i * n + j] -= w[j];
+      for (index r = i + 1; r < m; ++r) {
+        const T vr = B[r * n + i];
+        for (index j = i + 1; j < n; ++j) B[r * n + j] -= vr * w[j];
+      }
+      // Downdate the partial column norms; recompute where cancellation would spoil them.
+      for (index j = i + 1; j < n; ++j) {
+        if (vn1[j] == R(0)) continue;
+        R t = std::abs(B[i * n + j]) / vn1[j];
+        t = std::max(R(0), (R(1) + t) * (R(1) - t));
+        const R q = vn1[j] / vn2[j];
+        if (t * q * q <= tol3z) {
+          for (index r = i + 1; r < m; ++r) col[r] = B[r * n + j];
+          vn1[j] = vn2[j] = i + 1 < m ? nrm2(col.data() + i + 1, m - i - 1, 1) : R(0);
+        } else {
+          vn1[j] *= std::sqrt(t);
+        }
+      }
+    }
+  }
+}
+
 // SVD of a tall matrix given by an accessor (m ≥ n): a(i, j) = element of the tall
 // matrix. Outputs Ut (m×uc row-major, uc = full ? m : n) and Vt (n×n row-major) as
 // U_tall, V_tall (not adjoint), S (n values). Returns info.
@@ -794,7 +858,13 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
   for (index i = 0; i < m; ++i)
     for (index j = 0; j < n; ++j) B[i * n + j] = scl(a(rperm[i], cperm[j]));
   MatMut<T> Bm{B.data(), m, n, n, 1};
-  geqrf(Bm, tau.data(), max_threads);
+  R rmax = 0, rmin = std::numeric_limits<R>::infinity();
+  for (index i = 0; i < m; ++i)
+    if (rn[i] > R(0)) { rmax = std::max(rmax, rn[i]); rmin = std::min(rmin, rn[i]); }
+  const char* pv = std::getenv("LAPIS_SVD_PIVOT");
+  const bool pivot = pv ? pv[0] == '1' : rmax > rmin * kPivotGrading<R>();
+  if (pivot) geqp2(B.data(), m, n, tau.data(), cperm);
+  else geqrf(Bm, tau.data(), max_threads);
 
   // Second preconditioner (gejsv): the QR of R1ᴴ = Q2·R2, and Jacobi runs on
   // L = R2ᴴ = R1·Q2. L has the singular values and left vectors of R1 and the same row
@@ -806,7 +876,9 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
   // (one-thread CPU, random matrices: 64 0.272 → 0.259 ms with 9 sweeps instead of 8,
   // 96 0.76 → 0.69 ms, 128 1.71 → 1.57 ms, both 9 sweeps; 256 and 512 even on one
   // thread, where the threaded order needs the sweep more).
-  const bool two_qr = is_complex_v<T> || n > 128;
+  // Strongly row-graded input keeps the second QR at every size: Jacobi on R1 itself
+  // leaves 40×40 D·Qᵀ over 1 … 1e-100 at 17 ulps, on L = R1·Q2 at 4.5.
+  const bool two_qr = is_complex_v<T> || n > 128 || pivot;
   std::vector<T> C2(two_qr ? static_cast<size_t>(n * n) : 0, T(0)), tau2(two_qr ? n : 0);
   MatMut<T> C2m{C2.data(), n, n, n, 1};
   if (two_qr) {
