@@ -1,13 +1,12 @@
 // Unit-lower triangular solves (the Gated DeltaNet path, docs/gpu-small.md): the kernel
-// alone (outputs allocated once, R dispatches per submit, best of 5), the blocked kernel
-// (trsm_unit_lower_blocked.wgsl) on the same data, the API call, and torch on the same GPU
+// alone (outputs allocated once, R dispatches per submit, best of 5) in its variants on the
+// same data, the API call, and torch on the same GPU
 // when python3 has CUDA torch. Imports only dist/src. From the project root after
 // `npx tsc -p .`:   node bench/gdn-kernels.mjs     (GDN_COUNT shrinks the batch; GDN_TORCH=0 skips torch)
 import { spawnSync } from 'node:child_process';
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, gdn } = await import(root + 'index.js');
 const { runProgram } = await import(root + 'backend/gpu/program.js');
-const { smallProgram } = await import(root + 'backend/gpu/small.js');
 const { unitLowerPlan, unitLowerProgram, unitLowerV4Program, unitLowerVariant } = await import(root + 'backend/gpu/trsm.js');
 const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
 const { gpuSync } = await import(root + 'backend/gpu/queue.js');
@@ -30,11 +29,6 @@ async function time(name, R, rec, bytes) {
   console.log(`${name.padEnd(52)} ${best.toFixed(4)} ms  (host ${(recT * 1000).toFixed(0)} us)${bytes ? `  ${(bytes / best / 1e6).toFixed(0)} GB/s` : ''}`);
   return best;
 }
-// The blocked kernel (one workgroup per system), which the API uses for n = 64, timed at
-// every n beside the column-per-thread kernel.
-function prevProgram(C, KC) {
-  return smallProgram('trsm_unit_lower_blocked', 'trsm/trsm_unit_lower_blocked.wgsl', 'trsm_unit_lower_blocked', 'float32', 4 * KC, { N: C, KC, NN4: C * C / 4, NKC: C * KC });
-}
 const cnt = +(process.env.GDN_COUNT || 4096);
 const dummy = emptyGpu('int32', [1], 'p');
 const shapes = [[64, 64], [32, 32], [16, 16]];
@@ -48,8 +42,6 @@ for (const [C, k] of shapes) {
   const u = [{ name: 'count', type: 'u32', value: cnt }, { name: 'nrhs', type: 'u32', value: k }, { name: 'use_a', type: 'u32', value: 0 }, { name: 'use_b', type: 'u32', value: 0 }];
   const io = { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage()] };
   console.log(`-- ${C}x${C}, ${k} RHS, batch ${cnt} (${(bytes / 1e6).toFixed(0)} MB moved if A is read whole)`);
-  const prevKC = C === 64 ? 32 : Math.min(32, Math.max(16, k));
-  if (process.env.GDN_SWEEP) await time(`blocked kernel KC${prevKC} (previous API path)`, 50, () => runProgram(prevProgram(C, prevKC), { ...io, uniforms: u, workgroups: cnt }), bytes);
   const variants = process.env.GDN_SWEEP ? [[k, 64], [k, 128], [k, 64, true], [k, 64, false, true], [k, 64, true, true], [k, 128, true, true]] : [[k, 64], [k, 64, true, true]];
   for (const [kcFrom, wg, lg = false, xg = false] of variants) {
     let L;

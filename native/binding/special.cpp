@@ -1,11 +1,8 @@
 #include <cstdlib>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "common.hpp"
+#include "lapis/pages.hpp"
 #include "lapis/special.hpp"
 
 namespace lapis::binding {
@@ -52,32 +49,12 @@ Layout arg_layout(const Napi::CallbackInfo& info, size_t i, const char* who, int
   return L;
 }
 
-// Large outputs are fresh typed arrays: Node gets them zeroed from mmap, untouched, and
-// the kernel's first writes fault them in 4 KiB at a time, which costs more than the
-// memory-bound kernel itself (80 MB: ~70 ms of faults here, the kernel ~15 ms). Asking
-// for huge pages on the 2 MiB-aligned interior first (numpy does the same for its
-// arrays) makes the faults 512× fewer. Advice only: memory ownership stays with V8.
-// LAPIS_HUGEPAGES=0 turns the advice off (where direct compaction stalls cost more).
-bool hugepages_wanted() {
-  static const bool on = [] {
-    const char* v = std::getenv("LAPIS_HUGEPAGES");
-    return !(v && v[0] == '0');
-  }();
-  return on;
-}
-
+// Large outputs are fresh typed arrays whose first writes fault in 4 KiB at a time, which
+// costs more than these memory-bound kernels (80 MB: ~70 ms of faults here, the kernel
+// ~15 ms): huge-page advice from four 2 MiB pages up (lapis/pages.hpp).
 template <class T>
 void advise_huge(const Span<T>& s) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (!hugepages_wanted()) return;
-  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-  const uintptr_t b = reinterpret_cast<uintptr_t>(s.data);
-  const uintptr_t e = b + static_cast<uintptr_t>(s.count) * sizeof(T);
-  const uintptr_t lo = (b + kHuge - 1) & ~(kHuge - 1), hi = e & ~(kHuge - 1);
-  if (hi > lo && hi - lo >= 4 * kHuge) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-#else
-  (void)s;
-#endif
+  lapis::detail::advise_hugepages(s.data, static_cast<size_t>(s.count) * sizeof(T), 4);
 }
 
 // frexp(dtype, x, mantissa, exponent)

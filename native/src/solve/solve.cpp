@@ -6,12 +6,9 @@
 #include <limits>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "../lu/kernels.hpp"
 #include "tiny.hpp"
+#include "lapis/pages.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/trsm.hpp"
 
@@ -48,22 +45,6 @@ inline std::vector<int32_t>& piv_scratch() {
 }
 
 inline index pick(const int32_t* idx, index b) { return idx ? idx[b] : b; }
-
-// Output buffers fresh from Node are untouched zero pages. Where the solve costs ~30 ns a
-// system, one fault per 4 KiB page (≈ 2 µs in a VM) is a third of the run: ask the kernel
-// to map a whole range in one call instead (Linux ≥ 5.14; elsewhere, or on failure, the
-// pages fault in as the kernel writes them, as before).
-inline void prefault(void* p, size_t bytes) {
-#if defined(__linux__)
-  constexpr uintptr_t pg = 4096;
-  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + pg - 1) & ~(pg - 1);
-  const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(pg - 1);
-  if (e >= b + 8 * pg) (void)madvise(reinterpret_cast<void*>(b), e - b, 23 /* MADV_POPULATE_WRITE */);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
 
 }  // namespace
 
@@ -129,8 +110,11 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
     if (tiny.groups && k == 1 && !aIdx && !bIdx && n >= 2 && n <= detail::kTinyMax && count >= L) {
       const index groups = count / L;
       parallel_for(groups, 256, [&](index g0, index g1) {
-        prefault(X + g0 * L * n, sizeof(T) * static_cast<size_t>((g1 - g0) * L * n));
-        prefault(info + g0 * L, sizeof(int32_t) * static_cast<size_t>((g1 - g0) * L));
+        // Output buffers fresh from Node are untouched zero pages. Where the solve costs ~30 ns a
+        // system, one fault per 4 KiB page (≈ 2 µs in a VM) is a third of the run: each group's
+        // range is mapped in one call just before it is written (lapis/pages.hpp).
+        detail::prefault(X + g0 * L * n, sizeof(T) * static_cast<size_t>((g1 - g0) * L * n));
+        detail::prefault(info + g0 * L, sizeof(int32_t) * static_cast<size_t>((g1 - g0) * L));
         tiny.groups(n, g1 - g0, A + g0 * L * n * n, B + g0 * L * n, X + g0 * L * n, info + g0 * L);
       });
       // The last partial group goes through the same kernel, padded with identity systems,

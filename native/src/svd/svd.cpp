@@ -226,6 +226,20 @@ T rot_dotc(T* x, T* y, const T* w, index n, real_t<T> c, T z) {
   }
 }
 
+// Applies the rotation (c, z) to (x_p, x_q) and, when V is accumulated, to (v_p, v_q); with
+// a next pair (x_p, x_next) its dot product comes out of the same pass over x_p.
+template <class T>
+inline void rotate_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T> c, T z, const T* xnext, T& carry,
+                        bool& have_carry) {
+  if (xnext) {
+    carry = rot_dotc(xp, xq, xnext, len, c, z);
+    have_carry = true;
+  } else {
+    rot(xp, xq, len, c, z);
+  }
+  if (vp) rot(vp, vq, nv, c, z);
+}
+
 // One Jacobi step on columns (xp, xq) with norms (dp, dq), rotating (vp, vq) alongside
 // when they are non-null. Returns whether a rotation was applied.
 template <class T>
@@ -264,13 +278,7 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
   T z;
   if constexpr (is_complex_v<T>) z = cpq * (s / cosv);
   else z = cpq > 0 ? s : -s;
-  if (xnext) {
-    carry = rot_dotc(xp, xq, xnext, len, c, z);
-    have_carry = true;
-  } else {
-    rot(xp, xq, len, c, z);
-  }
-  if (vp) rot(vp, vq, nv, c, z);
+  rotate_pair(xp, xq, len, vp, vq, nv, c, z, xnext, carry, have_carry);
   // Tracked norms; recomputed when cancellation would spoil them.
   const R tc = t * cosv;
   const R fp = 1 - tc * rq;
@@ -321,13 +329,7 @@ bool jacobi_pair_sq(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& 
   T z;
   if constexpr (is_complex_v<T>) z = g * (s / ag);
   else z = g > 0 ? s : -s;
-  if (xnext) {
-    carry = rot_dotc(xp, xq, xnext, len, c, z);
-    have_carry = true;
-  } else {
-    rot(xp, xq, len, c, z);
-  }
-  if (vp) rot(vp, vq, nv, c, z);
+  rotate_pair(xp, xq, len, vp, vq, nv, c, z, xnext, carry, have_carry);
   // Tracked squared norms; recomputed when cancellation would spoil them.
   const R tg = t * ag;
   const R a2 = ap - tg, b2 = bq + tg;

@@ -3,10 +3,7 @@
 #include <atomic>
 #include <cstdint>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
+#include "lapis/pages.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/trsm.hpp"
 #include "trsm_small.hpp"
@@ -15,43 +12,7 @@ namespace lapis {
 
 namespace {
 
-// The output of a large batch arrives as fresh zero pages: faulting them in one at a time
-// as the kernel stores (~2 µs a 4 KiB page in a VM) cost more than the solves. Mapping each
-// piece just before it is written takes one call per piece and leaves it in cache.
-inline void prefault(void* p, size_t bytes) {
-#if defined(__linux__)
-  constexpr uintptr_t pg = 4096;
-  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + pg - 1) & ~(pg - 1);
-  const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(pg - 1);
-  if (e >= b + 8 * pg) (void)madvise(reinterpret_cast<void*>(b), e - b, 23 /* MADV_POPULATE_WRITE */);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
-// Even mapped in one call per piece, 4 KiB pages cost ~1–2 µs each in this VM (the 64 MiB
-// output of 4096 64×64 systems: 16–30 ms of system time against ~4 ms of arithmetic). So
-// the 2 MiB-aligned interior of the output is marked for transparent huge pages first
-// (where THP is "madvise", as on this host; glibc's malloc does the same under its hugetlb
-// tunable): 512 times fewer faults, ~3–4 ms for 64 MiB. Only whole 2 MiB pages inside the
-// output are marked, so no neighbouring allocation is affected. (Here about one call in
-// five to ten pays ~30 ms more when the huge pages come from memory the hypervisor has
-// to back afresh; the median over calls is still 2–3× lower.)
-inline void hugepages(void* p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr uintptr_t pg = uintptr_t(1) << 21;
-  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + pg - 1) & ~(pg - 1);
-  const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(pg - 1);
-  if (e > b) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
 inline index pick(const int32_t* idx, index b) { return idx ? idx[b] : b; }
-
 
 }  // namespace
 
@@ -83,7 +44,13 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     const index per_unit = std::max<index>(1, static_cast<index>((size_t(2) << 20) / (sizeof(T) * nk * piece)));
     const index unit_sys = piece * per_unit;
     const index pieces = (count + piece - 1) / piece, units = (count + unit_sys - 1) / unit_sys;
-    hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
+    // The output of a large batch arrives as fresh zero pages: faulting them in one at a time
+    // as the kernel stores cost more than the solves. Its 2 MiB-aligned interior is marked for
+    // huge pages first (the 64 MiB output of 4096 64×64 systems: 16–30 ms of faults with 4 KiB
+    // pages, ~3–4 ms with 2 MiB ones; here about one call in five to ten pays ~30 ms more when
+    // the huge pages come from memory the hypervisor has to back afresh, the median is still
+    // 2–3× lower), and each piece is mapped just before it is written (lapis/pages.hpp).
+    detail::advise_hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
     std::atomic<index> next{0};
     const index workers = std::max<index>(1, std::min<index>({num_threads(), pieces / 8, units}));
     parallel_for(workers, 1, [&](index, index) {
@@ -91,7 +58,7 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
         const index u1 = std::min(count, (u + 1) * unit_sys);
         for (index p0 = u * unit_sys; p0 < u1; p0 += piece) {
           const index p1 = std::min(u1, p0 + piece);
-          prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
+          detail::prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
           for (index b = p0; b < p1; ++b) {
             const bool more = b + 1 < count;
             ker.solve(unit, n, k, A + pick(aIdx, b) * nn + a0, ars, acs, B + pick(bIdx, b) * nk + r0, rs,

@@ -192,11 +192,7 @@ function bufferId(b: GPUBuffer): number {
   return id;
 }
 
-/** Diagnostics: `bindGroupCache: false` creates every bind group afresh (benches compare). */
-export const bindGroupOptions = { bindGroupCache: true };
-
 function cachedBindGroup(device: GPUDevice, c: Cached, entries: () => GPUBindGroupEntry[], key: string): GPUBindGroup {
-  if (!bindGroupOptions.bindGroupCache) return device.createBindGroup({ layout: c.layout, entries: entries() });
   // First in, first out: a hot entry evicted by 2,048 newer ones costs one re-creation,
   // cheaper than re-ordering the map on every hit.
   let bg = bindGroups.get(key);

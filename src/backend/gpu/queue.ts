@@ -44,12 +44,6 @@ export function commandEncoder(who: string): GPUCommandEncoder {
   return encoder;
 }
 
-/**
- * Diagnostics: `sharedPass: false` ends the pass after every dispatch; `flushEvery` is the
- * command count that triggers a submit (benches compare).
- */
-export const recordingOptions = { sharedPass: true, flushEvery: AUTO_FLUSH_COMMANDS };
-
 /** Records one dispatch into the open compute pass (begun on demand). */
 export function recordDispatch(
   who: string, pipeline: GPUComputePipeline, bindGroup: GPUBindGroup, x: number, y: number, z: number,
@@ -67,14 +61,13 @@ export function recordDispatch(
     passBindGroup = bindGroup;
   }
   pass.dispatchWorkgroups(x, y, z);
-  if (!recordingOptions.sharedPass) endPass();
   recordedCommand();
 }
 
 /** Counts one recorded command; submits when the batch is large. */
 export function recordedCommand(): void {
   recorded++;
-  if (recorded >= recordingOptions.flushEvery) flush();
+  if (recorded >= AUTO_FLUSH_COMMANDS) flush();
 }
 
 /** True while recorded commands wait for `flush()`. */

@@ -1,8 +1,8 @@
 // GPU batched triangular solve (left side). Unit lower float32 systems of n = 16/32/64
-// with ≥ 8 right-hand sides, the Gated DeltaNet chunk shape, take the column-per-thread
-// kernel shaders/trsm/trsm_unit_lower.wgsl; everything else the general substitution
-// kernel shaders/trsm/trsm.wgsl. Both compute the same function. (The earlier blocked
-// kernel, trsm_unit_lower_blocked.wgsl, is kept as the baseline of bench/gdn-kernels.mjs.)
+// with ≥ 8 right-hand sides, the Gated DeltaNet chunk shape, take the four-columns-per-
+// thread kernel shaders/trsm/trsm_unit_lower_v4.wgsl (RHS counts that are multiples of 4)
+// or the column-per-thread one, shaders/trsm/trsm_unit_lower.wgsl; everything else the
+// general substitution kernel shaders/trsm/trsm.wgsl. All compute the same function.
 import type { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ShapeError, DeviceError, fmtShape } from '../../core/errors.js';
