@@ -11,6 +11,11 @@ export interface BatchPlan {
   count: number;
   aIdx: Int32Array | null;
   bIdx: Int32Array | null;
+  /**
+   * Matrices of each operand the kernels may read. For an empty broadcast batch (count 0,
+   * e.g. (0, m, k) with (k, n)) both are 0 and both maps null: nothing is read, and every
+   * backend returns its empty, correctly shaped outputs without a launch (torch's rule).
+   */
   aCount: number;
   bCount: number;
 }
@@ -20,6 +25,7 @@ export function planBatch(A: Tensor, B: Tensor, who: string, names = ['A', 'B'],
   const bb = B.shape.slice(0, B.ndim - bDims);
   const batchShape = broadcastShapes(ab, bb, who, names);
   const count = sizeOf(batchShape);
+  if (count === 0) return { batchShape, count, aIdx: null, bIdx: null, aCount: 0, bCount: 0 };
   const aCount = sizeOf(ab), bCount = sizeOf(bb);
   return { batchShape, count, aIdx: indexMap(ab, batchShape, aCount), bIdx: indexMap(bb, batchShape, bCount), aCount, bCount };
 }
