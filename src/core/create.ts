@@ -1,5 +1,6 @@
 import { type DType, type Device, isComplex, storageCtor, scalarsPerElement, DTYPES } from './dtype.js';
-import { ArgumentError, DTypeError, ShapeError, fmtShape } from './errors.js';
+import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from './errors.js';
+import { checkArg, opt, readOptions, show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
 import { Tensor, inferShape, hasComplexLeaf } from './tensor.js';
 import { isComplexLike } from '../complex/complex.js';
@@ -26,7 +27,37 @@ function defaultDtypeOfArray(a: TypedArray, complex: boolean): DType {
 
 function checkDtype(d: unknown, who: string): asserts d is DType {
   if (!DTYPES.includes(d as DType)) {
-    throw new DTypeError(`${who}: unknown dtype ${String(d)} (expected one of ${DTYPES.join(', ')})`);
+    throw new DTypeError(`${who}: unknown dtype ${show(d)} (expected one of ${DTYPES.join(', ')})`);
+  }
+}
+
+const CREATE_OPTIONS = { dtype: opt.dtype(), device: opt.device };
+
+/** int32 storage takes integers in its range only: 1.5 or 2^31 would be silently changed. */
+function checkInt32(v: number, who: string, at: number): void {
+  if (!(Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) {
+    throw new ArgumentError(`${who}: element ${at} is ${show(v)}, not an int32 value (an integer in [-2^31, 2^31 - 1])`);
+  }
+}
+
+/** The `data` of `{ data, shape }`: a numeric typed array, or an array of numbers (booleans count as 0/1). */
+function checkData(data: unknown, d: DType, who: string): void {
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) {
+      const x: unknown = data[i];
+      if (typeof x !== 'number' && typeof x !== 'boolean') {
+        throw new DTypeError(`${who}: data[${i}] is ${show(x)}, expected a number`);
+      }
+      if (d === 'int32') checkInt32(Number(x), who, i);
+    }
+    return;
+  }
+  const numeric = ArrayBuffer.isView(data) && !(data instanceof DataView) &&
+    !(data instanceof BigInt64Array) && !(data instanceof BigUint64Array);
+  if (!numeric) throw new DTypeError(`${who}: data must be a numeric typed array or an array of numbers, got ${show(data)}`);
+  if (d === 'int32' && !(data instanceof Int32Array)) {
+    const a = data as unknown as ArrayLike<number>;
+    for (let i = 0; i < a.length; i++) checkInt32(a[i], who, i);
   }
 }
 
@@ -42,12 +73,14 @@ function checkDtype(d: unknown, who: string): asserts d is DType {
  */
 export function tensor<D extends DType = DType>(value: TensorLike, opts: CreateOptions<D> = {}): Tensor<D> {
   const who = 'tensor';
-  if (opts.dtype !== undefined) checkDtype(opts.dtype, who);
+  opts = readOptions(who, opts, CREATE_OPTIONS);
   let t: Tensor;
   if (value instanceof Tensor) {
+    if (value.isDisposed) throw new DeviceError(`${who}: the tensor was disposed`);
     t = opts.dtype && opts.dtype !== value.dtype ? castCpu(value, opts.dtype, who) : value;
   } else if (typeof value === 'number') {
     const d = opts.dtype ?? 'float64';
+    if (d === 'int32') checkInt32(value, who, 0);
     t = Tensor.empty(d, []);
     (t.dataSync() as TypedArray)[0] = value;
   } else if (isComplexLike(value)) {
@@ -69,6 +102,7 @@ export function tensor<D extends DType = DType>(value: TensorLike, opts: CreateO
     else d = defaultDtypeOfArray(data as TypedArray, false);
     const C = storageCtor(d);
     const want = sizeOf(shape) * scalarsPerElement(d);
+    checkData(data, d, who);
     if (data.length !== want) {
       throw new ShapeError(`${who}: shape ${fmtShape(shape)} of ${d} needs ${want} scalars, data holds ${data.length}`);
     }
@@ -93,10 +127,10 @@ function fromNested(value: readonly unknown[], dtype: DType | undefined, who: st
   let i = 0;
   const walk = (x: unknown): void => {
     if (Array.isArray(x)) { for (const y of x) walk(y); return; }
-    if (typeof x === 'number') { out[i * k] = x; i++; return; }
+    if (typeof x === 'number') { if (d === 'int32') checkInt32(x, who, i); out[i * k] = x; i++; return; }
     if (typeof x === 'boolean') { out[i * k] = x ? 1 : 0; i++; return; }
     if (isComplexLike(x)) { out[i * k] = x.re; out[i * k + 1] = x.im; i++; return; }
-    throw new DTypeError(`${who}: element ${i} is ${typeof x}, expected a number or {re, im}`);
+    throw new DTypeError(`${who}: element ${i} is ${show(x)}, expected a number or {re, im}`);
   };
   walk(value);
   return t;
@@ -113,6 +147,9 @@ export function castCpu(t: Tensor, to: DType, who = 'cast'): Tensor {
   const dst = out.dataSync();
   if (isComplex(to) && !isComplex(t.dtype)) {
     for (let i = 0; i < src.length; i++) dst[2 * i] = src[i];
+  } else if (to === 'int32' && t.dtype !== 'int32') {
+    for (let i = 0; i < src.length; i++) checkInt32(src[i], who, i);
+    dst.set(src);
   } else {
     dst.set(src);
   }
@@ -121,9 +158,9 @@ export function castCpu(t: Tensor, to: DType, who = 'cast'): Tensor {
 
 /** Zeros of a shape. */
 export function zeros<D extends DType = 'float64'>(shape: readonly number[], opts: CreateOptions<D> = {}): Tensor<D> {
+  opts = readOptions('zeros', opts, CREATE_OPTIONS);
   const d = (opts.dtype ?? 'float64') as D;
-  checkDtype(d, 'zeros');
-  const t = Tensor.empty(d, shape);
+  const t = Tensor.empty(d, shape, 'zeros');
   return (opts.device && opts.device !== 'cpu' ? t.to(opts.device) : t) as Tensor<D>;
 }
 
@@ -132,11 +169,13 @@ export function eye<D extends DType = 'float64'>(
   n: number,
   opts: CreateOptions<D> & { m?: number; batch?: readonly number[] } = {},
 ): Tensor<D> {
+  opts = readOptions('eye', opts, { ...CREATE_OPTIONS, m: opt.int(0), batch: opt.any });
+  checkArg('eye', 'n', n, opt.int(0));
   const m = opts.m ?? n;
-  const batch = opts.batch ?? [];
+  const batch = opts.batch === undefined ? [] : opts.batch;
+  checkShape(batch, 'eye', 'option batch');
   const d = (opts.dtype ?? 'float64') as D;
-  checkDtype(d, 'eye');
-  const t = Tensor.empty(d, [...batch, n, m]);
+  const t = Tensor.empty(d, [...batch, n, m], 'eye');
   const s = t.dataSync() as TypedArray;
   const k = scalarsPerElement(d);
   const count = sizeOf(batch);
@@ -151,6 +190,7 @@ export function eye<D extends DType = 'float64'>(
 export class Rng {
   private s0: number; private s1: number; private s2: number; private s3: number;
   constructor(seed = 0) {
+    checkArg('Rng', 'seed', seed, opt.int());
     let x = seed >>> 0;
     const sm = () => {
       x = (x + 0x9e3779b9) >>> 0;
@@ -186,10 +226,11 @@ export function randn<D extends DType = 'float64'>(
   shape: readonly number[],
   opts: CreateOptions<D> & { seed?: number } = {},
 ): Tensor<D> {
+  opts = readOptions('randn', opts, { ...CREATE_OPTIONS, seed: opt.int() });
   const d = (opts.dtype ?? 'float64') as D;
-  checkDtype(d, 'randn');
+  if (d === 'int32') throw new DTypeError('randn: dtype int32 cannot hold normal samples; use a float dtype');
+  const t = Tensor.empty(d, shape, 'randn');
   const rng = new Rng(opts.seed ?? 0);
-  const t = Tensor.empty(d, shape);
   const s = t.dataSync() as TypedArray;
   const scale = isComplex(d) ? Math.SQRT1_2 : 1;
   for (let i = 0; i < s.length; i++) s[i] = rng.normal() * scale;
@@ -200,7 +241,7 @@ export function randn<D extends DType = 'float64'>(
 export function asTensor(v: TensorLike, who: string, name: string, dtype?: DType): Tensor {
   try {
     if (v instanceof Tensor) {
-      if (v.isDisposed) throw new ShapeError(`${name} was disposed`);
+      if (v.isDisposed) throw new DeviceError(`${who}: ${name}: the tensor was disposed`);
       return dtype && dtype !== v.dtype && v.device === 'cpu' ? castCpu(v, dtype, who) : v;
     }
     return tensor(v, dtype ? { dtype } : {});

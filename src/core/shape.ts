@@ -1,4 +1,5 @@
 import { ShapeError, fmtShape } from './errors.js';
+import { show } from './options.js';
 
 export function sizeOf(shape: readonly number[]): number {
   let s = 1;
@@ -6,10 +7,27 @@ export function sizeOf(shape: readonly number[]): number {
   return s;
 }
 
-export function checkShape(shape: readonly number[], who: string): void {
-  for (const d of shape) {
-    if (!Number.isInteger(d) || d < 0) throw new ShapeError(`${who}: invalid shape [${shape.join(', ')}]`);
+/** The most dims a tensor may have (numpy's limit). */
+export const MAX_RANK = 64;
+
+/**
+ * Checks a shape where it enters the library: an array of at most MAX_RANK non-negative
+ * safe integers whose product is a safe integer. ShapeError naming `who` and `name`.
+ */
+export function checkShape(shape: unknown, who: string, name = 'shape'): asserts shape is readonly number[] {
+  if (!Array.isArray(shape)) {
+    throw new ShapeError(`${who}: ${name} must be an array of non-negative integers, got ${show(shape)}`);
   }
+  if (shape.length > MAX_RANK) throw new ShapeError(`${who}: ${name} has ${shape.length} dims, at most ${MAX_RANK} are supported`);
+  let size = 1;
+  for (let i = 0; i < shape.length; i++) {
+    const d: unknown = shape[i];
+    if (!Number.isSafeInteger(d) || (d as number) < 0) {
+      throw new ShapeError(`${who}: ${name} ${show(shape)} has dim ${i} = ${show(d)}; dims must be non-negative integers`);
+    }
+    size *= d as number;
+  }
+  if (!Number.isSafeInteger(size)) throw new ShapeError(`${who}: ${name} ${show(shape)} has more than 2^53 elements`);
 }
 
 /**

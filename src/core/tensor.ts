@@ -2,6 +2,7 @@ import {
   type DType, type Device, type StorageOf, isComplex, scalarsPerElement, storageCtor, bytesPerScalar,
 } from './dtype.js';
 import { DeviceError, DTypeError, ShapeError, fmtShape } from './errors.js';
+import { checkArg, opt, show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
 import { Complex, isComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
@@ -51,6 +52,7 @@ export class Tensor<D extends DType = DType> {
 
   /** Wraps CPU storage without copying. The array length must match the shape. */
   static fromStorage<D extends DType>(dtype: D, shape: readonly number[], data: Storage<D>): Tensor<D> {
+    checkArg('tensor', 'dtype', dtype, opt.dtype());
     checkShape(shape, 'tensor');
     const want = sizeOf(shape) * scalarsPerElement(dtype);
     const C = storageCtor(dtype);
@@ -67,14 +69,16 @@ export class Tensor<D extends DType = DType> {
 
   /** Wraps a GPU allocation (GPU backend use). */
   static fromGpu<D extends DType>(dtype: D, shape: readonly number[], storage: GpuStorage): Tensor<D> {
+    checkShape(shape, 'tensor');
     return new Tensor(dtype, shape, 'gpu', undefined, storage);
   }
 
-  /** Allocates zeroed CPU storage. */
-  static empty<D extends DType>(dtype: D, shape: readonly number[]): Tensor<D> {
-    checkShape(shape, 'tensor');
+  /** Allocates zeroed CPU storage (`who` names the caller in errors). */
+  static empty<D extends DType>(dtype: D, shape: readonly number[], who = 'tensor'): Tensor<D> {
+    checkArg(who, 'dtype', dtype, opt.dtype());
+    checkShape(shape, who);
     const C = storageCtor(dtype);
-    return new Tensor(dtype, shape, 'cpu', new C(sizeOf(shape) * scalarsPerElement(dtype)) as Storage<D>);
+    return new Tensor(dtype, shape, 'cpu', allocate(() => new C(sizeOf(shape) * scalarsPerElement(dtype)), dtype, shape, who) as Storage<D>);
   }
 
   /**
@@ -87,8 +91,8 @@ export class Tensor<D extends DType = DType> {
     const C = storageCtor(dtype);
     const n = sizeOf(shape) * scalarsPerElement(dtype);
     const B = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
-    if (!B || n === 0) return new Tensor(dtype, shape, 'cpu', new C(n) as Storage<D>);
-    const bytes = B.allocUnsafeSlow(n * C.BYTES_PER_ELEMENT);
+    if (!B || n === 0) return new Tensor(dtype, shape, 'cpu', allocate(() => new C(n), dtype, shape, 'tensor') as Storage<D>);
+    const bytes = allocate(() => B.allocUnsafeSlow(n * C.BYTES_PER_ELEMENT), dtype, shape, 'tensor');
     return new Tensor(dtype, shape, 'cpu', new C(bytes.buffer as ArrayBuffer, bytes.byteOffset, n) as Storage<D>);
   }
 
@@ -146,6 +150,7 @@ export class Tensor<D extends DType = DType> {
    * asynchronous in WebGPU). From the GPU use `await toAsync('cpu')`.
    */
   to(device: Device): Tensor<D> {
+    checkArg('to', 'device', device, opt.device);
     this.alive('to');
     if (device === this.device) return this;
     if (device === 'gpu') return lookup('upload', this.dtype, 'gpu', 'to')(this) as Tensor<D>;
@@ -153,18 +158,22 @@ export class Tensor<D extends DType = DType> {
   }
 
   async toAsync(device: Device): Promise<Tensor<D>> {
+    checkArg('toAsync', 'device', device, opt.device);
+    this.alive('toAsync');
     if (device === this.device) return this;
     if (device === 'gpu') return this.to('gpu');
     const d = await this.data();
     return new Tensor(this.dtype, this.shape, 'cpu', (d === this._cpu ? d.slice() : d) as Storage<D>);
   }
 
-  /** Same storage, new shape (CPU: no copy). */
+  /**
+   * Same storage, new shape (CPU: no copy). One dim may be −1: it is inferred from the
+   * size, as in torch (`t.reshape([-1, 4])`). Throws ShapeError for a shape that is not
+   * an array of non-negative integers (besides the one −1) or holds a different size.
+   */
   reshape(shape: readonly number[]): Tensor<D> {
     this.alive('reshape');
-    if (sizeOf(shape) !== this.size) {
-      throw new ShapeError(`reshape: cannot view ${fmtShape(this.shape)} as ${fmtShape(shape)}`);
-    }
+    shape = inferReshape(shape, this.shape);
     if (this.device === 'cpu') return new Tensor(this.dtype, shape, 'cpu', this._cpu);
     return lookup('reshape', this.dtype, 'gpu', 'reshape')(this, shape) as Tensor<D>;
   }
@@ -201,6 +210,37 @@ export class Tensor<D extends DType = DType> {
 }
 
 export type NestedArray = number | Complex | NestedArray[];
+
+/** `shape` with its one −1 (if any) resolved against `from`; checked to hold the same size. */
+function inferReshape(shape: readonly number[], from: readonly number[]): number[] {
+  if (!Array.isArray(shape)) throw new ShapeError(`reshape: shape must be an array of integers, got ${show(shape)}`);
+  const size = sizeOf(from);
+  const free = shape.indexOf(-1);
+  if (free >= 0 && shape.indexOf(-1, free + 1) >= 0) throw new ShapeError(`reshape: shape ${show(shape)} has more than one -1`);
+  const out = [...shape];
+  if (free >= 0) {
+    out[free] = 1;
+    checkShape(out, 'reshape');
+    const rest = sizeOf(out);
+    if (rest === 0 || size % rest !== 0) {
+      throw new ShapeError(`reshape: cannot view ${fmtShape(from)} (${size} elements) as ${show(shape)}`);
+    }
+    out[free] = size / rest;
+  }
+  checkShape(out, 'reshape');
+  if (sizeOf(out) !== size) throw new ShapeError(`reshape: cannot view ${fmtShape(from)} as ${fmtShape(out)}`);
+  return out;
+}
+
+/** Runs an allocation; the engine's RangeError (too long, out of memory) becomes a ShapeError naming the shape. */
+function allocate<T>(f: () => T, dtype: DType, shape: readonly number[], who: string): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new ShapeError(`${who}: cannot allocate ${fmtShape(shape)} of ${dtype} (${sizeOf(shape)} elements): ${e.message}`);
+  }
+}
 
 function nest(data: ArrayLike<number>, shape: readonly number[], cplx: boolean): NestedArray {
   const k = cplx ? 2 : 1;
