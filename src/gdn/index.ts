@@ -8,6 +8,7 @@ import { Tensor } from '../core/tensor.js';
 import { planBatch } from '../core/batch.js';
 import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
 import { lookup } from '../backend/registry.js';
+import { readOptions, opt } from '../core/options.js';
 import type { OpSignatures } from '../backend/ops.js';
 
 function realFloat(t: Tensor, who: string, name: string): void {
@@ -108,6 +109,31 @@ function cpuData(t: Tensor): Float32Array | Float64Array {
   return t.dataSync() as Float32Array | Float64Array;
 }
 
+/** "[1, 0, 7]": a flat index of `shape` as a multi-index, for messages. */
+function multiIndex(flat: number, shape: readonly number[]): string {
+  const idx: number[] = [];
+  for (let d = shape.length - 1; d >= 0; d--) {
+    idx.unshift(flat % shape[d]);
+    flat = Math.floor(flat / shape[d]);
+  }
+  return `[${idx.join(', ')}]`;
+}
+
+/**
+ * NaN/±Inf in an input would come out as an all-NaN result with no error; a log decay
+ * g > 0 grows the state without bound (exp of the cumulative sum overflows to the same
+ * NaNs), so both are refused, naming the first offending element.
+ */
+function checkValues(t: Tensor, d: Float32Array | Float64Array, who: string, name: string, logGate: boolean): void {
+  for (let i = 0; i < d.length; i++) {
+    const x = d[i];
+    if (logGate ? !(x <= 0 && x > -Infinity) : !Number.isFinite(x)) {
+      throw new ArgumentError(`${who}: ${name}${multiIndex(i, t.shape)} is ${x}; ` +
+        (logGate ? 'log decays must be finite and ≤ 0 (the state is scaled by exp(g))' : 'inputs must be finite'));
+    }
+  }
+}
+
 /**
  * The gated delta rule S_t = exp(g_t)·(I − β_t·k_t·k_tᵀ)·S_{t−1} + β_t·k_t·v_tᵀ,
  * o_t = S_tᵀ·q_t, evaluated chunk by chunk: every chunk's (I + A)·[U | W] = [β·V | β·Γ·K]
@@ -117,11 +143,16 @@ function cpuData(t: Tensor): Float32Array | Float64Array {
  * Syntax: `await gdn.chunkedForward({ q, k, v, beta, g, chunkSize, initialState, device })`
  * Example: `const { o, finalState } = await gdn.chunkedForward({ q, k, v, beta, g, chunkSize: 64, device: 'gpu' })`
  * Throws: ShapeError for inconsistent shapes; ArgumentError for a chunk size other
- * than 16, 32 or 64; DTypeError for complex input or float64 with device 'gpu'.
+ * than 16, 32 or 64, for a log decay g that is positive or not finite, or NaN/±Inf in q,
+ * k, v, beta or initialState (naming the first such element), for an input that is not
+ * an object or has an unknown key; DTypeError for complex input or float64 with device 'gpu'.
  * See also: `gdn.chunkSolve`, `gdn.invUnitLower`.
  */
 export async function chunkedForward(input: ChunkedForwardInput): Promise<ChunkedForwardOutput> {
   const who = 'gdn.chunkedForward';
+  input = readOptions(who, input, {
+    q: opt.any, k: opt.any, v: opt.any, beta: opt.any, g: opt.any, chunkSize: opt.any, initialState: opt.any, device: opt.device,
+  }, 'input');
   const C = input.chunkSize ?? 64;
   if (C !== 16 && C !== 32 && C !== 64) throw new ArgumentError(`${who}: chunkSize must be 16, 32 or 64, got ${C}`);
   const q = asTensor(input.q, who, 'q');
@@ -154,8 +185,14 @@ export async function chunkedForward(input: ChunkedForwardInput): Promise<Chunke
       throw new ShapeError(`${who}: initialState is ${fmtShape(s.shape)}, expected (${Bn}, ${H}, ${dk}, ${dv})`);
     }
     S0 = cpuData(s);
+    checkValues(s, S0, who, 'initialState', false);
   }
   const Q = cpuData(q), K = cpuData(k), V = cpuData(v), Be = cpuData(beta), G = cpuData(g);
+  checkValues(q, Q, who, 'q', false);
+  checkValues(k, K, who, 'k', false);
+  checkValues(v, V, who, 'v', false);
+  checkValues(beta, Be, who, 'beta', false);
+  checkValues(g, G, who, 'g', true);
   const Nc = Math.ceil(L / C);
   const BH = Bn * H;
   const R = dv + dk;

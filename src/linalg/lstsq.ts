@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { epsOf, isComplex, promote, realOf } from '../core/dtype.js';
 import { ArgumentError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, castCpu, requireMatrix, type TensorLike } from '../core/create.js';
@@ -43,6 +44,7 @@ export interface LstsqResult {
  */
 export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): LstsqResult {
   const who = 'lstsq';
+  opts = readOptions(who, opts, { rcond: opt.num() });
   if (opts.rcond !== undefined && (typeof opts.rcond !== 'number' || !Number.isFinite(opts.rcond))) {
     throw new ArgumentError(`${who}: rcond must be a finite number, got ${String(opts.rcond)}`);
   }

@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { ShapeError, DTypeError, DeviceError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
@@ -29,6 +30,7 @@ export interface LuSolveOptions {
  */
 export function luSolve(LU: TensorLike, pivots: TensorLike, B: TensorLike, opts: LuSolveOptions = {}): Tensor {
   const who = 'luSolve';
+  opts = readOptions(who, opts, { left: opt.bool, adjoint: opt.bool });
   const left = leftOption(opts, who);
   const adjoint = opts.adjoint ?? false;
   if (typeof adjoint !== 'boolean') throw new ArgumentError(`${who}: adjoint must be a boolean, got ${String(adjoint)}`);

@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { isComplex, realOf } from '../core/dtype.js';
 import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
@@ -154,6 +155,9 @@ function matrixNorms(t: Tensor, ord: NormOrd, who: string): Float64Array {
  */
 export function norm(A: TensorLike, ord?: NormOrd, opts: NormOptions = {}): Tensor {
   const who = 'norm';
+  opts = readOptions(who, opts, {
+    dim: opt.check((v) => typeof v === 'number' || Array.isArray(v), 'a dim or a pair of dims'), keepdim: opt.bool,
+  });
   const a = asTensor(A, who, 'A');
   if (a.dtype === 'int32') throw new DTypeError(`${who}: A is int32; norms need a floating dtype`);
   const nd = a.ndim;

@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { epsOf, isComplex, type DType } from '../core/dtype.js';
 import { ArgumentError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
@@ -19,6 +20,9 @@ export interface RankOptions {
   /** A is Hermitian: only its lower triangle is read (torch's contract). */
   hermitian?: boolean;
 }
+
+// atol/rtol are checked by checkTol (its message states the range)
+const RANK_OPTIONS = { atol: opt.any, rtol: opt.any, hermitian: opt.bool };
 
 function checkTol(v: number | undefined, who: string, name: string): void {
   if (v === undefined) return;
@@ -125,6 +129,7 @@ function fillNaN(t: Tensor, b: number, per: number): void {
  */
 export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
   const who = 'pinv';
+  opts = readOptions(who, opts, RANK_OPTIONS);
   checkTol(opts.atol, who, 'atol');
   checkTol(opts.rtol, who, 'rtol');
   let a = asTensor(A, who, 'A');
@@ -162,6 +167,7 @@ export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
  */
 export function matrixRank(A: TensorLike, opts: RankOptions = {}): Tensor<'int32'> {
   const who = 'matrixRank';
+  opts = readOptions(who, opts, RANK_OPTIONS);
   checkTol(opts.atol, who, 'atol');
   checkTol(opts.rtol, who, 'rtol');
   let a = asTensor(A, who, 'A');

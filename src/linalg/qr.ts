@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { ArgumentError, DTypeError } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { Tensor } from '../core/tensor.js';
@@ -33,6 +34,7 @@ const MODES: readonly QrMode[] = ['reduced', 'complete', 'r'];
  */
 export function qr(A: TensorLike, opts: QrOptions = {}): QrResult {
   const who = 'qr';
+  opts = readOptions(who, opts, { mode: opt.oneOf('reduced', 'complete', 'r') });
   const mode = opts.mode ?? 'reduced';
   if (!MODES.includes(mode)) {
     throw new ArgumentError(`${who}: mode must be 'reduced', 'complete' or 'r', got ${String(mode)}`);

@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { promote } from '../core/dtype.js';
 import { ShapeError, DeviceError, DTypeError, ArgumentError, fmtShape } from '../core/errors.js';
 import { asTensor, castCpu, requireMatrix, type TensorLike } from '../core/create.js';
@@ -46,6 +47,7 @@ interface Prepared {
 }
 
 function prepare(A: TensorLike, B: TensorLike, opts: SolveOptions, who: string): Prepared {
+  opts = readOptions(who, opts, { left: opt.bool });
   const left = leftOption(opts, who);
   let { a, b } = coerceOperands(A, B, who);
   requireSquareMatrix(a, who, 'A');

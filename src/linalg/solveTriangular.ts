@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { ShapeError, ArgumentError, fmtShape } from '../core/errors.js';
 import { requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
@@ -31,6 +32,7 @@ export interface SolveTriangularOptions {
  */
 export function solveTriangular(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions): Tensor {
   const who = 'solveTriangular';
+  readOptions(who, opts, { upper: opt.bool, left: opt.bool, unitriangular: opt.bool });
   if (typeof opts !== 'object' || opts === null || typeof opts.upper !== 'boolean') {
     throw new ArgumentError(`${who}: the option upper (boolean) is required: solveTriangular(A, B, { upper: true })`);
   }

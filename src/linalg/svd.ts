@@ -1,4 +1,5 @@
 import '../backend/registerAll.js';
+import { readOptions, opt } from '../core/options.js';
 import { DTypeError, LinAlgError } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
@@ -54,6 +55,7 @@ function raise(info: Tensor<'int32'>, who: string, batched: boolean): void {
  */
 export function svd(A: TensorLike, opts: SvdOptions = {}): SvdResult {
   const who = 'svd';
+  opts = readOptions(who, opts, { fullMatrices: opt.bool });
   const a = asTensor(A, who, 'A');
   const r = svdRaw(a, true, opts.fullMatrices ?? true, who);
   raise(r.info, who, a.ndim > 2);
@@ -71,6 +73,7 @@ export function svd(A: TensorLike, opts: SvdOptions = {}): SvdResult {
  */
 export function svdEx(A: TensorLike, opts: SvdOptions = {}): SvdResult & { info: Tensor<'int32'> } {
   const who = 'svdEx';
+  opts = readOptions(who, opts, { fullMatrices: opt.bool });
   const a = asTensor(A, who, 'A');
   const r = svdRaw(a, true, opts.fullMatrices ?? true, who);
   return { U: r.U!, S: r.S, Vh: r.Vh!, info: r.info };

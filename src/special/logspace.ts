@@ -2,6 +2,7 @@ import '../backend/registerAll.js';
 import type { DType, Device } from '../core/dtype.js';
 import { ArgumentError, DTypeError } from '../core/errors.js';
 import type { Tensor } from '../core/tensor.js';
+import { readOptions, opt, show } from '../core/options.js';
 import { lookup } from '../backend/registry.js';
 
 export interface LogspaceOptions {
@@ -23,12 +24,17 @@ export interface LogspaceOptions {
  *
  * Syntax: `logspace(start, end, steps, { base, dtype, device })`
  * Example: `logspace(0, 2, 3, { base: 2 })` → `[1, 2, 4]`
- * Throws: ArgumentError if steps is not a non-negative integer or start/end/base are not
- * numbers; DTypeError for other dtypes (and for anything but float32 on the GPU).
+ * Throws: ArgumentError if steps is not a non-negative integer, start/end/base are not
+ * numbers (NaN and ±Inf are numbers: they give NaN/Inf/0 as in torch), options is not an
+ * object or has an unknown key or device; DTypeError for other dtypes (and for anything
+ * but float32 on the GPU).
  * See also: `frexp`, docs/special.md.
  */
 export function logspace(start: number, end: number, steps: number, opts: LogspaceOptions = {}): Tensor {
   const who = 'logspace';
+  opts = readOptions(who, opts, {
+    base: opt.check((v) => typeof v === 'number', 'a number'), dtype: opt.dtype('float32', 'float64', 'int32'), device: opt.device,
+  });
   const base = opts.base ?? 10;
   const dtype: DType = opts.dtype ?? 'float64';
   const device: Device = opts.device ?? 'cpu';
@@ -36,7 +42,7 @@ export function logspace(start: number, end: number, steps: number, opts: Logspa
     if (typeof v !== 'number') throw new ArgumentError(`${who}: ${name} must be a number, got ${typeof v}`);
   }
   if (!Number.isSafeInteger(steps) || steps < 0) {
-    throw new ArgumentError(`${who}: steps must be a non-negative integer, got ${steps}`);
+    throw new ArgumentError(`${who}: steps must be a non-negative integer, got ${show(steps)}`);
   }
   if (dtype !== 'float32' && dtype !== 'float64' && dtype !== 'int32') {
     throw new DTypeError(`${who}: dtype ${String(dtype)} is not supported (float32, float64 or int32)`);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { checkArg, opt } from '../../core/options.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,7 @@ export function numThreads(): number {
 }
 
 export function setNumThreads(n: number): number {
+  checkArg('setNumThreads', 'n', n, opt.int(1, 256));
   return native().numThreads(n) as number;
 }
 

@@ -2,6 +2,7 @@
 import { initGpu, gpuInfo, gpuAvailable, type GpuInfo, type GpuInitOptions } from './device.js';
 import { gpuSync } from './queue.js';
 import { poolStats, setPoolCap, trimPool, type PoolStats } from './pool.js';
+import { readOptions, opt } from '../../core/options.js';
 
 export type { GpuInfo, GpuInitOptions, PoolStats };
 
@@ -15,6 +16,15 @@ export type { GpuInfo, GpuInitOptions, PoolStats };
  * See also: `gpu.available`, `gpu.info`.
  */
 export function init(opts?: GpuInitOptions): Promise<GpuInfo> {
+  try {
+    readOptions('gpu.init', opts, {
+      powerPreference: opt.oneOf('low-power', 'high-performance'), forceSoftware: opt.bool,
+      dawnFlags: opt.array(opt.check((v) => typeof v === 'string', 'string')),
+      limits: opt.oneOf('adapter', 'default'),
+    });
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return initGpu(opts);
 }
 
@@ -67,6 +77,7 @@ export function sync(): Promise<void> {
  * See also: `Tensor.dispose`.
  */
 export function memory(opts: { maxPooledBytes?: number; trim?: boolean } = {}): PoolStats {
+  opts = readOptions('gpu.memory', opts, { maxPooledBytes: opt.num({ min: 0, finite: false }), trim: opt.bool });
   if (opts.maxPooledBytes !== undefined) setPoolCap(opts.maxPooledBytes);
   if (opts.trim) trimPool();
   return poolStats();
