@@ -1,10 +1,18 @@
+import { ArgumentError } from '../core/errors.js';
+import { show } from '../core/options.js';
+
 /** An immutable complex scalar. Structurally compatible with mathjs `Complex` ({ re, im }). */
 export class Complex {
   constructor(
     readonly re: number,
     readonly im: number = 0,
-  ) {}
+  ) {
+    if (typeof re !== 'number' || typeof im !== 'number') {
+      throw new ArgumentError(`Complex: re and im must be numbers, got ${show(re)} and ${show(im)}`);
+    }
+  }
   static from(z: ComplexLike | number): Complex {
+    if (typeof z !== 'number' && !isComplexLike(z)) throw new ArgumentError(`Complex.from: z must be a number or {re, im}, got ${show(z)}`);
     return typeof z === 'number' ? new Complex(z, 0) : new Complex(z.re, z.im);
   }
   add(o: ComplexLike): Complex { return new Complex(this.re + o.re, this.im + o.im); }

@@ -1,4 +1,5 @@
 import { Complex, isComplexLike } from './complex.js';
+import { ArgumentError } from '../core/errors.js';
 
 /** The parts of a mathjs instance the interop needs (mathjs is not a runtime dependency). */
 export interface MathjsLike {
@@ -19,11 +20,14 @@ export function fromMathjs(v: unknown): Nested {
   if (typeof v === 'object' && v !== null && typeof (v as { toArray?: unknown }).toArray === 'function') {
     return fromMathjs((v as { toArray(): unknown }).toArray());
   }
-  throw new TypeError(`fromMathjs: cannot convert ${Object.prototype.toString.call(v)}`);
+  throw new ArgumentError(`fromMathjs: cannot convert ${Object.prototype.toString.call(v)}`);
 }
 
 /** Nested arrays (from `Tensor.toArray()`) into a mathjs Matrix; complex entries become mathjs Complex. */
 export function toMathjs(math: MathjsLike, nested: unknown): unknown {
+  if (typeof math?.matrix !== 'function' || typeof math?.complex !== 'function') {
+    throw new ArgumentError('toMathjs: math must be a mathjs instance (with matrix and complex)');
+  }
   const conv = (x: unknown): unknown =>
     Array.isArray(x) ? x.map(conv) : isComplexLike(x) ? math.complex(x.re, x.im) : x;
   const c = conv(nested);

@@ -151,7 +151,8 @@ function checkValues(t: Tensor, d: Float32Array | Float64Array, who: string, nam
 export async function chunkedForward(input: ChunkedForwardInput): Promise<ChunkedForwardOutput> {
   const who = 'gdn.chunkedForward';
   input = readOptions(who, input, {
-    q: opt.any, k: opt.any, v: opt.any, beta: opt.any, g: opt.any, chunkSize: opt.any, initialState: opt.any, device: opt.device,
+    q: opt.any, k: opt.any, v: opt.any, beta: opt.any, g: opt.any, chunkSize: opt.oneOf(16, 32, 64), initialState: opt.any,
+    device: opt.device,
   }, 'input');
   const C = input.chunkSize ?? 64;
   if (C !== 16 && C !== 32 && C !== 64) throw new ArgumentError(`${who}: chunkSize must be 16, 32 or 64, got ${C}`);
