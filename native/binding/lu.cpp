@@ -28,14 +28,15 @@ Napi::Value LuFactor(const Napi::CallbackInfo& info) {
   int64_t count = arg_int(info, 5, who, "count"), m = arg_int(info, 6, who, "m"), n = arg_int(info, 7, who, "n");
   check_dims(env, who, {count, m, n});
   bool async = arg_async(info, 8);
+  note_size(code, count, m, n);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto A = arg_array<T>(info, 1, who, "A", count * m * n);
-    auto LU = arg_array<T>(info, 2, who, "LU", count * m * n);
-    auto P = arg_array<int32_t>(info, 3, who, "pivots", count * std::min(m, n));
-    auto I = arg_array<int32_t>(info, 4, who, "info", count);
-    return run_work(info, async, [=] { lu_factor_batched<T>(count, m, n, A.data, LU.data, P.data, I.data); },
-                    {1, 2, 3, 4}, who);
+    Call io(info, who, async);
+    auto A = io.in(arg_array<T>(info, 1, who, "A", count * m * n));
+    auto LU = io.out(arg_array<T>(info, 2, who, "LU", count * m * n));
+    auto P = io.out(arg_array<int32_t>(info, 3, who, "pivots", count * std::min(m, n)));
+    auto I = io.out(arg_array<int32_t>(info, 4, who, "info", count));
+    return io.run([=] { lu_factor_batched<T>(count, m, n, A.data, LU.data, P.data, I.data); });
   });
 }
 Export e_lu("luFactor", LuFactor);
@@ -50,13 +51,15 @@ Napi::Value LuSolve(const Napi::CallbackInfo& info) {
   check_dims(env, who, {count, n, k, ac, bc});
   Op op = arg_op(info, 12, who);
   bool async = arg_async(info, 13);
+  note_size(code, count, n, k);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto LU = arg_array<T>(info, 1, who, "LU", ac * n * n);
-    auto P = arg_array<int32_t>(info, 2, who, "pivots", ac * n);
-    auto B = arg_array<T>(info, 3, who, "B", bc * n * k);
-    auto X = arg_array<T>(info, 4, who, "X", count * n * k);
-    const BatchMaps maps = arg_batch_maps(info, 8, who, count, ac, bc);
+    Call io(info, who, async);
+    auto LU = io.in(arg_array<T>(info, 1, who, "LU", ac * n * n));
+    auto P = io.in(arg_array<int32_t>(info, 2, who, "pivots", ac * n));  // checked below, on this copy
+    auto B = io.in(arg_array<T>(info, 3, who, "B", bc * n * k));
+    auto X = io.out(arg_array<T>(info, 4, who, "X", count * n * k));
+    const BatchMaps maps = io.batch_maps(8, count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     // Out-of-range pivots would make the row interchanges write outside the matrix.
     for (int64_t i = 0; i < ac * n; ++i) {
@@ -64,9 +67,7 @@ Napi::Value LuSolve(const Napi::CallbackInfo& info) {
         range_error(env, "luSolve: pivots must be in 1.." + std::to_string(n) + ", found " + std::to_string(P.data[i]));
       }
     }
-    return run_work(info, async, [=] {
-      lu_solve_batched<T>(op, count, n, k, LU.data, P.data, ai.data, B.data, bi.data, X.data);
-    }, {1, 2, 3, 4, 8, 9}, who);
+    return io.run([=] { lu_solve_batched<T>(op, count, n, k, LU.data, P.data, ai.data, B.data, bi.data, X.data); });
   });
 }
 Export e_lus("luSolve", LuSolve);
@@ -80,22 +81,23 @@ Napi::Value Solve(const Napi::CallbackInfo& info) {
   int64_t ac = arg_int(info, 10, who, "aCount"), bc = arg_int(info, 11, who, "bCount");
   check_dims(env, who, {count, n, k, ac, bc});
   bool async = arg_async(info, 12);
+  note_size(code, count, n, k);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto A = arg_array<T>(info, 1, who, "A", ac * n * n);
-    auto B = arg_array<T>(info, 2, who, "B", bc * n * k);
-    auto X = arg_array<T>(info, 3, who, "X", count * n * k);
-    auto I = arg_array<int32_t>(info, 4, who, "info", count);
-    const BatchMaps maps = arg_batch_maps(info, 8, who, count, ac, bc);
+    Call io(info, who, async);
+    auto A = io.in(arg_array<T>(info, 1, who, "A", ac * n * n));
+    auto B = io.in(arg_array<T>(info, 2, who, "B", bc * n * k));
+    auto X = io.out(arg_array<T>(info, 3, who, "X", count * n * k));
+    auto I = io.out(arg_array<int32_t>(info, 4, who, "info", count));
+    const BatchMaps maps = io.batch_maps(8, count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
-    return run_work(info, async, [=] {
-      solve_batched_shared<T>(count, n, k, A.data, ai.data, ac, B.data, bi.data, X.data, I.data);
-    }, {1, 2, 3, 4, 8, 9}, who);
+    return io.run([=] { solve_batched_shared<T>(count, n, k, A.data, ai.data, ac, B.data, bi.data, X.data, I.data); });
   });
 }
 Export e_solve("solve", Solve);
 
-// solveTriangular(dtype, A, B, X, count, n, k, aIdx, bIdx, aCount, bCount, op, upper, unit, async)
+// solveTriangular(dtype, A, B, X, count, n, k, aIdx, bIdx, aCount, bCount, op, upper, unit, async, info?)
+// info (Int32Array of count, optional): trtrs's status, first exactly zero diagonal entry
 Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
   const char* who = "solveTriangular";
   Napi::Env env = info.Env();
@@ -106,19 +108,24 @@ Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
   Op op = arg_op(info, 11, who);
   bool upper = arg_bool(info, 12, who, "upper"), unit = arg_bool(info, 13, who, "unit");
   bool async = arg_async(info, 14);
+  note_size(code, count, n, k);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto A = arg_array<T>(info, 1, who, "A", ac * n * n);
-    auto B = arg_array<T>(info, 2, who, "B", bc * n * k);
-    auto X = arg_array<T>(info, 3, who, "X", count * n * k);
-    const BatchMaps maps = arg_batch_maps(info, 7, who, count, ac, bc);
+    Call io(info, who, async);
+    auto A = io.in(arg_array<T>(info, 1, who, "A", ac * n * n));
+    auto B = io.in(arg_array<T>(info, 2, who, "B", bc * n * k));
+    auto X = io.out(arg_array<T>(info, 3, who, "X", count * n * k));
+    const BatchMaps maps = io.batch_maps(7, count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
-    return run_work(info, async, [=] {
+    int32_t* st = nullptr;
+    if (info.Length() > 15 && !info[15].IsUndefined() && !info[15].IsNull())
+      st = io.out(arg_array<int32_t>(info, 15, who, "info", count)).data;
+    return io.run([=] {
       // Real types: ConjTrans is Trans. Small systems go to the batched register kernel.
-      if (trsm_small_batched<T>(op != Op::None, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data))
-        return;
-      trsm_batched<T>(op, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data);
-    }, {1, 2, 3, 7, 8}, who);
+      if (!trsm_small_batched<T>(op != Op::None, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data))
+        trsm_batched<T>(op, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data);
+      if (st) trsm_diag_info<T>(unit, count, n, k, A.data, ai.data, ac, X.data, st);
+    });
   });
 }
 Export e_trsm("solveTriangular", SolveTriangular);

@@ -28,10 +28,15 @@ export interface OpSignatures {
   luSolve: (LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchPlan, adjoint: boolean) => Tensor;
   /** A·X = B for square A (…, n, n), B (…, n, k). */
   solve: (A: Tensor, B: Tensor, plan: BatchPlan) => { X: Tensor; info: InfoTensor };
-  /** op(A)·X = B with A triangular (only the named triangle read); left side only. */
+  /**
+   * op(A)·X = B with A triangular (only the named triangle read); left side only. With
+   * `info: true`, also trtrs's status per output matrix (first exactly zero diagonal
+   * entry, 1-based; X is NaN there; all 0 when unitriangular), else info is null and
+   * nothing beyond the solve runs (the GDN path).
+   */
   solveTriangular: (
-    A: Tensor, B: Tensor, plan: BatchPlan, opts: { upper: boolean; unitriangular: boolean },
-  ) => Tensor;
+    A: Tensor, B: Tensor, plan: BatchPlan, opts: { upper: boolean; unitriangular: boolean; info?: boolean },
+  ) => { X: Tensor; info: InfoTensor | null };
   /** Batched inverse of (…, n, n). */
   inv: (A: Tensor) => { X: Tensor; info: InfoTensor };
 

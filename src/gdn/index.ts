@@ -49,7 +49,7 @@ export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
   const { a, b } = chunkOperands(A, B, who);
   const plan = planBatch(a, b, who);
   return lookup<OpSignatures['solveTriangular']>('solveTriangular', a.dtype, a.device, who)(
-    a, b, plan, { upper: false, unitriangular: true });
+    a, b, plan, { upper: false, unitriangular: true }).X;
 }
 
 /**

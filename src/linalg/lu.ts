@@ -4,13 +4,18 @@ import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
 import type { OpSignatures } from '../backend/ops.js';
+import { INFO } from '../core/info.js';
 
 export interface LuFactorResult {
   /** L (strictly below the diagonal, unit diagonal implied) and U (on and above it), packed. */
   LU: Tensor;
   /** 1-based row interchanges (LAPACK/torch): row i was swapped with row pivots[i] − 1. */
   pivots: Tensor<'int32'>;
-  /** Per matrix: 0, or k > 0 when U[k−1, k−1] is exactly zero. int32 of the batch shape. */
+  /**
+   * Per matrix: 0; k > 0 when U[k−1, k−1] is exactly zero; −2 (`INFO.FACTOR_OVERFLOW`,
+   * CPU) when A is finite but its factors overflow (see docs/solvers.md). int32 of the
+   * batch shape.
+   */
   info: Tensor<'int32'>;
 }
 
@@ -42,7 +47,10 @@ function prepare(A: TensorLike, who: string): Tensor {
 }
 
 const zeroPivot = (code: number) =>
-  code > 0 ? `U[${code - 1}, ${code - 1}] is exactly zero; using it in luSolve would divide by zero` : null;
+  code > 0 ? `U[${code - 1}, ${code - 1}] is exactly zero; using it in luSolve would divide by zero`
+    : code === INFO.FACTOR_OVERFLOW ? 'the LU factors of this finite matrix overflow (info −2); solve, inv and det ' +
+      'equilibrate such matrices and handle them'
+      : null;
 
 /**
  * LU factorization with partial pivoting, P·A = L·U, of a matrix or a batch, any shape
@@ -63,10 +71,13 @@ export function luFactorEx(A: TensorLike): LuFactorResult {
  * factorization runs to the end even when a pivot is exactly zero; this variant then
  * throws, `luFactorEx` returns the status instead.
  *
+ * A finite A near the ends of the range is factored as 2^s·A (same pivots and L, U scaled
+ * back); if U itself overflows, the status is −2 (`INFO.FACTOR_OVERFLOW`).
+ *
  * Syntax: `linalg.luFactor(A)` → `{ LU, pivots, info }`
  * Example: `const { LU, pivots } = luFactor(A); const X = luSolve(LU, pivots, B);`
- * Throws: LinAlgError naming the batch element and the zero pivot of U; ShapeError if A is
- * not a matrix (batch).
+ * Throws: LinAlgError naming the batch element and the zero pivot of U, or the overflow
+ * of the factors (info −2); ShapeError if A is not a matrix (batch).
  * See also: `luFactorEx`, `luSolve`, `lu`, `luFactorAsync`.
  */
 export function luFactor(A: TensorLike): LuFactorResult {

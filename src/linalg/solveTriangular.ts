@@ -6,7 +6,7 @@ import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
 import type { OpSignatures } from '../backend/ops.js';
-import { requireSquareMatrix } from './lu.js';
+import { raiseOnInfo, requireSquareMatrix } from './lu.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 
 export interface SolveTriangularOptions {
@@ -18,23 +18,12 @@ export interface SolveTriangularOptions {
   unitriangular?: boolean;
 }
 
-/**
- * Solves a triangular system A·X = B (or X·A = B with `left: false`) by blocked
- * substitution (torch.linalg.solve_triangular). Only the triangle named by `upper` is
- * read, and not the diagonal when `unitriangular`: the rest may hold anything, NaN
- * included. A zero on the diagonal gives Inf/NaN in X, as in LAPACK's trsm.
- *
- * Syntax: `linalg.solveTriangular(A, B, { upper, left, unitriangular })`
- * Example: `solveTriangular([[2, 0], [1, 1]], [[2], [3]], { upper: false })` → `[[1], [2]]`
- * Throws: ArgumentError if `upper` is missing; ShapeError if A is not square or B does not
- * fit; DeviceError if A and B are on different devices.
- * See also: `solve`, `luSolve`.
- */
-export function solveTriangular(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions): Tensor {
-  const who = 'solveTriangular';
+interface Prepared { a: Tensor; b: Tensor; left: boolean; upper: boolean; unit: boolean }
+
+function prepare(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions, who: string): Prepared {
   readOptions(who, opts, { upper: opt.bool, left: opt.bool, unitriangular: opt.bool });
   if (typeof opts !== 'object' || opts === null || typeof opts.upper !== 'boolean') {
-    throw new ArgumentError(`${who}: the option upper (boolean) is required: solveTriangular(A, B, { upper: true })`);
+    throw new ArgumentError(`${who}: the option upper (boolean) is required: ${who}(A, B, { upper: true })`);
   }
   const left = leftOption(opts, who);
   const unit = opts.unitriangular ?? false;
@@ -48,14 +37,64 @@ export function solveTriangular(A: TensorLike, B: TensorLike, opts: SolveTriangu
       `${left ? 'rows' : 'columns'} of B must be ${n}`);
   }
   let upper = opts.upper;
-  // X·A = B  ⇔  Aᵀ·Xᵀ = Bᵀ, and Aᵀ has the other triangle.
+  // X·A = B  ⇔  Aᵀ·Xᵀ = Bᵀ, and Aᵀ has the other triangle (and the same diagonal).
   if (!left) {
     a = transposeOf(a, false, who);
     b = transposeOf(b, false, who);
     upper = !upper;
   }
-  const plan = planBatch(a, b, who);
-  const X = lookup<OpSignatures['solveTriangular']>('solveTriangular', a.dtype, a.device, who)(a, b, plan,
-    { upper, unitriangular: unit });
-  return left ? X : transposeOf(X, false, who);
+  return { a, b, left, upper, unit };
+}
+
+function run(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions, who: string, wantInfo: boolean) {
+  const p = prepare(A, B, opts, who);
+  const plan = planBatch(p.a, p.b, who);
+  const r = lookup<OpSignatures['solveTriangular']>('solveTriangular', p.a.dtype, p.a.device, who)(p.a, p.b, plan,
+    { upper: p.upper, unitriangular: p.unit, info: wantInfo });
+  return { X: p.left ? r.X : transposeOf(r.X, false, who), info: r.info, batched: plan.batchShape.length > 0 };
+}
+
+const zeroDiagonal = (code: number) =>
+  code > 0 ? `the triangular matrix is singular: its diagonal element A[${code - 1}, ${code - 1}] is exactly zero` : null;
+
+/**
+ * Solves a triangular system A·X = B (or X·A = B with `left: false`) by blocked
+ * substitution (torch.linalg.solve_triangular), checking the diagonal as LAPACK's trtrs
+ * does. Only the triangle named by `upper` is read, and not the diagonal when
+ * `unitriangular`: the rest may hold anything, NaN included. Near-singular matrices are
+ * not flagged (their X may be huge), as in LAPACK.
+ *
+ * Syntax: `linalg.solveTriangular(A, B, { upper, left, unitriangular })`
+ * Example: `solveTriangular([[2, 0], [1, 1]], [[2], [3]], { upper: false })` → `[[1], [2]]`
+ * Throws: LinAlgError (batch element, first zero diagonal entry, info = its 1-based
+ * index) if a diagonal entry is exactly zero — on the GPU at the first read of the
+ * result; ArgumentError if `upper` is missing; ShapeError if A is not square or B does not
+ * fit; DeviceError if A and B are on different devices.
+ * See also: `solveTriangularEx`, `solve`, `luSolve`.
+ */
+export function solveTriangular(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions): Tensor {
+  const who = 'solveTriangular';
+  // unit diagonal: never singular, so no status is computed (the GDN fast path)
+  const unit = typeof opts === 'object' && opts !== null && opts.unitriangular === true;
+  const r = run(A, B, opts, who, !unit);
+  if (r.info) raiseOnInfo(r.info, who, r.batched, zeroDiagonal, [r.X]);
+  return r.X;
+}
+
+/**
+ * `solveTriangular` returning the status per matrix instead of throwing (LAPACK's trtrs
+ * info). info: 0 ok; k > 0 the diagonal entry A[k−1, k−1] is exactly zero, and that
+ * matrix's X is NaN ("not computed"). Always 0 with `unitriangular: true`. An int32
+ * tensor of the batch shape, on the device of the result.
+ *
+ * Syntax: `linalg.solveTriangularEx(A, B, { upper, left, unitriangular })` → `{ solution, info }`
+ * Example: `solveTriangularEx([[1, 0], [1, 0]], [[1], [1]], { upper: false }).info` → 2
+ * Throws: ArgumentError/ShapeError/DTypeError/DeviceError for bad arguments only.
+ * See also: `solveTriangular`, `solveEx`.
+ */
+export function solveTriangularEx(
+  A: TensorLike, B: TensorLike, opts: SolveTriangularOptions,
+): { solution: Tensor; info: Tensor<'int32'> } {
+  const r = run(A, B, opts, 'solveTriangularEx', true);
+  return { solution: r.X, info: r.info! };
 }

@@ -6,8 +6,11 @@ import { solverBlocking } from '../../src/backend/cpu/lu.js';
 import { lookup } from '../../src/backend/registry.js';
 import type { OpSignatures } from '../../src/backend/ops.js';
 import {
-  Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioLu, graded,
+  Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioLu, graded, roundTo,
 } from '../helpers/matrices.js';
+import { epsOf } from '../../src/core/dtype.js';
+
+const isCplx = (dt: string) => dt.startsWith('complex');
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
 const defaults = solverBlocking();
@@ -122,6 +125,116 @@ describe('luFactor: against mathjs lup (P·A = L·U invariants, not factors)', (
     const { pivots, LU } = linalg.luFactor([[1, 2], [3, 4]]);
     expect(Array.from(pivots.dataSync())).toEqual([2, 2]);
     expect(LU.toArray()).toEqual([[3, 4], [1 / 3, 2 - 4 / 3]]);
+  });
+});
+
+// Issue 10 items 22/24: the factors themselves against mathjs lup, on inputs with
+// negative entries (so pivoting by signed value instead of magnitude picks other rows)
+// and no near-ties (lup and lapis then must pick the same pivots). Checked with the
+// default blocking (unblocked getf2) and shrunken blocks (recursion, column-major leaf
+// panels). Entry errors are measured against first-order LU perturbation theory:
+// (‖ΔL‖₁/‖L‖₁ + ‖ΔU‖₁/‖U‖₁) / (n·eps·κ₁(L)·κ₁(U)) < 30.
+describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () => {
+  type C = { re: number; im: number };
+  const toMath = (A: Mat, complex: boolean) => Array.from({ length: A.rows }, (_, i) =>
+    Array.from({ length: A.cols }, (_, j) => (complex ? math.complex(A.re(i, j), A.im(i, j)) : A.re(i, j))));
+  const fromMath = (rows: unknown[][]): Mat => {
+    const M = new Mat(rows.length, rows[0]?.length ?? 0);
+    rows.forEach((r, i) => r.forEach((v, j) => {
+      if (typeof v === 'number') M.set(i, j, v);
+      else M.set(i, j, (v as C).re, (v as C).im);
+    }));
+    return M;
+  };
+  const abs1 = (re: number, im: number) => Math.abs(re) + Math.abs(im);
+  const cond1 = (M: Mat, complex: boolean) => M.norm1() * fromMath(math.inv(toMath(M, complex)) as unknown as unknown[][]).norm1();
+  for (const dt of DTYPES) {
+    const complex = dt.startsWith('complex');
+    it(`${dt}: same pivots as lup, factors within perturbation bounds`, () => {
+      fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 1e6 }), (n, seed) => {
+        const A = roundTo(randomMatrix(n, n, new Rng(seed), { complex }), dt);
+        const ref = math.lup(toMath(A, complex) as never) as unknown as { L: unknown[][]; U: unknown[][]; p: number[] };
+        const Lr = fromMath(ref.L), Ur = fromMath(ref.U);
+        // No near-ties under either pivot measure (lup: modulus; lapis, as LAPACK: |re| + |im|):
+        // at step k the candidates are l_ik·u_kk (i > k) against u_kk.
+        for (let k = 0; k < n; k++) {
+          const ur = Ur.re(k, k), ui = Ur.im(k, k);
+          for (let i = k + 1; i < n; i++) {
+            const lr = Lr.re(i, k), li = Lr.im(i, k);
+            fc.pre(Math.hypot(lr, li) < 1 - 1e-6);
+            fc.pre(abs1(lr * ur - li * ui, lr * ui + li * ur) < (1 - 1e-6) * abs1(ur, ui));
+          }
+        }
+        const eps = epsOf(dt);
+        const kL = cond1(Lr, complex), kU = cond1(Ur, complex);
+        for (const blocking of [defaults, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) {
+          solverBlocking(blocking);
+          const { P, L, U } = linalg.lu(toTensor([A], dt));
+          solverBlocking(defaults);
+          // lup: (P·A)[i] = A[p[i]]; lapis: A = P·L·U, so (Pᵀ·A)[i] = A[perm[i]] with P[perm[i]][i] = 1
+          const Pm = fromTensor(P);
+          const perm = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, r) => r).find((r) => Pm.re(r, i) === 1));
+          expect(perm, `n=${n} ${JSON.stringify(blocking)}`).toEqual(ref.p);
+          const dL = fromTensor(L).sub(Lr).norm1() / Lr.norm1();
+          const dU = fromTensor(U).sub(Ur).norm1() / Ur.norm1();
+          expect((dL + dU) / (n * eps * kL * kU), `n=${n} ${JSON.stringify(blocking)}`).toBeLessThan(30);
+        }
+      }), { numRuns: 40 });
+    });
+  }
+  it('−(a permutation): pivoting by value would pick a zero; by magnitude it is exact (lu, luFactor, solve, inv, det)', () => {
+    // every column's largest signed value is 0 and its largest magnitude −1..−2: a kernel
+    // that compared signed values would find an exactly zero pivot (info > 0)
+    const rng = new Rng(23);
+    for (const dt of DTYPES) {
+      for (const n of [1, 2, 3, 4, 5, 8, 12, 16, 17, 40, 70]) {
+        for (const blocking of [defaults, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) {
+          solverBlocking(blocking);
+          const count = 9;  // a full lane group and a ragged tail in the batched small kernels
+          const perms: number[][] = [];
+          const mats = Array.from({ length: count }, () => {
+            const M = new Mat(n, n);
+            const p = Array.from({ length: n }, (_, i) => i);
+            for (let i = n - 1; i > 0; i--) { const j = Math.floor(rng.uniform() * (i + 1)); [p[i], p[j]] = [p[j], p[i]]; }
+            p.forEach((c, r) => M.set(r, c, -(2 ** Math.floor(4 * rng.uniform())) / 2));  // −0.5, −1, −2, −4: exact arithmetic
+            perms.push(p);
+            return M;
+          });
+          // sign of a permutation: (−1)^(n − cycles)
+          const parity = (p: number[]) => {
+            const seen = new Array<boolean>(p.length).fill(false);
+            let cycles = 0;
+            for (let i = 0; i < p.length; i++) if (!seen[i]) { cycles++; for (let j = i; !seen[j]; j = p[j]) seen[j] = true; }
+            return (p.length - cycles) % 2 ? -1 : 1;
+          };
+          const tag = `${dt} n=${n} ${JSON.stringify(blocking)}`;
+          const A = toTensor(mats, dt);
+          expect(Array.from(linalg.luFactorEx(A).info.dataSync()), tag).toEqual(Array(count).fill(0));
+          const b = toTensor(mats.map(() => { const v = new Mat(n, 1); for (let i = 0; i < n; i++) v.set(i, 0, i + 1); return v; }), dt);
+          const { result, info } = linalg.solveEx(A, b);
+          expect(Array.from(info.dataSync()), tag).toEqual(Array(count).fill(0));
+          const inv = linalg.invEx(A);
+          expect(Array.from(inv.info.dataSync()), tag).toEqual(Array(count).fill(0));
+          const det = linalg.det(A).dataSync();
+          for (let m = 0; m < count; m++) {
+            // M = −P·D: x = M⁻¹·b and M⁻¹ = Mᵀ with entries inverted, exactly
+            const M = mats[m];
+            const x = fromTensor(result, m), Xi = fromTensor(inv.inverse, m);
+            let dref = 1;
+            for (let r = 0; r < n; r++)
+              for (let c = 0; c < n; c++) {
+                const v = M.re(r, c);
+                if (v === 0) continue;
+                expect(x.re(c, 0), tag).toBe((r + 1) / v);
+                expect(Xi.re(c, r), tag).toBe(1 / v);
+                dref *= v;
+              }
+            expect(det[isCplx(dt) ? 2 * m : m], tag).toBe(parity(perms[m]) * dref);
+          }
+        }
+      }
+    }
+    solverBlocking(defaults);
   });
 });
 

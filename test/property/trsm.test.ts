@@ -1,9 +1,9 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import fc from 'fast-check';
 import { create, all } from 'mathjs';
-import { linalg, Rng, ArgumentError, ShapeError, Tensor } from '../../src/index.js';
+import { linalg, Rng, ArgumentError, ShapeError, LinAlgError, Tensor } from '../../src/index.js';
 import { solverBlocking } from '../../src/backend/cpu/lu.js';
-import { DTYPES, Mat, randomMatrix, fromTensor, toTensor, ratioSolve, triangular, triangleOf } from '../helpers/matrices.js';
+import { DTYPES, Mat, randomMatrix, fromTensor, toTensor, ratioSolve, triangular, triangleOf, roundTo } from '../helpers/matrices.js';
 import type { FloatDType } from '../../src/core/dtype.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
@@ -101,9 +101,16 @@ describe('solveTriangular: batches and edge cases', () => {
         expect(ratioSolve(triangleOf(Ts[i], true), fromTensor(X, i * 3 + j), Bs[j], 'float64')).toBeLessThan(30);
       }
   });
-  it('a zero on the diagonal gives Inf/NaN, not finite garbage', () => {
-    const X = linalg.solveTriangular([[1, 0], [1, 0]], [[1], [1]], { upper: false });
-    expect(Array.from(X.dataSync()).some((v) => !Number.isFinite(v))).toBe(true);
+  it('a zero on the diagonal raises LinAlgError (trtrs info); solveTriangularEx returns it with NaN X', () => {
+    expect(() => linalg.solveTriangular([[1, 0], [1, 0]], [[1], [1]], { upper: false }))
+      .toThrow(/diagonal element A\[1, 1\] is exactly zero/);
+    const r = linalg.solveTriangularEx([[1, 0], [1, 0]], [[1], [1]], { upper: false });
+    expect(Array.from(r.info.dataSync())).toEqual([2]);
+    expect(r.info.shape).toEqual([]);
+    expect(Array.from(r.solution.dataSync()).every(Number.isNaN)).toBe(true);
+    // unit diagonal: the stored zeros are never read
+    expect(Array.from(linalg.solveTriangular([[0, 0], [1, 0]], [[1], [1]], { upper: false, unitriangular: true }).dataSync()))
+      .toEqual([1, 0]);
   });
   it('0×0 and errors', () => {
     expect(linalg.solveTriangular(Tensor.empty('float64', [0, 0]), Tensor.empty('float64', [0, 2]), { upper: true }).shape).toEqual([0, 2]);
@@ -193,3 +200,114 @@ describe('solveTriangular: batched small systems (register kernel)', () => {
   });
 });
 
+
+// Issue 10 item 8: an exact zero on the diagonal is LAPACK trtrs's info (first such
+// index, 1-based) per batch element; the plain function throws, the Ex variant returns it.
+describe('solveTriangular: exactly singular triangles (trtrs info)', () => {
+  // (n, k): the unblocked row kernel, the batched register kernel (real n ≤ 128, k ≥ 8),
+  // the blocked recursion (n = 150 > 128, and n = 13 with the block shrunk to 3)
+  const shapes: [number, number, number][] = [[5, 3, 0], [16, 16, 0], [150, 9, 0], [13, 2, 3]];
+  for (const dt of DTYPES) {
+    it(`${dt}: batched, left/right, upper/lower: info, NaN X for the singular items, neighbours untouched`, () => {
+      const rng = new Rng(91);
+      for (const [n, k, block] of shapes) {
+        solverBlocking(block ? { trsmBlock: block } : defaults);
+        for (const upper of [false, true]) {
+          for (const left of [true, false]) {
+            const count = 4;
+            const Ts = Array.from({ length: count }, () => triangular(n, upper, rng, { complex: cplx(dt) }));
+            // item 1: zeros at two places (the first counts); item 3: the last diagonal entry
+            const z1 = Math.min(2, n - 1);
+            Ts[1].set(z1, z1, 0, 0);
+            Ts[1].set(n - 1, n - 1, 0, 0);
+            Ts[3].set(n - 1, n - 1, 0, 0);
+            const Bs = Array.from({ length: count }, () =>
+              left ? randomMatrix(n, k, rng, { complex: cplx(dt) }) : randomMatrix(k, n, rng, { complex: cplx(dt) }));
+            const A = toTensor(Ts, dt), B = toTensor(Bs, dt);
+            const opts = { upper, left };
+            const tag = `n=${n} k=${k} upper=${upper} left=${left}`;
+            const r = linalg.solveTriangularEx(A, B, opts);
+            expect(r.info.shape, tag).toEqual([count]);
+            expect(Array.from(r.info.dataSync()), tag).toEqual([0, z1 + 1, 0, n]);
+            for (const b of [1, 3]) expect(Array.from(fromTensor(r.solution, b).data).every(Number.isNaN), tag).toBe(true);
+            for (const b of [0, 2]) {
+              const x = fromTensor(r.solution, b);
+              const alone = linalg.solveTriangular(toTensor([Ts[b]], dt), toTensor([Bs[b]], dt), opts);
+              expect(Array.from(x.data), tag).toEqual(Array.from(fromTensor(alone).data));
+              const Tr = triangleOf(fromTensor(toTensor([Ts[b]], dt)), upper);
+              const Bt = fromTensor(toTensor([Bs[b]], dt));
+              const ratio = left ? ratioSolve(Tr, x, Bt, dt) : ratioSolve(Tr.transpose(), x.transpose(), Bt.transpose(), dt);
+              expect(ratio, tag).toBeLessThan(30);
+            }
+            let err: unknown;
+            try { linalg.solveTriangular(A, B, opts); } catch (e) { err = e; }
+            expect(err, tag).toBeInstanceOf(LinAlgError);
+            expect((err as LinAlgError).batchIndex).toBe(1);
+            expect((err as LinAlgError).info).toBe(z1 + 1);
+            expect((err as Error).message).toContain(`(batch element 1)`);
+            expect((err as Error).message).toContain(`A[${z1}, ${z1}] is exactly zero`);
+            // unit diagonal: zeros on the stored diagonal are never read, never reported
+            const u = linalg.solveTriangularEx(A, B, { ...opts, unitriangular: true });
+            expect(Array.from(u.info.dataSync()), tag).toEqual([0, 0, 0, 0]);
+            expect(Array.from(fromTensor(u.solution, 3).data).every(Number.isFinite), tag).toBe(true);
+          }
+        }
+      }
+      solverBlocking(defaults);
+    });
+  }
+  it('a broadcast A reports its info on every output matrix it serves', () => {
+    const rng = new Rng(92);
+    const Ts = [0, 1].map(() => triangular(4, true, rng));
+    Ts[1].set(0, 0, 0);
+    const Bs = [0, 1, 2].map(() => randomMatrix(4, 2, rng));
+    const r = linalg.solveTriangularEx(toTensor(Ts, 'float64', [2, 1]), toTensor(Bs, 'float64', [3]), { upper: true });
+    expect(r.info.shape).toEqual([2, 3]);
+    expect(Array.from(r.info.dataSync())).toEqual([0, 0, 0, 1, 1, 1]);
+  });
+});
+
+// Issue 10 item 24: complex64 triangular solves against mathjs lsolve/usolve (each of
+// k ≥ 8 columns), unit or not, left or right, sizes crossing the blocked kernel's
+// leaves (block shrunk to 3). Forward error against the double-precision reference is
+// bounded by κ∞(T)·n·eps (the solve is backward stable), so the ratio below is < 30.
+describe('solveTriangular: complex64 against mathjs', () => {
+  it('k ≥ 8, unit, left: false, blocked sizes', () => {
+    solverBlocking({ trsmBlock: 3 });
+    try {
+      fc.assert(fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 8, max: 11 }), fc.boolean(), fc.boolean(),
+        fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, k, upper, unit, left, seed) => {
+          const rng = new Rng(seed);
+          const T = roundTo(triangular(n, upper, rng, { complex: true }), 'complex64');
+          const B = roundTo(left ? randomMatrix(n, k, rng, { complex: true }) : randomMatrix(k, n, rng, { complex: true }), 'complex64');
+          const X = fromTensor(linalg.solveTriangular(toTensor([T], 'complex64'), toTensor([B], 'complex64'),
+            { upper, left, unitriangular: unit }));
+          // reference: op(T)·x = b per column, op(T) = T (left) or Tᵀ (right: X·T = B ⇔ Tᵀ·Xᵀ = Bᵀ)
+          const Tr = triangleOf(T, upper, unit);
+          const M = left ? Tr : Tr.transpose();
+          const Bl = left ? B : B.transpose();
+          const mM = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => math.complex(M.re(i, j), M.im(i, j))));
+          const lowerOp = left ? !upper : upper;
+          const Minv = math.inv(mM) as unknown as { re: number; im: number }[][];
+          const normInf = (rows: { re: number; im: number }[][]) =>
+            Math.max(...rows.map((r) => r.reduce((s, z) => s + Math.hypot(z.re, z.im), 0)));
+          const kappa = normInf(mM as unknown as { re: number; im: number }[][]) * normInf(Minv);
+          let worst = 0;
+          for (let c = 0; c < k; c++) {
+            const b = Array.from({ length: n }, (_, i) => [math.complex(Bl.re(i, c), Bl.im(i, c))]);
+            const ref = (lowerOp ? math.lsolve : math.usolve)(mM, b) as unknown as { re: number; im: number }[][];
+            let err = 0, mag = 0;
+            for (let i = 0; i < n; i++) {
+              const xr = left ? X.re(i, c) : X.re(c, i), xi = left ? X.im(i, c) : X.im(c, i);
+              err = Math.max(err, Math.hypot(xr - ref[i][0].re, xi - ref[i][0].im));
+              mag = Math.max(mag, Math.hypot(ref[i][0].re, ref[i][0].im));
+            }
+            worst = Math.max(worst, err / (mag * kappa * n * 2 ** -23));
+          }
+          expect(worst).toBeLessThan(30);
+        }), { numRuns: 60 });
+    } finally {
+      solverBlocking(defaults);
+    }
+  });
+});

@@ -5,7 +5,9 @@
 //
 // info per item: 0 ok; k > 0: U(k-1, k-1) is exactly zero (1-based, LAPACK), the output
 // is then filled with NaN ("not computed"); -1 (solve, inv): A holds NaN or Inf, output
-// filled with NaN. One failing item never changes its neighbours.
+// filled with NaN; -2 (LU only): A is finite but its factors overflow (solve, inv and
+// det equilibrate such matrices instead: src/solve/equilibrate.hpp). One failing item
+// never changes its neighbours.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -43,6 +45,12 @@ void solve_batched_shared(index count, index n, index k, const T* A, const int32
 template <class T>
 void trsm_batched(Op op, bool upper, bool unit, index count, index n, index k, const T* A, const int32_t* aIdx,
                   const T* B, const int32_t* bIdx, T* X);
+
+// trtrs's status for trsm_batched's outputs: info[b] = first i (1-based) with A_aIdx[b](i-1, i-1)
+// exactly zero, else 0 (always 0 when unit); X_b is then set to NaN. A: aCount n×n matrices.
+template <class T>
+void trsm_diag_info(bool unit, index count, index n, index k, const T* A, const int32_t* aIdx, index aCount, T* X,
+                    int32_t* info);
 
 // Inverses of count n×n matrices (n ≤ 4 goes to inv_small_batched).
 template <class T>

@@ -9,6 +9,7 @@
 
 #include "lapis/lu.hpp"
 #include "lapis/solve.hpp"
+#include "../solve/equilibrate.hpp"
 
 namespace lapis {
 
@@ -19,7 +20,8 @@ void slogdet_batched(index count, index n, const T* A, T* sign, real_t<T>* logab
   for_each_item(count, flops, [&](index b, int threads) {
     const T* a = A + b * n * n;
     const R nan = std::numeric_limits<R>::quiet_NaN();
-    if (!all_finite(n * n, a)) {
+    const detail::Scale cls = detail::scale_class(n * n, a);
+    if (cls == detail::Scale::NonFinite) {
       sign[b] = nan_value<T>();
       logabs[b] = nan;
       if (det) det[b] = nan_value<T>();
@@ -27,9 +29,25 @@ void slogdet_batched(index count, index n, const T* A, T* sign, real_t<T>* logab
     }
     thread_local std::vector<T> lu;
     thread_local std::vector<int32_t> piv;
+    thread_local std::vector<int> rs, cs;
     lu.assign(a, a + n * n);
     piv.resize(static_cast<size_t>(n));
-    const int32_t st = getrf(n, n, lu.data(), n, piv.data(), threads);
+    int32_t st = 0;
+    bool scaled = cls == detail::Scale::Extreme;
+    if (!scaled) {
+      st = getrf(n, n, lu.data(), n, piv.data(), threads);
+      scaled = !all_finite(n * n, lu.data());  // growth overflowed
+    }
+    // det(A) = det(R·A·C)·2^−(Σr + Σc): exact, the scales being powers of two.
+    long long shift = 0;
+    if (scaled) {
+      rs.resize(static_cast<size_t>(n));
+      cs.resize(static_cast<size_t>(n));
+      detail::equilibrate_exponents(n, a, rs.data(), cs.data());
+      detail::equilibrated_copy(n, a, rs.data(), cs.data(), lu.data());
+      st = getrf(n, n, lu.data(), n, piv.data(), threads);
+      for (index i = 0; i < n; ++i) shift -= static_cast<long long>(rs[i]) + cs[i];
+    }
     if (st != 0) {
       sign[b] = T(0);
       logabs[b] = -std::numeric_limits<R>::infinity();
@@ -41,7 +59,8 @@ void slogdet_batched(index count, index n, const T* A, T* sign, real_t<T>* logab
     // log|det| accumulated in double even for float inputs.
     double la = 0;
     T mant = s;
-    long long expo = 0;
+    long long expo = shift;
+    la += static_cast<double>(shift) * 0.69314718055994530942;
     for (index i = 0; i < n; ++i) {
       const T u = lu[i * n + i];
       const R au = std::abs(u);

@@ -7,6 +7,8 @@
 #include "lapis/inv_small.hpp"
 #include "lapis/lu.hpp"
 #include "lapis/solve.hpp"
+#include "../solve/equilibrate.hpp"
+#include "lapis/parallel.hpp"
 
 namespace lapis {
 
@@ -19,6 +21,18 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info) {
   }
   if (n <= 4) {
     inv_small_batched<T>(n, count, A, X, info);
+    // The lane kernels do not scale: matrices near overflow/underflow are redone through
+    // R·A·C (one O(n²) pass over A; the kernel's result stands for all others).
+    parallel_for(count, 4096, [&](index b0, index b1) {
+      for (index b = b0; b < b1; ++b) {
+        const T* a = A + b * n * n;
+        if (detail::scale_class(n * n, a) != detail::Scale::Extreme) continue;
+        T* x = X + b * n * n;
+        info[b] = detail::inv_equilibrated(n, a, x, 1);
+        if (info[b] != 0)
+          for (index i = 0; i < n * n; ++i) x[i] = nan_value<T>();
+      }
+    });
     return;
   }
   const double flops = 8.0 / 3.0 * n * n * n;
@@ -26,16 +40,28 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info) {
     const T* a = A + b * n * n;
     T* x = X + b * n * n;
     const T nan = nan_value<T>();
-    if (!all_finite(n * n, a)) {
+    const detail::Scale cls = detail::scale_class(n * n, a);
+    if (cls == detail::Scale::NonFinite) {
       info[b] = -1;
       for (index i = 0; i < n * n; ++i) x[i] = nan;
       return;
     }
     thread_local std::vector<T> lu;
     thread_local std::vector<int32_t> piv;
-    lu.assign(a, a + n * n);
-    piv.resize(static_cast<size_t>(n));
-    const int32_t st = getrf(n, n, lu.data(), n, piv.data(), threads);
+    int32_t st = 0;
+    bool scaled = cls == detail::Scale::Extreme;
+    if (!scaled) {
+      lu.assign(a, a + n * n);
+      piv.resize(static_cast<size_t>(n));
+      st = getrf(n, n, lu.data(), n, piv.data(), threads);
+      scaled = !all_finite(n * n, lu.data());  // growth overflowed
+    }
+    if (scaled) {
+      info[b] = detail::inv_equilibrated(n, a, x, threads);
+      if (info[b] != 0)
+        for (index i = 0; i < n * n; ++i) x[i] = nan;
+      return;
+    }
     info[b] = st;
     if (st != 0) {
       for (index i = 0; i < n * n; ++i) x[i] = nan;

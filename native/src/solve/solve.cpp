@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../lu/kernels.hpp"
+#include "equilibrate.hpp"
 #include "tiny.hpp"
 #include "lapis/pages.hpp"
 #include "lapis/parallel.hpp"
@@ -55,7 +56,7 @@ void lu_factor_batched(index count, index m, index n, const T* A, T* LU, int32_t
   for_each_item(count, flops, [&](index b, int threads) {
     T* a = LU + b * m * n;
     if (a != A + b * m * n) std::memcpy(a, A + b * m * n, sizeof(T) * static_cast<size_t>(m * n));
-    info[b] = getrf(m, n, a, n, piv + b * mn, threads);
+    info[b] = detail::getrf_guarded(m, n, a, piv + b * mn, threads);
   });
 }
 
@@ -75,13 +76,24 @@ template <class T>
 void solve_batched(index count, index n, index k, const T* A, const int32_t* aIdx, const T* B, const int32_t* bIdx,
                    T* X, int32_t* info) {
   const double flops = 2.0 / 3.0 * n * n * n + 2.0 * n * n * k;
+  // Finite A near overflow/underflow: solved through R·A·C (equilibrate.hpp).
+  auto equilibrated = [&](index b, index ia, index ib, int threads) {
+    T* x = X + b * n * k;
+    info[b] = detail::solve_equilibrated(n, k, A + ia * n * n, B + ib * n * k, x, threads);
+    if (info[b] != 0) fill_nan(n * k, x);
+  };
   auto one = [&](index b, int threads) {
     const index ia = pick(aIdx, b), ib = pick(bIdx, b);
     const T* a = A + ia * n * n;
     T* x = X + b * n * k;
-    if (!all_finite(n * n, a)) {
+    const detail::Scale cls = detail::scale_class(n * n, a);
+    if (cls == detail::Scale::NonFinite) {
       info[b] = -1;
       fill_nan(n * k, x);
+      return;
+    }
+    if (cls == detail::Scale::Extreme) {
+      equilibrated(b, ia, ib, threads);
       return;
     }
     if (n >= 1 && n <= detail::kSolveSmallMax) {
@@ -95,6 +107,10 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
     lu.assign(a, a + n * n);
     pv.resize(static_cast<size_t>(n));
     const int32_t st = getrf(n, n, lu.data(), n, pv.data(), threads);
+    if (!all_finite(n * n, lu.data())) {  // growth overflowed: finite A, non-finite factors
+      equilibrated(b, ia, ib, threads);
+      return;
+    }
     info[b] = st;
     if (st != 0) {
       fill_nan(n * k, x);
@@ -116,6 +132,9 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
         detail::prefault(X + g0 * L * n, sizeof(T) * static_cast<size_t>((g1 - g0) * L * n));
         detail::prefault(info + g0 * L, sizeof(int32_t) * static_cast<size_t>((g1 - g0) * L));
         tiny.groups(n, g1 - g0, A + g0 * L * n * n, B + g0 * L * n, X + g0 * L * n, info + g0 * L);
+        // the lane kernel does not scale: systems near overflow/underflow are redone (A is in cache)
+        for (index b = g0 * L; b < g1 * L; ++b)
+          if (detail::scale_class(n * n, A + b * n * n) == detail::Scale::Extreme) equilibrated(b, b, b, 1);
       });
       // The last partial group goes through the same kernel, padded with identity systems,
       // so a system's result does not depend on where it sits in the batch.
@@ -130,6 +149,8 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
         tiny.groups(n, 1, a.data(), bx.data(), bx.data() + L * n, st.data());
         std::memcpy(X + b0 * n, bx.data() + L * n, sizeof(T) * static_cast<size_t>(rest * n));
         std::memcpy(info + b0, st.data(), sizeof(int32_t) * static_cast<size_t>(rest));
+        for (index b = b0; b < count; ++b)
+          if (detail::scale_class(n * n, A + b * n * n) == detail::Scale::Extreme) equilibrated(b, b, b, 1);
       }
       return;
     }
@@ -149,19 +170,31 @@ void solve_batched_shared(index count, index n, index k, const T* A, const int32
   // Fewer distinct matrices than systems (A broadcast over B's batch): factor each once.
   std::vector<T> lu(static_cast<size_t>(aCount * n * n));
   std::vector<int32_t> piv(static_cast<size_t>(aCount * n)), st(static_cast<size_t>(aCount));
+  std::vector<char> eq(static_cast<size_t>(aCount), 0);  // solved through R·A·C per system
   for_each_item(aCount, 2.0 / 3.0 * n * n * n, [&](index a, int threads) {
     const T* src = A + a * n * n;
     T* f = lu.data() + a * n * n;
-    if (!all_finite(n * n, src)) {
+    const detail::Scale cls = detail::scale_class(n * n, src);
+    if (cls == detail::Scale::NonFinite) {
       st[a] = -1;
       return;
     }
     std::memcpy(f, src, sizeof(T) * static_cast<size_t>(n * n));
-    st[a] = getrf(n, n, f, n, piv.data() + a * n, threads);
+    if (cls == detail::Scale::Ordinary) {
+      st[a] = getrf(n, n, f, n, piv.data() + a * n, threads);
+      if (all_finite(n * n, f)) return;
+    }
+    eq[a] = 1;
+    st[a] = 0;
   });
   for_each_item(count, 2.0 * n * n * k, [&](index b, int threads) {
     const index ia = aIdx[b], ib = pick(bIdx, b);
     T* x = X + b * n * k;
+    if (eq[ia]) {
+      info[b] = detail::solve_equilibrated(n, k, A + ia * n * n, B + ib * n * k, x, threads);
+      if (info[b] != 0) fill_nan(n * k, x);
+      return;
+    }
     info[b] = st[ia];
     if (st[ia] != 0) {
       fill_nan(n * k, x);

@@ -11,7 +11,8 @@ import { runProgram, type GpuProgram } from './program.js';
 import { gpuLimits } from './device.js';
 import { loadShader, dtypeDefines } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
-import { smallProgram, gpuFloatDType, floatsPer, uploadIndex, dummyIndex, checkIndexRange } from './small.js';
+import { smallProgram, gpuFloatDType, floatsPer, uploadIndex, dummyIndex, checkIndexRange, infoTensor } from './small.js';
+import { zeroInfo } from './lu.js';
 
 /** Largest n the general kernel takes (one workgroup per system). */
 export const TRSM_MAX_N = 1024;
@@ -178,9 +179,35 @@ export interface TrsmOptions {
   unitriangular: boolean;
   /** Force the general kernel (tests compare the two paths). */
   forceGeneral?: boolean;
+  /** Also return trtrs's status (ops.ts). */
+  info?: boolean;
 }
 
-function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions): Tensor {
+/**
+ * trtrs's status after a non-unit solve: one workgroup per output system scans its
+ * diagonal (shaders/trsm/trsm_diag.wgsl), writes info and sets X to NaN where a diagonal
+ * entry is exactly zero. Recorded after the solve in the same encoder.
+ */
+function diagInfo(A: Tensor, X: Tensor, plan: BatchPlan, n: number, nrhs: number, dtype: 'float32' | 'complex64', who: string): Tensor<'int32'> {
+  const info = infoTensor(plan.batchShape, who);
+  const amap = uploadIndex(plan.aIdx, who);
+  const a = amap ?? dummyIndex(who);
+  const prog = smallProgram('trsm_diag', 'trsm/trsm_diag.wgsl', 'trsm_diag', dtype, 64, { FLOATS: floatsPer(dtype) });
+  runProgram(prog, {
+    inputs: [A.gpuStorage(), a.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
+    workgroups: plan.count,
+    uniforms: [
+      { name: 'count', type: 'u32', value: plan.count },
+      { name: 'n', type: 'u32', value: n },
+      { name: 'nrhs', type: 'u32', value: nrhs },
+      { name: 'use_a', type: 'u32', value: amap ? 1 : 0 },
+    ],
+  });
+  a.dispose();
+  return info;
+}
+
+function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions): { X: Tensor; info: Tensor<'int32'> | null } {
   const who = 'solveTriangular';
   const dtype = gpuFloatDType(A, who, 'A');
   gpuFloatDType(B, who, 'B');
@@ -191,7 +218,10 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
   }
   const nrhs = B.cols;
   const X = emptyGpu(dtype, [...plan.batchShape, n, nrhs], who);
-  if (plan.count === 0 || n === 0 || nrhs === 0) return X;
+  // unit diagonal: never singular, and nothing runs for the status (the GDN path asks for none)
+  const zero = (): Tensor<'int32'> | null => (opts.info ? zeroInfo(plan.batchShape) : null);
+  if (plan.count === 0 || n === 0) return { X, info: zero() };
+  if (nrhs === 0) return { X, info: opts.info && !opts.unitriangular ? diagInfo(A, X, plan, n, nrhs, dtype, who) : zero() };
   const F = floatsPer(dtype);
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * nrhs * F + plan.aCount * n * n * F, who);
   const amap = uploadIndex(plan.aIdx, who);
@@ -248,7 +278,8 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
   }
   a.dispose();
   b.dispose();
-  return X;
+  if (opts.info && !opts.unitriangular) return { X, info: diagInfo(A, X, plan, n, nrhs, dtype, who) };
+  return { X, info: zero() };
 }
 
 export function registerTrsmGpu(): void {
