@@ -9,7 +9,8 @@
 // later, when nobody reads it any more. An exactly zero pivot is reported LAPACK-style
 // (info = k + 1, the first one) and the step skips the update, so the factorization
 // completes. Multipliers are a·(1/p), or a/p when p is below the smallest normal (its
-// reciprocal would overflow).
+// reciprocal would overflow), and exactly ±1 when a = ±p (see `mult`). LUSOLVE checks
+// the pivots it is given (1..N) and reports the first bad one in STATUS.
 //
 // Strided loops over a matrix run a constant number of passes (the compiler unrolls them
 // and keeps every load of a thread in flight at once: with 32-thread groups, one load at a
@@ -69,7 +70,9 @@ const WG: u32 = ${WG}u;
 @group(0) @binding(4) var<storage, read> bmap: array<i32>;
 @group(0) @binding(5) var<storage, read_write> X: array<f32>;
 @group(0) @binding(6) var<storage, read_write> W: array<f32>;
-@group(0) @binding(7) var<uniform> p: Params;
+// per output matrix: (k + 1 of the first pivot outside 1..N, its value), or (0, 0)
+@group(0) @binding(7) var<storage, read_write> STATUS: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
 #endif
 
 #if !A_GLOBAL
@@ -80,6 +83,9 @@ var<workgroup> piv_s: array<u32, ${N}>;
 var<workgroup> perm_s: array<u32, ${N}>;
 var<workgroup> info_s: i32;
 var<workgroup> nonfinite_s: atomic<u32>;  // SOLVE/INV: A holds NaN/Inf → info −1
+#if MODE_LUSOLVE
+var<workgroup> badpiv_s: atomic<u32>;  // the first pivot index outside 1..N (N: none)
+#endif
 
 var<private> wbase: u32;  // A_GLOBAL: element offset of this group's matrix in W (or LU)
 
@@ -139,6 +145,13 @@ fn as_(e: u32, v: ${T}) { a_s[e] = v; }
 fn sync() { workgroupBarrier(); }
 #endif
 
+// The multiplier a/p formed as `q` (a·(1/p), or a/p), but exactly ±1 when a = ±p: a row
+// equal to the pivot row (a duplicated row) then cancels to exact zeros, whereas a·(1/p)
+// may be 1 − 2⁻²⁴ and leave a pivot of ~1e-7·‖A‖ where an exact zero is due (issue 10).
+fn mult(a: ${T}, p: ${T}, q: ${T}) -> ${T} {
+  return select(select(q, -${ONE}, all(a == -p)), ${ONE}, all(a == p));
+}
+
 fn finite_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
 
 // Coalesced copy of matrix `m` of A into the working matrix; flags non-finite values.
@@ -195,11 +208,11 @@ fn factor(lid: u32) {
       // (everyone else waits at the barrier for this thread).
       if (tmag(dpv) < 1.17549435e-38) {
         if (!tiszero(dpv)) {
-          for (var i = dk + 1u; i < N; i++) { as_(i * N + dk, tdiv(ag(i * N + dk), dpv)); }
+          for (var i = dk + 1u; i < N; i++) { let a = ag(i * N + dk); as_(i * N + dk, mult(a, dpv, tdiv(a, dpv))); }
         }
       } else {
         let r = tdiv(${ONE}, dpv);
-        for (var i = dk + 1u; i < N; i++) { as_(i * N + dk, tmul(ag(i * N + dk), r)); }
+        for (var i = dk + 1u; i < N; i++) { let a = ag(i * N + dk); as_(i * N + dk, mult(a, dpv, tmul(a, r))); }
       }
     }
     if (lid < N && lid != k) {
@@ -219,12 +232,12 @@ fn factor(lid: u32) {
         if (tiny) {
           for (var i = k + 1u; i < N; i++) {
             let aik = select(ag(i * N + k), akk, i == piv);
-            as_(i * N + j, ag(i * N + j) - tmul(tdiv(aik, pv), akj));
+            as_(i * N + j, ag(i * N + j) - tmul(mult(aik, pv, tdiv(aik, pv)), akj));
           }
         } else {
           for (var i = k + 1u; i < N; i++) {
             let aik = select(ag(i * N + k), akk, i == piv);
-            as_(i * N + j, ag(i * N + j) - tmul(tmul(aik, rp), akj));
+            as_(i * N + j, ag(i * N + j) - tmul(mult(aik, pv, tmul(aik, rp)), akj));
           }
         }
       }
@@ -326,7 +339,12 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   let m = linear_workgroup_id(wid, nwg);
   if (m >= p.count) { return; }
   wbase = m * NN;
-  if (lid == 0u) { atomicStore(&nonfinite_s, 0u); }
+  if (lid == 0u) {
+    atomicStore(&nonfinite_s, 0u);
+#if MODE_LUSOLVE
+    atomicStore(&badpiv_s, N);
+#endif
+  }
   workgroupBarrier();
 #if MODE_FACTOR
   load_matrix(m, lid);
@@ -360,11 +378,24 @@ fn ${ENTRY}_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   for (var r_k = 0u; r_k < (N + WG - 1u) / WG; r_k++) {
     let k = lid + r_k * WG;
     if (k >= N) { continue; }
-    piv_s[k] = u32(PIVIN[am * N + k] - 1);
+    // A pivot outside 1..N (0-based, garbage) would swap rows outside the matrix: the
+    // matrix's X becomes NaN and STATUS names the pivot (luSolve raises on the read).
+    let q = PIVIN[am * N + k];
+    if (q < 1 || q > i32(N)) {
+      atomicMin(&badpiv_s, k);
+      piv_s[k] = k;
+    } else {
+      piv_s[k] = u32(q - 1);
+    }
   }
   sync();
   let nrhs = p.nrhs;
-  let bad = false;
+  let kbad = atomicLoad(&badpiv_s);
+  let bad = kbad < N;
+  if (lid == 0u) {
+    STATUS[2u * m] = select(0, i32(kbad + 1u), bad);
+    STATUS[2u * m + 1u] = select(0, PIVIN[am * N + min(kbad, N - 1u)], bad);
+  }
 #elif MODE_SOLVE
   load_matrix(m, lid);
   sync();

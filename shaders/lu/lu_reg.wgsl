@@ -19,7 +19,8 @@
 // barrier every row reads the keys; the pivot row stores its registers (U row k,
 // left-aligned, and its B part) as row k of the U block and is done. After the second
 // barrier every undone row reads row k and updates itself. Multipliers are a·(1/p) (both
-// scaled by 2²⁴ when p is below the smallest normal). An exactly zero pivot sets info
+// scaled by 2²⁴ when p is below the smallest normal), exactly ±1 when a = ±p (a
+// duplicated row cancels exactly, as in lu.wgsl). An exactly zero pivot sets info
 // (the first one) and the step eliminates nothing, so the factorization completes.
 // SPEC (a variant for the benches) makes a step one barrier: every undone row stores its
 // registers (double buffered) with its key, and the pivot row is read from there; that
@@ -192,7 +193,9 @@ ${STORE_ROW}
       let sc = select(1.0, 16777216.0, abs(pv) < 1.17549435e-38);
       let rps = 1.0 / (pv * sc);
       if (undone) {
-        let l = select((r0 * sc) * rps, 0.0, zero);
+        // exactly ±1 when r0 = ±p: a duplicated row cancels to exact zeros (a·(1/p) may be
+        // 1 − 2⁻²⁴ and leave a tiny pivot where the exact zero is due)
+        let l = select(select(select((r0 * sc) * rps, -1.0, r0 == -pv), 1.0, r0 == pv), 0.0, zero);
 #if MODE_FACTOR
         lmul[(g * N + tl) * N + k] = l;
 #endif

@@ -145,6 +145,11 @@ export class Tensor<D extends DType = DType> {
     return this;
   }
 
+  /** The deferred check not yet run, for a tensor derived from this one to carry (GPU backend use). */
+  pendingCheck(): (() => Promise<void>) | undefined {
+    return this._check;
+  }
+
   /**
    * Copies to `device`. To the GPU: needs `await gpu.init()` first (device creation is
    * asynchronous in WebGPU). From the GPU use `await toAsync('cpu')`.

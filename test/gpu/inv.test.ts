@@ -160,7 +160,9 @@ describe('gpu inv (batched small)', () => {
       const data = new Float32Array(count * n * n);
       for (let b = 0; b < count; b++) {
         for (let k = 0; k < n * n; k++) data[b * n * n + k] = rng.normal();
-        for (let k = 0; k < n; k++) data[b * n * n + k * (n + 1)] += 4; // diagonally dominant: well conditioned
+        // mostly well conditioned, but among 70,000 draws some are not (matrix 64758 of the
+        // 3×3 batch has κ₁ ≈ 1.7e5): hence the conditioning-aware checks below
+        for (let k = 0; k < n; k++) data[b * n * n + k * (n + 1)] += 4;
       }
       const A = Tensor.fromStorage('float32', [7, 10_000, n, n], data);
       const g = linalg.invEx(A.to('gpu'));
@@ -168,17 +170,26 @@ describe('gpu inv (batched small)', () => {
       const X = (await g.inverse.data()) as Float32Array;
       const info = await g.info.data();
       const ref = linalg.invEx(A).inverse.dataSync() as Float32Array;
-      // every matrix agrees with the CPU to a few ulps of its own scale; LAPACK ratio on a sample
+      // Every matrix: LAPACK's inverse ratio ‖I − A·X‖₁/(n·‖A‖₁·‖X‖₁·eps) < 30 (backward
+      // stability, whatever the conditioning), and agreement with the CPU to what the
+      // conditioning allows: two backward-stable inverses may differ by ~κ₁(A)·eps relative
+      // (an elementwise bound at a fixed relative tolerance fails on the ill-conditioned
+      // members, as on the H200: 21 at scale 1.9e4 for 3×3 matrix 64758, κ₁ ≈ 1.7e5).
+      const M = new Mat(n, n), Xi = new Mat(n, n), R = new Mat(n, n);
+      let worst = 0;
       for (let b = 0; b < count; b++) {
-        let err = 0, mag = 0;
-        for (let k = b * n * n; k < (b + 1) * n * n; k++) { err = Math.max(err, Math.abs(X[k] - ref[k])); mag = Math.max(mag, Math.abs(ref[k])); }
-        if (!(err <= 1e-3 * mag)) expect.fail(`matrix ${b}: GPU and CPU inverses differ by ${err} (scale ${mag})`);
+        for (let k = 0; k < n * n; k++) {
+          const [i, j] = [Math.floor(k / n), k % n];
+          M.set(i, j, data[b * n * n + k]); Xi.set(i, j, X[b * n * n + k]); R.set(i, j, ref[b * n * n + k]);
+        }
+        const ratio = ratioInv(M, Xi, 'float32');
+        worst = Math.max(worst, ratio);
+        if (!(ratio < 30)) expect.fail(`matrix ${b}: inverse ratio ${ratio}`);
+        const kappa = M.norm1() * R.norm1();
+        const err = Xi.sub(R).norm1() / R.norm1();
+        if (!(err <= 30 * n * 1.2e-7 * kappa)) expect.fail(`matrix ${b}: GPU and CPU inverses differ by ${err} relative, κ₁ = ${kappa}`);
       }
-      for (let b = 0; b < count; b += 997) {
-        const M = new Mat(n, n), Xi = new Mat(n, n);
-        for (let k = 0; k < n * n; k++) { M.set(Math.floor(k / n), k % n, data[b * n * n + k]); Xi.set(Math.floor(k / n), k % n, X[b * n * n + k]); }
-        expect(ratioInv(M, Xi, 'float32')).toBeLessThan(30);
-      }
+      expect(worst).toBeLessThan(30);
       expect(info.every((v) => v === 0)).toBe(true);
     }
   });

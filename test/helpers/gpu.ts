@@ -1,13 +1,21 @@
 // Initialises the GPU once per test file. No adapter is a failure (CI must run the GPU
 // suite for real) unless LAPIS_ALLOW_NO_GPU=1, which turns GPU tests into loud skips.
+// LAPIS_GPU_LIMITS=default creates the device with WebGPU's default limits (16 KiB of
+// workgroup memory, 256 invocations per workgroup): the kernels must pick variants that fit.
 import { beforeAll, it } from 'vitest';
 import { gpu } from '../../src/index.js';
 
 let initResult: Promise<{ ok: true } | { ok: false; reason: string }> | undefined;
 
 function ensure(): Promise<{ ok: true } | { ok: false; reason: string }> {
-  initResult ??= gpu.init().then(
-    () => ({ ok: true as const }),
+  const limits = process.env.LAPIS_GPU_LIMITS === 'default' ? 'default' as const : undefined;
+  initResult ??= gpu.init(limits ? { limits } : {}).then(
+    (info) => {
+      if (limits && info.limitsMode !== limits) {
+        return { ok: false as const, reason: `LAPIS_GPU_LIMITS=${limits} but the device was created with ${info.limitsMode} limits` };
+      }
+      return { ok: true as const };
+    },
     (e: unknown) => ({ ok: false as const, reason: (e as Error).message }),
   );
   return initResult;

@@ -2,7 +2,7 @@
 // The WebGPU adapter and device: one per process, created by `await gpu.init()`.
 // Node gets WebGPU from the `webgpu` package (Dawn); a runtime with `navigator.gpu`
 // (a browser, Deno) uses its own.
-import { DeviceError } from '../../core/errors.js';
+import { ArgumentError, DeviceError } from '../../core/errors.js';
 
 export interface GpuLimits {
   maxStorageBufferBindingSize: number;
@@ -28,7 +28,16 @@ export interface GpuInfo {
   source: 'webgpu' | 'navigator.gpu';
   /** Flags given to Dawn's `create()` (Node only). */
   dawnFlags: string[];
+  /** 'adapter': the device was created with the adapter's largest limits; 'default': with WebGPU's defaults. */
+  limitsMode: 'adapter' | 'default';
   limits: GpuLimits;
+  /**
+   * Whether float32 arithmetic keeps subnormal numbers (below 2⁻¹²⁶ ≈ 1.18e-38), probed at
+   * init by a one-thread kernel. false: the adapter flushes them to zero (NVIDIA through
+   * Vulkan, and GPUs generally may), so subnormal inputs and intermediates act as zero
+   * (docs/gpu-portability.md).
+   */
+  subnormals: boolean;
 }
 
 export interface GpuInitOptions {
@@ -40,6 +49,14 @@ export interface GpuInitOptions {
    * (also read from LAPIS_DAWN_FLAGS, separated by spaces). Ignored with `navigator.gpu`.
    */
   dawnFlags?: string[];
+  /**
+   * 'adapter' (default): ask for the adapter's largest storage-buffer, buffer and workgroup
+   * limits. 'default': create the device with WebGPU's default limits (16 KiB of workgroup
+   * memory, 256 invocations per workgroup, 128 MiB storage bindings), what every WebGPU
+   * implementation gives, to test that the kernels fit a small GPU (phones, some laptops).
+   * Also read from LAPIS_GPU_LIMITS ('default' or 'adapter').
+   */
+  limits?: 'adapter' | 'default';
 }
 
 interface State {
@@ -101,6 +118,49 @@ async function getGpu(flags: string[]): Promise<{ gpu: GPU; source: GpuInfo['sou
   return { gpu: mod.create(flags), source: 'webgpu', create: mod.create };
 }
 
+// float32 subnormals through a multiply and an add, from run-time values (constants would
+// be folded by the shader compiler, which keeps subnormals where the hardware may not).
+const PROBE = `
+@group(0) @binding(0) var<storage, read_write> io: array<f32, 4>;
+@compute @workgroup_size(1)
+fn probe() {
+  let tiny = io[0];  // 2^-126, the smallest normal
+  let half = io[1];  // 0.5
+  let sub = io[2];   // 2^-140, subnormal
+  let one = io[3];   // 1.0
+  io[0] = tiny * half;  // a subnormal result from normal operands
+  io[1] = sub * one;    // a subnormal operand of a multiply
+  io[2] = sub + sub;    // ... of an add
+}`;
+
+/** Whether the device's float32 arithmetic keeps subnormals (one thread, one round trip at init). */
+async function probeSubnormals(device: GPUDevice): Promise<boolean> {
+  const host = new Float32Array([2 ** -126, 0.5, 2 ** -140, 1]);
+  device.pushErrorScope('validation');
+  const io = device.createBuffer({ size: 16, usage: 0x80 | 0x04 | 0x08 /* STORAGE | COPY_SRC | COPY_DST */ });
+  const rb = device.createBuffer({ size: 16, usage: 0x01 | 0x08 /* MAP_READ | COPY_DST */ });
+  device.queue.writeBuffer(io, 0, host);
+  const pipeline = device.createComputePipeline({
+    layout: 'auto', compute: { module: device.createShaderModule({ code: PROBE }), entryPoint: 'probe' },
+  });
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: io } }] }));
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  enc.copyBufferToBuffer(io, 0, rb, 0, 16);
+  device.queue.submit([enc.finish()]);
+  const err = await device.popErrorScope();
+  if (err) throw new Error(err.message);
+  await rb.mapAsync(1 /* READ */);
+  const r = new Float32Array(rb.getMappedRange().slice(0));
+  rb.unmap();
+  io.destroy();
+  rb.destroy();
+  return r[0] === 2 ** -127 && r[1] === 2 ** -140 && r[2] === 2 ** -139;
+}
+
 async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
   const flags = opts.dawnFlags ?? (nodeProcess?.env?.LAPIS_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const { gpu, source, create } = await getGpu(flags);
@@ -122,16 +182,29 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
   if (!adapter) {
     throw new DeviceError(`gpu.init: no WebGPU adapter found${opts.forceSoftware ? ' (software adapter requested)' : ''}; ${INSTALL_HINT}`);
   }
+  const limitsMode = opts.limits ?? (nodeProcess?.env?.LAPIS_GPU_LIMITS || 'adapter');
+  if (limitsMode !== 'adapter' && limitsMode !== 'default') {
+    throw new ArgumentError(`gpu.init: limits must be 'adapter' or 'default', got ${JSON.stringify(limitsMode)}${opts.limits === undefined ? ' (from LAPIS_GPU_LIMITS)' : ''}`);
+  }
   const requiredLimits: Record<string, number> = {};
-  for (const k of WANTED_LIMITS) {
-    const v = (adapter.limits as unknown as Record<string, number>)[k];
-    if (typeof v === 'number') requiredLimits[k] = v;
+  if (limitsMode === 'adapter') {
+    for (const k of WANTED_LIMITS) {
+      const v = (adapter.limits as unknown as Record<string, number>)[k];
+      if (typeof v === 'number') requiredLimits[k] = v;
+    }
   }
   let device: GPUDevice;
   try {
     device = await adapter.requestDevice({ requiredLimits });
   } catch (e) {
     throw new DeviceError(`gpu.init: the adapter refused a device (${(e as Error).message})`);
+  }
+  let subnormals: boolean;
+  try {
+    subnormals = await probeSubnormals(device);
+  } catch (e) {
+    device.destroy();
+    throw new DeviceError(`gpu.init: the subnormal probe kernel failed (${(e as Error).message})`);
   }
   const ai = adapter.info ?? ({} as GPUAdapterInfo);
   const lim = device.limits as unknown as Record<string, number>;
@@ -148,7 +221,9 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
       || softwareName(`${ai.vendor} ${ai.architecture} ${ai.description} ${ai.device}`),
     source,
     dawnFlags: source === 'webgpu' ? flags : [],
+    limitsMode,
     limits,
+    subnormals,
   };
   const s: State = { gpu: owner, adapter, device, info };
   device.lost.then((l) => {
@@ -167,7 +242,8 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
 
 /**
  * Creates the WebGPU device (once; later calls return the same info). Asks for the
- * adapter's maximum storage-buffer, buffer and workgroup limits.
+ * adapter's maximum storage-buffer, buffer and workgroup limits, or WebGPU's defaults with
+ * `limits: 'default'`; probes whether float32 subnormals survive arithmetic.
  * Throws: DeviceError with the reason when there is no adapter, and what to install.
  */
 export function initGpu(opts: GpuInitOptions = {}): Promise<GpuInfo> {

@@ -27,14 +27,18 @@ function luProgram(mode: Mode, dtype: 'float32' | 'complex64', n: number, nrhs: 
   let RC = 1;
   while (RC < Math.min(nrhs, 16)) RC *= 2;
   const WG = n <= 32 ? 32 : 64;
-  const shared = 4 * F * (n * n + n * RC) + 8 * n + 16;
+  // workgroup memory: the matrix (unless A_GLOBAL), the RHS block, pivots, permutation, flags
+  const rest = 4 * F * n * RC + 8 * n + 16;
   const limit = gpuLimits(who).maxComputeWorkgroupStorageSize;
-  const A_GLOBAL = shared > limit;
+  // 64×64 float32 (16 KiB) and complex n > 44 exceed WebGPU's default 16 KiB: the matrix
+  // then lives in a storage buffer.
+  const A_GLOBAL = 4 * F * n * n + rest > limit;
   const prog = smallProgram(ENTRY[mode], 'lu/lu.wgsl', ENTRY[mode], dtype, WG, {
     N: n, NN: n * n, F, RC, NRC: n * RC, ENTRY: ENTRY[mode], A_GLOBAL,
     MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE', MODE_INV: mode === 'INV', MODE_LUSOLVE: mode === 'LUSOLVE',
     HAS_B: mode === 'SOLVE' || mode === 'LUSOLVE',
   });
+  prog.workgroupBytes = (A_GLOBAL ? 0 : 4 * F * n * n) + rest;
   return { prog, A_GLOBAL };
 }
 
@@ -54,6 +58,34 @@ export const luVariant = { registers: true, wg: 32, spec: false };
 
 export function useLuReg(dtype: string, n: number, nrhs: number): boolean {
   return luVariant.registers && dtype === 'float32' && n >= 1 && n <= LU_REG_MAX_N && nrhs >= 1 && nrhs <= LU_REG_MAX_RHS;
+}
+
+/** Layout of the register kernel for (mode, n, rhs columns, wg, spec): rows per group, row stride, workgroup bytes. */
+function regLayout(mode: 'FACTOR' | 'SOLVE' | 'INV', n: number, R: number, wg: number, spec: boolean) {
+  const G = Math.max(1, Math.floor(wg / n));
+  const NB = Math.ceil(n / 4) * 4;
+  const rhs = mode === 'SOLVE' ? R : mode === 'INV' ? n : 0;
+  // Row stride in vec4s: odd, so that 8 rows' vec4s fall in distinct banks.
+  let W4 = NB / 4 + Math.ceil(rhs / 4);
+  if (W4 % 2 === 0) W4 += 1;
+  const KP4 = NB / 4;
+  const bytes = 16 * ((spec ? 2 : 1) * G * n * W4 + 2 * G * KP4) + 4 * G + (mode === 'FACTOR' ? 4 * (G * n * n + 2 * G * n) : 0);
+  return { G, NB, rhs, W4, KP4, bytes };
+}
+
+/**
+ * The register kernel's variant for the device: \`spec\` is dropped when its doubled row
+ * buffers exceed the workgroup memory (n = 32 inverses need 17 KiB with it, over WebGPU's
+ * default 16 KiB); null when no variant fits (the workgroup-memory kernel runs instead).
+ */
+function regFit(mode: 'FACTOR' | 'SOLVE' | 'INV', n: number, R: number): { wg: number; spec: boolean } | null {
+  const lim = gpuLimits('lu');
+  const wg = luVariant.wg;
+  if (wg > lim.maxComputeInvocationsPerWorkgroup || wg > lim.maxComputeWorkgroupSizeX) return null;
+  for (const spec of luVariant.spec ? [true, false] : [false]) {
+    if (regLayout(mode, n, R, wg, spec).bytes <= lim.maxComputeWorkgroupStorageSize) return { wg, spec };
+  }
+  return null;
 }
 
 /**
@@ -161,13 +193,7 @@ export function luRegProgram(mode: RegMode, n: number, R: number, wg = luVariant
   const key = `${mode},n=${n},R=${R},WG=${wg},SPEC=${spec}`;
   let prog = regPrograms.get(key);
   if (!prog) {
-    const G = Math.max(1, Math.floor(wg / n));
-    const NB = Math.ceil(n / 4) * 4;
-    const rhs = mode === 'SOLVE' ? R : mode === 'INV' ? n : 0;
-    // Row stride in vec4s: odd, so that 8 rows' vec4s fall in distinct banks.
-    let W4 = NB / 4 + Math.ceil(rhs / 4);
-    if (W4 % 2 === 0) W4 += 1;
-    const KP4 = NB / 4;
+    const { G, NB, rhs, W4, KP4, bytes } = regLayout(mode, n, R, wg, spec);
     const vecLoad = n % 4 === 0;
     const entry = { FACTOR: 'lu_reg_factor', SOLVE: 'lu_reg_solve', INV: 'lu_reg_inv' }[mode];
     const defs = {
@@ -177,7 +203,7 @@ export function luRegProgram(mode: RegMode, n: number, R: number, wg = luVariant
       ...luRegParts(n, rhs, vecLoad, mode === 'INV'),
     };
     prog = {
-      name: entry, key, entryPoint: `${entry}_f32`, workgroupSize: [wg, 1, 1],
+      name: entry, key, entryPoint: `${entry}_f32`, workgroupSize: [wg, 1, 1], workgroupBytes: bytes,
       source: () => loadShader('lu/lu_reg.wgsl', defs),
     };
     regPrograms.set(key, prog);
@@ -231,11 +257,12 @@ function luFactorGpu(A: Tensor): { LU: Tensor; pivots: Tensor<'int32'>; info: Te
   const info = infoTensor(A.shape.slice(0, -2), who);
   if (count === 0) return { LU, pivots, info };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
-  if (useLuReg(dtype, n, 1)) {
-    runProgram(luRegProgram('FACTOR', n, 0), {
+  const fit = useLuReg(dtype, n, 1) ? regFit('FACTOR', n, 0) : null;
+  if (fit) {
+    runProgram(luRegProgram('FACTOR', n, 0, fit.wg, fit.spec), {
       inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), pivots.gpuStorage(), info.gpuStorage()],
       uniforms: [{ name: 'count', type: 'u32', value: count }, { name: 'use_b', type: 'u32', value: 0 }],
-      workgroups: regGroups(n, count),
+      workgroups: regGroups(n, count, fit.wg),
     });
     return { LU, pivots, info };
   }
@@ -265,12 +292,25 @@ function luSolveGpu(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchP
   tmp.push(a, b);
   const W = scratch(A_GLOBAL, dtype, plan.aCount, n, who);
   tmp.push(W);
+  // (first bad pivot index + 1, its value) per output matrix, read when X is
+  const status = emptyGpu('int32', [plan.count, 2], who);
   runProgram(prog, {
     inputs: [LU.gpuStorage(), pivots.gpuStorage(), B.gpuStorage(), a.gpuStorage(), b.gpuStorage()],
-    outputs: [X.gpuStorage(), W.gpuStorage()],
+    outputs: [X.gpuStorage(), W.gpuStorage(), status.gpuStorage()],
     uniforms: uniforms(plan.count, nrhs, amap !== null, bmap !== null, adjoint), workgroups: plan.count,
   });
   for (const t of tmp) t.dispose();
+  const batched = plan.batchShape.length > 0;
+  X.setCheck(async () => {
+    const s = await status.data();
+    status.dispose();
+    for (let m = 0; m < plan.count; m++) {
+      if (s[2 * m] !== 0) {
+        // a RangeError as on the CPU (the native binding's check); the matrix's X is NaN
+        throw new RangeError(`${who}: pivots must be in 1..${n}, found ${s[2 * m + 1]} (pivots[${s[2 * m] - 1}]${batched ? ` of batch element ${m}` : ''})`);
+      }
+    }
+  });
   return X;
 }
 
@@ -298,12 +338,13 @@ function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan): { X: Tensor; info: Ten
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * Math.max(n, nrhs) * floatsPer(dtype), who);
   const bmap = uploadIndex(plan.bIdx, who);
   const b = bmap ?? dummyIndex(who);
-  if (useLuReg(dtype, n, nrhs)) {
-    runProgram(luRegProgram('SOLVE', n, nrhs), {
+  const fit = useLuReg(dtype, n, nrhs) ? regFit('SOLVE', n, nrhs) : null;
+  if (fit) {
+    runProgram(luRegProgram('SOLVE', n, nrhs, fit.wg, fit.spec), {
       inputs: [A.gpuStorage(), B.gpuStorage(), b.gpuStorage()],
       outputs: [X.gpuStorage(), info.gpuStorage()],
       uniforms: [{ name: 'count', type: 'u32', value: plan.count }, { name: 'use_b', type: 'u32', value: bmap !== null ? 1 : 0 }],
-      workgroups: regGroups(n, plan.count),
+      workgroups: regGroups(n, plan.count, fit.wg),
     });
     b.dispose();
     return { X, info };
@@ -344,11 +385,12 @@ export function invLuGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   const info = infoTensor(A.shape.slice(0, -2), who);
   if (count === 0) return { X, info };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
-  if (luVariant.registers && dtype === 'float32' && n <= LU_REG_MAX_N) {
-    runProgram(luRegProgram('INV', n, n), {
+  const fit = luVariant.registers && dtype === 'float32' && n <= LU_REG_MAX_N ? regFit('INV', n, n) : null;
+  if (fit) {
+    runProgram(luRegProgram('INV', n, n, fit.wg, fit.spec), {
       inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
       uniforms: [{ name: 'count', type: 'u32', value: count }, { name: 'use_b', type: 'u32', value: 0 }],
-      workgroups: regGroups(n, count),
+      workgroups: regGroups(n, count, fit.wg),
     });
     return { X, info };
   }

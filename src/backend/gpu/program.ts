@@ -4,7 +4,7 @@
 // (queue.ts) and submitted together.
 import type { GpuStorage } from '../../core/tensor.js';
 import { ArgumentError, DeviceError } from '../../core/errors.js';
-import { gpuDevice, gpuLimits, onDeviceReset } from './device.js';
+import { gpuDevice, gpuLimits, onDeviceReset, type GpuLimits } from './device.js';
 import { recordDispatch, flush, onBeforeSubmit, onAfterSubmit } from './queue.js';
 import { bufferOf } from './pool.js';
 
@@ -21,6 +21,24 @@ export interface GpuProgram {
   source(): string;
   entryPoint: string;
   workgroupSize: [number, number, number];
+  /** Bytes of workgroup memory the variant declares, when known: checked against the device's limit. */
+  workgroupBytes?: number;
+}
+
+/**
+ * Throws DeviceError naming the variant when its workgroup size or workgroup memory
+ * exceeds the device's limits (callers pick variants that fit; this is the safety net
+ * that turns a miss into a clear error instead of Dawn's pipeline validation message).
+ */
+export function checkFits(p: GpuProgram, limits: GpuLimits): void {
+  const [x, y, z] = p.workgroupSize;
+  const inv = x * y * z;
+  const why = inv > limits.maxComputeInvocationsPerWorkgroup ? `${inv} invocations per workgroup (the device allows ${limits.maxComputeInvocationsPerWorkgroup})`
+    : x > limits.maxComputeWorkgroupSizeX ? `workgroup size x = ${x} (the device allows ${limits.maxComputeWorkgroupSizeX})`
+      : y > limits.maxComputeWorkgroupSizeY ? `workgroup size y = ${y} (the device allows ${limits.maxComputeWorkgroupSizeY})`
+        : (p.workgroupBytes ?? 0) > limits.maxComputeWorkgroupStorageSize
+          ? `${p.workgroupBytes} bytes of workgroup memory (the device allows ${limits.maxComputeWorkgroupStorageSize})` : '';
+  if (why) throw new DeviceError(`${p.name}: the kernel variant ${p.key} needs ${why}`);
 }
 
 export type UniformType = 'u32' | 'i32' | 'f32' | 'vec2u' | 'vec2f' | 'vec4u' | 'vec4f';
@@ -132,6 +150,7 @@ function pipelineFor(device: GPUDevice, p: GpuProgram, nIn: number, nOut: number
     mine.set(sig, c);
     return c;
   }
+  checkFits(p, gpuLimits(p.name));
   const entries: GPUBindGroupLayoutEntry[] = [];
   for (let i = 0; i < nIn; i++) entries.push({ binding: i, visibility: 4, buffer: { type: 'read-only-storage' } });
   for (let i = 0; i < nOut; i++) entries.push({ binding: nIn + i, visibility: 4, buffer: { type: 'storage' } });

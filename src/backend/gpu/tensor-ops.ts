@@ -122,6 +122,9 @@ function transpose(A: Tensor, conj: boolean): Tensor {
       workgroups: Math.ceil(total / WG),
     });
   }
+  // A deferred check (e.g. luSolve's pivot status) goes with the transposed result.
+  const check = A.pendingCheck();
+  if (check) out.setCheck(check);
   return out;
 }
 
