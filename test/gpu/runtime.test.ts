@@ -280,6 +280,55 @@ describe('dispatch recording', () => {
   });
 });
 
+describe('adapter probes and limits (issue 10: subnormals, portability)', () => {
+  gpuIt('gpu.info().subnormals says what the kernels do with float32 subnormals', async () => {
+    const info = gpu.info()!;
+    expect(typeof info.subnormals).toBe('boolean');
+    // a kernel's multiply (matmul of 1×1 matrices) either keeps the subnormal or flushes it
+    const a = Tensor.fromStorage('float32', [1, 2], new Float32Array([2 ** -140, 2 ** -126])).to('gpu');
+    const b = Tensor.fromStorage('float32', [2, 2], new Float32Array([1, 0, 0, 0.5])).to('gpu');
+    const c = Array.from(await linalg.matmul(a, b).data());
+    expect(c).toEqual(info.subnormals ? [2 ** -140, 2 ** -127] : [0, 0]);
+  });
+
+  gpuIt("limits: 'default' creates the device with WebGPU's defaults, and the kernels fit them", async () => {
+    await expect(gpu.init({ limits: 'small' as 'default' })).rejects.toThrow(TypeError);
+    destroyGpu();
+    try {
+      const info = await gpu.init({ limits: 'default' });
+      expect(info.limitsMode).toBe('default');
+      expect(info.limits.maxComputeWorkgroupStorageSize).toBe(16384);
+      expect(info.limits.maxComputeInvocationsPerWorkgroup).toBe(256);
+      expect(info.limits.maxStorageBufferBindingSize).toBe(128 * 1024 * 1024);
+      // the 64×64 float32 and complex64 LU keep the matrix in a storage buffer here (it
+      // needs more than 16 KiB of workgroup memory): results as with the adapter's limits
+      const { randomMatrix, toTensor, fromTensor, ratioSolve, roundTo } = await import('../helpers/matrices.js');
+      const { Rng } = await import('../../src/index.js');
+      const rng = new Rng(64);
+      for (const dtype of ['float32', 'complex64'] as const) {
+        const As = [0, 1].map(() => roundTo(randomMatrix(64, 64, rng, { complex: dtype === 'complex64' }), dtype));
+        const Bs = As.map(() => roundTo(randomMatrix(64, 2, rng, { complex: dtype === 'complex64' }), dtype));
+        const r = linalg.solveEx(toTensor(As, dtype).to('gpu'), toTensor(Bs, dtype).to('gpu'));
+        const X = await r.result.toAsync('cpu');
+        expect(Array.from(await r.info.data())).toEqual([0, 0]);
+        for (let i = 0; i < 2; i++) expect(ratioSolve(As[i], fromTensor(X, i), Bs[i], dtype)).toBeLessThan(30);
+      }
+      // a variant that needs more than the device gives is refused by name, not by Dawn
+      const { matmulTuning } = await import('../../src/backend/gpu/matmul.js');
+      matmulTuning.force = 't128k16'; // 32 KiB of workgroup memory
+      try {
+        const a = Tensor.fromStorage('float32', [128, 128], new Float32Array(128 * 128)).to('gpu');
+        expect(() => linalg.matmul(a, a)).toThrow(/workgroup memory/);
+      } finally {
+        matmulTuning.force = undefined;
+      }
+    } finally {
+      destroyGpu();
+      await gpu.init();
+    }
+  });
+});
+
 describe('device loss', () => {
   // Last in this file: it replaces the device (vitest gives each file its own modules).
   gpuIt('reports a lost device, refuses its tensors, and re-initialises', async () => {

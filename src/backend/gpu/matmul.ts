@@ -8,7 +8,7 @@ import { runProgram, type GpuProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
-import { gpuDevice, gpuInfo } from './device.js';
+import { gpuDevice, gpuInfo, gpuLimits } from './device.js';
 import { commandEncoder, recordedCommand } from './queue.js';
 import type { GpuStorage } from '../../core/tensor.js';
 
@@ -74,6 +74,19 @@ function unrolledStep(t: MatmulTile): string {
   return lines.join('\n');
 }
 
+/** Workgroup memory of a tile: A and B panels, double buffered (vec2f per element for complex). */
+function tileBytes(t: MatmulTile, complex: boolean): number {
+  return 2 * t.BK * (t.BM + t.BN) * (complex ? 8 : 4);
+}
+
+/** Whether a tile fits the device's workgroup limits (WebGPU's defaults: 16 KiB, 256 invocations). */
+function tileFits(t: MatmulTile, complex: boolean): boolean {
+  const lim = gpuLimits('matmul');
+  const x = t.BN / t.TN, y = t.BM / t.TM;
+  return tileBytes(t, complex) <= lim.maxComputeWorkgroupStorageSize && x * y <= lim.maxComputeInvocationsPerWorkgroup
+    && x <= lim.maxComputeWorkgroupSizeX && y <= lim.maxComputeWorkgroupSizeY;
+}
+
 function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean, group: number): GpuProgram {
   const complex = dtype === 'complex64';
   const unroll = !complex && tile.unroll === true;
@@ -88,7 +101,7 @@ function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean
     };
     p = {
       name: 'matmul', key, entryPoint: `matmul_${defs.DTYPE}`,
-      workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1],
+      workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1], workgroupBytes: tileBytes(tile, complex),
       source: () => loadShader('matmul/matmul.wgsl', defs),
     };
     programs.set(key, p);
@@ -118,7 +131,9 @@ function smallProgram(dtype: 'float32' | 'complex64'): GpuProgram {
 export function pickTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): MatmulTile {
   const tiles = dtype === 'complex64' ? C64_TILES : F32_TILES;
   if (matmulTuning.force && tiles[matmulTuning.force]) return tiles[matmulTuning.force];
-  const list = (dtype === 'complex64' ? C64_AUTO : F32_AUTO).map((name) => tiles[name]);
+  // (a forced tile that does not fit fails in runProgram with a DeviceError naming it)
+  const list = (dtype === 'complex64' ? C64_AUTO : F32_AUTO).map((name) => tiles[name])
+    .filter((t, i, all) => tileFits(t, dtype === 'complex64') || i === all.length - 1);
   // A software adapter runs a few workgroups at a time on CPU cores: no occupancy to keep up.
   const minCount = gpuInfo()?.isSoftware ? 1 : 256;
   for (const t of list) {
