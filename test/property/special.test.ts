@@ -4,11 +4,14 @@
 // stable explicit sum for Laguerre, Math.pow on numpy-style linspace exponents for logspace.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { create, all } from 'mathjs';
 import {
   frexp, heaviside, logspace, special, tensor, Tensor, ShapeError, DTypeError, ArgumentError,
 } from '../../src/index.js';
 
 const EPS64 = 2 ** -52;
+/** mathjs in 64-digit decimal arithmetic: the reference for logspace's powers. */
+const big = create(all, { number: 'BigNumber', precision: 64 });
 const EPS32 = 2 ** -23;
 
 // ---------------------------------------------------------------- bit patterns by class
@@ -329,6 +332,27 @@ describe('special.laguerrePolynomialL', () => {
     expect(() => special.laguerrePolynomialL([[1, 2]], [1, 2, 3])).toThrow(ShapeError);
   });
 
+  it('refuses degrees above 2^20 at once, naming n (2^31 − 1 took 20 s per element), and computes 2^20 in bounded time', () => {
+    const t0 = performance.now();
+    expect(() => special.laguerrePolynomialL([0.5, 2], 2 ** 31 - 1)).toThrow(ArgumentError);
+    expect(() => special.laguerrePolynomialL([0.5, 2], 2 ** 31 - 1)).toThrow(/^laguerrePolynomialL: n = 2147483647 is above the largest supported degree 1048576/);
+    expect(() => special.laguerrePolynomialL([0.5, 2], [3, 1048577.5])).toThrow(/^laguerrePolynomialL: n\[1\] \(flat index\) = 1048577.5/);
+    expect(() => special.laguerrePolynomialL([0.5], { data: new Int32Array([2 ** 31 - 1]), shape: [1] })).toThrow(ArgumentError);
+    expect(() => special.laguerrePolynomialL([0.5], 1e300)).toThrow(ArgumentError);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    // NaN and +Inf stay NaN results (torch), and 2^20 + 0.5 truncates to the limit itself.
+    expect(Number.isNaN(special.laguerrePolynomialL([0.5], Infinity).dataSync()[0])).toBe(true);
+    // At the limit, x < 0: the explicit sum of positive terms is a stable reference (its
+    // terms (n|x|)^k/(k!)^2 are negligible past k ≈ 200 for n|x| = 1000).
+    const n = 2 ** 20, x = -1000 / n;
+    let t = 1, ref = 1;
+    for (let k = 0; k < 400; k++) { t *= ((n - k) / (k + 1)) * (-x / (k + 1)); ref += t; }
+    const t1 = performance.now();
+    const got = special.laguerrePolynomialL([x], n + 0.5).dataSync()[0];
+    expect(performance.now() - t1).toBeLessThan(20_000);
+    expect(Math.abs(got - ref)).toBeLessThanOrEqual(4 * (n + 1) * EPS64 * ref);
+  });
+
   it('gives the same answers in the varying-degree and fixed-degree paths over many blocks', () => {
     const m = 1000;
     const x = new Float64Array(m).map((_, i) => (i % 37) - 10 + 0.125 * (i % 8));
@@ -385,6 +409,33 @@ describe('logspace', () => {
           expect(Math.abs(got[i] - ref)).toBeLessThanOrEqual(2 * EPS64 * Math.abs(ref));
         }
       }), { numRuns: 150 });
+  });
+
+  it('matches mathjs pow in 64-digit BigNumber arithmetic at torch\'s exponents (non-integer bases, decreasing ranges)', () => {
+    // The double base and exponent enter exactly (m·2^k), so the reference is the true
+    // base^e; the bound is the kernel's: exp2 of a double-double product, 2 ulps.
+    const exact = (v: number) => {
+      const m = new Float64Array([v]);
+      const bits = new BigUint64Array(m.buffer)[0];
+      const e2 = Number((bits >> 52n) & 0x7ffn);
+      const mant = (bits & ((1n << 52n) - 1n)) | (e2 ? 1n << 52n : 0n);
+      const sign = bits >> 63n ? -1 : 1;
+      return big.multiply(big.bignumber(sign * Number(mant)), big.pow(big.bignumber(2), big.bignumber((e2 || 1) - 1075)));
+    };
+    fc.assert(fc.property(fc.double({ min: -40, max: 40, noNaN: true }), fc.double({ min: -40, max: 40, noNaN: true }),
+      fc.integer({ min: 2, max: 24 }), fc.constantFrom(10, 2, Math.E, 0.5, 3.7, 1.0001, 123.456, 0.031),
+      (a, b, steps, base) => {
+        const [start, end] = a >= b ? [a, b] : [b, a]; // decreasing exponents (a negative step)
+        const got = logspace(start, end, steps, { base }).dataSync();
+        const step = (end - start) / (steps - 1);
+        const lb = exact(base);
+        for (let i = 0; i < steps; i++) {
+          const e = i < Math.floor(steps / 2) ? start + step * i : end - step * (steps - 1 - i);
+          const ref = Number(big.pow(lb, exact(e)));
+          if (ref === 0 || !Number.isFinite(ref) || ref < 2.2250738585072014e-308) continue;
+          expect(Math.abs(got[i] - ref), `${base}^${e}`).toBeLessThanOrEqual(2 * EPS64 * ref);
+        }
+      }), { numRuns: 25 });
   });
 
   it('has exact endpoints wherever base^k is representable', () => {

@@ -24,10 +24,11 @@ namespace lapis {
 namespace {
 
 constexpr index kBlock = 64;
-constexpr double kMaxDegree = 2147483647.0;
+constexpr double kMaxDegree = 1048576.0;  // 2^20, LAGUERRE_MAX_DEGREE in src/special/laguerre.ts
 
 // Degree as torch reads it (truncation toward zero); NaN for degrees we refuse
-// (NaN, +Inf, above 2^31 − 1: an O(n) loop that long is a hang, not an answer).
+// (NaN, +Inf, above 2^20: the O(n) loop would take seconds per element; the public
+// function refuses such finite degrees with an ArgumentError before calling here).
 inline double degree_of(double n) {
   const double t = std::trunc(n);
   return (t > kMaxDegree || t != t) ? NAN : t;
