@@ -8,12 +8,20 @@ export class DTypeError extends TypeError {
   override name = 'DTypeError';
 }
 
-/** No GPU adapter, a tensor on the wrong device, or a disposed tensor. */
+/**
+ * No GPU adapter, a tensor on the wrong device, or a disposed tensor (every use of a
+ * disposed tensor, in any op or method, is this error: its storage is gone).
+ */
 export class DeviceError extends Error {
   override name = 'DeviceError';
 }
 
-/** Any other bad argument (a non-integer step count, an unknown option). */
+/**
+ * Any other bad argument: options that are null or not an object, an unknown option key,
+ * a boolean option that is not a boolean (`{ hermitian: 'no' }` is refused, not read as
+ * true), NaN or a non-integer where an integer is required, a non-integer into int32
+ * storage (pivots 1.5), a value out of its documented range. Never coerced.
+ */
 export class ArgumentError extends TypeError {
   override name = 'ArgumentError';
 }
