@@ -1,12 +1,12 @@
 import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { epsOf, isComplex, promote, realOf } from '../core/dtype.js';
-import { ArgumentError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
+import { ArgumentError, DeviceError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, castCpu, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import { Tensor } from '../core/tensor.js';
-import { svdRaw } from './svd.js';
-import { adjointScaleCols, mm, rankThreshold } from './pinv.js';
+import { svdMessage, svdRaw } from './svd.js';
+import { adjointScaleCols, ldexp, mm, rankThreshold, scaleToRange } from './pinv.js';
 
 export interface LstsqOptions {
   /**
@@ -39,7 +39,8 @@ export interface LstsqResult {
  * Example: `lstsq([[1, 0], [0, 1], [1, 1]], [[1], [2], [3]]).solution` → `[[1], [2]]`
  * Throws: ShapeError if A and B have different row counts or batch dims that do not
  * broadcast; ArgumentError for a non-finite rcond; DeviceError for mixed devices.
- * A matrix holding NaN/Inf gives a NaN solution and rank 0.
+ * LinAlgError if the SVD did not converge. A matrix holding NaN/Inf gives a NaN solution
+ * and rank 0. Entries near under/overflow are scaled by powers of two first (gelsd).
  * See also: `pinv`, `qr`, `solve`, `matrixRank`.
  */
 export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): LstsqResult {
@@ -68,8 +69,18 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
   const plan = planBatch(a, b, who);
   const rtol = opts.rcond === undefined || opts.rcond < 0 ? epsOf(dt) * Math.max(m, n) : opts.rcond;
 
+  // gelsd's scaling: solve 2^−eA·A·X' = 2^−eB·B near under/overflow, X = 2^(eB−eA)·X'
+  // (entries at 1e-310 gave 1/σ = Inf and a NaN solution).
+  const sa = scaleToRange(a), sb = scaleToRange(b);
+  const expA = sa.exps, expB = sb.exps;
+  a = sa.t;
+  b = sb.t;
   const { U, S, Vh, info } = svdRaw(a, true, false, who);
   const count = info.size, s = S.dataSync(), st = info.dataSync();
+  for (let i = 0; i < count; i++) {
+    // Non-convergence is an error, never a solution computed from unconverged factors.
+    if (st[i] > 0) throw new LinAlgError(`${who}: ${a.ndim > 2 ? `(batch element ${i}) ` : ''}${svdMessage(st[i])}`, i, st[i]);
+  }
   const rank = Tensor.empty('int32', a.batchShape);
   const rk = rank.dataSync();
   const w = new Float64Array(count * k);
@@ -105,6 +116,9 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
     if (st[ia] !== 0) xd.fill(NaN, f * n * nrhs * c2, (f + 1) * n * nrhs * c2);
   }
 
+  const ea = (f: number) => (expA ? expA[plan.aIdx ? plan.aIdx[f] : f] : 0);
+  const eb = (f: number) => (expB ? expB[plan.bIdx ? plan.bIdx[f] : f] : 0);
+
   let residuals: Tensor = Tensor.empty(realOf(dt), [0]);
   if (fullRank && count > 0) {
     const AX = mm(a, X, who);
@@ -120,8 +134,22 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
             r[f * nrhs + j] += e * e;
           }
     }
+    if (expB) for (let f = 0; f < plan.count; f++) for (let j = 0; j < nrhs; j++) r[f * nrhs + j] = ldexp(r[f * nrhs + j], 2 * eb(f));
     if (vec) residuals = residuals.reshape([]);
   }
+  if (expA || expB) {
+    const per = n * nrhs * c2;
+    for (let f = 0; f < plan.count; f++) {
+      const e = eb(f) - ea(f);
+      if (e !== 0) for (let i = f * per; i < (f + 1) * per; i++) xd[i] = ldexp(xd[i], e);
+    }
+  }
+  let sv = S;
+  if (expA) {
+    sv = Tensor.empty(S.dtype, S.shape);
+    const o = sv.dataSync();
+    for (let i = 0; i < count; i++) for (let j = 0; j < k; j++) o[i * k + j] = ldexp(s[i * k + j], expA[i]);
+  }
   if (vec) X = X.reshape([n]);
-  return { solution: X, residuals, rank, singularValues: S };
+  return { solution: X, residuals, rank, singularValues: sv };
 }

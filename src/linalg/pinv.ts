@@ -1,6 +1,6 @@
 import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
-import { epsOf, isComplex, type DType } from '../core/dtype.js';
+import { epsOf, isComplex, realOf, type DType } from '../core/dtype.js';
 import { ArgumentError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
@@ -111,6 +111,47 @@ export function mm(A: Tensor, B: Tensor, who: string): Tensor {
   return lookup<OpSignatures['matmul']>('matmul', A.dtype, A.device, who)(A, B, plan, A.rows, A.cols, B.cols);
 }
 
+/** @internal x·2^k for any integer k (two steps: 2^k alone over- or underflows past ±1023). */
+export function ldexp(x: number, k: number): number {
+  const h = Math.trunc(k / 2);
+  return x * 2 ** h * 2 ** (k - h);
+}
+
+/**
+ * @internal Brings each matrix of the batch whose max|aᵢⱼ| lies outside
+ * [2^−e, 2^e] (e = a quarter of the dtype's exponent range: 1e±77 in float64, 1e±9 in
+ * float32) to max|aᵢⱼ| ≈ 1 by an exact power of two, as LAPACK's gelsd scales A and B
+ * (its SMLNUM/BIGNUM): the reciprocals 1/σ of pinv/lstsq overflow for σ below about
+ * 1/(eps·max) (float64 data at 1e-310 gave a NaN solution), and products of subnormals
+ * lose their digits. exps[b] = the exponent taken out (matrix b was multiplied by 2^−exps[b]);
+ * null and the tensor itself when no matrix needs it (one O(mn) scan, no copy).
+ */
+export function scaleToRange(A: Tensor): { t: Tensor; exps: Int32Array | null } {
+  const per = A.rows * A.cols * (isComplex(A.dtype) ? 2 : 1);
+  const count = per === 0 ? 0 : A.size / (A.rows * A.cols);
+  const d = A.dataSync() as Float32Array | Float64Array;
+  const lim = realOf(A.dtype) === 'float64' ? 256 : 32;
+  const lo = 2 ** -lim, hi = 2 ** lim;
+  let exps: Int32Array | null = null;
+  for (let b = 0; b < count; b++) {
+    let mx = 0;
+    for (let i = b * per; i < (b + 1) * per; i++) { const v = Math.abs(d[i]); if (v > mx) mx = v; }
+    if (mx > 0 && Number.isFinite(mx) && (mx < lo || mx > hi)) {
+      exps ??= new Int32Array(count);
+      exps[b] = Math.floor(Math.log2(mx));
+    }
+  }
+  if (exps === null) return { t: A, exps: null };
+  const out = Tensor.empty(A.dtype, A.shape);
+  const o = out.dataSync() as Float32Array | Float64Array;
+  for (let b = 0; b < count; b++) {
+    const e = exps[b];
+    if (e === 0) { o.set(d.subarray(b * per, (b + 1) * per), b * per); continue; }
+    for (let i = b * per; i < (b + 1) * per; i++) o[i] = ldexp(d[i], -e);
+  }
+  return { t: out, exps };
+}
+
 function fillNaN(t: Tensor, b: number, per: number): void {
   t.dataSync().fill(NaN, b * per, (b + 1) * per);
 }
@@ -123,8 +164,9 @@ function fillNaN(t: Tensor, b: number, per: number): void {
  * Syntax: `linalg.pinv(A, { atol, rtol, hermitian })` → (…, n, m)
  * Example: `linalg.pinv([[1, 2], [2, 4]])` → `[[0.04, 0.08], [0.08, 0.16]]`
  * Throws: ShapeError if A is not (a batch of) matrices, or not square with `hermitian`;
- * ArgumentError for a negative or non-finite atol/rtol; DTypeError for int32.
- * A matrix holding NaN/Inf gives a NaN pseudo-inverse (never finite garbage).
+ * ArgumentError for a negative or non-finite atol/rtol; DTypeError for int32; LinAlgError
+ * (info > 0) if the SVD did not converge. A matrix holding NaN/Inf gives a NaN
+ * pseudo-inverse (never finite garbage).
  * See also: `lstsq`, `matrixRank`, `svd`.
  */
 export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
@@ -139,19 +181,30 @@ export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
     if (m !== n) throw new ShapeError(`${who}: A is ${fmtShape(a.shape.slice(-2))}; hermitian needs a square matrix`);
     a = hermitianFromLower(a);
   }
-  const { U, S, Vh, info } = svdRaw(a, true, false, who);
+  // Near under/overflow, the pseudo-inverse of 2^−e·A (then times 2^−e): 1/σ stays finite.
+  const { t: as, exps } = scaleToRange(a);
+  const { U, S, Vh, info } = svdRaw(as, true, false, who);
   const k = Math.min(m, n), count = info.size;
   const s = S.dataSync(), st = info.dataSync();
+  for (let b = 0; b < count; b++) {
+    // Non-convergence is an error, never NaN or garbage handed back (NaN input: NaN out).
+    if (st[b] > 0) throw new LinAlgError(`${who}: ${a.ndim > 2 ? `(batch element ${b}) ` : ''}${svdMessage(st[b])}`, b, st[b]);
+  }
   const w = new Float64Array(count * k);
   for (let b = 0; b < count; b++) {
-    const thr = rankThreshold(s[b * k] ?? 0, m, n, a.dtype, opts.atol, opts.rtol);
+    const atol = opts.atol === undefined || exps === null ? opts.atol : ldexp(opts.atol, -exps[b]);
+    const thr = rankThreshold(s[b * k] ?? 0, m, n, a.dtype, atol, opts.rtol ?? (opts.atol !== undefined && opts.atol > 0 ? 0 : undefined));
     for (let i = 0; i < k; i++) { const v = s[b * k + i]; w[b * k + i] = v > thr ? 1 / v : 0; }
   }
   // X = V·diag(w)·Uᴴ = (Vhᴴ·diag(w))·Uᴴ.
   const Vw = adjointScaleCols(Vh!, w, k);
   const Uh = adjointScaleCols(U!, new Float64Array(count * m).fill(1), m);
   const X = mm(Vw, Uh, who);
-  for (let b = 0; b < count; b++) if (st[b] !== 0) fillNaN(X, b, n * m * (isComplex(a.dtype) ? 2 : 1));
+  const per = n * m * (isComplex(a.dtype) ? 2 : 1), xd = X.dataSync() as Float32Array | Float64Array;
+  for (let b = 0; b < count; b++) {
+    if (st[b] !== 0) fillNaN(X, b, per);
+    else if (exps !== null && exps[b] !== 0) for (let i = b * per; i < (b + 1) * per; i++) xd[i] = ldexp(xd[i], -exps[b]);
+  }
   return X;
 }
 
@@ -177,14 +230,17 @@ export function matrixRank(A: TensorLike, opts: RankOptions = {}): Tensor<'int32
     if (m !== n) throw new ShapeError(`${who}: A is ${fmtShape(a.shape.slice(-2))}; hermitian needs a square matrix`);
     a = hermitianFromLower(a);
   }
-  const { S, info } = svdRaw(a, false, false, who);
+  // As pinv: values of 2^−e·A, so subnormal σ keep their digits for the comparison.
+  const { t: as, exps } = scaleToRange(a);
+  const { S, info } = svdRaw(as, false, false, who);
   const s = S.dataSync(), st = info.dataSync();
   const out = Tensor.empty('int32', a.batchShape);
   const r = out.dataSync();
   for (let b = 0; b < st.length; b++) {
     const msg = svdMessage(st[b]);
     if (msg !== null) throw new LinAlgError(`${who}: ${a.ndim > 2 ? `(batch element ${b}) ` : ''}${msg}`, b, st[b]);
-    const thr = rankThreshold(s[b * k] ?? 0, m, n, a.dtype, opts.atol, opts.rtol);
+    const atol = opts.atol === undefined || exps === null ? opts.atol : ldexp(opts.atol, -exps[b]);
+    const thr = rankThreshold(s[b * k] ?? 0, m, n, a.dtype, atol, opts.rtol ?? (opts.atol !== undefined && opts.atol > 0 ? 0 : undefined));
     let c = 0;
     for (let i = 0; i < k; i++) if (s[b * k + i] > thr) c++;
     r[b] = c;

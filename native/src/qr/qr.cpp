@@ -80,9 +80,9 @@ real_t<T> nrm2(const T* x, index n, index inc) {
   if (std::isinf(mx)) return mx;
   if (mx > small && mx < big) return std::sqrt(s);
   // Scale by a power of two near 1/mx: exact, and 1/mx itself overflows when mx is
-  // subnormal.
+  // subnormal (float: 2^-e is finite only for e > -128, not for the -1000 of double).
   const int e = std::ilogb(mx);
-  const bool direct = e > -1000 && e < 1000;
+  const bool direct = e > -std::numeric_limits<R>::max_exponent && e < std::numeric_limits<R>::max_exponent;
   const R inv = direct ? std::ldexp(R(1), -e) : R(1);
   auto sc = [&](R v) { return direct ? v * inv : std::ldexp(v, -e); };
   s = 0;

@@ -267,6 +267,27 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
   }
   const R cosv = std::abs(cpq);
   if (!(cosv > tol)) return false;
+  if (dq < eps<T>() * dp || dp < eps<T>() * dq) {
+    // Norms more than 1/eps apart (gesvj's non-"rotok" case): c = 1 and z = ∓cpq·(small/
+    // big), so the small column x_s takes the projection d_s·(x_s/d_s − c_bs·x_b/d_b) on
+    // normalised columns; the big column's change is below its rounding. Rutishauser's
+    // formulas below would overflow ζ (or make t subnormal): no progress, and column-
+    // graded input (scales over 1e-300) hit the sweep cap. V takes the c = 1 rotation.
+    const bool qs = dq < dp;
+    T* xs = qs ? xq : xp;
+    const T* xb = qs ? xp : xq;
+    const R ds = qs ? dq : dp, db = qs ? dp : dq;
+    const T cbs = qs ? cpq : conj(cpq);  // x_bᴴx_s / (d_b·d_s)
+    const R is = R(1) / ds, ib = R(1) / db;
+    for (index i = 0; i < len; ++i) xs[i] = (xs[i] * is - cbs * (xb[i] * ib)) * ds;
+    if (vp) {
+      const R r = ds / db;
+      rot(vp, vq, nv, R(1), qs ? T(-cpq * r) : T(cpq * r));
+    }
+    const R f = (R(1) - cosv) * (R(1) + cosv);
+    (qs ? dq : dp) = f > R(0.5) ? ds * std::sqrt(f) : col_norm(xs, len, ds * std::sqrt(std::max(f, R(0))));
+    return true;
+  }
   // Rutishauser's formulas, with the square roots and divisions kept to a minimum
   // (at small n this scalar part costs as much as the vector work).
   const R rq = dq / dp, irq = R(1) / rq;
@@ -829,9 +850,10 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
   using R = real_t<T>;
   const index uc = full ? m : n;
   // `scale` is a power of two (exact scaling); 1/scale may overflow when it is
-  // subnormal, so such inputs are scaled element by element.
+  // subnormal, so such inputs are scaled element by element (the bound is the type's:
+  // float32 data at 1e-40 has se = -133, and 2^133 is Inf in float).
   const int se = std::ilogb(scale);
-  const bool direct = se > -1000 && se < 1000;
+  const bool direct = se > -std::numeric_limits<R>::max_exponent && se < std::numeric_limits<R>::max_exponent;
   const R inv = direct ? std::ldexp(R(1), -se) : R(1);
   auto scl = [&](T v) -> T {
     if (direct) return v * inv;
