@@ -171,9 +171,9 @@ describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () =>
           solverBlocking(blocking);
           const { P, L, U } = linalg.lu(toTensor([A], dt));
           solverBlocking(defaults);
-          // lup: (P·A)[i] = A[p[i]]; lapis: A = P·L·U, so (Pᵀ·A)[i] = A[perm[i]] with P[perm[i]][i] = 1
+          // lup: A[i] = (L·U)[p[i]]; lapis: A = P·L·U, so A[i] = (L·U)[c] with P[i][c] = 1
           const Pm = fromTensor(P);
-          const perm = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, r) => r).find((r) => Pm.re(r, i) === 1));
+          const perm = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, c) => c).find((c) => Pm.re(i, c) === 1));
           expect(perm, `n=${n} ${JSON.stringify(blocking)}`).toEqual(ref.p);
           const dL = fromTensor(L).sub(Lr).norm1() / Lr.norm1();
           const dU = fromTensor(U).sub(Ur).norm1() / Ur.norm1();
