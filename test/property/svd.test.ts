@@ -290,3 +290,170 @@ describe('svd: shapes, batches, status', () => {
     expect(() => linalg.svdvals(tensor({ data: new Int32Array(4), shape: [2, 2] }))).toThrow(/int32/);
   });
 });
+
+describe('svd: float32 at subnormal and near-overflow scales', () => {
+  // float32 data between 1e-45 and 1e-38 gave info 0 with S = [Inf, 0] and NaN U: the
+  // power-of-two scaling overflowed (2^133 is Inf in float). The float64 SVD of the same
+  // (exactly representable) matrix is the reference; S's own rounding onto the subnormal
+  // grid (2^-149 apart) enters every bound as one grid step.
+  const grid = 2 ** -149;
+  for (const dtype of ['float32', 'complex64'] as const) {
+    it(`${dtype}: scales 1e-45, 1e-41, 1e-38 and 3e38, sizes up to the n ≥ 24 path`, () => {
+      const rng = new Rng(120);
+      const cplx = isComplexD(dtype), ref64 = cplx ? 'complex128' : 'float64';
+      for (const [m, n] of [[3, 2], [2, 3], [8, 5], [30, 26]]) {
+        const k = Math.min(m, n), mx = Math.max(m, n), eps = epsD(dtype);
+        const base = withSingularValues(m, n, geometric(k, 1, 0.1), rng, cplx);  // ‖·‖₂ = 1: σ_max fits at 3e38
+        for (const sc of [1e-45, 1e-41, 1e-38, 3e38]) {
+          const a = round(scaleM(base, sc), dtype);
+          const r = linalg.svdEx(toTensor([a], dtype, []), { fullMatrices: false });
+          expect(r.info.dataSync()[0]).toBe(0);
+          for (const t of [r.U, r.S, r.Vh]) expect(Array.from(t.dataSync()).every(Number.isFinite)).toBe(true);
+          const s = r.S.dataSync(), U = fromTensor(r.U), Vh = fromTensor(r.Vh);
+          const ref = linalg.svdvals(toTensor([a], ref64, [])).dataSync();
+          for (let i = 0; i < k; i++) {
+            expect(Math.abs(s[i] - ref[i]) / (mx * eps * ref[0] + grid)).toBeLessThan(30);
+            if (i > 0) expect(s[i]).toBeLessThanOrEqual(s[i - 1]);
+          }
+          expect(fro(sub(a, usv(U, s, Vh))) / (mx * (eps * fro(a) + grid * k))).toBeLessThan(30);
+          expect(orthErr(U) / (mx * eps)).toBeLessThan(30);
+          expect(orthErr(adj(Vh)) / (mx * eps)).toBeLessThan(30);
+        }
+      }
+    });
+  }
+});
+
+describe('svd: column-graded input (scales spread over 300 orders of magnitude)', () => {
+  // A = G·diag(10^(−300·j/(n−1))), G Gaussian, and the reversed grading: column norms
+  // more than 1/eps apart made Rutishauser's ζ overflow (t = 0, a "rotation" with no
+  // progress), so Jacobi hit its sweep cap: svdEx reported non-convergence, svd and
+  // matrixRank threw, pinv returned NaN.
+  const graded = (n: number, seed: number, reverse: boolean, cplx: boolean): M => {
+    const d = Array.from({ length: n }, (_, j) => 10 ** (-300 * (reverse ? n - 1 - j : j) / (n - 1)));
+    return scaleCols(randomM(n, n, new Rng(seed), cplx), d);
+  };
+  // Relative accuracy where it is determined: σ(G·D) to about κ(G)·eps (Demmel–Veselić).
+  // With 10 columns the neighbouring scales are 1e-33 apart, so σ_j = d_j·|r_jj|·(1 + O(1e-33))
+  // for G = Q·R (columns in decreasing-scale order): an independent reference from a
+  // Householder QR of G in float64.
+  const rDiag = (g: M): number[] => {
+    const n = g.n, a = Float64Array.from(g.re), out: number[] = [];
+    for (let j = 0; j < n; j++) {
+      let nv = 0;
+      for (let i = j; i < n; i++) nv += a[i * n + j] ** 2;
+      nv = Math.sqrt(nv);
+      const alpha = a[j * n + j], beta = alpha > 0 ? -nv : nv;
+      out.push(Math.abs(beta));
+      const v = new Float64Array(n);
+      v[j] = alpha - beta;
+      for (let i = j + 1; i < n; i++) v[i] = a[i * n + j];
+      const vv = v.reduce((s, x) => s + x * x, 0);
+      if (vv === 0) continue;
+      for (let c = j; c < n; c++) {
+        let dot = 0;
+        for (let i = j; i < n; i++) dot += v[i] * a[i * n + c];
+        const f = (2 * dot) / vv;
+        for (let i = j; i < n; i++) a[i * n + c] -= f * v[i];
+      }
+    }
+    return out;
+  };
+
+  const reversal = (n: number): M => {
+    const p = zerosM(n, n);
+    for (let j = 0; j < n; j++) p.re[j * n + n - 1 - j] = 1;
+    return p;
+  };
+
+  for (const n of [10, 64]) {
+    it(`${n}×${n}, float64 and complex128, several seeds, both directions: info 0, ratios, relative accuracy`, () => {
+      const eps = epsD('float64');
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        for (const reverse of [false, true]) {
+          const a = graded(n, seed, reverse, false);
+          const t = toTensor([a], 'float64', []);
+          const r = linalg.svdEx(t, { fullMatrices: true });
+          expect(r.info.dataSync()[0]).toBe(0);
+          const s = r.S.dataSync();
+          // Ratios column by column: ‖A‖ is the first column's, the last column's entries are 1e-300 of it.
+          checkSvd(a, fromTensor(r.U), s, fromTensor(r.Vh), 'float64');
+          const G = randomM(n, n, new Rng(seed), false);
+          const kappa = linalg.cond(toTensor([G], 'float64', [])).dataSync()[0];
+          const d = Array.from({ length: n }, (_, j) => 10 ** (-300 * j / (n - 1)));
+          if (n === 10) {
+            // Reference d_j·|r_jj| from the columns in decreasing-scale order.
+            const Gd = reverse ? cols(mul(G, reversal(n)), 0, n) : G;
+            const rd = rDiag(Gd).map((x, j) => x * d[j]);
+            for (let i = 0; i < n; i++) expect(Math.abs(s[i] - rd[i]) / rd[i] / (n * eps * kappa)).toBeLessThan(30);
+          }
+          // complex128 of the same matrix (the general Jacobi path, no wavefront kernels)
+          // must give the same values to the same relative accuracy.
+          const sc = linalg.svdEx(toTensor([a], 'complex128', [])).S.dataSync();
+          for (let i = 0; i < n; i++) expect(Math.abs(s[i] - sc[i]) / s[i] / (n * eps * kappa)).toBeLessThan(30);
+          // matrixRank no longer throws; it counts the values above n·eps·σ_max.
+          expect(linalg.matrixRank(t).dataSync()[0]).toBe(Array.from(s).filter((x) => x > n * eps * s[0]).length);
+          const X = linalg.pinv(t);
+          expect(Array.from(X.dataSync()).every(Number.isFinite)).toBe(true);
+        }
+      }
+      // Complex data graded the same way.
+      for (const reverse of [false, true]) {
+        const a = graded(n, 7, reverse, true);
+        const r = linalg.svdEx(toTensor([a], 'complex128', []), { fullMatrices: false });
+        expect(r.info.dataSync()[0]).toBe(0);
+        checkSvd(a, fromTensor(r.U), r.S.dataSync(), fromTensor(r.Vh), 'complex128');
+      }
+    });
+  }
+});
+
+describe('svd: ordering with repeated and clustered singular values', () => {
+  // Jacobi leaves its columns in pivot order, which is not sorted when values repeat or
+  // cluster: without the final sort, 377 of 3,003 such SVDs came out unsorted and no test
+  // saw it. S must be non-increasing and non-negative from svd and svdvals alike.
+  const spectra = (k: number, rng: Rng): number[][] => {
+    const rep = Array.from({ length: k }, (_, i) => [3, 3, 1, 1, 1, 0.5][i % 6]);
+    const clustered = Array.from({ length: k }, (_, i) => 1 + 1e-9 * rng.normal() + (i % 3 === 0 ? 0 : 1e-3 * (i % 7)));
+    const pairs = Array.from({ length: k }, (_, i) => 2 ** -Math.floor(i / 2));
+    const zeros = Array.from({ length: k }, (_, i) => (i % 4 === 3 ? 0 : 1 + (i % 2)));
+    return [rep, clustered, pairs, zeros];
+  };
+  const sorted = (s: ArrayLike<number>): boolean => {
+    for (let i = 0; i < s.length; i++) if (!(s[i] >= 0) || (i > 0 && s[i] > s[i - 1])) return false;
+    return true;
+  };
+  for (const dtype of DTYPES) {
+    it(`${dtype}: sizes 2…64 (n ≥ 24 solves for V), svd and svdvals, batched`, () => {
+      const rng = new Rng(130);
+      const cplx = isComplexD(dtype);
+      for (const [m, n] of [[2, 2], [5, 3], [3, 5], [8, 8], [16, 12], [24, 24], [30, 26], [26, 30], [40, 40], [64, 64]]) {
+        const k = Math.min(m, n);
+        const mats = spectra(k, rng).map((sig) => round(withSingularValues(m, n, sig, rng, cplx), dtype));
+        const t = toTensor(mats, dtype);
+        const { U, S, Vh } = linalg.svd(t, { fullMatrices: false });
+        const sv = linalg.svdvals(t).dataSync();
+        const s = S.dataSync();
+        for (let b = 0; b < mats.length; b++) {
+          const sb = s.slice(b * k, (b + 1) * k);
+          expect(sorted(sb)).toBe(true);
+          expect(sorted(sv.slice(b * k, (b + 1) * k))).toBe(true);
+          checkSvd(mats[b], fromTensor(U, b), sb, fromTensor(Vh, b), dtype);
+        }
+      }
+    });
+  }
+
+  it('random clustered spectra (fast-check)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 1e6 }),
+      fc.constantFrom(...DTYPES), (m, n, seed, dtype) => {
+        const rng = new Rng(seed), k = Math.min(m, n);
+        // Three clusters of nearly equal values in random order.
+        const sig = Array.from({ length: k }, () => [1, 0.25, 0.0625][Math.floor(rng.uniform() * 3)] * (1 + 1e-12 * rng.normal()));
+        const a = round(withSingularValues(m, n, sig, rng, isComplexD(dtype)), dtype);
+        const t = toTensor([a], dtype, []);
+        expect(sorted(linalg.svdvals(t).dataSync())).toBe(true);
+        run(a, dtype, false);
+      }), { numRuns: 40 });
+  });
+});
