@@ -5,7 +5,7 @@ import { linalg, Rng, tensor, ShapeError, ArgumentError, type FloatDType } from 
 import { qrBlockSize } from '../../src/backend/cpu/qr.js';
 import {
   type M, fromTensor, toTensor, randomM, mul, adj, sub, fro, eyeM, epsD, isComplexD, orthErr, withSingularValues,
-  geometric, scaleM,
+  geometric, scaleM, zerosM,
 } from '../helpers/spectra.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
@@ -125,6 +125,96 @@ describe('qr: against mathjs', () => {
         expect(Math.abs(ours - theirs)).toBeLessThan(1e-12 * na);
       }
     }
+  });
+});
+
+describe('qr: float32 at subnormal and near-overflow scales', () => {
+  // float32 data between 1e-45 and 1e-38 gave a NaN Q (and Inf/NaN in R): nrm2's
+  // power-of-two rescaling overflowed in float (2^130 = Inf). Householder steps on
+  // subnormal entries round each operation to the subnormal grid (2^-149), so the
+  // backward bound carries that grid step beside eps·‖A‖.
+  const grid = 2 ** -149;
+  // Below 1: the largest entry at 8·sc (at 1e-45 the entries are 0…8 grid steps; scaling a
+  // unit-norm matrix by 1e-45 would round it to zero). At 3e38: ‖A‖₂ = 3e38, so σ_max fits.
+  const atScale = (base: M, sc: number): M => {
+    if (sc > 1) return scaleM(base, sc);
+    let mx = 0;
+    for (let i = 0; i < base.re.length; i++) mx = Math.max(mx, Math.abs(base.re[i]), Math.abs(base.im[i]));
+    return scaleM(base, (8 * sc) / mx);
+  };
+  for (const dtype of ['float32', 'complex64'] as const) {
+    it(`${dtype}: scales 1e-45, 1e-41, 1e-38 and 3e38, on and across the panel width`, () => {
+      const rng = new Rng(41);
+      const cplx = isComplexD(dtype), eps = epsD(dtype);
+      for (const [m, n] of [[3, 2], [2, 3], [8, 5], [40, 33], [33, 40]]) {
+        const base = withSingularValues(m, n, geometric(Math.min(m, n), 1, 0.1), rng, cplx);
+        for (const sc of [1e-45, 1e-41, 1e-38, 3e38]) {
+          const a = round(atScale(base, sc), dtype);
+          for (const mode of ['reduced', 'complete'] as const) {
+            const { Q, R } = linalg.qr(toTensor([a], dtype, []), { mode });
+            for (const t of [Q, R]) expect(Array.from(t.dataSync()).every(Number.isFinite)).toBe(true);
+            const q = fromTensor(Q), r = fromTensor(R), mx = Math.max(m, n);
+            expect(fro(sub(a, mul(q, r))) / (mx * (eps * fro(a) + grid * Math.sqrt(m * n)))).toBeLessThan(30);
+            expect(orthErr(q) / (m * eps)).toBeLessThan(30);
+          }
+        }
+      }
+    });
+  }
+});
+
+describe('qr: R against mathjs qr up to row signs', () => {
+  // R is unique up to a unimodular factor per row (Q·D, D⁻¹·R) for full column rank:
+  // row i of ours = phase_i · row i of mathjs's, to κ(A)·eps·‖A‖ (the QR's forward error).
+  const toRows = (a: M, cplx: boolean) => Array.from({ length: a.m }, (_, i) => Array.from({ length: a.n }, (_, j) =>
+    cplx ? math.complex(a.re[i * a.n + j], a.im[i * a.n + j]) : a.re[i * a.n + j]));
+  const toM = (x: unknown): M => {
+    const arr = math.matrix(x as never).toArray() as unknown[][];
+    const r = zerosM(arr.length, arr[0].length);
+    arr.forEach((row, i) => row.forEach((v, j) => {
+      const c = math.complex(v as never) as unknown as { re: number; im: number };
+      r.re[i * r.n + j] = c.re; r.im[i * r.n + j] = c.im;
+    }));
+    return r;
+  };
+  function compareR(a: M, dtype: FloatDType): void {
+    const cplx = isComplexD(dtype), k = Math.min(a.m, a.n);
+    const Rm = toM((math.qr(toRows(a, cplx) as never) as unknown as { R: unknown }).R);
+    const r = fromTensor(linalg.qr(toTensor([a], dtype, []), { mode: 'r' }).R);
+    const kappa = linalg.cond(toTensor([a], cplx ? 'complex128' : 'float64', [])).dataSync()[0];
+    const unit = Math.max(a.m, a.n) * epsD(dtype) * kappa * fro(a);
+    for (let i = 0; i < k; i++) {
+      // phase = ours_ii / theirs_ii, both of modulus |r_ii|.
+      const or = r.re[i * a.n + i], oi = r.im[i * a.n + i], tr = Rm.re[i * a.n + i], ti = Rm.im[i * a.n + i];
+      const t2 = tr * tr + ti * ti;
+      let pr = (or * tr + oi * ti) / t2, pi = (oi * tr - or * ti) / t2;
+      const pm = Math.hypot(pr, pi);
+      pr /= pm; pi /= pm;
+      let e = 0;
+      for (let j = 0; j < a.n; j++) {
+        const xr = Rm.re[i * a.n + j], xi = Rm.im[i * a.n + j];
+        e += (r.re[i * a.n + j] - (pr * xr - pi * xi)) ** 2 + (r.im[i * a.n + j] - (pr * xi + pi * xr)) ** 2;
+      }
+      expect(Math.sqrt(e) / unit).toBeLessThan(30);
+    }
+  }
+
+  it('random shapes, all dtypes, default panel width (fast-check)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 1e6 }),
+      fc.constantFrom(...DTYPES), (m, n, seed, dtype) => {
+        compareR(round(randomM(m, n, new Rng(seed), isComplexD(dtype)), dtype), dtype);
+      }), { numRuns: 30 });
+  });
+
+  describe('panel width 4: sizes on and across block edges', () => {
+    beforeAll(() => { qrBlockSize(4); });
+    afterAll(() => { qrBlockSize(0); });
+    it('every dtype, n ∈ {3, 4, 5, 8, 9, 13}, tall and square and wide', () => {
+      const rng = new Rng(42);
+      for (const dtype of DTYPES)
+        for (const n of [3, 4, 5, 8, 9, 13])
+          for (const m of [n, 2 * n + 1, Math.max(1, n - 2)]) compareR(round(randomM(m, n, rng, isComplexD(dtype)), dtype), dtype);
+    });
   });
 });
 

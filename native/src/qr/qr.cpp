@@ -583,10 +583,36 @@ void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) 
   const bool in_q = mode != QrMode::R && m >= n;
   MatMut<T> F = in_q ? MatMut<T>{Q, m, n, qc, 1} : MatMut<T>{grow(S.work, m * n), m, n, n, 1};
   for (index i = 0; i < m; ++i) std::copy(A + i * n, A + (i + 1) * n, &F(i, 0));
+  // Far from 1 (beyond 2^±(maxexp/2)), factor 2^−e·A and scale R back: exact, so Q is
+  // that of A, and no Householder product over- or underflows (float32 data at 3e38
+  // overflowed vᴴa and alpha − beta; at 1e-41 every step rounded to the subnormal grid).
+  using R_ = real_t<T>;
+  R_ amax = 0;
+  for (index i = 0; i < m * n; ++i) {
+    if constexpr (is_complex_v<T>) amax = std::max(amax, std::max(std::abs(A[i].real()), std::abs(A[i].imag())));
+    else amax = std::max(amax, std::abs(A[i]));
+  }
+  constexpr int half = std::numeric_limits<R_>::max_exponent / 2;
+  int e = 0;
+  if (amax > R_(0) && std::isfinite(amax) && (amax < std::ldexp(R_(1), -half) || amax > std::ldexp(R_(1), half))) {
+    e = std::ilogb(amax);
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < n; ++j) {
+        if constexpr (is_complex_v<T>) F(i, j) = T(std::ldexp(F(i, j).real(), -e), std::ldexp(F(i, j).imag(), -e));
+        else F(i, j) = std::ldexp(F(i, j), -e);
+      }
+  }
   const bool want_q = mode != QrMode::R;
   geqrf_blocks<T>(F, tau.data(), max_threads, want_q ? &S.keepV : nullptr, want_q ? &S.keepT : nullptr);
   for (index i = 0; i < rr; ++i)
-    for (index j = 0; j < n; ++j) R[i * n + j] = (i < k && j >= i) ? F(i, j) : T(0);
+    for (index j = 0; j < n; ++j) {
+      T v = (i < k && j >= i) ? F(i, j) : T(0);
+      if (e != 0) {
+        if constexpr (is_complex_v<T>) v = T(std::ldexp(v.real(), e), std::ldexp(v.imag(), e));
+        else v = std::ldexp(v, e);
+      }
+      R[i * n + j] = v;
+    }
   if (want_q)
     form_q(S.keepV.data(), S.keepT.data(), k, block_size_for(m, n, sizeof(T)), MatMut<T>{Q, m, qc, qc, 1}, max_threads);
   S.trim();
