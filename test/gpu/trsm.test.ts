@@ -3,7 +3,7 @@
 // the unread triangle; complex64; a batch above 65,535 systems.
 import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
-import { linalg, Rng, Tensor } from '../../src/index.js';
+import { linalg, Rng, Tensor, LinAlgError } from '../../src/index.js';
 import { planBatch } from '../../src/core/batch.js';
 import { solveTriangularGpu, trsmFastPath, unitLowerVariant } from '../../src/backend/gpu/trsm.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
@@ -125,5 +125,75 @@ describe('gpu solveTriangular: general kernel', () => {
     const B = roundTo(randomMatrix(32, 4, rng), 'float32');
     const X = fromTensor(await cpu(linalg.solveTriangular(toTensor([T], 'float32').to('gpu'), toTensor([B], 'float32').to('gpu'), { upper: false, unitriangular: true })));
     expect(ratioSolve(triangleOf(T, false, true), X, B, 'float32')).toBeLessThan(30);
+  });
+});
+
+// Issue 10 item 8 on the GPU: trtrs's info from the diagonal-check kernel (recorded after
+// the solve), NaN X for the singular systems, the plain function raising at the first read.
+describe('gpu solveTriangular: exactly singular triangles (trtrs info)', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    gpuIt(`${dtype}: batched, left/right, upper/lower, general and broadcast: info and NaN as on the CPU`, async () => {
+      const complex = dtype === 'complex64';
+      const rng = new Rng(1234);
+      for (const [n, k] of [[5, 3], [16, 8], [70, 9]] as const) {
+        for (const upper of [false, true]) {
+          for (const left of [true, false]) {
+            const count = 4;
+            const Ts = Array.from({ length: count }, () => roundTo(triangular(n, upper, rng, { complex }), dtype));
+            Ts[1].set(2, 2, 0, 0);
+            Ts[1].set(n - 1, n - 1, 0, 0);
+            Ts[3].set(n - 1, n - 1, 0, 0);
+            const Bs = Ts.map(() => roundTo(left ? randomMatrix(n, k, rng, { complex }) : randomMatrix(k, n, rng, { complex }), dtype));
+            const A = toTensor(Ts, dtype), B = toTensor(Bs, dtype);
+            const opts = { upper, left };
+            const tag = `n=${n} k=${k} upper=${upper} left=${left}`;
+            const cpuR = linalg.solveTriangularEx(A, B, opts);
+            const gpuR = linalg.solveTriangularEx(A.to('gpu'), B.to('gpu'), opts);
+            expect(gpuR.info.device).toBe('gpu');
+            expect(Array.from(await gpuR.info.data()), tag).toEqual([0, 3, 0, n]);
+            expect(Array.from(cpuR.info.dataSync()), tag).toEqual([0, 3, 0, n]);
+            const X = await cpu(gpuR.solution);
+            for (const b of [1, 3]) {
+              const x = fromTensor(X, b);
+              for (let i = 0; i < x.rows; i++) for (let j = 0; j < x.cols; j++) expect(Number.isNaN(x.re(i, j)), tag).toBe(true);
+            }
+            for (const b of [0, 2]) {
+              const Tr = triangleOf(Ts[b], upper);
+              const x = fromTensor(X, b);
+              const r = left ? ratioSolve(Tr, x, Bs[b], dtype) : ratioSolve(Tr.transpose(), x.transpose(), Bs[b].transpose(), dtype);
+              expect(r, tag).toBeLessThan(30);
+            }
+            // the plain function: the check fires at the first read
+            const Xp = linalg.solveTriangular(A.to('gpu'), B.to('gpu'), opts);
+            let err: unknown;
+            try { await Xp.data(); } catch (e) { err = e; }
+            expect(err, tag).toBeInstanceOf(LinAlgError);
+            expect((err as LinAlgError).batchIndex).toBe(1);
+            expect((err as LinAlgError).info).toBe(3);
+            // unit diagonal: never read, never reported
+            const u = linalg.solveTriangularEx(A.to('gpu'), B.to('gpu'), { ...opts, unitriangular: true });
+            expect(Array.from(await u.info.data()), tag).toEqual([0, 0, 0, 0]);
+          }
+        }
+      }
+      // one A broadcast over a batch of B: its status on every output it serves
+      const T = [0, 1].map(() => roundTo(triangular(6, true, rng, { complex }), dtype));
+      T[1].set(0, 0, 0, 0);
+      const Bb = [0, 1, 2].map(() => roundTo(randomMatrix(6, 2, rng, { complex }), dtype));
+      const r = linalg.solveTriangularEx(toTensor(T, dtype, [2, 1]).to('gpu'), toTensor(Bb, dtype, [3]).to('gpu'), { upper: true });
+      expect(r.info.shape).toEqual([2, 3]);
+      expect(Array.from(await r.info.data())).toEqual([0, 0, 0, 1, 1, 1]);
+    });
+  }
+  gpuIt('the GDN fast path (unit lower, n = 16, k = 8) is unchanged and reports info 0', async () => {
+    const rng = new Rng(4321);
+    const Ts = [0, 1].map(() => roundTo(withNaNDiagonal(unitLower(16, rng)), 'float32'));
+    const Bs = Ts.map(() => roundTo(randomMatrix(16, 8, rng), 'float32'));
+    expect(trsmFastPath('float32', 16, 8, false, true)).toBe(true);
+    const A = toTensor(Ts, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
+    const r = linalg.solveTriangularEx(A, B, { upper: false, unitriangular: true });
+    expect(Array.from(await r.info.data())).toEqual([0, 0]);
+    const X = await cpu(linalg.solveTriangular(A, B, { upper: false, unitriangular: true }));
+    expect(Array.from((await cpu(r.solution)).dataSync())).toEqual(Array.from(X.dataSync()));
   });
 });
