@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, Rng, LinAlgError, ShapeError, Tensor } from '../../src/index.js';
 import { solverBlocking } from '../../src/backend/cpu/lu.js';
-import { Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioInv, hilbert } from '../helpers/matrices.js';
-import type { FloatDType } from '../../src/core/dtype.js';
+import { Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioInv, hilbert, roundTo } from '../helpers/matrices.js';
+import { epsOf, type FloatDType } from '../../src/core/dtype.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
 const defaults = solverBlocking();
@@ -49,6 +49,39 @@ describe('inv: against mathjs inv', () => {
           expect(Math.hypot(X.re(i, j) - rr, X.im(i, j) - ri)).toBeLessThan(1e-11 * 30);
         }
     }), { numRuns: 40 });
+  });
+});
+
+// Issue 10 item 24: batched inverses against mathjs inv, random batch sizes (n ≤ 4 goes
+// through the lane kernel: full groups and ragged tails), every matrix with a zero in
+// its (0, 0) entry so that elimination must swap rows; forward error in units of
+// n·κ₁·eps: ‖X − X_ref‖₁ / (‖X_ref‖₁ · n · κ₁(A) · eps) < 30.
+describe('inv: batches against mathjs inv', () => {
+  it('random batch sizes, matrices that need row swaps, all dtypes', () => {
+    type C = { re: number; im: number };
+    fc.assert(fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 19 }), fc.constantFrom(...DTYPES),
+      fc.integer({ min: 0, max: 1e6 }), (n, count, dt, seed) => {
+        const rng = new Rng(seed);
+        const c = cplx(dt);
+        const mats = Array.from({ length: count }, () => {
+          const A = withCondition(n, 20, rng, { complex: c });
+          if (n > 1) A.set(0, 0, 0, 0);
+          return roundTo(A, dt);
+        });
+        const { inverse, info } = linalg.invEx(toTensor(mats, dt, [count]));
+        const eps = epsOf(dt);
+        mats.forEach((A, b) => {
+          const mA = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (c ? math.complex(A.re(i, j), A.im(i, j)) : A.re(i, j))));
+          const ref = new Mat(n, n);
+          (math.inv(mA) as unknown as (number | C)[][]).forEach((row, i) => row.forEach((z, j) => {
+            if (typeof z === 'number') ref.set(i, j, z); else ref.set(i, j, z.re, z.im);
+          }));
+          const kappa = A.norm1() * ref.norm1();
+          const X = fromTensor(inverse, b);
+          expect(info.dataSync()[b]).toBe(0);
+          expect(X.sub(ref).norm1() / (ref.norm1() * n * kappa * eps), `${dt} n=${n} b=${b}/${count}`).toBeLessThan(30);
+        });
+      }), { numRuns: 60 });
   });
 });
 

@@ -4,9 +4,9 @@ import { create, all } from 'mathjs';
 import { linalg, tensor, Rng, LinAlgError, ShapeError, ArgumentError, Tensor } from '../../src/index.js';
 import { solverBlocking } from '../../src/backend/cpu/lu.js';
 import {
-  Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioSolve, graded,
+  Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioSolve, graded, roundTo,
 } from '../helpers/matrices.js';
-import type { FloatDType } from '../../src/core/dtype.js';
+import { epsOf, type FloatDType } from '../../src/core/dtype.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
 const defaults = solverBlocking();
@@ -256,6 +256,44 @@ describe('luSolve', () => {
       }
     }
     solverBlocking(defaults);
+  });
+  // Issue 10 item 24: against mathjs lusolve on op(A) = A or Aᴴ (complex adjoint), left or
+  // right, in forward-error units: ‖X − X_ref‖₁ / (‖X_ref‖₁ · n · κ₁(A) · eps) < 30.
+  it('against mathjs lusolve: complex adjoint, left: false, all dtypes, shrunken blocks', () => {
+    type C = { re: number; im: number };
+    fc.assert(fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 4 }), fc.constantFrom(...DTYPES),
+      fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, k, dt, left, adjoint, small, seed) => {
+        const rng = new Rng(seed);
+        const c = cplx(dt);
+        const A = roundTo(withCondition(n, 50, rng, { complex: c }), dt);
+        const B = roundTo(left ? randomMatrix(n, k, rng, { complex: c }) : randomMatrix(k, n, rng, { complex: c }), dt);
+        solverBlocking(small ? { luLeaf: 2, luCrossover: 2, trsmBlock: 3 } : defaults);
+        const { LU, pivots } = linalg.luFactor(toTensor([A], dt));
+        const X = fromTensor(linalg.luSolve(LU, pivots, toTensor([B], dt), { left, adjoint }));
+        solverBlocking(defaults);
+        // op(A)·X = B (left) or X·op(A) = B ⇔ op(A)ᵀ·Xᵀ = Bᵀ
+        const opA = adjoint ? A.adjoint() : A;
+        const M = left ? opA : opA.transpose();
+        const Bl = left ? B : B.transpose();
+        const Xl = left ? X : X.transpose();
+        const mM = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (c ? math.complex(M.re(i, j), M.im(i, j)) : M.re(i, j))));
+        const inv = math.inv(mM) as unknown as (number | C)[][];
+        let invNorm = 0;
+        for (let j = 0; j < n; j++) {
+          let col = 0;
+          for (let i = 0; i < n; i++) { const z = inv[i][j]; col += typeof z === 'number' ? Math.abs(z) : Math.hypot(z.re, z.im); }
+          invNorm = Math.max(invNorm, col);
+        }
+        const kappa = M.norm1() * invNorm;
+        const ref = new Mat(n, Bl.cols);
+        for (let j = 0; j < Bl.cols; j++) {
+          const b = Array.from({ length: n }, (_, i) => [c ? math.complex(Bl.re(i, j), Bl.im(i, j)) : Bl.re(i, j)]);
+          const x = math.lusolve(mM, b) as unknown as (number | C)[][];
+          x.forEach((row, i) => { const z = row[0]; if (typeof z === 'number') ref.set(i, j, z); else ref.set(i, j, z.re, z.im); });
+        }
+        const ratio = Xl.sub(ref).norm1() / (ref.norm1() * n * kappa * epsOf(dt));
+        expect(ratio, `${dt} n=${n} k=${k} left=${left} adjoint=${adjoint}`).toBeLessThan(30);
+      }), { numRuns: 60 });
   });
   it('broadcasts a single factorization over a batch of B', () => {
     const rng = new Rng(52);
