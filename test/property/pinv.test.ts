@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { linalg, Rng, tensor, ShapeError, ArgumentError, type FloatDType } from '../../src/index.js';
 import {
   type M, fromTensor, toTensor, randomM, mul, adj, sub, fro, epsD, isComplexD, withSingularValues, geometric, zerosM,
+  scaleM,
 } from '../helpers/spectra.js';
 
 const DTYPES: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
@@ -77,7 +78,7 @@ describe('pinv: options, batches, edge cases', () => {
     // Default rtol = 3·eps: all three values are kept.
     const d0 = diag(linalg.pinv(a));
     expect(d0[0]).toBe(1);
-    expect(d0[1] / 1e3 - 1).toBeLessThan(1e-14);
+    expect(Math.abs(d0[1] / 1e3 - 1)).toBeLessThan(1e-14);
     expect(Math.abs(d0[2] / 1e8 - 1)).toBeLessThan(1e-14);
     expect(diag(linalg.pinv(a, { rtol: 1e-5 }))[2]).toBe(0);
     expect(diag(linalg.pinv(a, { rtol: 1e-5 }))[1]).toBeCloseTo(1e3, 6);
@@ -86,6 +87,75 @@ describe('pinv: options, batches, edge cases', () => {
     expect(diag(linalg.pinv(a, { atol: 1e-9 }))[2]).toBeCloseTo(1e8, -1);
     expect(Array.from(linalg.matrixRank(a, { rtol: 1e-5 }).dataSync())).toEqual([2]);
     expect(Array.from(linalg.matrixRank(a, { atol: 0.5 }).dataSync())).toEqual([1]);
+  });
+
+  // The default cutoff, pinned with exact cases: SVDs of diagonal matrices are exact, so
+  // σ = 4·eps·max(m, n) must be kept and σ = eps·max(m, n)/4 dropped (torch's default
+  // rtol = eps·max(m, n) when atol is not given). A cutoff 1000× too large (the planted
+  // mutant) gave 0 instead of 1e13 for diag(1, 1e-13) and passed every other test.
+  for (const dtype of DTYPES) {
+    it(`${dtype}: default rtol = eps·max(m, n) for pinv, matrixRank and lstsq`, () => {
+      const eps = epsD(dtype), cplx = isComplexD(dtype);
+      for (const [m, n] of [[2, 2], [3, 2], [2, 5], [6, 6]]) {
+        const mx = Math.max(m, n);
+        for (const [sig, kept] of [[4 * eps * mx, true], [eps * mx / 4, false]] as const) {
+          const a = zerosM(m, n);
+          a.re[0] = 1;
+          a.re[n + 1] = sig;  // A(1, 1)
+          const t = toTensor([a], dtype, []);
+          const x = fromTensor(linalg.pinv(t));
+          expect(x.re[0]).toBe(1);
+          const want = kept ? 1 / sig : 0;
+          expect(Math.abs(x.re[m + 1] - want)).toBeLessThanOrEqual(4 * eps * want);  // X(1, 1)
+          expect(linalg.matrixRank(t).dataSync()[0]).toBe(kept ? 2 : 1);
+          const b = zerosM(m, 1);
+          b.re[0] = 1; b.re[1] = 1;
+          const r = linalg.lstsq(t, toTensor([b], dtype, []));
+          const sol = fromTensor(r.solution);
+          expect(sol.re[0]).toBe(1);
+          expect(Math.abs(sol.re[1] - want)).toBeLessThanOrEqual(4 * eps * want);
+          expect(r.rank.dataSync()[0]).toBe(kept ? 2 : 1);
+          if (cplx) expect(Array.from(x.im).every((v) => v === 0)).toBe(true);
+        }
+      }
+    });
+  }
+
+  it('float64 diag(1, 1e-13): the pseudo-inverse keeps 1e13 (issue example)', () => {
+    const a = tensor([[1, 0], [0, 1e-13]]);
+    expect(Math.abs(linalg.pinv(a).dataSync()[3] / 1e13 - 1)).toBeLessThan(4 * epsD('float64'));
+    expect(linalg.matrixRank(a).dataSync()[0]).toBe(2);
+    expect(Math.abs(linalg.lstsq(a, tensor([1, 1])).solution.dataSync()[1] / 1e13 - 1)).toBeLessThan(4 * epsD('float64'));
+  });
+
+  it('near under/overflow: pinv(2^k·A) = 2^−k·pinv(A) exactly; overflow gives Inf, never NaN', () => {
+    // Small integer entries: 2^k·A is exact down to the subnormals. 1/σ overflowed for
+    // σ ≈ 1e-310 and V·diag(Inf)·Uᴴ made NaN; the input is now brought near 1 by a power
+    // of two first, so the result is exactly that of A, scaled (Inf only where 2^−k·pinv(A)
+    // itself overflows).
+    const rng = new Rng(206);
+    const ints = (m: number, n: number, cplx: boolean): M => {
+      const a = zerosM(m, n);
+      for (let i = 0; i < m * n; i++) { a.re[i] = Math.round(rng.normal() * 8); if (cplx) a.im[i] = Math.round(rng.normal() * 8); }
+      return a;
+    };
+    for (const [dtype, ks, over] of [['float64', [-1000, -300, 1000], -1060], ['complex128', [-1000, 1000], -1060], ['float32', [-100, 100], -140], ['complex64', [-100, 100], -140]] as const) {
+      for (const [m, n] of [[4, 3], [3, 5]]) {
+        const base = ints(m, n, isComplexD(dtype));
+        const t0 = toTensor([base], dtype, []);
+        const ref = linalg.pinv(t0).dataSync(), rk = linalg.matrixRank(t0).dataSync()[0];
+        for (const k of ks) {
+          const a = toTensor([scaleM(base, 2 ** k)], dtype, []);
+          expect(Array.from(a.dataSync()).map((v) => v * 2 ** -k)).toEqual(Array.from(t0.dataSync()));  // exact input
+          const x = Array.from(linalg.pinv(a).dataSync());
+          expect(x).toEqual(Array.from(ref).map((v) => v * 2 ** -k));
+          expect(linalg.matrixRank(a).dataSync()[0]).toBe(rk);
+        }
+        const x = Array.from(linalg.pinv(toTensor([scaleM(base, 2 ** over)], dtype, [])).dataSync());
+        expect(x.some(Number.isNaN)).toBe(false);
+        expect(x.some((v) => !Number.isFinite(v))).toBe(true);
+      }
+    }
   });
 
   it('hermitian: reads only the lower triangle', () => {
