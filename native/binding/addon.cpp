@@ -29,8 +29,35 @@ Export e_kernel("gemmKernel", KernelName);
 }  // namespace
 }  // namespace lapis::binding
 
+namespace lapis::binding {
+namespace {
+
+// Every exported function runs inside this guard: a C++ exception that is not already a JS
+// error (std::bad_alloc from a kernel's workspace, a std::vector too large) becomes a JS
+// error naming the op and the size instead of escaping into Node (std::terminate).
+Napi::Value Guarded(const Napi::CallbackInfo& info, const char* name, Fn fn) {
+  current_call_size() = {};
+  try {
+    return fn(info);
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (...) {
+    NativeFailure f = current_failure(name, current_call_size());
+    if (f.range) throw Napi::RangeError::New(info.Env(), f.message);
+    throw Napi::Error::New(info.Env(), f.message);
+  }
+}
+
+}  // namespace
+}  // namespace lapis::binding
+
 static Napi::Object InitLapis(Napi::Env env, Napi::Object exports) {
-  for (auto& [name, fn] : lapis::binding::exports_list()) exports.Set(name, Napi::Function::New(env, fn, name));
+  for (auto& [name, fn] : lapis::binding::exports_list()) {
+    const char* n = name;
+    lapis::binding::Fn f = fn;
+    exports.Set(name, Napi::Function::New(
+                          env, [n, f](const Napi::CallbackInfo& info) { return lapis::binding::Guarded(info, n, f); }, name));
+  }
   return exports;
 }
 

@@ -7,6 +7,8 @@
 
 #include <complex>
 #include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +28,48 @@ std::vector<std::pair<const char*, Fn>>& exports_list();
 struct Export {
   Export(const char* name, Fn fn) { exports_list().emplace_back(name, fn); }
 };
+
+// The problem size of the native call running on this thread, noted by each binding once
+// its dims are known, so an exception from the kernels (out of memory) can be reported
+// as "qr: out of memory for a 4194304×12 float64 matrix".
+struct CallSize {
+  int64_t dtype = -1, batch = 1, m = -1, n = -1;
+};
+inline CallSize& current_call_size() {
+  static thread_local CallSize s;
+  return s;
+}
+inline void note_size(int64_t dtype, int64_t batch, int64_t m, int64_t n) { current_call_size() = {dtype, batch, m, n}; }
+
+inline std::string describe_size(const CallSize& c) {
+  static const char* names[] = {"float32", "float64", "complex64", "complex128", "int32"};
+  if (c.m < 0 || c.n < 0) return "";
+  const char* dt = c.dtype >= 0 && c.dtype <= 4 ? names[c.dtype] : "";
+  std::string dims = std::to_string(c.m) + "\xc3\x97" + std::to_string(c.n) + (*dt ? " " : "") + dt;
+  if (c.batch == 1) return " for a " + dims + " matrix";
+  return " for a batch of " + std::to_string(c.batch) + " " + dims + " matrices";
+}
+
+// What a C++ exception escaping a kernel becomes in JS (call inside a catch block): out of
+// memory (bad_alloc, or a size a std::vector cannot hold) a RangeError naming the op and
+// the size, anything else an Error naming the op.
+struct NativeFailure {
+  bool range = false;
+  std::string message;
+};
+inline NativeFailure current_failure(const char* who, const CallSize& size) {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return {true, std::string(who) + ": out of memory" + describe_size(size)};
+  } catch (const std::length_error&) {
+    return {true, std::string(who) + ": out of memory" + describe_size(size) + " (the workspace is too large)"};
+  } catch (const std::exception& e) {
+    return {false, std::string(who) + ": native kernel failed" + describe_size(size) + ": " + e.what()};
+  } catch (...) {
+    return {false, std::string(who) + ": native kernel failed" + describe_size(size)};
+  }
+}
 
 [[noreturn]] inline void type_error(Napi::Env env, const std::string& msg) {
   throw Napi::TypeError::New(env, msg);
@@ -57,9 +101,13 @@ template <> constexpr napi_typedarray_type typed_array_type<double>() { return n
 template <> constexpr napi_typedarray_type typed_array_type<int32_t>() { return napi_int32_array; }
 
 // A typed array viewed as T elements (T complex: pairs of scalars). `count` is in T units.
+// `js` is the array itself (valid during the call) and `shared` says it lives on a
+// SharedArrayBuffer (another thread may write it at any time): see Call in async_work.hpp.
 template <class T> struct Span {
   T* data = nullptr;
   int64_t count = 0;
+  napi_value js = nullptr;
+  bool shared = false;
 };
 
 // T is the element type (float, double, std::complex<...>, int32_t). Checks the array
@@ -70,16 +118,25 @@ Span<T> arg_array(const Napi::CallbackInfo& info, size_t i, const char* who, con
   using S = real_t<T>;
   Napi::Env env = info.Env();
   if (i >= info.Length() || !info[i].IsTypedArray()) type_error(env, std::string(who) + ": " + name + " must be a typed array");
-  auto ta = info[i].As<Napi::TypedArray>();
-  if (ta.TypedArrayType() != typed_array_type<S>()) {
+  // The data pointer straight from napi_get_typedarray_info: TypedArray::ArrayBuffer()
+  // fails on a SharedArrayBuffer ("Invalid argument").
+  napi_typedarray_type type;
+  size_t scalars = 0, offset = 0;
+  void* data = nullptr;
+  napi_value buffer = nullptr;
+  if (napi_get_typedarray_info(env, info[i], &type, &scalars, &data, &buffer, &offset) != napi_ok) {
+    type_error(env, std::string(who) + ": " + name + " could not be read as a typed array");
+  }
+  if (type != typed_array_type<S>()) {
     type_error(env, std::string(who) + ": " + name + " has the wrong element type for this dtype");
   }
-  size_t scalars = ta.ElementLength();
   constexpr size_t k = sizeof(T) / sizeof(S);
   if (scalars % k != 0) range_error(env, std::string(who) + ": " + name + " (complex) has an odd length");
-  auto* base = static_cast<uint8_t*>(ta.ArrayBuffer().Data()) + ta.ByteOffset();
+  auto* base = static_cast<uint8_t*>(data);
   if (reinterpret_cast<uintptr_t>(base) % alignof(S) != 0) range_error(env, std::string(who) + ": " + name + " is misaligned");
-  Span<T> s{reinterpret_cast<T*>(base), static_cast<int64_t>(scalars / k)};
+  bool plain = true;
+  napi_is_arraybuffer(env, buffer, &plain);
+  Span<T> s{reinterpret_cast<T*>(base), static_cast<int64_t>(scalars / k), info[i], !plain};
   if (need >= 0 && s.count < need) {
     range_error(env, std::string(who) + ": " + name + " holds " + std::to_string(s.count) + " elements, needs " +
                          std::to_string(need));
@@ -87,30 +144,12 @@ Span<T> arg_array(const Napi::CallbackInfo& info, size_t i, const char* who, con
   return s;
 }
 
-// Optional Int32Array (null/undefined → empty span): broadcast index maps.
-inline Span<int32_t> arg_index_map(const Napi::CallbackInfo& info, size_t i, const char* who, const char* name,
-                                   int64_t need, int64_t bound) {
-  if (i >= info.Length() || info[i].IsNull() || info[i].IsUndefined()) return {};
-  auto s = arg_array<int32_t>(info, i, who, name, need);
-  for (int64_t j = 0; j < need; ++j) {
-    if (s.data[j] < 0 || s.data[j] >= bound) range_error(info.Env(), std::string(who) + ": " + name + " has an out-of-range entry");
-  }
-  return s;
-}
-
 // The two broadcast maps of a batched binary op (A's and B's matrix per output matrix),
-// each optional; without a map the operand must hold exactly `count` matrices.
+// each optional; without a map the operand must hold exactly `count` matrices. Read them
+// with Call::batch_maps (async_work.hpp), which range-checks the copy the kernel uses.
 struct BatchMaps {
   Span<int32_t> a, b;
 };
-inline BatchMaps arg_batch_maps(const Napi::CallbackInfo& info, size_t ia, const char* who, int64_t count,
-                                int64_t aCount, int64_t bCount) {
-  BatchMaps m{arg_index_map(info, ia, who, "aIdx", count, aCount), arg_index_map(info, ia + 1, who, "bIdx", count, bCount)};
-  if ((!m.a.data && aCount != count) || (!m.b.data && bCount != count)) {
-    range_error(info.Env(), std::string(who) + ": batch counts disagree");
-  }
-  return m;
-}
 
 // Calls f(T{}) with T the C++ type of a dtype code (floating dtypes only).
 template <class F>

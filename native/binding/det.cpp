@@ -1,3 +1,4 @@
+#include "async_work.hpp"
 #include "common.hpp"
 #include "lapis/det.hpp"
 
@@ -12,19 +13,16 @@ Napi::Value Slogdet(const Napi::CallbackInfo& info) {
   int64_t code = arg_int(info, 0, who, "dtype");
   int64_t count = arg_int(info, 5, who, "count"), n = arg_int(info, 6, who, "n");
   if (count < 0 || n < 0 || n > (int64_t(1) << 30)) range_error(env, "slogdet: bad dimension");
+  note_size(code, count, n, n);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto A = arg_array<T>(info, 1, who, "A", count * n * n);
-    auto S = arg_array<T>(info, 2, who, "sign", count);
-    auto L = arg_array<real_t<T>>(info, 3, who, "logabs", count);
+    Call io(info, who, false);
+    auto A = io.in(arg_array<T>(info, 1, who, "A", count * n * n));
+    auto S = io.out(arg_array<T>(info, 2, who, "sign", count));
+    auto L = io.out(arg_array<real_t<T>>(info, 3, who, "logabs", count));
     T* det = nullptr;
-    if (info.Length() > 4 && !info[4].IsNull() && !info[4].IsUndefined()) det = arg_array<T>(info, 4, who, "det", count).data;
-    try {
-      slogdet_batched<T>(count, n, A.data, S.data, L.data, det);
-    } catch (const std::exception& e) {
-      throw Napi::Error::New(env, std::string("slogdet: ") + e.what());
-    }
-    return env.Undefined();
+    if (info.Length() > 4 && !info[4].IsNull() && !info[4].IsUndefined()) det = io.out(arg_array<T>(info, 4, who, "det", count)).data;
+    return io.run([&] { slogdet_batched<T>(count, n, A.data, S.data, L.data, det); });
   });
 }
 Export e_slogdet("slogdet", Slogdet);

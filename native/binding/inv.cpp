@@ -13,12 +13,14 @@ Napi::Value Inv(const Napi::CallbackInfo& info) {
   int64_t count = arg_int(info, 4, who, "count"), n = arg_int(info, 5, who, "n");
   if (count < 0 || n < 0 || n > (int64_t(1) << 30)) range_error(env, "inv: bad dimension");
   bool async = arg_async(info, 6);
+  note_size(code, count, n, n);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto A = arg_array<T>(info, 1, who, "A", count * n * n);
-    auto X = arg_array<T>(info, 2, who, "X", count * n * n);
-    auto I = arg_array<int32_t>(info, 3, who, "info", count);
-    return run_work(info, async, [=] { inv_batched<T>(count, n, A.data, X.data, I.data); }, {1, 2, 3}, who);
+    Call io(info, who, async);
+    auto A = io.in(arg_array<T>(info, 1, who, "A", count * n * n));
+    auto X = io.out(arg_array<T>(info, 2, who, "X", count * n * n));
+    auto I = io.out(arg_array<int32_t>(info, 3, who, "info", count));
+    return io.run([=] { inv_batched<T>(count, n, A.data, X.data, I.data); });
   });
 }
 Export e_inv("inv", Inv);

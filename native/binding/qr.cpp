@@ -1,3 +1,4 @@
+#include "async_work.hpp"
 #include "common.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/qr.hpp"
@@ -17,26 +18,29 @@ Napi::Value Qr(const Napi::CallbackInfo& info) {
   if (mode < 0 || mode > 2) range_error(env, "qr: mode must be 0, 1 or 2");
   const int64_t k = std::min(m, n);
   const int64_t qc = mode == 1 ? m : k, rr = mode == 1 ? m : k;
+  note_size(code, batch, m, n);
   return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto A = arg_array<T>(info, 1, who, "A", batch * m * n);
+    Call io(info, who, false);
+    auto A = io.in(arg_array<T>(info, 1, who, "A", batch * m * n));
     Span<T> Q{};
-    if (mode != 2) Q = arg_array<T>(info, 2, who, "Q", batch * m * qc);
-    auto R = arg_array<T>(info, 3, who, "R", batch * rr * n);
+    if (mode != 2) Q = io.out(arg_array<T>(info, 2, who, "Q", batch * m * qc));
+    auto R = io.out(arg_array<T>(info, 3, who, "R", batch * rr * n));
     const auto qm = static_cast<QrMode>(mode);
     auto one = [&](index b, int threads) {
       qr<T>(A.data + b * m * n, m, n, qm, Q.data ? Q.data + b * m * qc : nullptr, R.data + b * rr * n, threads);
     };
     const double flops = static_cast<double>(m) * n * std::max<int64_t>(k, 1);
-    if (batch > 1 && flops < 4.0e6) {
-      index grain = std::max<index>(1, static_cast<index>(2.0e5 / (flops + 1)));
-      parallel_for(batch, grain, [&](index b0, index b1) {
-        for (index b = b0; b < b1; ++b) one(b, 1);
-      });
-    } else {
-      for (int64_t b = 0; b < batch; ++b) one(b, 0);
-    }
-    return env.Undefined();
+    return io.run([&] {
+      if (batch > 1 && flops < 4.0e6) {
+        index grain = std::max<index>(1, static_cast<index>(2.0e5 / (flops + 1)));
+        parallel_for(batch, grain, [&](index b0, index b1) {
+          for (index b = b0; b < b1; ++b) one(b, 1);
+        });
+      } else {
+        for (int64_t b = 0; b < batch; ++b) one(b, 0);
+      }
+    });
   });
 }
 Export e_qr("qr", Qr);

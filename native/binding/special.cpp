@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "async_work.hpp"
 #include "common.hpp"
 #include "lapis/pages.hpp"
 #include "lapis/special.hpp"
@@ -15,11 +16,12 @@ struct Layout {
   Broadcast2 bc() const { return {static_cast<int>(shape.size()), shape.data(), sa.data(), sb.data()}; }
 };
 
-Layout arg_layout(const Napi::CallbackInfo& info, size_t i, const char* who, int64_t na, int64_t nb, int64_t nout) {
+Layout arg_layout(const Napi::CallbackInfo& info, Call& io, size_t i, const char* who, int64_t na, int64_t nb,
+                  int64_t nout) {
   Napi::Env env = info.Env();
-  auto shape = arg_array<double>(info, i, who, "shape");
-  auto sa = arg_array<double>(info, i + 1, who, "aStrides");
-  auto sb = arg_array<double>(info, i + 2, who, "bStrides");
+  auto shape = io.in(arg_array<double>(info, i, who, "shape"));
+  auto sa = io.in(arg_array<double>(info, i + 1, who, "aStrides"));
+  auto sb = io.in(arg_array<double>(info, i + 2, who, "bStrides"));
   const int64_t nd = shape.count;
   if (nd < 1 || nd > 64 || sa.count != nd || sb.count != nd) range_error(env, std::string(who) + ": bad broadcast layout rank");
   Layout L;
@@ -62,13 +64,13 @@ Napi::Value Frexp(const Napi::CallbackInfo& info) {
   const char* who = "frexp";
   return dispatch_real(info.Env(), arg_int(info, 0, who, "dtype"), who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto x = arg_array<T>(info, 1, who, "x");
-    auto m = arg_array<T>(info, 2, who, "mantissa", x.count);
-    auto e = arg_array<int32_t>(info, 3, who, "exponent", x.count);
+    Call io(info, who, false);
+    auto x = io.in(arg_array<T>(info, 1, who, "x"));
+    auto m = io.out(arg_array<T>(info, 2, who, "mantissa", x.count));
+    auto e = io.out(arg_array<int32_t>(info, 3, who, "exponent", x.count));
     advise_huge(m);
     advise_huge(e);
-    frexp<T>(x.count, x.data, m.data, e.data);
-    return info.Env().Undefined();
+    return io.run([&] { frexp<T>(x.count, x.data, m.data, e.data); });
   });
 }
 Export e_frexp("frexp", Frexp);
@@ -78,13 +80,13 @@ Napi::Value Heaviside(const Napi::CallbackInfo& info) {
   const char* who = "heaviside";
   return dispatch_real(info.Env(), arg_int(info, 0, who, "dtype"), who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto x = arg_array<T>(info, 1, who, "x");
-    auto v = arg_array<T>(info, 2, who, "values");
-    auto o = arg_array<T>(info, 3, who, "out");
-    Layout L = arg_layout(info, 4, who, x.count, v.count, o.count);
+    Call io(info, who, false);
+    auto x = io.in(arg_array<T>(info, 1, who, "x"));
+    auto v = io.in(arg_array<T>(info, 2, who, "values"));
+    auto o = io.out(arg_array<T>(info, 3, who, "out"));
+    Layout L = arg_layout(info, io, 4, who, x.count, v.count, o.count);
     advise_huge(o);
-    heaviside<T>(L.bc(), x.data, v.data, o.data);
-    return info.Env().Undefined();
+    return io.run([&] { heaviside<T>(L.bc(), x.data, v.data, o.data); });
   });
 }
 Export e_heaviside("heaviside", Heaviside);
@@ -94,13 +96,13 @@ Napi::Value Laguerre(const Napi::CallbackInfo& info) {
   const char* who = "laguerrePolynomialL";
   return dispatch_real(info.Env(), arg_int(info, 0, who, "dtype"), who, [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    auto x = arg_array<T>(info, 1, who, "x");
-    auto n = arg_array<T>(info, 2, who, "n");
-    auto o = arg_array<T>(info, 3, who, "out");
-    Layout L = arg_layout(info, 4, who, x.count, n.count, o.count);
+    Call io(info, who, false);
+    auto x = io.in(arg_array<T>(info, 1, who, "x"));
+    auto n = io.in(arg_array<T>(info, 2, who, "n"));
+    auto o = io.out(arg_array<T>(info, 3, who, "out"));
+    Layout L = arg_layout(info, io, 4, who, x.count, n.count, o.count);
     advise_huge(o);
-    laguerre_polynomial_l<T>(L.bc(), x.data, n.data, o.data);
-    return info.Env().Undefined();
+    return io.run([&] { laguerre_polynomial_l<T>(L.bc(), x.data, n.data, o.data); });
   });
 }
 Export e_laguerre("laguerrePolynomialL", Laguerre);
@@ -114,13 +116,19 @@ Napi::Value Logspace(const Napi::CallbackInfo& info) {
   if (steps < 0) range_error(env, "logspace: steps must be non-negative");
   const double start = arg_double(info, 3, who, "start"), end = arg_double(info, 4, who, "end"),
                base = arg_double(info, 5, who, "base");
+  Call io(info, who, false);
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    auto o = io.out(arg_array<T>(info, 1, who, "out", steps));
+    advise_huge(o);
+    return io.run([&] { logspace<T>(steps, start, end, base, o.data); });
+  };
   switch (code) {
-    case F32: { auto o = arg_array<float>(info, 1, who, "out", steps); advise_huge(o); logspace<float>(steps, start, end, base, o.data); break; }
-    case F64: { auto o = arg_array<double>(info, 1, who, "out", steps); advise_huge(o); logspace<double>(steps, start, end, base, o.data); break; }
-    case I32: { auto o = arg_array<int32_t>(info, 1, who, "out", steps); advise_huge(o); logspace<int32_t>(steps, start, end, base, o.data); break; }
+    case F32: return run(float{});
+    case F64: return run(double{});
+    case I32: return run(int32_t{});
     default: type_error(env, "logspace: dtype must be float32, float64 or int32");
   }
-  return env.Undefined();
 }
 Export e_logspace("logspace", Logspace);
 

@@ -4,14 +4,24 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace lapis {
 namespace {
 
 thread_local bool t_in_region = false;
+
+// Marks the current thread as inside a parallel region (nested parallel_for runs serially).
+struct RegionFlag {
+  bool saved = t_in_region;
+  RegionFlag() { t_in_region = true; }
+  ~RegionFlag() { t_in_region = saved; }
+};
 
 int default_threads() {
   if (const char* s = std::getenv("LAPIS_NUM_THREADS")) {
@@ -24,28 +34,36 @@ int default_threads() {
 
 // Workers sleep on a generation counter; a job is a chunk counter every participant
 // (workers and the caller) pulls from, so uneven chunks balance themselves.
+//
+// Callers come from several threads at once (the JS thread, worker_threads, libuv threads
+// of async calls). One region holds the workers at a time (run_mu_); a caller that finds
+// them busy gets `false` and runs its loop itself instead of waiting, so no caller ever
+// blocks on another's region. The participant count is taken under run_mu_ from the
+// workers that exist, and resize() takes run_mu_ too: it waits for the region in flight and
+// never removes a worker a region counts on.
 class Pool {
  public:
-  explicit Pool(int n) { resize(n); }
-  ~Pool() { stop(); }
+  explicit Pool(int n) { start(n); }
 
-  int size() const { return size_; }
+  int size() const { return size_.load(std::memory_order_relaxed); }
 
   void resize(int n) {
     std::lock_guard<std::mutex> run(run_mu_);
     stop();
-    size_ = std::max(1, n);
-    quit_ = false;
-    for (int i = 1; i < size_; ++i) workers_.emplace_back([this] { loop(); });
+    start(n);
   }
 
-  void run(index chunks, int participants, const std::function<void(index)>& body) {
-    std::lock_guard<std::mutex> run(run_mu_);  // one parallel region at a time
+  bool try_run(index chunks, int want, const std::function<void(index)>& body) {
+    std::unique_lock<std::mutex> run(run_mu_, std::try_to_lock);
+    if (!run.owns_lock()) return false;
+    const int participants = static_cast<int>(std::min<index>(chunks, std::min(want, size())));
+    if (participants <= 1) return false;
     {
       std::lock_guard<std::mutex> lk(mu_);
       body_ = &body;
       chunks_ = chunks;
       next_.store(0);
+      error_ = nullptr;
       active_ = participants - 1;
       pending_ = participants - 1;
       ++gen_;
@@ -55,21 +73,32 @@ class Pool {
     std::unique_lock<std::mutex> lk(mu_);
     done_cv_.wait(lk, [this] { return pending_ == 0; });
     body_ = nullptr;
+    // A chunk that threw (std::bad_alloc on a worker thread) is rethrown on the caller's
+    // thread, where the binding turns it into a JS error.
+    if (std::exception_ptr e = std::exchange(error_, nullptr)) {
+      lk.unlock();
+      std::rethrow_exception(e);
+    }
+    return true;
   }
 
  private:
   void work() {
-    t_in_region = true;
+    RegionFlag region;
     for (;;) {
       index c = next_.fetch_add(1);
       if (c >= chunks_) break;
-      (*body_)(c);
+      try {
+        (*body_)(c);
+      } catch (...) {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (!error_) error_ = std::current_exception();
+        next_.store(chunks_);  // hand out no more chunks
+      }
     }
-    t_in_region = false;
   }
 
-  void loop() {
-    std::uint64_t seen = 0;
+  void loop(std::uint64_t seen) {
     for (;;) {
       {
         std::unique_lock<std::mutex> lk(mu_);
@@ -85,6 +114,26 @@ class Pool {
     }
   }
 
+  // Called with run_mu_ held (or from the constructor): no region is running.
+  void start(int n) {
+    std::uint64_t gen;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      quit_ = false;
+      gen = gen_;
+    }
+    int started = 1;
+    for (int i = 1; i < std::max(1, n); ++i) {
+      try {
+        workers_.emplace_back([this, gen] { loop(gen); });
+      } catch (const std::system_error&) {
+        break;  // no more threads to be had (a memory limit): run with the ones we got
+      }
+      ++started;
+    }
+    size_.store(started);
+  }
+
   void stop() {
     {
       std::lock_guard<std::mutex> lk(mu_);
@@ -93,6 +142,7 @@ class Pool {
     cv_.notify_all();
     for (auto& w : workers_) w.join();
     workers_.clear();
+    size_.store(1);
   }
 
   std::mutex run_mu_, mu_;
@@ -101,14 +151,18 @@ class Pool {
   const std::function<void(index)>* body_ = nullptr;
   std::atomic<index> next_{0};
   index chunks_ = 0;
-  int active_ = 0, pending_ = 0, size_ = 1;
+  std::exception_ptr error_;
+  int active_ = 0, pending_ = 0;
+  std::atomic<int> size_{1};
   std::uint64_t gen_ = 0;
   bool quit_ = false;
 };
 
+// Never destroyed: at process exit an async call may still be running on a libuv thread,
+// and a destroyed pool under it would be a crash on the way out.
 Pool& pool() {
-  static Pool p(default_threads());
-  return p;
+  static Pool* p = new Pool(default_threads());
+  return *p;
 }
 
 }  // namespace
@@ -120,6 +174,7 @@ bool in_parallel_region() { return t_in_region; }
 void parallel_for(index n, index grain, const std::function<void(index, index)>& fn, int max_threads) {
   if (n <= 0) return;
   grain = std::max<index>(grain, 1);
+  // A hint only: the pool recounts its workers under its lock (a resize may be under way).
   int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
   index max_chunks = (n + grain - 1) / grain;
   if (threads <= 1 || max_chunks <= 1 || t_in_region) {
@@ -130,12 +185,12 @@ void parallel_for(index n, index grain, const std::function<void(index, index)>&
   index chunks = std::min<index>(max_chunks, static_cast<index>(threads) * 4);
   index per = (n + chunks - 1) / chunks;
   chunks = (n + per - 1) / per;
-  int participants = static_cast<int>(std::min<index>(threads, chunks));
   std::function<void(index)> body = [&](index c) {
     index b = c * per, e = std::min(n, b + per);
     fn(b, e);
   };
-  pool().run(chunks, participants, body);
+  // Workers busy with another thread's region: run the loop here rather than wait.
+  if (!pool().try_run(chunks, threads, body)) fn(0, n);
 }
 
 }  // namespace lapis
