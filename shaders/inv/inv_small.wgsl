@@ -168,12 +168,16 @@ fn inv_pivoted(a: array<${T}, ${NN}>) -> Inv {
       }
     }
     let d = w[c * 2u * N + c];
-    for (var j = c + 1u; j < 2u * N; j++) { w[c * 2u * N + j] = tdiv(w[c * 2u * N + j], d); }
+    // Eliminate with the unscaled pivot row and multipliers f/d that are exactly ±1 when
+    // f = ±d, so a duplicated (or negated) row cancels to exact zeros and the next pivot
+    // is exactly zero (f·(row/d) leaves rounding residue: d·(x/d) ≠ x in general).
     for (var i = 0u; i < N; i++) {
       if (i == c) { continue; }
       let f = w[i * 2u * N + c];
-      for (var j = c + 1u; j < 2u * N; j++) { w[i * 2u * N + j] -= tmul(f, w[c * 2u * N + j]); }
+      let l = select(select(tdiv(f, d), -${ONE}, all(f == -d)), ${ONE}, all(f == d));
+      for (var j = c + 1u; j < 2u * N; j++) { w[i * 2u * N + j] -= tmul(l, w[c * 2u * N + j]); }
     }
+    for (var j = c + 1u; j < 2u * N; j++) { w[c * 2u * N + j] = tdiv(w[c * 2u * N + j], d); }
   }
   for (var i = 0u; i < N; i++) {
     for (var j = 0u; j < N; j++) {

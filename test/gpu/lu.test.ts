@@ -393,6 +393,17 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
     });
   }
 
+  gpuIt('inv n ≤ 4 (closed form, pivoted fallback): a duplicated (or negated) row gives info = n and NaN', async () => {
+    for (const n of [2, 3, 4]) {
+      for (const dtype of ['float32', 'complex64'] as const) {
+        const count = 24;
+        const r = linalg.invEx(toTensor(duplicated(n, count, dtype, 900 + n), dtype).to('gpu'));
+        expect(Array.from(await r.info.data())).toEqual(new Array(count).fill(n));
+        expect(Array.from(await r.inverse.data()).every(Number.isNaN)).toBe(true);
+      }
+    }
+  });
+
   for (const registers of [true, false]) {
     gpuIt(`solve and inv of duplicated-row matrices (n = 16, ${registers ? 'register' : 'workgroup-memory'} kernel): info = n, NaN results`, async () => {
       const n = 16, count = 11;
