@@ -21,7 +21,7 @@ const flag = (name, dflt) => {
 };
 const target = argv[0] ?? 'all';
 const seed = Number(flag('--seed', process.env.LAPIS_FC_SEED ?? 424242));
-const runs = Number(flag('--runs', 150));
+const runs = Number(flag('--runs', process.env.LAPIS_FUZZ_RUNS ?? 1000));
 const only = flag('--only', undefined);
 const progress = flag('--progress', undefined);
 const SLOW_MS = Number(process.env.LAPIS_FUZZ_SLOW_MS ?? 5000);
@@ -216,7 +216,7 @@ const FUNCS = {
   'frexp': ['special', [T], (l, a) => l.frexp(...a)],
   'heaviside': ['special', [T, T], (l, a) => l.heaviside(...a)],
   'logspace': ['special', [numArb, numArb, numArb, O], (l, a) => l.logspace(...a)],
-  'special.laguerrePolynomialL': ['special', [T, T], (l, a) => l.special.laguerrePolynomialL(...a)],
+  'special.laguerrePolynomialL': ['laguerre', [T, T], (l, a) => l.special.laguerrePolynomialL(...a)],
   'gdn.chunkSolve': ['special', [T, T], (l, a) => l.gdn.chunkSolve(...a)],
   'gdn.invUnitLower': ['special', [T], (l, a) => l.gdn.invUnitLower(...a)],
   'gdn.chunkedForward': ['special', [fc.oneof({ weight: 5, arbitrary: gdnInput }, { weight: 1, arbitrary: junk })],
@@ -288,8 +288,8 @@ async function main() {
   const lib = await loadLib();
   const names = Object.keys(FUNCS).filter((n) => target === 'all' || FUNCS[n][0] === target || n === target);
   if (names.length === 0) throw new Error(`fuzz: no group or function ${target} (groups: ${GROUPS.join(', ')})`);
-  const failures = [];
-  let calls = 0;
+  const failures = [], ms = {};
+  let calls = 0, slowest = { ms: 0, call: '' };
   for (const name of names) {
     const spec = FUNCS[name];
     if (name === 'linalg.solveTriangularEx' && typeof lib.linalg.solveTriangularEx !== 'function') {
@@ -303,7 +303,11 @@ async function main() {
       const call = `${name}(${cases[i].map(describeArg).join(', ')})`;
       if (progress) writeFileSync(progress, `case ${i} of ${name} (seed ${seed}): ${call}\n`);
       calls++;
+      const t0 = performance.now();
       const problem = await runCase(lib, name, spec, cases[i]);
+      const dt = performance.now() - t0;
+      ms[name] = (ms[name] ?? 0) + dt;
+      if (dt > slowest.ms) slowest = { ms: Math.round(dt), call: call.slice(0, 300) };
       if (problem) {
         // one entry per kind of problem: numbers, shapes and object tags do not make a new kind
         const key = problem.replace(/\[object \w+\]|'[^']*'|[0-9.e+-]+/g, '#').slice(0, 120);
@@ -314,7 +318,8 @@ async function main() {
     }
     failures.push(...byProblem.values());
   }
-  console.log(`FUZZ-RESULT ${JSON.stringify({ target, seed, runs, calls, failures })}`);
+  for (const k of Object.keys(ms)) ms[k] = Math.round(ms[k]);
+  console.log(`FUZZ-RESULT ${JSON.stringify({ target, seed, runs, calls, failures, ms, slowest })}`);
 }
 
 await main();

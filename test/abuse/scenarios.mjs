@@ -350,7 +350,6 @@ export const scenarios = {
     },
   },
   'threads: setNumThreads flips during async solves and inverses': {
-    timeoutMs: 90_000,
     async run(lib) {
       const L = lib.linalg, count = 256, n = 8;
       const A = wellConditioned(n, 41), stack = new Float64Array(count * n * n), B = randomArray(count * n, 42);
