@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "broadcast2.hpp"
+#include "laguerre_asy.hpp"
 
 namespace lapis {
 namespace {
@@ -26,12 +27,17 @@ namespace {
 constexpr index kBlock = 64;
 constexpr double kMaxDegree = 1048576.0;  // 2^20, LAGUERRE_MAX_DEGREE in src/special/laguerre.ts
 
-// Degree as torch reads it (truncation toward zero); NaN for degrees we refuse
-// (NaN, +Inf, above 2^20: the O(n) loop would take seconds per element; the public
-// function refuses such finite degrees with an ArgumentError before calling here).
+// Degree as torch reads it (truncation toward zero); NaN for NaN and +Inf.
 inline double degree_of(double n) {
   const double t = std::trunc(n);
-  return (t > kMaxDegree || t != t) ? NAN : t;
+  return (t == HUGE_VAL || t != t) ? NAN : t;
+}
+
+// Large degrees go to the Bessel-type expansion (laguerre_asy.hpp, O(1) per element)
+// where it applies; the recurrence runs up to 2^20 only (the public function refuses
+// larger degrees outside the expansion's region, so NaN here is a safety net).
+inline bool use_expansion(double x, double t) {
+  return std::isfinite(x) && t == t && laguerre_asy::applies(x, t);
 }
 
 // (L_k, D_k) = (l, d)·2^e with |l| + |d| kept near 1 whenever it passes 2^64, so the
@@ -75,13 +81,16 @@ inline double finish(double x, double t, double q) {
 template <class T, bool kVarying>
 void block(const T* x, index sx, const T* nn, index sn, T* out, index len) {
   double xs[kBlock], l[kBlock], d[kBlock], t[kBlock];
+  bool asy[kBlock];
   double tmax = -1;
   for (index j = 0; j < len; ++j) {
     xs[j] = static_cast<double>(x[j * sx]);
     t[j] = degree_of(static_cast<double>(nn[j * sn]));
     d[j] = -xs[j];
     l[j] = 1.0 + d[j];
-    if (t[j] > tmax) tmax = t[j];
+    asy[j] = use_expansion(xs[j], t[j]);
+    if (!asy[j] && t[j] > kMaxDegree) t[j] = NAN;
+    if (!asy[j] && t[j] > tmax) tmax = t[j];
   }
   for (double k = 1; k < tmax; k += 1) {
     const double k1 = k + 1;
@@ -100,7 +109,9 @@ void block(const T* x, index sx, const T* nn, index sn, T* out, index len) {
       }
     }
   }
-  for (index j = 0; j < len; ++j) out[j] = static_cast<T>(finish(xs[j], t[j], l[j]));
+  for (index j = 0; j < len; ++j) {
+    out[j] = static_cast<T>(asy[j] ? laguerre_asy::value(xs[j], t[j]) : finish(xs[j], t[j], l[j]));
+  }
 }
 
 }  // namespace
