@@ -48,7 +48,8 @@ export function inv(A: TensorLike): Tensor {
 }
 
 /**
- * `inv` off the JS thread (CPU: a libuv worker; do not mutate A until it settles).
+ * `inv` off the JS thread (CPU: a libuv worker). A is copied when the call starts: changing,
+ * transferring or shrinking its buffer afterwards does not affect the result.
  *
  * Syntax: `await linalg.invAsync(A)`
  * Example: `const Ai = await invAsync(randn([1500, 1500]));`

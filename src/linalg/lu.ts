@@ -88,8 +88,9 @@ export function luFactor(A: TensorLike): LuFactorResult {
 }
 
 /**
- * `luFactor` off the JS thread (CPU: a libuv worker; the inputs must not be mutated until
- * the promise settles). Devices without an asynchronous entry run the synchronous op.
+ * `luFactor` off the JS thread (CPU: a libuv worker). A is copied when the call starts:
+ * changing, transferring or shrinking its buffer afterwards does not affect the result.
+ * Devices without an asynchronous entry run the synchronous op.
  *
  * Syntax: `await linalg.luFactorAsync(A)` → `{ LU, pivots, info }`
  * Example: `const { LU, pivots } = await luFactorAsync(randn([2000, 2000]));`

@@ -122,7 +122,8 @@ export function solve(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): Te
 
 /**
  * `solve` off the JS thread: on the CPU the work runs on a libuv worker and the event
- * loop stays free (do not mutate the inputs until the promise settles).
+ * loop stays free. A and B are copied when the call starts: changing, transferring or
+ * shrinking their buffers afterwards does not affect the result.
  *
  * Syntax: `await linalg.solveAsync(A, B, { left })`
  * Example: `const X = await solveAsync(randn([2000, 2000]), randn([2000, 64]));`
