@@ -111,10 +111,10 @@ describe('solve / inv / slogdet / luFactor of 2^s·M against M', () => {
       const rng = new Rng(11);
       const eps = epsOf(dt);
       for (const s of SCALES[f64(dt) ? 'f64' : 'f32']) {
-        // n: the tiny lane kernels (2, 3: a full group of 8 and a tail), the small fixed
+        // n: the tiny lane kernels (2, 3), the small fixed
         // kernel (7), the blocked LU (40)
         for (const n of [2, 3, 7, 40]) {
-          const count = n <= 3 ? 9 : 2;
+          const count = n <= 3 ? 17 : 2;  // n ≤ 3: full lane groups (up to 16 lanes) and a tail
           const mats = Array.from({ length: count }, () => randomMatrix(n, n, rng, { complex: cplx(dt) }));
           const { A, Mp } = scaled(mats, s, dt);
           const tag = `${dt} s=${s} n=${n}`;

@@ -7,6 +7,10 @@
 #include "lapis/common.hpp"
 
 namespace lapis {
+// info the real lane kernels give a finite matrix whose largest entry lies beyond LAPACK's
+// BIGNUM/SMLNUM: they do not scale, inv_batched redoes it through R·A·C.
+inline constexpr int32_t kInvInfoEquilibrate = -100;
+
 
 template <class T>
 void inv_small_batched(index n, index count, const T* A, T* X, int32_t* info);

@@ -21,12 +21,16 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info) {
   }
   if (n <= 4) {
     inv_small_batched<T>(n, count, A, X, info);
-    // The lane kernels do not scale: matrices near overflow/underflow are redone through
-    // R·A·C (one O(n²) pass over A; the kernel's result stands for all others).
+    // The n ≤ 4 kernels do not scale: matrices near overflow/underflow are redone through
+    // R·A·C (real lanes flag them in info; complex matrices are classified here).
     parallel_for(count, 4096, [&](index b0, index b1) {
       for (index b = b0; b < b1; ++b) {
         const T* a = A + b * n * n;
-        if (detail::scale_class(n * n, a) != detail::Scale::Extreme) continue;
+        if constexpr (is_complex_v<T>) {
+          if (detail::scale_class(n * n, a) != detail::Scale::Extreme) continue;
+        } else {
+          if (info[b] != kInvInfoEquilibrate) continue;
+        }
         T* x = X + b * n * n;
         info[b] = detail::inv_equilibrated(n, a, x, 1);
         if (info[b] != 0)

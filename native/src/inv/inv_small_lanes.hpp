@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "lapis/common.hpp"
+#include "lapis/inv_small.hpp"
 #include "lapis/parallel.hpp"
 
 namespace lapis {
@@ -65,10 +66,18 @@ inline void gauss_jordan_lanes(V (&w)[N][2 * N], int32_t* info) {
   using T = typename V::T;
   const V zero = V::splat(T(0)), one = V::splat(T(1));
   // a·0 is NaN exactly when a is NaN or ±Inf: one sum flags every non-finite lane.
-  V nf = zero;
+  V nf = zero, mx = zero;  // mx: the largest |a_ij| per lane
   for (int i = 0; i < N; ++i)
-    for (int j = 0; j < N; ++j) nf = V::add(nf, V::mul(w[i][j], zero));
+    for (int j = 0; j < N; ++j) {
+      nf = V::add(nf, V::mul(w[i][j], zero));
+      const V a = V::abs(w[i][j]);
+      mx = V::blend(mx, a, V::gt(a, mx));
+    }
   const unsigned bad = V::mask_bits(V::ne(nf, nf));
+  // beyond LAPACK's BIGNUM / below SMLNUM (solve/equilibrate.hpp's test): redone by the caller
+  const T smlnum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+  const unsigned extreme = V::mask_bits(V::gt(mx, V::splat(T(1) / smlnum))) |
+                           (V::mask_bits(V::lt(mx, V::splat(smlnum))) & ~V::mask_bits(V::eq(mx, zero)));
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) w[i][N + j] = i == j ? one : zero;
   unsigned zero_piv[N];
@@ -104,6 +113,7 @@ inline void gauss_jordan_lanes(V (&w)[N][2 * N], int32_t* info) {
   for (int l = 0; l < V::L; ++l) {
     int32_t s = 0;
     if (bad >> l & 1u) s = -1;
+    else if (extreme >> l & 1u) s = kInvInfoEquilibrate;
     else
       for (int c = 0; c < N; ++c)
         if (zero_piv[c] >> l & 1u) { s = c + 1; break; }

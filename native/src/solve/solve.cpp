@@ -132,9 +132,9 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
         detail::prefault(X + g0 * L * n, sizeof(T) * static_cast<size_t>((g1 - g0) * L * n));
         detail::prefault(info + g0 * L, sizeof(int32_t) * static_cast<size_t>((g1 - g0) * L));
         tiny.groups(n, g1 - g0, A + g0 * L * n * n, B + g0 * L * n, X + g0 * L * n, info + g0 * L);
-        // the lane kernel does not scale: systems near overflow/underflow are redone (A is in cache)
+        // the lane kernel does not scale: it flags systems near overflow/underflow, redone here
         for (index b = g0 * L; b < g1 * L; ++b)
-          if (detail::scale_class(n * n, A + b * n * n) == detail::Scale::Extreme) equilibrated(b, b, b, 1);
+          if (info[b] == detail::kTinyInfoEquilibrate) equilibrated(b, b, b, 1);
       });
       // The last partial group goes through the same kernel, padded with identity systems,
       // so a system's result does not depend on where it sits in the batch.
@@ -150,7 +150,7 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
         std::memcpy(X + b0 * n, bx.data() + L * n, sizeof(T) * static_cast<size_t>(rest * n));
         std::memcpy(info + b0, st.data(), sizeof(int32_t) * static_cast<size_t>(rest));
         for (index b = b0; b < count; ++b)
-          if (detail::scale_class(n * n, A + b * n * n) == detail::Scale::Extreme) equilibrated(b, b, b, 1);
+          if (info[b] == detail::kTinyInfoEquilibrate) equilibrated(b, b, b, 1);
       }
       return;
     }

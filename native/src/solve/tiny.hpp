@@ -11,10 +11,15 @@ namespace lapis::detail {
 // 16 measured 2.8× faster than one system at a time at n = 16 but added 4 MB to the addon).
 inline constexpr index kTinyMax = 12;
 
+// A lane's info when its A is finite but its largest entry lies beyond LAPACK's
+// BIGNUM/SMLNUM (equilibrate.hpp): the kernel does not scale, solve_batched redoes it.
+inline constexpr int32_t kTinyInfoEquilibrate = -100;
+
 template <class T> struct TinySolver {
   int lanes = 0;  // systems per group; 0 = no lane kernel in this build
   // groups·lanes contiguous n×n systems A·x = b (2 ≤ n ≤ kTinyMax), one info per system:
-  // 0, k > 0 for an exactly zero k-th pivot, −1 for a non-finite A (x is NaN for both).
+  // 0, k > 0 for an exactly zero k-th pivot, −1 for a non-finite A (x is NaN for both),
+  // kTinyInfoEquilibrate for a finite A near overflow/underflow (redone by the caller).
   // Every decision (pivot row, divide or multiply by the reciprocal) is made per lane, so
   // a system's result does not depend on its neighbours in the group.
   void (*groups)(index n, index ngroups, const T* A, const T* B, T* X, int32_t* info) = nullptr;

@@ -75,8 +75,8 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       __builtin_prefetch(reinterpret_cast<const char*>(A + kTinyAhead * L * NN) + q);
     V a[N][C];
     // v·0 is NaN exactly for ±Inf and NaN: the sum flags a non-finite matrix per lane (one
-    // FMA per element where contraction is on)
-    V fin = V{};
+    // FMA per element where contraction is on); mx: the largest |a_ij| per lane
+    V fin = V{}, mx = V{};
     {
       V r[L];
       int e0 = 0;
@@ -87,6 +87,8 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
         for (int e = 0; e < L; ++e) {
           a[(e0 + e) / N][(e0 + e) % N] = r[e];
           fin += r[e] * T(0);
+          const V av = r[e] < T(0) ? -r[e] : r[e];
+          mx = av > mx ? av : mx;
         }
       }
       for (; e0 < NN; ++e0) {
@@ -94,6 +96,8 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
         for (int l = 0; l < L; ++l) v[l] = A[l * NN + e0];
         a[e0 / N][e0 % N] = v;
         fin += v * T(0);
+        const V av = v < T(0) ? -v : v;
+        mx = av > mx ? av : mx;
       }
       int i0 = 0;
       for (; i0 + L <= N; i0 += L) {
@@ -171,6 +175,10 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
         for (int l = 0; l < L; ++l) X[l * N + i0] = x[i0][l];
     }
     const M bad = fin != fin;
+    // beyond LAPACK's BIGNUM / below SMLNUM (equilibrate.hpp's test): the caller rescales
+    const T smlnum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+    const M extreme = (mx > T(1) / smlnum) | ((mx < smlnum) & (mx > T(0)));
+    st = extreme ? M{} + I(kTinyInfoEquilibrate) : st;
     st = bad ? M{} - I(1) : st;
     const I32 st32 = __builtin_convertvector(st, I32);
     __builtin_memcpy(info, &st32, sizeof(I32));
