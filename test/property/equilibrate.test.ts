@@ -130,6 +130,10 @@ describe('solve / inv / slogdet / luFactor of 2^s·M against M', () => {
             const v = linalg.invEx(A);
             expect(Array.from(v.info.dataSync()), tag).toEqual(Array(count).fill(0));
             for (let b = 0; b < count; b++) {
+              // skip a matrix whose true inverse 2^−s·inv(M') is itself out of range
+              const ref = fromTensor(linalg.inv(toTensor([Mp[b]], 'complex128')));
+              const top = Math.max(...Array.from(ref.data, Math.abs));
+              if (ldexp(top, -s) > (f64(dt) ? 2 ** 1020 : 2 ** 126)) continue;
               const X = fromTensor(v.inverse, b);
               for (let i = 0; i < X.data.length; i++) X.data[i] = ldexp(X.data[i], s);
               expect(ratioInv(Mp[b], X, dt), tag).toBeLessThan(30);
