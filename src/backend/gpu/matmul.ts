@@ -80,7 +80,7 @@ function tileBytes(t: MatmulTile, complex: boolean): number {
 }
 
 /** Whether a tile fits the device's workgroup limits (WebGPU's defaults: 16 KiB, 256 invocations). */
-function tileFits(t: MatmulTile, complex: boolean): boolean {
+export function tileFits(t: MatmulTile, complex: boolean): boolean {
   const lim = gpuLimits('matmul');
   const x = t.BN / t.TN, y = t.BM / t.TM;
   return tileBytes(t, complex) <= lim.maxComputeWorkgroupStorageSize && x * y <= lim.maxComputeInvocationsPerWorkgroup
