@@ -9,10 +9,13 @@ export type { GpuInfo, GpuInitOptions, PoolStats };
 /**
  * Creates the WebGPU device (once). Needed before `tensor.to('gpu')`.
  *
- * Syntax: `await gpu.init({ powerPreference, forceSoftware })`
- * Example: `const info = await gpu.init(); console.log(info.description)`
+ * Syntax: `await gpu.init({ powerPreference, forceSoftware, dawnFlags, limits })`
+ * Example: `const info = await gpu.init(); console.log(info.description, info.subnormals)`;
+ * `await gpu.init({ limits: 'default' })` takes WebGPU's default limits (also
+ * LAPIS_GPU_LIMITS=default), to check that the kernels fit a small GPU.
  * Throws: DeviceError when no adapter is found, with what to install (Linux: a Vulkan
- * driver, e.g. Mesa's lavapipe in `mesa-vulkan-drivers`).
+ * driver, e.g. Mesa's lavapipe in `mesa-vulkan-drivers`); ArgumentError for an unknown
+ * option or a bad value (`limits: 'small'`). A later call returns the existing device's info.
  * See also: `gpu.available`, `gpu.info`.
  */
 export function init(opts?: GpuInitOptions): Promise<GpuInfo> {
