@@ -203,11 +203,14 @@ describe('gpu luSolve', () => {
 });
 
 describe('gpu register LU kernel against the workgroup-memory kernel', () => {
-  async function withVariant<T>(v: Partial<typeof luVariant>, f: () => Promise<T>): Promise<T> {
+  // The variant applies while the calls are recorded (kernels are chosen then), not while
+  // their results are read: a test that times out on a slow software adapter must not
+  // leave it set for the tests after it.
+  function withVariant<T>(v: Partial<typeof luVariant>, f: () => T): T {
     const saved = { ...luVariant };
     Object.assign(luVariant, v);
     try {
-      return await f();
+      return f();
     } finally {
       Object.assign(luVariant, saved);
     }
@@ -233,16 +236,18 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       As[6].set(n - 1, 0, NaN);
       const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
       const A = toTensor(As, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
-      const run = (registers: boolean) => withVariant({ registers, spec, wg }, async () => {
-        const s = linalg.solveEx(A, B);
-        const f = linalg.luFactorEx(A);
-        const v = n > 4 ? linalg.invEx(A) : null; // n ≤ 4: inv_small, not the LU kernels
+      const run = async (registers: boolean) => {
+        const { s, f, v } = withVariant({ registers, spec, wg }, () => ({
+          s: linalg.solveEx(A, B),
+          f: linalg.luFactorEx(A),
+          v: n > 4 ? linalg.invEx(A) : null, // n ≤ 4: inv_small, not the LU kernels
+        }));
         return {
           inv: v && await cpu(v.inverse), iinfo: v && Array.from(await v.info.data()),
           X: await cpu(s.result), info: Array.from(await s.info.data()),
           LU: await cpu(f.LU), piv: Array.from(await f.pivots.data()), finfo: Array.from(await f.info.data()),
         };
-      });
+      };
       const reg = await run(true), old = await run(false);
       expect(reg.info).toEqual(old.info);
       expect(reg.finfo).toEqual(old.finfo);
@@ -278,7 +283,7 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
         const Lr = fromTensor(reg.LU, b), Lo = fromTensor(old.LU, b);
         expect(Lr.sub(Lo).norm1()).toBeLessThanOrEqual(1e-4 * n * Lo.norm1());
       }
-    });
+    }, 600_000); // six kernels compiled per case: minutes on a loaded software adapter
   }
 
   gpuIt('pivots below the smallest normal: as on the CPU where the adapter keeps subnormals, as the zero matrix where it flushes them', async () => {
@@ -363,11 +368,12 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
     });
   }
 
-  async function withRegisters<T>(registers: boolean, f: () => Promise<T>): Promise<T> {
+  // (set only while the calls are recorded, as withVariant above)
+  function withRegisters<T>(registers: boolean, f: () => T): T {
     const saved = luVariant.registers;
     luVariant.registers = registers;
     try {
-      return await f();
+      return f();
     } finally {
       luVariant.registers = saved;
     }
@@ -382,7 +388,7 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
       const count = n > 32 ? 8 : 24;
       const As = duplicated(n, count, dtype, 500 + n);
       const A = toTensor(As, dtype);
-      const info = await withRegisters(registers, async () => linalg.luFactorEx(A.to('gpu')).info.data());
+      const info = await withRegisters(registers, () => linalg.luFactorEx(A.to('gpu'))).info.data();
       const cpuInfo = linalg.luFactorEx(A).info.dataSync();
       for (let b = 0; b < count; b++) {
         expect(info[b]).toBe(n);
@@ -410,10 +416,8 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
       const As = duplicated(n, count, 'float32', 77);
       const A = toTensor(As, 'float32').to('gpu');
       const B = Tensor.fromStorage('float32', [count, n, 1], new Float32Array(count * n).fill(1)).to('gpu');
-      const [si, sx, ii, ix] = await withRegisters(registers, async () => {
-        const s = linalg.solveEx(A, B), v = linalg.invEx(A);
-        return Promise.all([s.info.data(), s.result.data(), v.info.data(), v.inverse.data()]);
-      });
+      const [s, v] = withRegisters(registers, () => [linalg.solveEx(A, B), linalg.invEx(A)] as const);
+      const [si, sx, ii, ix] = await Promise.all([s.info.data(), s.result.data(), v.info.data(), v.inverse.data()]);
       expect(Array.from(si)).toEqual(new Array(count).fill(n));
       expect(Array.from(ii)).toEqual(new Array(count).fill(n));
       expect(Array.from(sx).every(Number.isNaN)).toBe(true);
