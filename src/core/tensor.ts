@@ -108,6 +108,10 @@ export class Tensor<D extends DType = DType> {
 
   private alive(who: string): void {
     if (this._disposed) throw new DeviceError(`${who}: the tensor was disposed`);
+    // A transferred (detached) or shrunk resizable buffer leaves the view shorter than the shape.
+    if (this._cpu && this._cpu.length !== this.size * scalarsPerElement(this.dtype)) {
+      throw new DeviceError(`${who}: the tensor's ArrayBuffer was detached (transferred) or resized; its data is gone`);
+    }
   }
 
   /** The CPU storage itself (no copy). Throws for GPU tensors: use `await data()`. */

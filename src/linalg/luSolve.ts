@@ -45,6 +45,14 @@ export function luSolve(LU: TensorLike, pivots: TensorLike, B: TensorLike, opts:
   if (p.ndim !== lb.length + 1 || p.shape[p.ndim - 1] !== n || !lb.every((d, i) => d === p.shape[i])) {
     throw new ShapeError(`${who}: pivots is ${fmtShape(p.shape)}, expected ${fmtShape([...lb, n])} for LU ${fmtShape(a.shape)}`);
   }
+  if (p.device === 'cpu') {
+    const pv = p.dataSync() as Int32Array;
+    for (let i = 0; i < pv.length; i++) {
+      if (pv[i] < 1 || pv[i] > n) {
+        throw new ArgumentError(`${who}: pivots must be in 1..${n} (LAPACK's 1-based ipiv), found ${pv[i]} at pivots[${i}]`);
+      }
+    }
+  }
   if ((left ? b.rows : b.cols) !== n) {
     throw new ShapeError(`${who}: LU is ${fmtShape(a.shape.slice(-2))} and B is ${fmtShape(b.shape.slice(-2))}: ` +
       `${left ? 'rows' : 'columns'} of B must be ${n}`);

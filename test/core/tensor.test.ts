@@ -178,3 +178,23 @@ describe('mathjs interop', () => {
     }));
   });
 });
+
+describe('detached or resized storage', () => {
+  it('a tensor whose ArrayBuffer was transferred is a DeviceError in every op, not a bare RangeError', async () => {
+    const { linalg } = await import('../../src/index.js');
+    const data = new Float64Array([4, 1, 2, 3]);
+    const A = tensor({ data, shape: [2, 2] });
+    structuredClone(data.buffer, { transfer: [data.buffer] });
+    expect(() => A.dataSync()).toThrow(DeviceError);
+    expect(() => A.toArray()).toThrow(/detached/);
+    expect(() => linalg.inv(A)).toThrow(DeviceError);
+    expect(() => linalg.solve(A, [[1], [2]])).toThrow(DeviceError);
+  });
+  it('a tensor on a shrunk resizable ArrayBuffer is a DeviceError', async () => {
+    const { linalg } = await import('../../src/index.js');
+    const buf = new ArrayBuffer(32, { maxByteLength: 64 });
+    const A = tensor({ data: new Float64Array(buf, 0, 4), shape: [2, 2] });
+    (buf as ArrayBuffer & { resize(n: number): void }).resize(8);
+    expect(() => linalg.det(A)).toThrow(DeviceError);
+  });
+});

@@ -308,6 +308,7 @@ describe('luSolve', () => {
     const { LU } = linalg.luFactor([[2, 1], [1, 3]]);
     const bad = tensor({ data: new Int32Array([3, 1]), shape: [2] });
     expect(() => linalg.luSolve(LU, bad, [[1], [1]])).toThrow(/pivots must be in 1..2/);
+    expect(() => linalg.luSolve(LU, bad, [[1], [1]])).toThrow(ArgumentError);
     const short = tensor({ data: new Int32Array([1]), shape: [1] });
     expect(() => linalg.luSolve(LU, short, [[1], [1]])).toThrow(ShapeError);
   });

@@ -5,7 +5,7 @@
 // registers; luVariant switches it off for tests and benches).
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
-import { ShapeError, fmtShape } from '../../core/errors.js';
+import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
 import { register } from '../registry.js';
 import { runProgram, type GpuProgram } from './program.js';
 import { gpuLimits } from './device.js';
@@ -306,8 +306,8 @@ function luSolveGpu(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchP
     status.dispose();
     for (let m = 0; m < plan.count; m++) {
       if (s[2 * m] !== 0) {
-        // a RangeError as on the CPU (the native binding's check); the matrix's X is NaN
-        throw new RangeError(`${who}: pivots must be in 1..${n}, found ${s[2 * m + 1]} (pivots[${s[2 * m] - 1}]${batched ? ` of batch element ${m}` : ''})`);
+        // an ArgumentError as on the CPU (luSolve's check); the matrix's X is NaN
+        throw new ArgumentError(`${who}: pivots must be in 1..${n}, found ${s[2 * m + 1]} (pivots[${s[2 * m] - 1}]${batched ? ` of batch element ${m}` : ''})`);
       }
     }
   });
