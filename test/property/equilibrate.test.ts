@@ -182,6 +182,32 @@ describe('solve / inv / slogdet / luFactor of 2^s·M against M', () => {
       }
     });
   }
+  it('growth overflow below the threshold (Wilkinson matrix, growth 2^(n−1)): detected after the factorization', () => {
+    // max|a| = 2^s is inside the thresholds, but the factors of 2^s·W grow to 2^(s+n−1):
+    // solve, inv and slogdet notice the non-finite factors and equilibrate; R·A·C is then
+    // 2^k·W (uniform), so the results are those of W at ordinary scale, bit for bit
+    for (const [dt, n, s] of [['float64', 60, 969], ['float32', 30, 102], ['complex128', 60, 969]] as const) {
+      const W = new Mat(n, n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < i; j++) W.set(i, j, -1);
+        W.set(i, i, 1);
+        W.set(i, n - 1, 1);
+      }
+      const b = Mat.from(Array.from({ length: n }, (_, i) => [(i % 3) - 1]));
+      const { A } = scaled([W], s, dt);
+      const { A: B } = scaled([b], s, dt);
+      const r = linalg.solveEx(A, B);
+      expect(Array.from(r.info.dataSync()), dt).toEqual([0]);
+      expect(Array.from(r.result.dataSync()), dt).toEqual(Array.from(linalg.solve(toTensor([W], dt), toTensor([b], dt)).dataSync()));
+      const { sign, logabsdet } = linalg.slogdet(A);
+      const ref = linalg.slogdet(toTensor([W], dt));
+      expect(sign.dataSync()[0], dt).toBe(ref.sign.dataSync()[0]);
+      expect(Math.abs(logabsdet.dataSync()[0] - (ref.logabsdet.dataSync()[0] + n * s * Math.LN2)), dt)
+        .toBeLessThan(n * n * s * Math.LN2 * epsOf(dt));  // a sum of n logs of size ≈ s·ln 2: (n−1)·Σ|term|·eps
+      expect(Array.from(linalg.invEx(A).info.dataSync()), dt).toEqual([0]);
+      expect(linalg.luFactorEx(A).info.dataSync()[0], dt).toBe(INFO.FACTOR_OVERFLOW);
+    }
+  });
   it('graded rows and columns (2^±900 float64): solve and slogdet through R·A·C', () => {
     const rng = new Rng(12);
     const n = 6;

@@ -36,7 +36,7 @@ void slogdet_batched(index count, index n, const T* A, T* sign, real_t<T>* logab
     bool scaled = cls == detail::Scale::Extreme;
     if (!scaled) {
       st = getrf(n, n, lu.data(), n, piv.data(), threads);
-      scaled = !all_finite(n * n, lu.data());  // growth overflowed
+      scaled = detail::growth_can_overflow<T>(n) && !all_finite(n * n, lu.data());  // growth overflowed
     }
     // det(A) = det(R·A·C)·2^−(Σr + Σc): exact, the scales being powers of two.
     long long shift = 0;

@@ -58,7 +58,7 @@ void inv_batched(index count, index n, const T* A, T* X, int32_t* info) {
       lu.assign(a, a + n * n);
       piv.resize(static_cast<size_t>(n));
       st = getrf(n, n, lu.data(), n, piv.data(), threads);
-      scaled = !all_finite(n * n, lu.data());  // growth overflowed
+      scaled = detail::growth_can_overflow<T>(n) && !all_finite(n * n, lu.data());  // growth overflowed
     }
     if (scaled) {
       info[b] = detail::inv_equilibrated(n, a, x, threads);

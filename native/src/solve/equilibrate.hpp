@@ -63,6 +63,14 @@ template <class T> inline T ldexp_t(T x, int e) {
   else return std::ldexp(x, e);
 }
 
+// Whether getrf's factors of an Ordinary (max|a_ij| ≤ 1/SMLNUM) n×n matrix can overflow:
+// that needs an element growth above 1/eps, and partial pivoting bounds the growth by
+// 2^(n−1) (real) or (1 + √2)^(n−1) (complex, |re| + |im| pivots), so small n skip the
+// O(n²) check of the factors.
+template <class T> inline bool growth_can_overflow(index n) {
+  return n > std::numeric_limits<real_t<T>>::digits / 2;
+}
+
 // Binary exponent of the largest component (frexp's: x = f·2^e, f in [0.5, 1)); very
 // negative for 0 so that zero entries never decide a maximum.
 template <class T> inline int exp_of(T x) {

@@ -107,7 +107,7 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
     lu.assign(a, a + n * n);
     pv.resize(static_cast<size_t>(n));
     const int32_t st = getrf(n, n, lu.data(), n, pv.data(), threads);
-    if (!all_finite(n * n, lu.data())) {  // growth overflowed: finite A, non-finite factors
+    if (detail::growth_can_overflow<T>(n) && !all_finite(n * n, lu.data())) {  // finite A, non-finite factors
       equilibrated(b, ia, ib, threads);
       return;
     }
@@ -182,7 +182,7 @@ void solve_batched_shared(index count, index n, index k, const T* A, const int32
     std::memcpy(f, src, sizeof(T) * static_cast<size_t>(n * n));
     if (cls == detail::Scale::Ordinary) {
       st[a] = getrf(n, n, f, n, piv.data() + a * n, threads);
-      if (all_finite(n * n, f)) return;
+      if (!detail::growth_can_overflow<T>(n) || all_finite(n * n, f)) return;
     }
     eq[a] = 1;
     st[a] = 0;
