@@ -208,6 +208,19 @@ describe('solve / inv / slogdet / luFactor of 2^s·M against M', () => {
       expect(linalg.luFactorEx(A).info.dataSync()[0], dt).toBe(INFO.FACTOR_OVERFLOW);
     }
   });
+  it('one A broadcast over a batch of B (factored once, n > 16) at 2^±1000', () => {
+    const rng = new Rng(14);
+    for (const s of [1000, -1040]) {
+      const M = randomMatrix(20, 20, rng);
+      const { A, Mp } = scaled([M], s, 'float64');
+      const Bs = [0, 1, 2].map(() => randomMatrix(20, 2, rng));
+      const { A: B, Mp: Np } = scaled(Bs, s, 'float64');
+      const r = linalg.solveEx(A, B);
+      expect(r.result.shape).toEqual([3, 20, 2]);
+      expect(Array.from(r.info.dataSync())).toEqual([0, 0, 0]);
+      for (let b = 0; b < 3; b++) expect(ratioSolve(Mp[0], fromTensor(r.result, b), Np[b], 'float64'), `s=${s}`).toBeLessThan(30);
+    }
+  });
   it('graded rows and columns (2^±900 float64): solve and slogdet through R·A·C', () => {
     const rng = new Rng(12);
     const n = 6;
