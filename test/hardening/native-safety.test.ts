@@ -81,6 +81,14 @@ describe('async calls own their inputs (issue 10 item 1)', () => {
     const r = await runChild('async-inputs.mjs', ['mutate'], queued);
     expectOk(r);
   });
+
+  it('outputs transferred after the promise settles are refused by later calls, not read', async () => {
+    const A = randn([4, 4], { seed: 21 });
+    const { LU, pivots } = await linalg.luFactorAsync(A);
+    const buf = LU.dataSync().buffer as ArrayBuffer;
+    structuredClone(buf, { transfer: [buf] });
+    expect(() => linalg.luSolve(LU, pivots, randn([4, 1], { seed: 22 }))).toThrow(/detached/);
+  });
 });
 
 describe('worker shutdown with an async call in flight (issue 10 item 2)', () => {
