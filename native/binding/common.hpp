@@ -132,7 +132,10 @@ Span<T> arg_array(const Napi::CallbackInfo& info, size_t i, const char* who, con
   }
   constexpr size_t k = sizeof(T) / sizeof(S);
   if (scalars % k != 0) range_error(env, std::string(who) + ": " + name + " (complex) has an odd length");
-  auto* base = static_cast<uint8_t*>(data);
+  // An empty (or detached) array may have no data pointer; kernels get a valid one anyway,
+  // since memcpy(nullptr, …, 0) and &p[0] on a null p are undefined behaviour (UBSan).
+  alignas(64) static uint8_t empty_storage[64];
+  auto* base = data != nullptr ? static_cast<uint8_t*>(data) : empty_storage;
   if (reinterpret_cast<uintptr_t>(base) % alignof(S) != 0) range_error(env, std::string(who) + ": " + name + " is misaligned");
   bool plain = true;
   napi_is_arraybuffer(env, buffer, &plain);
