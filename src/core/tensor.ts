@@ -20,6 +20,16 @@ export interface GpuStorage {
 
 type Storage<D extends DType> = StorageOf<D>;
 
+/** An empty view cannot tell a detached buffer by its length; any access throws then (Node 20 has no `detached`). */
+function isDetached(a: { at(i: number): unknown }): boolean {
+  try {
+    a.at(0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /* GPU tensors dropped without dispose() still give their buffer back to the pool. */
 const gpuFinalizer = new FinalizationRegistry<GpuStorage>((s) => s.release());
 
@@ -109,7 +119,7 @@ export class Tensor<D extends DType = DType> {
   private alive(who: string): void {
     if (this._disposed) throw new DeviceError(`${who}: the tensor was disposed`);
     // A transferred (detached) or shrunk resizable buffer leaves the view shorter than the shape.
-    if (this._cpu && this._cpu.length !== this.size * scalarsPerElement(this.dtype)) {
+    if (this._cpu && (this._cpu.length !== this.size * scalarsPerElement(this.dtype) || (this._cpu.length === 0 && isDetached(this._cpu)))) {
       throw new DeviceError(`${who}: the tensor's ArrayBuffer was detached (transferred) or resized; its data is gone`);
     }
   }

@@ -198,3 +198,12 @@ describe('detached or resized storage', () => {
     expect(() => linalg.det(A)).toThrow(DeviceError);
   });
 });
+
+describe('detached empty storage', () => {
+  it('an empty tensor whose ArrayBuffer was transferred is a DeviceError too', () => {
+    const data = new Float32Array(0);
+    const A = tensor({ data, shape: [2, 0] });
+    structuredClone(data.buffer, { transfer: [data.buffer] });
+    expect(() => A.dataSync()).toThrow(DeviceError);
+  });
+});
