@@ -192,7 +192,7 @@ describe('detached or resized storage', () => {
   });
   it('a tensor on a shrunk resizable ArrayBuffer is a DeviceError', async () => {
     const { linalg } = await import('../../src/index.js');
-    const buf = new ArrayBuffer(32, { maxByteLength: 64 });
+    const buf = new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer)(32, { maxByteLength: 64 });
     const A = tensor({ data: new Float64Array(buf, 0, 4), shape: [2, 2] });
     (buf as ArrayBuffer & { resize(n: number): void }).resize(8);
     expect(() => linalg.det(A)).toThrow(DeviceError);

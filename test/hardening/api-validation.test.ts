@@ -213,7 +213,7 @@ describe('public API argument validation (every function × bad inputs)', () => 
     for (const s of [[-2, -2], [0.5, 8], null, 'x']) expect(() => t.reshape(s as never)).toThrow(ShapeError);
     expect(() => t.to('tpu' as never)).toThrow(/^to:/);
     await expect(t.toAsync(null as never)).rejects.toThrow(/^toAsync:/);
-    expect(() => Tensor.fromStorage('float16' as never, [1], new Float32Array(1))).toThrow(DTypeError);
+    expect(() => Tensor.fromStorage('float16' as never, [1], new Float32Array(1) as never)).toThrow(DTypeError);
   });
 
   it('the reported cases: pinv hermitian "no" is refused, not read as true; maxPooledBytes NaN is refused', () => {
