@@ -155,7 +155,7 @@ describe('thread pool under concurrent callers and resizes (issue 10 item 4)', (
     expect(r.json?.flips as number).toBeGreaterThan(10);
   });
 
-  it('two worker_threads running inv/solve in a loop (one resizing the pool) finish with correct answers', async () => {
+  it('two worker_threads running inv/solve in a loop while the main thread resizes the pool finish with correct answers', async () => {
     const r = await runChild('pool-stress.mjs', ['workers'], { env: { ROUNDS: '100', LAPIS_NUM_THREADS: '2' } });
     expectOk(r);
   });
