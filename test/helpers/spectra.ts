@@ -138,6 +138,17 @@ export function scaleM(a: M, s: number): M {
   return c;
 }
 
+/**
+ * `base` at the scale `sc`: above 1 a plain multiple; below 1 the largest entry lands at
+ * 8·sc (at 1e-45 a unit-norm matrix would round to zero, so entries span 0…8 grid steps).
+ */
+export function atScale(base: M, sc: number): M {
+  if (sc > 1) return scaleM(base, sc);
+  let mx = 0;
+  for (let i = 0; i < base.re.length; i++) mx = Math.max(mx, Math.abs(base.re[i]), Math.abs(base.im[i]));
+  return scaleM(base, (8 * sc) / mx);
+}
+
 export function randomM(m: number, n: number, rng: Rng, complex: boolean): M {
   const c = zerosM(m, n);
   for (let i = 0; i < m * n; i++) { c.re[i] = rng.normal(); if (complex) c.im[i] = rng.normal(); }

@@ -5,7 +5,7 @@ import { linalg, Rng, tensor, ShapeError, ArgumentError, type FloatDType } from 
 import { qrBlockSize } from '../../src/backend/cpu/qr.js';
 import {
   type M, fromTensor, toTensor, randomM, mul, adj, sub, fro, eyeM, epsD, isComplexD, orthErr, withSingularValues,
-  geometric, scaleM, zerosM,
+  geometric, scaleM, zerosM, atScale,
 } from '../helpers/spectra.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
@@ -134,14 +134,7 @@ describe('qr: float32 at subnormal and near-overflow scales', () => {
   // subnormal entries round each operation to the subnormal grid (2^-149), so the
   // backward bound carries that grid step beside eps·‖A‖.
   const grid = 2 ** -149;
-  // Below 1: the largest entry at 8·sc (at 1e-45 the entries are 0…8 grid steps; scaling a
-  // unit-norm matrix by 1e-45 would round it to zero). At 3e38: ‖A‖₂ = 3e38, so σ_max fits.
-  const atScale = (base: M, sc: number): M => {
-    if (sc > 1) return scaleM(base, sc);
-    let mx = 0;
-    for (let i = 0; i < base.re.length; i++) mx = Math.max(mx, Math.abs(base.re[i]), Math.abs(base.im[i]));
-    return scaleM(base, (8 * sc) / mx);
-  };
+  // At 3e38: ‖A‖₂ = 3e38, so σ_max fits; below 1 see atScale.
   for (const dtype of ['float32', 'complex64'] as const) {
     it(`${dtype}: scales 1e-45, 1e-41, 1e-38 and 3e38, on and across the panel width`, () => {
       const rng = new Rng(41);
