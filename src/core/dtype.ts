@@ -13,6 +13,12 @@ export type StorageOf<D extends DType> = D extends 'float32' | 'complex64'
     : Float64Array;
 
 export const DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32'];
+/** The floating dtypes every linalg op is registered for on the CPU. */
+export const FLOAT_DTYPES: readonly FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+/** The real floating dtypes (elementwise special functions, norms' outputs). */
+export const REAL_DTYPES: readonly RealDType[] = ['float32', 'float64'];
+/** The floating dtypes WGSL can hold (no f64): what GPU linalg entries register. */
+export const GPU_FLOAT_DTYPES: readonly FloatDType[] = ['float32', 'complex64'];
 
 export function isComplex(d: DType): d is ComplexDType {
   return d === 'complex64' || d === 'complex128';
