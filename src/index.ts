@@ -1,4 +1,4 @@
-import './backend/registerAll.js';
+import { registerAll } from './backend/registerAll.js';
 
 export { Tensor, type GpuStorage, type NestedArray } from './core/tensor.js';
 export { tensor, zeros, eye, randn, Rng, type TensorLike, type CreateOptions } from './core/create.js';
@@ -11,3 +11,6 @@ export * as gpu from './backend/gpu/api.js';
 export { frexp, heaviside, logspace, type LogspaceOptions } from './special/index.js';
 export * as special from './special/index.js';
 export * as gdn from './gdn/index.js';
+
+// The package entry fills the registry (once) for every public function above.
+registerAll();

@@ -3,12 +3,13 @@ import { registerGpu } from './gpu/index.js';
 
 let done = false;
 
-/** Fills the registry once; imported for its effect by the public entry points. */
+/**
+ * Fills the registry once. Called explicitly by the package entries (src/index.ts and
+ * src/gdn/index.ts, the `lapis/gdn` export); op modules never import it.
+ */
 export function registerAll(): void {
   if (done) return;
   done = true;
   registerCpu();
   registerGpu();
 }
-
-registerAll();

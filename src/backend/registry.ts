@@ -1,47 +1,79 @@
 import type { DType, Device } from '../core/dtype.js';
 import { DTypeError, DeviceError } from '../core/errors.js';
+import type { OpName, OpSignatures } from './ops.js';
 
 /**
- * (op, dtype, device) → implementation. Public functions validate, then call `lookup` and
- * the entry they get; they never branch on the device themselves. Entries are added only
- * by the backends' register functions, called once from `registerAll.ts`.
+ * (op, dtype, device) → implementation, typed by ops.ts: `register('svd', …, impl)` only
+ * compiles when impl has OpSignatures['svd'], and `lookup('svd', …)` returns that type.
+ * Public functions validate, then call `lookup` and the entry they get; they never branch
+ * on the device themselves. The package entry fills the default registry once
+ * (registerAll.ts); a `new Registry()` is for tests.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Impl = (...args: any[]) => any;
+export class Registry {
+  // Values are OpSignatures[K] for the K in their key: register is the only writer.
+  private readonly table = new Map<string, unknown>();
 
-const table = new Map<string, Impl>();
-const key = (op: string, dtype: DType, device: Device) => `${op}|${dtype}|${device}`;
-
-export function register(op: string, dtypes: readonly DType[], device: Device, impl: Impl): void {
-  for (const d of dtypes) table.set(key(op, d, device), impl);
-}
-
-export function has(op: string, dtype: DType, device: Device): boolean {
-  return table.has(key(op, dtype, device));
-}
-
-/** The implementation, or a typed error that says which dtype/device pairs exist. */
-export function lookup<F extends Impl = Impl>(op: string, dtype: DType, device: Device, who = op): F {
-  const f = table.get(key(op, dtype, device));
-  if (f) return f as F;
-  if (device === 'gpu' && (dtype === 'float64' || dtype === 'complex128')) {
-    throw new DTypeError(
-      `${who}: ${dtype} is not supported on the GPU (WGSL has no f64); use float32/complex64 or move the tensor to the CPU`,
-    );
+  private static key(op: OpName, dtype: DType, device: Device): string {
+    return `${op}|${dtype}|${device}`;
   }
-  const others = [...table.keys()].filter((k) => k.startsWith(`${op}|`)).map((k) => k.split('|').slice(1).join(' on '));
-  if (others.length === 0) throw new DeviceError(`${who}: no implementation registered for ${dtype} on ${device}`);
-  const sameDevice = others.filter((o) => o.endsWith(` on ${device}`));
-  if (sameDevice.length > 0) {
-    throw new DTypeError(`${who}: dtype ${dtype} is not supported on ${device} (supported: ${sameDevice.join(', ')})`);
+
+  register<K extends OpName>(op: K, dtypes: readonly DType[], device: Device, impl: OpSignatures[K]): void {
+    for (const d of dtypes) this.table.set(Registry.key(op, d, device), impl);
   }
-  throw new DeviceError(`${who}: not available on ${device} (available: ${others.join(', ')})`);
+
+  has<K extends OpName>(op: K, dtype: DType, device: Device): boolean {
+    return this.table.has(Registry.key(op, dtype, device));
+  }
+
+  /**
+   * The implementation, or a typed error naming `who` (the public function): DTypeError
+   * for float64 on the GPU or a dtype the device lacks, DeviceError for an op the device
+   * does not implement (say pinv of a GPU tensor), before any work starts.
+   */
+  lookup<K extends OpName>(op: K, dtype: DType, device: Device, who: string = op): OpSignatures[K] {
+    const f = this.table.get(Registry.key(op, dtype, device));
+    if (f !== undefined) return f as OpSignatures[K];
+    if (this.table.size === 0) {
+      throw new DeviceError(`${who}: no backend is registered; import lapis (src/index.ts) or lapis/gdn, whose entry registers them`);
+    }
+    if (device === 'gpu' && (dtype === 'float64' || dtype === 'complex128')) {
+      throw new DTypeError(
+        `${who}: ${dtype} is not supported on the GPU (WGSL has no f64); use float32/complex64 or move the tensor to the CPU`,
+      );
+    }
+    const others = [...this.table.keys()].filter((k) => k.startsWith(`${op}|`)).map((k) => k.split('|').slice(1).join(' on '));
+    if (others.length === 0) throw new DeviceError(`${who}: no implementation registered for ${dtype} on ${device}`);
+    const sameDevice = others.filter((o) => o.endsWith(` on ${device}`));
+    if (sameDevice.length > 0) {
+      throw new DTypeError(`${who}: dtype ${dtype} is not supported on ${device} (supported: ${sameDevice.join(', ')})`);
+    }
+    throw new DeviceError(`${who}: not available on ${device} (available: ${others.join(', ')})`);
+  }
+
+  /** Every registered (op, dtype, device), for docs and tests. */
+  entries(): Array<{ op: OpName; dtype: DType; device: Device }> {
+    return [...this.table.keys()].map((k) => {
+      const [op, dtype, device] = k.split('|');
+      return { op: op as OpName, dtype: dtype as DType, device: device as Device };
+    });
+  }
 }
 
-/** Every registered (op, dtype, device), for docs and tests. */
-export function entries(): Array<{ op: string; dtype: DType; device: Device }> {
-  return [...table.keys()].map((k) => {
-    const [op, dtype, device] = k.split('|');
-    return { op, dtype: dtype as DType, device: device as Device };
-  });
+/** The registry every public function uses. */
+export const registry = new Registry();
+
+export function register<K extends OpName>(op: K, dtypes: readonly DType[], device: Device, impl: OpSignatures[K]): void {
+  registry.register(op, dtypes, device, impl);
+}
+
+export function has<K extends OpName>(op: K, dtype: DType, device: Device): boolean {
+  return registry.has(op, dtype, device);
+}
+
+export function lookup<K extends OpName>(op: K, dtype: DType, device: Device, who?: string): OpSignatures[K] {
+  return registry.lookup(op, dtype, device, who);
+}
+
+export function entries(): Array<{ op: OpName; dtype: DType; device: Device }> {
+  return registry.entries();
 }

@@ -2,14 +2,13 @@
 // built on it (docs/gdn.md has the derivation). The per-chunk work is a batched
 // unit-lower-triangular solve; on the GPU it runs on the dedicated kernel of
 // shaders/trsm/trsm_unit_lower.wgsl (chunk 16/32/64, ≥ 8 right-hand sides).
-import '../backend/registerAll.js';
 import { asTensor, type TensorLike } from '../core/create.js';
+import { registerAll } from '../backend/registerAll.js';
 import { Tensor } from '../core/tensor.js';
 import { planBatch } from '../core/batch.js';
 import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
 import { lookup } from '../backend/registry.js';
 import { readOptions, opt } from '../core/options.js';
-import type { OpSignatures } from '../backend/ops.js';
 
 function realFloat(t: Tensor, who: string, name: string): void {
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {
@@ -48,7 +47,7 @@ export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
   const who = 'gdn.chunkSolve';
   const { a, b } = chunkOperands(A, B, who);
   const plan = planBatch(a, b, who);
-  return lookup<OpSignatures['solveTriangular']>('solveTriangular', a.dtype, a.device, who)(
+  return lookup('solveTriangular', a.dtype, a.device, who)(
     a, b, plan, { upper: false, unitriangular: true }).X;
 }
 
@@ -304,3 +303,6 @@ export async function chunkedForward(input: ChunkedForwardInput): Promise<Chunke
     finalState: Tensor.fromStorage(dtype, [Bn, H, dk, dv], Sout as never) as Tensor,
   };
 }
+
+// `lapis/gdn` is a package entry of its own: it fills the registry (once) like src/index.ts.
+registerAll();

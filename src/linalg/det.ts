@@ -1,8 +1,6 @@
-import '../backend/registerAll.js';
 import { asTensor, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { requireSquareMatrix } from './lu.js';
 
 /**
@@ -19,7 +17,7 @@ import { requireSquareMatrix } from './lu.js';
 export function det(A: TensorLike): Tensor {
   const a = asTensor(A, 'det', 'A');
   requireSquareMatrix(a, 'det', 'A');
-  return lookup<OpSignatures['det']>('det', a.dtype, a.device, 'det')(a);
+  return lookup('det', a.dtype, a.device, 'det')(a);
 }
 
 /**
@@ -36,5 +34,5 @@ export function det(A: TensorLike): Tensor {
 export function slogdet(A: TensorLike): { sign: Tensor; logabsdet: Tensor } {
   const a = asTensor(A, 'slogdet', 'A');
   requireSquareMatrix(a, 'slogdet', 'A');
-  return lookup<OpSignatures['slogdet']>('slogdet', a.dtype, a.device, 'slogdet')(a);
+  return lookup('slogdet', a.dtype, a.device, 'slogdet')(a);
 }

@@ -1,8 +1,6 @@
-import '../backend/registerAll.js';
 import { asTensor, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { raiseOnInfo, requireSquareMatrix } from './lu.js';
 
 const singular = (code: number) =>
@@ -26,7 +24,7 @@ function prepare(A: TensorLike, who: string): Tensor {
  */
 export function invEx(A: TensorLike): { inverse: Tensor; info: Tensor<'int32'> } {
   const a = prepare(A, 'invEx');
-  const r = lookup<OpSignatures['inv']>('inv', a.dtype, a.device, 'invEx')(a);
+  const r = lookup('inv', a.dtype, a.device, 'invEx')(a);
   return { inverse: r.X, info: r.info };
 }
 
@@ -42,7 +40,7 @@ export function invEx(A: TensorLike): { inverse: Tensor; info: Tensor<'int32'> }
  */
 export function inv(A: TensorLike): Tensor {
   const a = prepare(A, 'inv');
-  const r = lookup<OpSignatures['inv']>('inv', a.dtype, a.device, 'inv')(a);
+  const r = lookup('inv', a.dtype, a.device, 'inv')(a);
   raiseOnInfo(r.info, 'inv', a.ndim > 2, singular, [r.X]);
   return r.X;
 }
@@ -60,8 +58,8 @@ export async function invAsync(A: TensorLike): Promise<Tensor> {
   const who = 'invAsync';
   const a = prepare(A, who);
   const r = has('invAsync', a.dtype, a.device)
-    ? await lookup<OpSignatures['invAsync']>('invAsync', a.dtype, a.device, who)(a)
-    : lookup<OpSignatures['inv']>('inv', a.dtype, a.device, who)(a);
+    ? await lookup('invAsync', a.dtype, a.device, who)(a)
+    : lookup('inv', a.dtype, a.device, who)(a);
   raiseOnInfo(r.info, who, a.ndim > 2, singular, [r.X]);
   return r.X;
 }

@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { epsOf, isComplex, promote, realOf } from '../core/dtype.js';
 import { ArgumentError, DeviceError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';

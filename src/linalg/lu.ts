@@ -1,9 +1,7 @@
-import '../backend/registerAll.js';
 import { ShapeError, LinAlgError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { INFO } from '../core/info.js';
 
 export interface LuFactorResult {
@@ -63,7 +61,7 @@ const zeroPivot = (code: number) =>
  */
 export function luFactorEx(A: TensorLike): LuFactorResult {
   const a = prepare(A, 'luFactorEx');
-  return lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, 'luFactorEx')(a);
+  return lookup('luFactor', a.dtype, a.device, 'luFactorEx')(a);
 }
 
 /**
@@ -82,7 +80,7 @@ export function luFactorEx(A: TensorLike): LuFactorResult {
  */
 export function luFactor(A: TensorLike): LuFactorResult {
   const a = prepare(A, 'luFactor');
-  const r = lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, 'luFactor')(a);
+  const r = lookup('luFactor', a.dtype, a.device, 'luFactor')(a);
   raiseOnInfo(r.info, 'luFactor', a.ndim > 2, zeroPivot, [r.LU, r.pivots]);
   return r;
 }
@@ -101,8 +99,8 @@ export async function luFactorAsync(A: TensorLike): Promise<LuFactorResult> {
   const who = 'luFactorAsync';
   const a = prepare(A, who);
   const r = has('luFactorAsync', a.dtype, a.device)
-    ? await lookup<OpSignatures['luFactorAsync']>('luFactorAsync', a.dtype, a.device, who)(a)
-    : lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, who)(a);
+    ? await lookup('luFactorAsync', a.dtype, a.device, who)(a)
+    : lookup('luFactor', a.dtype, a.device, who)(a);
   raiseOnInfo(r.info, who, a.ndim > 2, zeroPivot, [r.LU, r.pivots]);
   return r;
 }
@@ -119,8 +117,8 @@ export async function luFactorAsync(A: TensorLike): Promise<LuFactorResult> {
  */
 export function lu(A: TensorLike): { P: Tensor; L: Tensor; U: Tensor } {
   const a = prepare(A, 'lu');
-  const r = lookup<OpSignatures['luFactor']>('luFactor', a.dtype, a.device, 'lu')(a);
-  return lookup<OpSignatures['luUnpack']>('luUnpack', a.dtype, a.device, 'lu')(r.LU, r.pivots);
+  const r = lookup('luFactor', a.dtype, a.device, 'lu')(a);
+  return lookup('luUnpack', a.dtype, a.device, 'lu')(r.LU, r.pivots);
 }
 
 /** @internal square check shared by the solver entry points. */

@@ -1,11 +1,9 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { ShapeError, DTypeError, DeviceError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { requireSquareMatrix } from './lu.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 import { ArgumentError } from '../core/errors.js';
@@ -61,6 +59,6 @@ export function luSolve(LU: TensorLike, pivots: TensorLike, B: TensorLike, opts:
   if (!left) b = transposeOf(b, true, who);
   const adj = left ? adjoint : !adjoint;
   const plan = planBatch(a, b, who, ['LU', 'B']);
-  const X = lookup<OpSignatures['luSolve']>('luSolve', a.dtype, a.device, who)(a, p as Tensor<'int32'>, b, plan, adj);
+  const X = lookup('luSolve', a.dtype, a.device, who)(a, p as Tensor<'int32'>, b, plan, adj);
   return left ? X : transposeOf(X, true, who);
 }

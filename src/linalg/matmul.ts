@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import { promote } from '../core/dtype.js';
 import { ShapeError, DeviceError, fmtShape } from '../core/errors.js';
 import { asTensor, castCpu, type TensorLike } from '../core/create.js';

@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { isComplex, realOf } from '../core/dtype.js';
 import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
@@ -6,7 +5,6 @@ import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
 import { sizeOf } from '../core/shape.js';
 import { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { svdRaw } from './svd.js';
 
 /** Matrix norm orders; vector norms take any number (Infinity, -Infinity, 0 included). */
@@ -228,7 +226,7 @@ export function cond(A: TensorLike, p?: NormOrd): Tensor {
     return out;
   }
   requireSquare(a, who, 'A');
-  const { X, info } = lookup<OpSignatures['inv']>('inv', a.dtype, a.device, who)(a);
+  const { X, info } = lookup('inv', a.dtype, a.device, who)(a);
   const na = matrixNorms(a, ord, who), ni = matrixNorms(X, ord, who), st = info.dataSync();
   for (let b = 0; b < od.length; b++) od[b] = st[b] > 0 ? Infinity : na[b] * ni[b];
   return out;

@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { epsOf, isComplex, realOf, type DType } from '../core/dtype.js';
 import { ArgumentError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';
@@ -6,7 +5,6 @@ import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { svdRaw, svdMessage } from './svd.js';
 
 export interface RankOptions {
@@ -108,7 +106,7 @@ export function adjointScaleCols(X: Tensor, w: Float64Array, wStride: number): T
 export function mm(A: Tensor, B: Tensor, who: string): Tensor {
   const plan = planBatch(A, B, who);
   if (A.cols === 0) return Tensor.empty(A.dtype, [...plan.batchShape, A.rows, B.cols]);
-  return lookup<OpSignatures['matmul']>('matmul', A.dtype, A.device, who)(A, B, plan, A.rows, A.cols, B.cols);
+  return lookup('matmul', A.dtype, A.device, who)(A, B, plan, A.rows, A.cols, B.cols);
 }
 
 /** @internal x·2^k for any integer k (two steps: 2^k alone over- or underflows past ±1023). */

@@ -1,10 +1,8 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { ArgumentError, DTypeError } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 
 export type QrMode = 'reduced' | 'complete' | 'r';
 
@@ -42,6 +40,6 @@ export function qr(A: TensorLike, opts: QrOptions = {}): QrResult {
   const a = asTensor(A, who, 'A');
   requireMatrix(a, who, 'A');
   if (a.dtype === 'int32') throw new DTypeError(`${who}: A is int32; QR needs a floating dtype`);
-  const r = lookup<OpSignatures['qr']>('qr', a.dtype, a.device, who)(a, mode);
+  const r = lookup('qr', a.dtype, a.device, who)(a, mode);
   return { Q: r.Q ?? Tensor.empty(a.dtype, [0]), R: r.R };
 }

@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { promote } from '../core/dtype.js';
 import { ShapeError, DeviceError, DTypeError, ArgumentError, fmtShape } from '../core/errors.js';
@@ -6,7 +5,6 @@ import { asTensor, castCpu, requireMatrix, type TensorLike } from '../core/creat
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { raiseOnInfo, requireSquareMatrix } from './lu.js';
 
 export interface SolveOptions {
@@ -32,7 +30,7 @@ export function coerceOperands(A: TensorLike, B: TensorLike, who: string, bName 
 
 /** @internal Batched transpose (conj = adjoint) through the registry, on any device. */
 export function transposeOf(t: Tensor, conj: boolean, who: string): Tensor {
-  return lookup<OpSignatures['transpose']>('transpose', t.dtype, t.device, who)(t, conj);
+  return lookup('transpose', t.dtype, t.device, who)(t, conj);
 }
 
 /** @internal Checks an options object and returns `left`. */
@@ -94,7 +92,7 @@ export function solveEx(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): 
   const who = 'solveEx';
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
-  const r = lookup<OpSignatures['solve']>('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
+  const r = lookup('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
   return { result: p.outShape(r.X), info: r.info };
 }
 
@@ -114,7 +112,7 @@ export function solve(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): Te
   const who = 'solve';
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
-  const r = lookup<OpSignatures['solve']>('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
+  const r = lookup('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
   const X = p.outShape(r.X);
   raiseOnInfo(r.info, who, plan.batchShape.length > 0, singular, [X]);
   return X;
@@ -135,8 +133,8 @@ export async function solveAsync(A: TensorLike, B: TensorLike, opts: SolveOption
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
   const r = has('solveAsync', p.a.dtype, p.a.device)
-    ? await lookup<OpSignatures['solveAsync']>('solveAsync', p.a.dtype, p.a.device, who)(p.a, p.b, plan)
-    : lookup<OpSignatures['solve']>('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
+    ? await lookup('solveAsync', p.a.dtype, p.a.device, who)(p.a, p.b, plan)
+    : lookup('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
   const X = p.outShape(r.X);
   raiseOnInfo(r.info, who, plan.batchShape.length > 0, singular, [X]);
   return X;

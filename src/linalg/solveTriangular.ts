@@ -1,11 +1,9 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { ShapeError, ArgumentError, fmtShape } from '../core/errors.js';
 import { requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 import { raiseOnInfo, requireSquareMatrix } from './lu.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 
@@ -49,7 +47,7 @@ function prepare(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions, who
 function run(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions, who: string, wantInfo: boolean) {
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
-  const r = lookup<OpSignatures['solveTriangular']>('solveTriangular', p.a.dtype, p.a.device, who)(p.a, p.b, plan,
+  const r = lookup('solveTriangular', p.a.dtype, p.a.device, who)(p.a, p.b, plan,
     { upper: p.upper, unitriangular: p.unit, info: wantInfo });
   return { X: p.left ? r.X : transposeOf(r.X, false, who), info: r.info, batched: plan.batchShape.length > 0 };
 }

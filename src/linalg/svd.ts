@@ -1,10 +1,8 @@
-import '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { DTypeError, LinAlgError } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { OpSignatures } from '../backend/ops.js';
 
 export interface SvdOptions {
   /** true (default, as torch): U is m×m and Vh n×n; false: U m×k, Vh k×n, k = min(m, n). */
@@ -22,7 +20,7 @@ export interface SvdResult {
 export function svdRaw(A: Tensor, computeUV: boolean, fullMatrices: boolean, who: string) {
   requireMatrix(A, who, 'A');
   if (A.dtype === 'int32') throw new DTypeError(`${who}: A is int32; the SVD needs a floating dtype`);
-  return lookup<OpSignatures['svd']>('svd', A.dtype, A.device, who)(A, { computeUV, fullMatrices });
+  return lookup('svd', A.dtype, A.device, who)(A, { computeUV, fullMatrices });
 }
 
 /** @internal What an SVD status code means. */

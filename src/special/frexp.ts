@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import { DTypeError } from '../core/errors.js';
 import { asTensor, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';

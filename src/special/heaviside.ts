@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import type { TensorLike } from '../core/create.js';
 import { elementwiseLayout } from '../core/broadcast.js';
 import type { Tensor } from '../core/tensor.js';

@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import type { TensorLike } from '../core/create.js';
 import { elementwiseLayout, type ElementwiseLayout } from '../core/broadcast.js';
 import { lookup } from '../backend/registry.js';

@@ -1,4 +1,3 @@
-import '../backend/registerAll.js';
 import type { DType, Device } from '../core/dtype.js';
 import { ArgumentError, DTypeError } from '../core/errors.js';
 import type { Tensor } from '../core/tensor.js';
