@@ -11,12 +11,14 @@
 //      path. Files a walk-through tells the reader to create are listed in the doc itself:
 //      <!-- paths-to-create: src/linalg/cholesky.ts native/src/cholesky/ -->
 // Exit status 1 with one line per problem; 0 and a one-line summary otherwise.
+// Usage: node scripts/check-layers.mjs [root] (default: this repository; test/lint gives a
+// fixture tree).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = process.argv[2] ? resolve(process.argv[2]) : join(dirname(fileURLToPath(import.meta.url)), '..');
 const problems = [];
 
 // ---- 1. native layer -------------------------------------------------------------------
@@ -24,13 +26,13 @@ const problems = [];
 const NODE_HEADERS = /^(napi\.h|napi-inl\.h|node_api\.h|node_api_types\.h|js_native_api\.h|js_native_api_types\.h|uv\.h|node\.h|v8\.h)$/;
 const SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx|inl|ipp)$/;
 
-function walk(dir) {
+function walk(dir, keep = SOURCE) {
   const out = [];
   if (!existsSync(dir)) return out;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...walk(p));
-    else if (SOURCE.test(e.name)) out.push(p);
+    if (e.isDirectory()) out.push(...walk(p, keep));
+    else if (keep.test(e.name)) out.push(p);
   }
   return out;
 }
@@ -71,12 +73,15 @@ if (!bindingUsesNapi) problems.push('native/binding: no Node-API include found (
 
 let tracked;
 try {
-  tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+  // the files of the checkout (not build outputs or other ignored files)
+  tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     .split('\n')
     .filter((p) => p && existsSync(join(root, p)));
 } catch {
-  problems.push('git ls-files failed: the docs check needs a git checkout');
-  tracked = [];
+  // not a git checkout (an unpacked tarball, a test fixture): every file but node_modules
+  tracked = walk(root, /./)
+    .map((f) => relative(root, f).split('\\').join('/'))
+    .filter((p) => !/^(node_modules|\.git)\//.test(p));
 }
 const dirs = new Set();
 for (const p of tracked) {
@@ -102,7 +107,7 @@ function expandBraces(s) {
 function unchecked(p) {
   if (p.startsWith('../') || BUILD_OUTPUT.test(p)) return true;
   try {
-    execFileSync('git', ['check-ignore', '-q', '--no-index', p], { cwd: root });
+    execFileSync('git', ['check-ignore', '-q', '--no-index', p], { cwd: root, stdio: 'ignore' });
     return true;
   } catch {
     return false;
