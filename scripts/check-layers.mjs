@@ -4,7 +4,8 @@
 //   1. native layer: no file under native/src, native/include or native/tests includes a
 //      Node-API header (napi.h, node_api.h, js_native_api.h, uv.h, node.h) or a header of
 //      native/binding; native/binding is the only Node-API code.
-//   2. docs stay true: every file or folder path that README.md and docs/*.md name exists.
+//   2. docs stay true: every file or folder path that README.md and docs/*.md name exists,
+//      and every LAPIS_* environment variable they name is still read by some code.
 //      A path counts as named when it ends in a source extension (foo/bar.ts, lu.wgsl,
 //      native/binding/lu.cpp, linalg/{lu,solve}.ts) or starts with a top-level folder of the
 //      repository (native/src/gemm/); relative ones (gpu/lu.ts) must be the tail of a real
@@ -140,7 +141,29 @@ function dirExists(p) {
   return dirs.has(clean) || tracked.includes(clean);
 }
 
-const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+// docs/decisions.md is the record of what was tried and removed: it names old paths on purpose.
+const HISTORY = new Set(['docs/decisions.md']);
+const docs = [
+  'README.md',
+  ...(existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')) : [])
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`)
+    .filter((d) => !HISTORY.has(d)),
+];
+
+// Environment variables (LAPIS_*) the docs name must still be read somewhere in the code.
+const CODE = /^(src|native|scripts|test|bench|examples|shaders|\.ci)\/|^(CMakeLists\.txt|package\.json|vitest\.config\.ts)$/;
+const CODE_TEXT = /\.(ts|mts|mjs|cjs|js|cpp|hpp|h|cc|wgsl|json|sh|cmake|py|txt)$|^\.ci\/run$/;
+let codeText = null;
+function envVarRead(name) {
+  if (codeText === null) {
+    codeText = tracked
+      .filter((p) => CODE.test(p) && !p.startsWith('bench/results/') && CODE_TEXT.test(p))
+      .map((p) => readFileSync(join(root, p), 'utf8'))
+      .join('\n');
+  }
+  return new RegExp(`\\b${name}\\b`).test(codeText);
+}
 let named = 0;
 for (const doc of docs) {
   const abs = join(root, doc);
@@ -164,6 +187,12 @@ for (const doc of docs) {
         if (!fileExists(p) && !unchecked(p)) problems.push(`${doc}:${i + 1}: names ${p}, which does not exist`);
       }
     }
+    for (const m of line.matchAll(/\bLAPIS_[A-Z0-9_]*[A-Z0-9]\b/g)) {
+      if (seen.has(m[0])) continue;
+      seen.add(m[0]);
+      named++;
+      if (!envVarRead(m[0])) problems.push(`${doc}:${i + 1}: names ${m[0]}, which no code reads any more`);
+    }
     for (const m of line.matchAll(DIR_RE)) {
       for (const p of expandBraces(m[1])) {
         if (seen.has(p)) continue;
@@ -181,4 +210,4 @@ if (problems.length) {
   console.error(`check-layers: ${problems.length} problem(s)`);
   process.exit(1);
 }
-console.log(`check-layers: ok (${kernelFiles} native kernel files free of Node-API; ${named} paths named in ${docs.length} docs exist)`);
+console.log(`check-layers: ok (${kernelFiles} native kernel files free of Node-API; ${named} paths and LAPIS_* names in ${docs.length} docs exist)`);

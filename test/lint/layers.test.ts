@@ -45,6 +45,8 @@ beforeAll(() => {
   put('native/include/lapis/lu.hpp', '#include <vector>\n#include "../../binding/common.hpp"\n');
   put('native/tests/test_lu.cpp', '#include "lapis/lu.hpp"\n#include <node_api.h>\n');
   put('shaders/lu/lu.wgsl', '// lu\n');
+  put('scripts/run.sh', 'LAPIS_KEPT=1 node x.js\n');
+  put('docs/decisions.md', 'Dropped: `native/binding/old.cpp` and LAPIS_OLD (history names removed things).\n');
   put('README.md', 'See `src/linalg/op.ts` and docs/arch.md.\n');
   put(
     'docs/arch.md',
@@ -54,6 +56,7 @@ beforeAll(() => {
       'Public: `linalg/{op,nope}.ts`; GPU `gpu/g.ts`, `lu/lu.wgsl`; kernels `*_avx2.cpp`, napi.h.',
       'Folders: native/src/lu/ and native/src/qr/; new: `src/linalg/cholesky.ts`, shaders/cholesky/.',
       'Built: dist/src/index.js. Import specifier: `../backend/registry.js`. Web: https://example.com/a/b.ts',
+      'Environment: `LAPIS_KEPT=1`, LAPIS_GONE.',
     ].join('\n') + '\n',
   );
 });
@@ -89,7 +92,7 @@ describe('lint:layers', () => {
     );
   });
 
-  it('check-layers flags Node-API headers outside native/binding and doc paths that do not exist', () => {
+  it('check-layers flags Node-API headers outside native/binding, doc paths that do not exist and LAPIS_* variables nothing reads', () => {
     const r = spawnSync(process.execPath, [join(repo, 'scripts/check-layers.mjs'), tree], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split('\n');
@@ -100,7 +103,8 @@ describe('lint:layers', () => {
       'docs/arch.md:2: names native/binding/solve.cpp, which does not exist',
       'docs/arch.md:3: names linalg/nope.ts, which does not exist',
       'docs/arch.md:4: names the folder native/src/qr/, which does not exist',
-      'check-layers: 6 problem(s)',
+      'docs/arch.md:6: names LAPIS_GONE, which no code reads any more',
+      'check-layers: 7 problem(s)',
     ]);
   });
 });
