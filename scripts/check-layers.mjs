@@ -176,7 +176,7 @@ for (const doc of docs) {
   const lines = text.split('\n');
   lines.forEach((raw, i) => {
     if (/<!--\s*paths-to-create:/.test(raw)) return;
-    const line = raw.replace(/\bhttps?:\/\/\S+/g, ' ').replace(/\]\([^)]*\)/g, ']');
+    const line = raw.replace(/\bhttps?:\/\/\S+/g, ' ');
     const seen = new Set();
     for (const m of line.matchAll(FILE_RE)) {
       for (const p of expandBraces(m[1])) {
