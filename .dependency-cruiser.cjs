@@ -52,8 +52,16 @@ module.exports = {
       comment:
         'Public functions (linalg, special, gdn) look implementations up: they import src/backend only through registry.ts and ops.ts; the entry registers the backends once.',
       severity: 'error',
-      from: { path: '^src/(linalg|special|gdn)/' },
+      from: { path: '^src/(linalg|special|gdn)/', pathNot: '^src/gdn/index\\.ts$' },
       to: { path: '^src/backend/', pathNot: '^src/backend/(registry|ops)\\.ts$' },
+    },
+    {
+      name: 'gdn-entry-only-the-contract',
+      comment:
+        'src/gdn/index.ts is also a package entry ("lapis/gdn" in package.json exports): it may call registerAll, and otherwise reaches src/backend through registry.ts and ops.ts like any public op.',
+      severity: 'error',
+      from: { path: '^src/gdn/index\\.ts$' },
+      to: { path: '^src/backend/', pathNot: '^src/backend/(registry|ops|registerAll)\\.ts$' },
     },
     {
       name: 'webgpu-only-in-gpu-backend',

@@ -28,13 +28,15 @@ beforeAll(() => {
   put('src/index.ts', "import './backend/cpu/c.js';\nimport './backend/gpu/dev.js';\nexport * from './linalg/op.js';\n");
   put('src/backend/ops.ts', 'export interface OpSignatures { op(): number }\n');
   put('src/backend/registry.ts', "import type { OpSignatures } from './ops.js';\nimport { c } from './cpu/c.js';\nexport const lookup = (): OpSignatures | number => c;\n");
-  put('src/backend/registerAll.ts', "import { c } from './cpu/c.js';\nimport { d } from './gpu/dev.js';\nexport const all = c + d;\n");
+  put('src/backend/registerAll.ts', "import { c } from './cpu/c.js';\nimport { d } from './gpu/dev.js';\nexport const all = c + d;\nexport const registerAll = (): number => all;\n");
   put('src/backend/cpu/c.ts', "import { d } from '../gpu/dev.js';\nimport { t } from '../../core/t.js';\nexport const c = d + t;\n");
   put('src/backend/gpu/dev.ts', "import { op } from '../../linalg/op.js';\nexport const d = op;\nexport const w = () => import('webgpu');\n");
   put('src/backend/gpu/g.ts', "import { c } from '../cpu/c.js';\nimport { d } from './dev.js';\nexport const g = c + d;\n");
   put('src/core/t.ts', "import { lookup } from '../backend/registry.js';\nimport { op } from '../linalg/op.js';\nimport { d } from '../backend/gpu/dev.js';\nexport const t = op + d + Number(lookup());\n");
   put('src/complex/z.ts', "import type { OpSignatures } from '../backend/ops.js';\nexport type Z = OpSignatures;\n");
   put('src/linalg/op.ts', "import '../backend/registerAll.js';\nimport { lookup } from '../backend/registry.js';\nimport type { OpSignatures } from '../backend/ops.js';\nimport { t } from '../core/t.js';\nexport const op = t + Number(lookup() as OpSignatures | number);\nexport const w = () => import('webgpu');\n");
+  put('src/gdn/index.ts', "import { registerAll } from '../backend/registerAll.js';\nimport { lookup } from '../backend/registry.js';\nimport { c } from '../backend/cpu/c.js';\nexport const g = [registerAll, lookup, c];\n");
+  put('src/gdn/chunk.ts', "import { registerAll } from '../backend/registerAll.js';\nexport const k = registerAll;\n");
   put('src/special/s.ts', "import { h } from '../../test/helpers/h.js';\nimport { b } from '../../bench/b.js';\nimport { m } from './missing.js';\nexport const s = h + b + m;\n");
   put('test/helpers/h.ts', 'export const h = 1;\n');
   put('bench/b.ts', 'export const b = 1;\n');
@@ -82,8 +84,10 @@ describe('lint:layers', () => {
         'core-not-above: src/core/t.ts -> src/linalg/op.ts',
         'core-only-the-contract: src/core/t.ts -> src/backend/gpu/dev.ts',
         'cpu-not-gpu: src/backend/cpu/c.ts -> src/backend/gpu/dev.ts',
+        'gdn-entry-only-the-contract: src/gdn/index.ts -> src/backend/cpu/c.ts',
         'gpu-not-cpu: src/backend/gpu/g.ts -> src/backend/cpu/c.ts',
         'no-unresolvable: src/special/s.ts -> ./missing.js',
+        'public-ops-only-the-contract: src/gdn/chunk.ts -> src/backend/registerAll.ts',
         'public-ops-only-the-contract: src/linalg/op.ts -> src/backend/registerAll.ts',
         'src-not-tests-or-bench: src/special/s.ts -> bench/b.ts',
         'src-not-tests-or-bench: src/special/s.ts -> test/helpers/h.ts',
