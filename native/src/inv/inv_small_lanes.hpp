@@ -10,7 +10,6 @@
 // can never be merged by the linker.
 #pragma once
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,19 +22,14 @@
 namespace lapis {
 namespace {
 
-// fn(b0, b1) over [0, count) in pieces of `piece` that the threads pull from one counter
-// until none is left: a thread that starts late (its core busy) takes little, and nobody
-// waits for a large chunk at the end (parallel_for's chunks are an eighth of the batch).
-// A helper thread is woken only for at least 8 pieces of its own: the caller still waits
-// for every woken thread to check in, which on a loaded host can take longer than the
-// whole of a small batch.
+// fn(b0, b1) over [0, count) in pieces of `piece` that the threads claim one by one
+// (Schedule::Pieces). A helper thread is woken only for at least 8 pieces of its own: the
+// caller still waits for every woken thread to check in, which on a loaded host can take
+// longer than the whole of a small batch.
 template <class F> void for_pieces(index count, index piece, const F& fn) {
   const index pieces = (count + piece - 1) / piece;
-  std::atomic<index> next{0};
-  parallel_for(std::max<index>(1, std::min<index>(num_threads(), pieces / 8)), 1, [&](index, index) {
-    for (index q; (q = next.fetch_add(1, std::memory_order_relaxed)) < pieces;)
-      fn(q * piece, std::min(count, (q + 1) * piece));
-  });
+  const int helpers = static_cast<int>(std::max<index>(1, std::min<index>(num_threads(), pieces / 8)));
+  parallel_for(count, piece, fn, helpers, Schedule::Pieces);
 }
 
 // Row-major n×n matrices b0..b0+L-1 → w[i][j] lanes.

@@ -171,26 +171,34 @@ int num_threads() { return pool().size(); }
 void set_num_threads(int n) { pool().resize(n); }
 bool in_parallel_region() { return t_in_region; }
 
-void parallel_for(index n, index grain, const std::function<void(index, index)>& fn, int max_threads) {
+void parallel_for(index n, index grain, const std::function<void(index, index)>& fn, int max_threads,
+                  Schedule schedule) {
   if (n <= 0) return;
   grain = std::max<index>(grain, 1);
   // A hint only: the pool recounts its workers under its lock (a resize may be under way).
   int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
-  index max_chunks = (n + grain - 1) / grain;
-  if (threads <= 1 || max_chunks <= 1 || t_in_region) {
-    fn(0, n);
-    return;
+  const index max_chunks = (n + grain - 1) / grain;
+  index per = grain;
+  if (schedule == Schedule::Chunked) {
+    // A few chunks per thread so a slow chunk does not idle the others.
+    const index want = std::min<index>(max_chunks, static_cast<index>(threads) * 4);
+    per = (n + want - 1) / want;
   }
-  // A few chunks per thread so a slow chunk does not idle the others.
-  index chunks = std::min<index>(max_chunks, static_cast<index>(threads) * 4);
-  index per = (n + chunks - 1) / chunks;
-  chunks = (n + per - 1) / per;
+  const index chunks = (n + per - 1) / per;
+  auto serial = [&] {
+    if (schedule == Schedule::Pieces) {
+      for (index b = 0; b < n; b += per) fn(b, std::min(n, b + per));
+    } else {
+      fn(0, n);
+    }
+  };
+  if (threads <= 1 || chunks <= 1 || t_in_region) return serial();
   std::function<void(index)> body = [&](index c) {
     index b = c * per, e = std::min(n, b + per);
     fn(b, e);
   };
   // Workers busy with another thread's region: run the loop here rather than wait.
-  if (!pool().try_run(chunks, threads, body)) fn(0, n);
+  if (!pool().try_run(chunks, threads, body)) serial();
 }
 
 }  // namespace lapis

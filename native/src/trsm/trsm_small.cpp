@@ -1,6 +1,5 @@
 // Driver for batches of small triangular solves (lapis/trsm.hpp: trsm_small_batched).
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include "lapis/pages.hpp"
@@ -33,12 +32,11 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     if (upper) ars = -ars, acs = -acs;
     const index rs = upper ? -k : k;
     // Pieces of ~64 KiB of output (at least ~0.1 MFLOP) are prefaulted, then written while
-    // still in cache. The threads claim units of ~2 MiB of output (whole pieces) from one
-    // counter until none is left: a thread that starts late (the other core busy) takes
-    // little and nobody waits for it at the end, while two threads seldom fault the same
-    // huge page at once (one would wait while the other clears it). A helper thread is
-    // woken only for at least 8 pieces of its own (the caller waits for every woken
-    // thread to check in, which on a loaded host can take longer than a small batch).
+    // still in cache. The threads claim units of ~2 MiB of output (whole pieces) one by one
+    // (Schedule::Pieces), so two threads seldom fault the same huge page at once (one would
+    // wait while the other clears it). A helper thread is woken only for at least 8 pieces
+    // of its own (the caller waits for every woken thread to check in, which on a loaded
+    // host can take longer than a small batch).
     const index piece = std::max<index>(
         {1, static_cast<index>(65536 / (sizeof(T) * nk)), static_cast<index>(1.0e5 / (double(n) * n * k))});
     const index per_unit = std::max<index>(1, static_cast<index>((size_t(2) << 20) / (sizeof(T) * nk * piece)));
@@ -51,23 +49,22 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     // the huge pages come from memory the hypervisor has to back afresh, the median is still
     // 2–3× lower), and each piece is mapped just before it is written (lapis/pages.hpp).
     detail::advise_hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
-    std::atomic<index> next{0};
-    const index workers = std::max<index>(1, std::min<index>({num_threads(), pieces / 8, units}));
-    parallel_for(workers, 1, [&](index, index) {
-      for (index u; (u = next.fetch_add(1, std::memory_order_relaxed)) < units;) {
-        const index u1 = std::min(count, (u + 1) * unit_sys);
-        for (index p0 = u * unit_sys; p0 < u1; p0 += piece) {
-          const index p1 = std::min(u1, p0 + piece);
-          detail::prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
-          for (index b = p0; b < p1; ++b) {
-            const bool more = b + 1 < count;
-            ker.solve(unit, n, k, A + pick(aIdx, b) * nn + a0, ars, acs, B + pick(bIdx, b) * nk + r0, rs,
-                      X + b * nk + r0, rs, more ? A + pick(aIdx, b + 1) * nn : nullptr,
-                      more ? B + pick(bIdx, b + 1) * nk : nullptr);
+    const int workers = static_cast<int>(std::max<index>(1, std::min<index>({num_threads(), pieces / 8, units})));
+    parallel_for(
+        count, unit_sys,
+        [&](index u0, index u1) {
+          for (index p0 = u0; p0 < u1; p0 += piece) {
+            const index p1 = std::min(u1, p0 + piece);
+            detail::prefault(X + p0 * nk, sizeof(T) * static_cast<size_t>((p1 - p0) * nk));
+            for (index b = p0; b < p1; ++b) {
+              const bool more = b + 1 < count;
+              ker.solve(unit, n, k, A + pick(aIdx, b) * nn + a0, ars, acs, B + pick(bIdx, b) * nk + r0, rs,
+                        X + b * nk + r0, rs, more ? A + pick(aIdx, b + 1) * nn : nullptr,
+                        more ? B + pick(bIdx, b + 1) * nk : nullptr);
+            }
           }
-        }
-      }
-    });
+        },
+        workers, Schedule::Pieces);
     return true;
   }
 }
