@@ -1,5 +1,4 @@
-import { ShapeError, fmtShape } from './errors.js';
-import { sizeOf } from './shape.js';
+import { broadcastShapes, sizeOf } from './shape.js';
 
 /**
  * How two contiguous operands line up with their broadcast result (torch/numpy rules
@@ -19,25 +18,6 @@ export interface ElementwiseLayout {
   bStrides: number[];
 }
 
-/** The broadcast shape of `a` and `b`, or a ShapeError naming `who` and both operands. */
-export function broadcastShapesAll(
-  a: readonly number[], b: readonly number[], who: string, names: readonly [string, string] = ['a', 'b'],
-): number[] {
-  const n = Math.max(a.length, b.length);
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const x = a[a.length - n + i] ?? 1;
-    const y = b[b.length - n + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1) {
-      throw new ShapeError(
-        `${who}: ${names[0]} (${fmtShape(a)}) and ${names[1]} (${fmtShape(b)}) do not broadcast (dim ${i - n}: ${x} vs ${y})`,
-      );
-    }
-    out[i] = x === 1 ? y : x;
-  }
-  return out;
-}
-
 function stridesIn(src: readonly number[], out: readonly number[]): number[] {
   const nd = out.length;
   const s = new Array<number>(nd).fill(0);
@@ -55,7 +35,7 @@ function stridesIn(src: readonly number[], out: readonly number[]): number[] {
 export function elementwiseLayout(
   a: readonly number[], b: readonly number[], who: string, names: readonly [string, string] = ['a', 'b'],
 ): ElementwiseLayout {
-  const shape = broadcastShapesAll(a, b, who, names);
+  const shape = broadcastShapes(a, b, who, names, '');
   const sa = stridesIn(a, shape), sb = stridesIn(b, shape);
   const dims: number[] = [], as: number[] = [], bs: number[] = [];
   for (let i = 0; i < shape.length; i++) {

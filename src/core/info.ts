@@ -1,3 +1,6 @@
+import { LinAlgError } from './errors.js';
+import type { Tensor } from './tensor.js';
+
 /**
  * The library's own `info` codes beside LAPACK's (0 ok; k > 0 the k-th pivot or diagonal
  * entry is exactly zero, or no convergence). docs/solvers.md has the table.
@@ -12,3 +15,23 @@ export const INFO = {
    */
   FACTOR_OVERFLOW: -2,
 } as const;
+
+/**
+ * Throws the LinAlgError of the first failing batch element. `message(code)` says what a
+ * code means, or null when it is not an error for this function. On the CPU the check
+ * runs now; GPU results are not read here: the check is attached to the result tensors
+ * and fires at their first read (`await X.data()`), as asynchronous GPU errors do.
+ */
+export function raiseOnInfo(
+  info: Tensor<'int32'>, who: string, batched: boolean, message: (code: number) => string | null,
+  results: readonly Tensor[] = [],
+): void {
+  const scan = (d: ArrayLike<number>): void => {
+    for (let b = 0; b < d.length; b++) {
+      const msg = message(d[b]);
+      if (msg !== null) throw new LinAlgError(`${who}: ${batched ? `(batch element ${b}) ` : ''}${msg}`, b, d[b]);
+    }
+  };
+  if (info.device === 'cpu') scan(info.dataSync());
+  else for (const r of results) r.setCheck(async () => scan(await info.data()));
+}

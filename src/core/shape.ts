@@ -31,10 +31,13 @@ export function checkShape(shape: unknown, who: string, name = 'shape'): asserts
 }
 
 /**
- * torch/numpy broadcasting of batch dims: right-aligned, sizes equal or 1.
- * `names` label the operands in the error message.
+ * torch/numpy broadcasting, right-aligned, sizes equal or 1: the one broadcast-shape
+ * function (batch dims of matrix operands, and whole shapes of elementwise operands with
+ * `what` = ''). `names` label the operands in the error message.
  */
-export function broadcastShapes(a: readonly number[], b: readonly number[], who: string, names = ['A', 'B']): number[] {
+export function broadcastShapes(
+  a: readonly number[], b: readonly number[], who: string, names: readonly string[] = ['A', 'B'], what = 'batch dims of ',
+): number[] {
   const n = Math.max(a.length, b.length);
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) {
@@ -42,7 +45,7 @@ export function broadcastShapes(a: readonly number[], b: readonly number[], who:
     const y = b[b.length - n + i] ?? 1;
     if (x !== y && x !== 1 && y !== 1) {
       throw new ShapeError(
-        `${who}: batch dims of ${names[0]} (${fmtShape(a)}) and ${names[1]} (${fmtShape(b)}) do not broadcast`,
+        `${who}: ${what}${names[0]} (${fmtShape(a)}) and ${names[1]} (${fmtShape(b)}) do not broadcast (dim ${i - n}: ${x} vs ${y})`,
       );
     }
     out[i] = x === 1 ? y : x;

@@ -1,7 +1,6 @@
-import { asTensor, type TensorLike } from '../core/create.js';
+import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import { requireSquareMatrix } from './lu.js';
 
 /**
  * Determinant of a square matrix or a batch, from partial-pivoted LU. The product of the
@@ -16,7 +15,7 @@ import { requireSquareMatrix } from './lu.js';
  */
 export function det(A: TensorLike): Tensor {
   const a = asTensor(A, 'det', 'A');
-  requireSquareMatrix(a, 'det', 'A');
+  requireSquare(a, 'det', 'A');
   return lookup('det', a.dtype, a.device, 'det')(a);
 }
 
@@ -33,6 +32,6 @@ export function det(A: TensorLike): Tensor {
  */
 export function slogdet(A: TensorLike): { sign: Tensor; logabsdet: Tensor } {
   const a = asTensor(A, 'slogdet', 'A');
-  requireSquareMatrix(a, 'slogdet', 'A');
+  requireSquare(a, 'slogdet', 'A');
   return lookup('slogdet', a.dtype, a.device, 'slogdet')(a);
 }

@@ -1,14 +1,14 @@
-import { asTensor, type TensorLike } from '../core/create.js';
+import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
-import { raiseOnInfo, requireSquareMatrix } from './lu.js';
+import { raiseOnInfo } from '../core/info.js';
 
 const singular = (code: number) =>
   code > 0 ? `the diagonal element ${code} of U is zero; the matrix is singular and has no inverse` : null;
 
 function prepare(A: TensorLike, who: string): Tensor {
   const a = asTensor(A, who, 'A');
-  requireSquareMatrix(a, who, 'A');
+  requireSquare(a, who, 'A');
   return a;
 }
 

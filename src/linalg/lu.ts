@@ -1,8 +1,7 @@
-import { ShapeError, LinAlgError, fmtShape } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
-import { INFO } from '../core/info.js';
+import { INFO, raiseOnInfo } from '../core/info.js';
 
 export interface LuFactorResult {
   /** L (strictly below the diagonal, unit diagonal implied) and U (on and above it), packed. */
@@ -15,27 +14,6 @@ export interface LuFactorResult {
    * batch shape.
    */
   info: Tensor<'int32'>;
-}
-
-/**
- * Throws the LinAlgError of the first failing batch element. `message(code)` says what a
- * code means, or null when it is not an error for this function. On the CPU the check
- * runs now; GPU results are not read here: the check is attached to the result tensors
- * and fires at their first read (`await X.data()`), as asynchronous GPU errors do.
- * @internal
- */
-export function raiseOnInfo(
-  info: Tensor<'int32'>, who: string, batched: boolean, message: (code: number) => string | null,
-  results: readonly Tensor[],
-): void {
-  const scan = (d: ArrayLike<number>): void => {
-    for (let b = 0; b < d.length; b++) {
-      const msg = message(d[b]);
-      if (msg !== null) throw new LinAlgError(`${who}: ${batched ? `(batch element ${b}) ` : ''}${msg}`, b, d[b]);
-    }
-  };
-  if (info.device === 'cpu') scan(info.dataSync());
-  else for (const r of results) r.setCheck(async () => scan(await info.data()));
 }
 
 function prepare(A: TensorLike, who: string): Tensor {
@@ -119,10 +97,4 @@ export function lu(A: TensorLike): { P: Tensor; L: Tensor; U: Tensor } {
   const a = prepare(A, 'lu');
   const r = lookup('luFactor', a.dtype, a.device, 'lu')(a);
   return lookup('luUnpack', a.dtype, a.device, 'lu')(r.LU, r.pivots);
-}
-
-/** @internal square check shared by the solver entry points. */
-export function requireSquareMatrix(t: Tensor, who: string, name: string): void {
-  requireMatrix(t, who, name);
-  if (t.rows !== t.cols) throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape.slice(-2))}, expected square`);
 }

@@ -1,10 +1,9 @@
 import { readOptions, opt } from '../core/options.js';
 import { ShapeError, DTypeError, DeviceError, fmtShape } from '../core/errors.js';
-import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
+import { asTensor, requireMatrix, requireSquare, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import { requireSquareMatrix } from './lu.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 import { ArgumentError } from '../core/errors.js';
 
@@ -33,7 +32,7 @@ export function luSolve(LU: TensorLike, pivots: TensorLike, B: TensorLike, opts:
   const adjoint = opts.adjoint ?? false;
   if (typeof adjoint !== 'boolean') throw new ArgumentError(`${who}: adjoint must be a boolean, got ${String(adjoint)}`);
   let { a, b } = coerceOperands(LU, B, who);
-  requireSquareMatrix(a, who, 'LU');
+  requireSquare(a, who, 'LU');
   requireMatrix(b, who, 'B');
   const p = asTensor(pivots, who, 'pivots', 'int32');
   if (p.dtype !== 'int32') throw new DTypeError(`${who}: pivots must be int32, got ${p.dtype}`);

@@ -1,11 +1,11 @@
 import { readOptions, opt } from '../core/options.js';
 import { promote } from '../core/dtype.js';
 import { ShapeError, DeviceError, DTypeError, ArgumentError, fmtShape } from '../core/errors.js';
-import { asTensor, castCpu, requireMatrix, type TensorLike } from '../core/create.js';
+import { asTensor, castCpu, requireMatrix, requireSquare, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
-import { raiseOnInfo, requireSquareMatrix } from './lu.js';
+import { raiseOnInfo } from '../core/info.js';
 
 export interface SolveOptions {
   /** true (default): A·X = B. false: X·A = B. */
@@ -48,7 +48,7 @@ function prepare(A: TensorLike, B: TensorLike, opts: SolveOptions, who: string):
   opts = readOptions(who, opts, { left: opt.bool });
   const left = leftOption(opts, who);
   let { a, b } = coerceOperands(A, B, who);
-  requireSquareMatrix(a, who, 'A');
+  requireSquare(a, who, 'A');
   const n = a.rows;
   if (b.ndim === 0) throw new ShapeError(`${who}: B is a scalar, expected a vector or a matrix`);
   // torch's rule: B is a (batch of) vector(s) if it is 1-D, or has exactly A's batch dims + n.

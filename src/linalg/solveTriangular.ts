@@ -1,10 +1,10 @@
 import { readOptions, opt } from '../core/options.js';
 import { ShapeError, ArgumentError, fmtShape } from '../core/errors.js';
-import { requireMatrix, type TensorLike } from '../core/create.js';
+import { requireMatrix, requireSquare, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import { raiseOnInfo, requireSquareMatrix } from './lu.js';
+import { raiseOnInfo } from '../core/info.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 
 export interface SolveTriangularOptions {
@@ -27,7 +27,7 @@ function prepare(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions, who
   const unit = opts.unitriangular ?? false;
   if (typeof unit !== 'boolean') throw new ArgumentError(`${who}: unitriangular must be a boolean`);
   let { a, b } = coerceOperands(A, B, who);
-  requireSquareMatrix(a, who, 'A');
+  requireSquare(a, who, 'A');
   requireMatrix(b, who, 'B');
   const n = a.rows;
   if ((left ? b.rows : b.cols) !== n) {

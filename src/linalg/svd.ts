@@ -1,5 +1,6 @@
 import { readOptions, opt } from '../core/options.js';
-import { DTypeError, LinAlgError } from '../core/errors.js';
+import { DTypeError } from '../core/errors.js';
+import { raiseOnInfo } from '../core/info.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
@@ -30,14 +31,6 @@ export function svdMessage(code: number): string | null {
   return 'the Jacobi iteration did not converge within its sweep cap';
 }
 
-function raise(info: Tensor<'int32'>, who: string, batched: boolean): void {
-  const d = info.dataSync();
-  for (let b = 0; b < d.length; b++) {
-    const msg = svdMessage(d[b]);
-    if (msg !== null) throw new LinAlgError(`${who}: ${batched ? `(batch element ${b}) ` : ''}${msg}`, b, d[b]);
-  }
-}
-
 /**
  * Singular value decomposition A = U·diag(S)·Vh (torch.linalg.svd), of a matrix or a
  * batch, real or complex. One-sided Jacobi after QR preconditioning: small singular
@@ -56,7 +49,7 @@ export function svd(A: TensorLike, opts: SvdOptions = {}): SvdResult {
   opts = readOptions(who, opts, { fullMatrices: opt.bool });
   const a = asTensor(A, who, 'A');
   const r = svdRaw(a, true, opts.fullMatrices ?? true, who);
-  raise(r.info, who, a.ndim > 2);
+  raiseOnInfo(r.info, who, a.ndim > 2, svdMessage);
   return { U: r.U!, S: r.S, Vh: r.Vh! };
 }
 
@@ -90,6 +83,6 @@ export function svdvals(A: TensorLike): Tensor {
   const who = 'svdvals';
   const a = asTensor(A, who, 'A');
   const r = svdRaw(a, false, false, who);
-  raise(r.info, who, a.ndim > 2);
+  raiseOnInfo(r.info, who, a.ndim > 2, svdMessage);
   return r.S;
 }
