@@ -7,7 +7,7 @@
 // the GPU sizes shrink to 4M so the suite stays short.
 import { registerSuite, type BenchCase } from '../harness.js';
 import { frexp, heaviside, logspace, special, gpu, tensor, type Tensor } from '../../src/index.js';
-import { runProgram, type GpuProgram } from '../../src/backend/gpu/program.js';
+import { runProgram, defineProgram } from '../../src/backend/gpu/program.js';
 import { preprocess } from '../../src/backend/gpu/preprocess.js';
 import { commandEncoder, recordedCommand } from '../../src/backend/gpu/queue.js';
 import { bufferOf } from '../../src/backend/gpu/pool.js';
@@ -62,13 +62,10 @@ function cpuCases(): BenchCase[] {
 const COPY_WG = 256, COPY_PER = 4;
 /** Dispatches per sync on a real GPU, so the host round trip of the sync is not timed as bandwidth. */
 const REPS = 10;
-const copyProgram: GpuProgram = {
+const copyProgram = defineProgram({
   name: 'bench.copy', key: `vec4u|wg${COPY_WG}x${COPY_PER}`, entryPoint: 'copy_vec4_u32', workgroupSize: [COPY_WG, 1, 1],
-  source: () => preprocess(`#include "common/linear_id.wgsl"
-struct Params { n4: u32 }
-@group(0) @binding(0) var<storage, read> src: array<vec4u>;
-@group(0) @binding(1) var<storage, read_write> dst: array<vec4u>;
-@group(0) @binding(2) var<uniform> p: Params;
+  decl: { inputs: { src: 'vec4u' }, outputs: { dst: 'vec4u' }, uniforms: { n4: 'u32' } },
+  body: () => preprocess(`#include "common/linear_id.wgsl"
 @compute @workgroup_size(${COPY_WG})
 fn copy_vec4_u32(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_index) lid: u32) {
   let tile = linear_workgroup_id(wid, nwg) * ${COPY_WG * COPY_PER}u;
@@ -84,7 +81,7 @@ fn copy_vec4_u32(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
     if (i < p.n4) { dst[i] = src[i]; }
   }
 }`, {}, 'bench/copy'),
-};
+});
 
 /** Compares sampled GPU results with the CPU backend, so a fast wrong kernel cannot post a figure. */
 async function spotCheck(what: string, got: Tensor, want: Tensor): Promise<void> {
@@ -139,8 +136,8 @@ async function gpuCases(): Promise<BenchCase[]> {
         ensure();
         for (let r = 0; r < reps; r++) {
           runProgram(copyProgram, {
-            inputs: [xg!.gpuStorage()], outputs: [dst!.gpuStorage()],
-            uniforms: [{ name: 'n4', type: 'u32', value: n / 4 }],
+            inputs: { src: xg!.gpuStorage() }, outputs: { dst: dst!.gpuStorage() },
+            uniforms: { n4: n / 4 },
             workgroups: Math.ceil(n / 4 / (COPY_WG * COPY_PER)),
           });
         }

@@ -16,22 +16,12 @@
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
 
-struct Params {
-  count: u32,  // matrices in the batch
-}
-
-#if DIRECT
-// 2×2 and 4×4 float32: a matrix is one or four vec4s, so each thread loads and stores its
-// own matrix with 16-byte accesses that consecutive threads make contiguous — coalesced
-// without the staging copy, its barriers, or the workgroup memory that limits occupancy.
-@group(0) @binding(0) var<storage, read> A: array<vec4f>;
-@group(0) @binding(1) var<storage, read_write> X: array<vec4f>;
-#else
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read_write> X: array<f32>;
-#endif
-@group(0) @binding(2) var<storage, read_write> info: array<i32>;
-@group(0) @binding(3) var<uniform> p: Params;
+//
+// Bindings (src/backend/gpu/inv.ts): A → X, info; uniform count (matrices in the batch).
+// DIRECT (2×2 and 4×4 float32): a matrix is one or four vec4s and A, X are arrays of
+// vec4f, so each thread loads and stores its own matrix with 16-byte accesses that
+// consecutive threads make contiguous — coalesced without the staging copy, its
+// barriers, or the workgroup memory that limits occupancy. Otherwise arrays of f32.
 
 const N: u32 = ${N}u;
 const NN: u32 = ${NN}u;  // N*N elements

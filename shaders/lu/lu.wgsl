@@ -25,55 +25,22 @@
 // INV (A → A⁻¹, info), LUSOLVE (LU, pivots, B → X, optionally with Aᴴ). SOLVE and INV
 // write NaN for matrices with info ≠ 0. With A_GLOBAL the working matrix lives in a
 // storage buffer instead (complex 64×64 is 32 KiB, more than some devices give a group).
+//
+// Bindings (src/backend/gpu/lu.ts, luProgram), arrays of f32 (F per element) and i32:
+// FACTOR A → LU, PIV, INFO; SOLVE A, B, bmap → X, INFO, W; INV A → X, INFO, W; LUSOLVE A,
+// PIVIN, B, amap, bmap → X, W, STATUS (per output matrix: k + 1 of the first pivot
+// outside 1..N and its value, or (0, 0)). W: the working matrices under A_GLOBAL.
+// Uniforms: count (output matrices), nrhs (right-hand-side columns: SOLVE, LUSOLVE),
+// use_a (LUSOLVE: read LU/pivots through amap), use_b (read B through bmap), adjoint
+// (LUSOLVE: solve Aᴴ·X = B).
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
-
-struct Params {
-  count: u32,    // output matrices
-  nrhs: u32,     // right-hand-side columns (SOLVE, LUSOLVE)
-  use_a: u32,    // LUSOLVE: read LU/pivots through amap
-  use_b: u32,    // read B through bmap
-  adjoint: u32,  // LUSOLVE: solve Aᴴ·X = B
-}
 
 const N: u32 = ${N}u;
 const NN: u32 = ${N}u * ${N}u;
 const F: u32 = ${F}u;     // floats per element
 const RC: u32 = ${RC}u;   // right-hand-side columns per pass
 const WG: u32 = ${WG}u;
-
-#if MODE_FACTOR
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
-@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
-@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
-@group(0) @binding(4) var<uniform> p: Params;
-#elif MODE_SOLVE
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read> B: array<f32>;
-@group(0) @binding(2) var<storage, read> bmap: array<i32>;
-@group(0) @binding(3) var<storage, read_write> X: array<f32>;
-@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
-@group(0) @binding(5) var<storage, read_write> W: array<f32>;
-@group(0) @binding(6) var<uniform> p: Params;
-#elif MODE_INV
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read_write> X: array<f32>;
-@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
-@group(0) @binding(3) var<storage, read_write> W: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
-#else
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read> PIVIN: array<i32>;
-@group(0) @binding(2) var<storage, read> B: array<f32>;
-@group(0) @binding(3) var<storage, read> amap: array<i32>;
-@group(0) @binding(4) var<storage, read> bmap: array<i32>;
-@group(0) @binding(5) var<storage, read_write> X: array<f32>;
-@group(0) @binding(6) var<storage, read_write> W: array<f32>;
-// per output matrix: (k + 1 of the first pivot outside 1..N, its value), or (0, 0)
-@group(0) @binding(7) var<storage, read_write> STATUS: array<i32>;
-@group(0) @binding(8) var<uniform> p: Params;
-#endif
 
 #if !A_GLOBAL
 var<workgroup> a_s: array<${T}, ${NN}>;

@@ -22,9 +22,6 @@
 // scaled by 2²⁴ when p is below the smallest normal), exactly ±1 when a = ±p (a
 // duplicated row cancels exactly, as in lu.wgsl). An exactly zero pivot sets info
 // (the first one) and the step eliminates nothing, so the factorization completes.
-// SPEC (a variant for the benches) makes a step one barrier: every undone row stores its
-// registers (double buffered) with its key, and the pivot row is read from there; that
-// stores ~n/2 rows a step instead of one and doubles the workgroup memory.
 //
 // Back substitution (solve) reads U from the U block: thread i owns row i of X, and the
 // columns are swept from the last, one barrier each; the row that becomes final divides
@@ -34,12 +31,11 @@
 // block and the multipliers of row order[s].
 //
 // G = WG / n matrices share a workgroup (n ≤ WG/2), each with its own keys and U block.
+//
+// Bindings (src/backend/gpu/lu.ts, luRegProgram): FACTOR A → LU, PIV, INFO; INV A → X,
+// INFO; SOLVE A, B, bmap → X, INFO. A is an array of ${AT} (vec4f when n % 4 == 0).
+// Uniforms: count (matrices), use_b (SOLVE: read B through bmap).
 #include "common/linear_id.wgsl"
-
-struct Params {
-  count: u32,  // matrices
-  use_b: u32,  // SOLVE: read B through bmap
-}
 
 const N: u32 = ${N}u;
 const G: u32 = ${G}u;       // matrices per workgroup
@@ -47,28 +43,7 @@ const GN: u32 = ${G}u * ${N}u;
 const W4: u32 = ${W4}u;     // row stride of the buffers in vec4s (odd: conflict-free vec4 access)
 const KP4: u32 = ${KP4}u;   // key vec4s per matrix
 
-#if MODE_FACTOR
-@group(0) @binding(0) var<storage, read> A: array<${AT}>;
-@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
-@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
-@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
-@group(0) @binding(4) var<uniform> p: Params;
-#elif MODE_INV
-@group(0) @binding(0) var<storage, read> A: array<${AT}>;
-@group(0) @binding(1) var<storage, read_write> X: array<f32>;
-@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
-@group(0) @binding(3) var<uniform> p: Params;
-#else
-@group(0) @binding(0) var<storage, read> A: array<${AT}>;
-@group(0) @binding(1) var<storage, read> B: array<f32>;
-@group(0) @binding(2) var<storage, read> bmap: array<i32>;
-@group(0) @binding(3) var<storage, read_write> X: array<f32>;
-@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
-@group(0) @binding(5) var<uniform> p: Params;
-#endif
-
-// U, row k written at step k by the pivot row (SPEC: two buffers of every row's
-// registers; after the elimination the idle one holds U).
+// U, row k written at step k by the pivot row.
 var<workgroup> rows: array<vec4f, ${ROWS4}>;
 var<workgroup> keys: array<vec4u, ${KEYS4}>;
 var<workgroup> bad_s: array<atomic<u32>, ${G}>;
@@ -115,7 +90,6 @@ ${LOADB}
   workgroupBarrier();
 
   var undone = live;
-  var mystep = 0u;
   var pos = tl;  // the row's position in LAPACK's row order (rows k, pivot swapped each step)
   var info = 0;
 #if HAS_B
@@ -123,11 +97,7 @@ ${LOADB}
 #endif
   // U row k (left-aligned: u_{k, k+c} at column c, then the B part) goes to row k of
   // this matrix's U block at step k.
-#if SPEC
-  let ub = (N & 1u) * GN + g * N;  // the buffer idle after the last step
-#else
   let ub = g * N;
-#endif
   for (var k = 0u; k < N; k++) {
     let L = N - k;  // live registers of an undone row: r0 .. r(L−1)
     let b = k & 1u;
@@ -144,12 +114,6 @@ ${LOADB}
         default: { keys[ki].w = key; }
       }
     }
-#if SPEC
-    if (undone) {
-      let sb = (b * GN + g * N + pos) * W4;
-${STORE_ROW}
-    }
-#endif
     workgroupBarrier();
     var pr = 0u;
     if (live) {
@@ -158,19 +122,14 @@ ${KEYMAX}
       let kmax = max(max(km.x, km.y), max(km.z, km.w));
       let pp = 31u - (kmax & 31u);  // the pivot row's position
       let piv = undone && pos == pp;
-#if SPEC
-      pr = (b * GN + g * N + pp) * W4;
-#else
       pr = (ub + k) * W4;
       if (piv) {
         let sb = pr;
 ${STORE_ROW}
       }
-#endif
       // LAPACK's swap of rows k and pp
       if (piv) {
         undone = false;
-        mystep = k;
 #if MODE_FACTOR
         order[g * N + k] = tl;
         pivpos[g * N + k] = pp;
@@ -180,9 +139,7 @@ ${STORE_ROW}
         pos = pp;
       }
     }
-#if !SPEC
     workgroupBarrier();
-#endif
     if (live) {
       let pv = rows[pr].x;
       let zero = pv == 0.0;
@@ -205,12 +162,6 @@ ${UPDATE}
     }
   }
 
-#if SPEC
-  if (live) {
-    let fb = (ub + mystep) * W4;
-${STORE_FINAL}
-  }
-#endif
   workgroupBarrier();
 #if MODE_SOLVE
   // Thread tl owns row tl of X; row j is final after the sweep of column j+1.

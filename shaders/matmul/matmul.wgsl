@@ -7,22 +7,12 @@
 // the operand is broadcast (flags in the uniforms); unmapped operands use the index itself.
 //
 // Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, VEC_A (K % 4 == 0: vec4 loads of A),
-// VEC_B / VEC_C (N % 4 == 0: vec4 loads of B, vec4 stores of C), UNROLL (+ STEP: the
-// multiply step written out). Complex data uses the
+// VEC_B / VEC_C (N % 4 == 0: vec4 loads of B, vec4 stores of C). Complex data uses the
 // same tiling with one complex number per slot (vec2f), loaded and stored as vec2f.
+// Bindings (src/backend/gpu/matmul.ts declares them): A, B, aIdx, bIdx → C; uniforms M, N,
+// K, total (workgroups: batch · tilesM · tilesN), tilesN, tilesPerMat, aMapped, bMapped.
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
-
-struct Params {
-  M: u32,
-  N: u32,
-  K: u32,
-  total: u32,        // workgroups: batch * tilesM * tilesN
-  tilesN: u32,
-  tilesPerMat: u32,
-  aMapped: u32,
-  bMapped: u32,
-}
 
 const BM = ${BM}u;
 const BN = ${BN}u;
@@ -49,13 +39,6 @@ fn tile_of(t: u32) -> vec2u {
 // ---------------------------------------------------------------- complex64
 // Thread (tx, ty) owns rows ty + i·WGY and columns tx + j·WGX of the tile: strided, so
 // a warp's stores and workgroup-memory reads are contiguous.
-@group(0) @binding(0) var<storage, read> A: array<vec2f>;
-@group(0) @binding(1) var<storage, read> B: array<vec2f>;
-@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
-@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
-@group(0) @binding(4) var<storage, read_write> C: array<vec2f>;
-@group(0) @binding(5) var<uniform> p: Params;
-
 var<workgroup> As: array<vec2f, 2u * BK * BM>;   // [stage][k][m]
 var<workgroup> Bs: array<vec2f, 2u * BK * BN>;   // [stage][k][n]
 
@@ -144,24 +127,7 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
 // ---------------------------------------------------------------- float32
 // Thread (tx, ty) owns rows 4·(ty + g·WGY) + 0..3 and columns 4·(tx + h·WGX) + 0..3 for
 // g < TM/4, h < TN/4: its reads of workgroup memory are vec4s, consecutive across tx.
-#if VEC_A
-@group(0) @binding(0) var<storage, read> A: array<vec4f>;
-#else
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-#endif
-#if VEC_B
-@group(0) @binding(1) var<storage, read> B: array<vec4f>;
-#else
-@group(0) @binding(1) var<storage, read> B: array<f32>;
-#endif
-@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
-@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
-#if VEC_C
-@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
-#else
-@group(0) @binding(4) var<storage, read_write> C: array<f32>;
-#endif
-@group(0) @binding(5) var<uniform> p: Params;
+// A, B and C are arrays of vec4f under VEC_A, VEC_B, VEC_C, of f32 otherwise.
 
 const BM4 = BM / 4u;
 const BN4 = BN / 4u;
@@ -239,11 +205,6 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
       // Multiply tile kt-1, staged in workgroup memory.
       let s = ((kt - 1u) & 1u) * BK;
       for (var k = 0u; k < BK; k++) {
-#if UNROLL
-        // The same step written out by src/backend/gpu/matmul.ts (unrolledStep), for
-        // drivers that would leave the loops below rolled and the arrays in memory.
-${STEP}
-#else
         var a: array<vec4f, TM4>;
         var b: array<vec4f, TN4>;
         for (var g = 0u; g < TM4; g++) { a[g] = As[(s + k) * BM4 + ty + g * WGY]; }
@@ -256,7 +217,6 @@ ${STEP}
             }
           }
         }
-#endif
       }
     }
     if (kt < nt) {

@@ -4,23 +4,8 @@
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
 
-struct Params {
-  M: u32,
-  N: u32,
-  K: u32,
-  total: u32,        // elements of C: batch * M * N
-  tilesN: u32,       // unused here (shared layout with matmul.wgsl)
-  tilesPerMat: u32,  // unused here
-  aMapped: u32,
-  bMapped: u32,
-}
-
-@group(0) @binding(0) var<storage, read> A: array<${T}>;
-@group(0) @binding(1) var<storage, read> B: array<${T}>;
-@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
-@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
-@group(0) @binding(4) var<storage, read_write> C: array<${T}>;
-@group(0) @binding(5) var<uniform> p: Params;
+// Bindings (src/backend/gpu/matmul.ts): A, B, aIdx, bIdx → C; uniforms M, N, K, total
+// (elements of C: batch · M · N), aMapped, bMapped.
 
 @compute @workgroup_size(${WG})
 fn matmul_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,

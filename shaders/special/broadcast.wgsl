@@ -1,17 +1,7 @@
 // Offsets of output element i into two broadcast operands (src/core/broadcast.ts lays
 // out the collapsed dims and strides). VARIANT picks the cheap cases at compile time.
-struct Params {
-  total: u32,
-  ndim: u32,
-  pad0: u32,
-  pad1: u32,
-  dims0: vec4u,
-  dims1: vec4u,
-  sa0: vec4u,
-  sa1: vec4u,
-  sb0: vec4u,
-  sb1: vec4u,
-}
+// Uniforms (src/backend/gpu/special.ts, BROADCAST_UNIFORMS): total, ndim, and the dims and
+// the two operands' strides, eight each as two vec4u (dims0/dims1, sa0/sa1, sb0/sb1).
 
 fn bc_pick(lo: vec4u, hi: vec4u, d: u32) -> u32 {
   if (d < 4u) { return lo[d]; }

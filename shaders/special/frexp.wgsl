@@ -3,16 +3,8 @@
 // Inf and NaN inputs, and float arithmetic may flush subnormals). x = m · 2^e with
 // 0.5 ≤ |m| < 1; ±0, ±Inf and NaN give (x, 0). Each workgroup takes a tile of
 // WG·PER elements, thread lid reading lid, lid + WG, …: every load is coalesced.
+// Bindings (src/backend/gpu/special.ts): x → mant, expo; uniform total.
 #include "common/linear_id.wgsl"
-
-struct Params {
-  total: u32,
-}
-
-@group(0) @binding(0) var<storage, read> x: array<u32>;
-@group(0) @binding(1) var<storage, read_write> mant: array<u32>;
-@group(0) @binding(2) var<storage, read_write> expo: array<i32>;
-@group(0) @binding(3) var<uniform> p: Params;
 
 fn frexp_one(b: u32) -> vec2u {
   let be = (b >> 23u) & 0xffu;

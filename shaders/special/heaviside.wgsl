@@ -3,13 +3,9 @@
 // inputs come out as themselves and `values` is copied bit for bit.
 // Variants (VARIANT): same (x and values of one shape), splat (values is one element),
 // strided (general broadcast, up to 8 collapsed dims, see src/core/broadcast.ts).
+// Bindings (src/backend/gpu/special.ts): x, v → out; the broadcast uniforms.
 #include "common/linear_id.wgsl"
 #include "special/broadcast.wgsl"
-
-@group(0) @binding(0) var<storage, read> x: array<u32>;
-@group(0) @binding(1) var<storage, read> v: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
-@group(0) @binding(3) var<uniform> p: Params;
 
 fn step_bits(b: u32, vb: u32) -> u32 {
   let mag = b & 0x7fffffffu;

@@ -5,13 +5,9 @@
 // does. Special inputs are read from the bits (WGSL may assume finite math): NaN x or n
 // gives NaN; x = ±Inf gives the limit (±Inf); n is truncated; n < 0 gives 0; degrees
 // above 2^24 (not exact in f32) give NaN.
+// Bindings (src/backend/gpu/special.ts): xs, ns → out; the broadcast uniforms.
 #include "common/linear_id.wgsl"
 #include "special/broadcast.wgsl"
-
-@group(0) @binding(0) var<storage, read> xs: array<f32>;
-@group(0) @binding(1) var<storage, read> ns: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
-@group(0) @binding(3) var<uniform> p: Params;
 
 const NAN_BITS = 0x7fc00000u;
 const INF_BITS = 0x7f800000u;

@@ -6,23 +6,9 @@
 // by powers of two and exp2 only sees the small fraction, where WGSL's bound is tight. The endpoints are the
 // host's double results rounded to f32 (bits), so they equal the CPU's exactly. The host
 // only sends finite exponents and 0 < base < Inf (other cases are computed on the CPU).
+// Bindings (src/backend/gpu/special.ts): → out; uniforms total, half, first and last (the
+// bits of the f32 endpoints), start, end, step, l1, l2, l3.
 #include "common/linear_id.wgsl"
-
-struct Params {
-  total: u32,
-  half: u32,
-  first: u32,   // bits of the f32 endpoints
-  last: u32,
-  start: f32,
-  end: f32,
-  step: f32,
-  l1: f32,
-  l2: f32,
-  l3: f32,
-}
-
-@group(0) @binding(0) var<storage, read_write> out: array<u32>;
-@group(0) @binding(1) var<uniform> p: Params;
 
 fn pow2i(k: i32) -> f32 {
   return bitcast<f32>(u32(k + 127) << 23u);  // |k| ≤ 126: a normal power of two

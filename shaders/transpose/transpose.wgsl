@@ -4,29 +4,10 @@
 // TILED: one workgroup per 32×32 tile, staged in workgroup memory so both the reads and
 // the writes are contiguous (for matrices of at least 32×32). Otherwise one thread per
 // output element (small matrices, where a tile would mostly idle).
+// Bindings (src/backend/gpu/tensor-ops.ts): src → dst, arrays of E. Uniforms: m, n (the
+// input's rows and columns), total (TILED: workgroups, batch · tilesPerMat; otherwise
+// batch · m · n), conj; TILED also tilesN (tiles across the input's columns), tilesPerMat.
 #include "common/linear_id.wgsl"
-
-#if TILED
-struct Params {
-  m: u32,            // rows of the input matrix
-  n: u32,            // cols of the input matrix
-  total: u32,        // workgroups: batch * tilesPerMat
-  conj: u32,
-  tilesN: u32,       // tiles across the input's columns
-  tilesPerMat: u32,
-}
-#else
-struct Params {
-  m: u32,
-  n: u32,
-  total: u32,        // batch * m * n
-  conj: u32,
-}
-#endif
-
-@group(0) @binding(0) var<storage, read> src: array<${E}>;
-@group(0) @binding(1) var<storage, read_write> dst: array<${E}>;
-@group(0) @binding(2) var<uniform> p: Params;
 
 fn conj_bits(v: ${E}) -> ${E} {
 #if IS_COMPLEX

@@ -7,25 +7,11 @@
 // from global memory (each element once per RC-column pass; the caches keep the
 // current column). Only the referenced triangle is read; with UNIT the diagonal too is
 // never read.
+//
+// Bindings (src/backend/gpu/trsm.ts): A, B, amap, bmap → X (f32 arrays, two per complex
+// element). Uniforms: count, nrhs, use_a, use_b, n, upper, unit.
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
-
-struct Params {
-  count: u32,
-  nrhs: u32,
-  use_a: u32,
-  use_b: u32,
-  n: u32,
-  upper: u32,
-  unit: u32,
-}
-
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read> B: array<f32>;
-@group(0) @binding(2) var<storage, read> amap: array<i32>;
-@group(0) @binding(3) var<storage, read> bmap: array<i32>;
-@group(0) @binding(4) var<storage, read_write> X: array<f32>;
-@group(0) @binding(5) var<uniform> p: Params;
 
 const RC: u32 = ${RC}u;
 const WG: u32 = ${WG}u;

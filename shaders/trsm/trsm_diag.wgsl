@@ -2,20 +2,8 @@
 // info[m] = first i (1-based) with A_am(i-1, i-1) exactly zero, else 0, and then X_m set
 // to NaN ("not computed", as solve's contract). One workgroup per output system: the
 // threads scan the diagonal (n reads), a workgroup atomicMin keeps the first zero.
+// Bindings (src/backend/gpu/trsm.ts): A, amap → X, info; uniforms count, n, nrhs, use_a.
 #include "common/linear_id.wgsl"
-
-struct Params {
-  count: u32,
-  n: u32,
-  nrhs: u32,
-  use_a: u32,
-}
-
-@group(0) @binding(0) var<storage, read> A: array<f32>;
-@group(0) @binding(1) var<storage, read> amap: array<i32>;
-@group(0) @binding(2) var<storage, read_write> X: array<f32>;
-@group(0) @binding(3) var<storage, read_write> info: array<i32>;
-@group(0) @binding(4) var<uniform> p: Params;
 
 const F: u32 = ${FLOATS}u;  // floats per element
 var<workgroup> first: atomic<u32>;

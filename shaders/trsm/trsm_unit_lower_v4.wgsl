@@ -4,33 +4,18 @@
 // hold anything, NaN included).
 //
 // Thread t solves columns 4·(t mod CV) … +3 of system t / CV (CV = nrhs / 4), holding a
-// 16-row block of them as 16 vec4 registers (or two columns as vec2, see VT): acc = B_I − Σ_{J<I} L_IJ·X_J, then the unit
+// 16-row block of them as 16 vec4 registers: acc = B_I − Σ_{J<I} L_IJ·X_J, then the unit
 // 16×16 triangle in registers, then the block goes out as 16 coalesced vec4 stores. X_J
 // is read back from the thread's own part of X (it wrote it one block earlier).
 // Why four columns: the column-per-thread kernel (trsm_unit_lower.wgsl) issues one L load
 // (a vec4 broadcast to the threads of a system) per four scalar FMAs; here each L load
 // feeds four vec4 FMAs and B/X move as 16-byte accesses, so loads and address arithmetic
 // (bounds-clamped under Dawn's robustness) are a quarter of the instructions.
+//
+// Bindings (src/backend/gpu/trsm.ts): A (vec4f), B, amap, bmap → X (B and X arrays of
+// vec4f). Uniforms: count (systems), nrhs (a multiple of 4), use_a / use_b (read A / B
+// through amap / bmap), cv (vec4 segments per row: nrhs / 4), tasks (count · cv).
 #include "common/linear_id.wgsl"
-
-struct Params {
-  count: u32,    // systems (output matrices)
-  nrhs: u32,     // right-hand-side columns (a multiple of the VT width)
-  use_a: u32,    // read A through amap (broadcast batch)
-  use_b: u32,    // read B through bmap
-  cv: u32,       // VT segments per row: nrhs / width
-  tasks: u32,    // count · cv
-}
-
-@group(0) @binding(0) var<storage, read> A: array<vec4f>;
-// VT: the thread's row segment, vec4f (four columns, the default) or vec2f (two: twice
-// the threads, for occupancy; timed in bench/gdn-kernels.mjs).
-alias VT = ${VT};
-@group(0) @binding(1) var<storage, read> B: array<VT>;
-@group(0) @binding(2) var<storage, read> amap: array<i32>;
-@group(0) @binding(3) var<storage, read> bmap: array<i32>;
-@group(0) @binding(4) var<storage, read_write> X: array<VT>;
-@group(0) @binding(5) var<uniform> p: Params;
 
 const N: u32 = ${N}u;
 const Q: u32 = N / 4u;           // vec4s per row of A

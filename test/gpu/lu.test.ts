@@ -7,7 +7,8 @@ import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, gpu, Rng, Tensor, ArgumentError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
-import { luVariant, useLuReg } from '../../src/backend/gpu/lu.js';
+import { useLuReg, solveGpu, luFactorGpu, invLuGpu, type LuKernel } from '../../src/backend/gpu/lu.js';
+import { planBatch } from '../../src/core/batch.js';
 import { Mat, withCondition, randomMatrix, toTensor, fromTensor, ratioLu, ratioSolve, ratioInv, roundTo } from '../helpers/matrices.js';
 
 useGpu();
@@ -148,17 +149,11 @@ describe('gpu solve', () => {
   // 70,000 groups fold); the workgroup-memory kernel (70,000 groups)
   for (const [variant, registers, wg] of [['registers', true, 32], ['registers, 1 per group', true, 2], ['workgroup memory', false, 32]] as const) {
   gpuIt(`70,000 2×2 systems in one call, ${variant} (folded dispatch past 65,535 workgroups)`, async () => {
-    const saved = { ...luVariant };
-    Object.assign(luVariant, { registers, wg });
-    try {
-      await solve70k();
-    } finally {
-      Object.assign(luVariant, saved);
-    }
+    await solve70k({ registers, wg });
   });
   }
 
-  async function solve70k() {
+  async function solve70k(kernel: LuKernel) {
     const count = 70_000;
     const rng = new Rng(70);
     const a = new Float32Array(count * 4), b = new Float32Array(count * 2);
@@ -166,7 +161,10 @@ describe('gpu solve', () => {
     for (let i = 0; i < count; i++) { a[4 * i] += 3; a[4 * i + 3] += 3; }
     for (let i = 0; i < b.length; i++) b[i] = rng.normal();
     const A = Tensor.fromStorage('float32', [count, 2, 2], a), B = Tensor.fromStorage('float32', [count, 2, 1], b);
-    const X = (await linalg.solve(A.to('gpu'), B.to('gpu')).data()) as Float32Array;
+    const Ag = A.to('gpu'), Bg = B.to('gpu');
+    const r = solveGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), kernel);
+    expect(Array.from(await r.info.data()).every((i) => i === 0)).toBe(true);
+    const X = (await r.X.data()) as Float32Array;
     const ref = linalg.solve(A, B).dataSync() as Float32Array;
     for (let i = 0; i < count; i++) {
       const r0 = b[2 * i] - a[4 * i] * X[2 * i] - a[4 * i + 1] * X[2 * i + 1];
@@ -203,25 +201,18 @@ describe('gpu luSolve', () => {
 });
 
 describe('gpu register LU kernel against the workgroup-memory kernel', () => {
-  // The variant applies while the calls are recorded (kernels are chosen then), not while
-  // their results are read: a test that times out on a slow software adapter must not
-  // leave it set for the tests after it.
-  function withVariant<T>(v: Partial<typeof luVariant>, f: () => T): T {
-    const saved = { ...luVariant };
-    Object.assign(luVariant, v);
-    try {
-      return f();
-    } finally {
-      Object.assign(luVariant, saved);
-    }
+  /** solveEx, luFactorEx and invEx (n > 4) through the GPU entries with an explicit kernel. */
+  function viaKernel(A: Tensor, B: Tensor, kernel: LuKernel, inverse: boolean) {
+    const s = solveGpu(A, B, planBatch(A, B, 'test'), kernel);
+    const f = luFactorGpu(A, kernel);
+    const v = inverse ? invLuGpu(A, kernel) : null;
+    return { s: { result: s.X, info: s.info }, f, v: v && { inverse: v.X, info: v.info } };
   }
 
-  // spec: the one-barrier variant of the register kernel; wg: threads per group (the
-  // benches compare them)
-  for (const [n, k, spec, wg] of [[1, 1, false, 32], [3, 2, false, 32], [8, 1, false, 32], [13, 5, false, 32], [16, 1, false, 32],
-    [24, 8, false, 32], [31, 1, false, 32], [32, 1, false, 32], [32, 8, false, 32], [3, 2, true, 32], [13, 5, true, 32],
-    [32, 1, true, 32], [12, 3, false, 64], [32, 1, false, 64]] as const) {
-    const variant = [spec ? 'one-barrier variant' : '', wg !== 32 ? `${wg}-thread groups` : ''].filter(Boolean).join(', ');
+  // wg: threads per group of the register kernel (n ≤ wg/2 packs several matrices into one)
+  for (const [n, k, wg] of [[1, 1, 32], [3, 2, 32], [8, 1, 32], [13, 5, 32], [16, 1, 32],
+    [24, 8, 32], [31, 1, 32], [32, 1, 32], [32, 8, 32], [12, 3, 64], [32, 1, 64]] as const) {
+    const variant = wg !== 32 ? `${wg}-thread groups` : '';
     gpuIt(`n=${n} k=${k}${variant ? ` (${variant})` : ''}: same info, solutions, inverses and factors to rounding; same pivots`, async () => {
       expect(useLuReg('float32', n, k)).toBe(true);
       const rng = new Rng(1000 + 10 * n + k);
@@ -237,11 +228,8 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
       const A = toTensor(As, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
       const run = async (registers: boolean) => {
-        const { s, f, v } = withVariant({ registers, spec, wg }, () => ({
-          s: linalg.solveEx(A, B),
-          f: linalg.luFactorEx(A),
-          v: n > 4 ? linalg.invEx(A) : null, // n ≤ 4: inv_small, not the LU kernels
-        }));
+        // n ≤ 4: inv_small, not the LU kernels
+        const { s, f, v } = viaKernel(A, B, { registers, wg }, n > 4);
         return {
           inv: v && await cpu(v.inverse), iinfo: v && Array.from(await v.info.data()),
           X: await cpu(s.result), info: Array.from(await s.info.data()),
@@ -368,16 +356,7 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
     });
   }
 
-  // (set only while the calls are recorded, as withVariant above)
-  function withRegisters<T>(registers: boolean, f: () => T): T {
-    const saved = luVariant.registers;
-    luVariant.registers = registers;
-    try {
-      return f();
-    } finally {
-      luVariant.registers = saved;
-    }
-  }
+  const kernelOf = (registers: boolean): LuKernel => ({ registers, wg: 32 });
 
   // register kernel: float32 n ≤ 32; workgroup-memory kernel: registers off, n > 32, complex64
   for (const [dtype, n, registers] of [['float32', 5, true], ['float32', 16, true], ['float32', 32, true],
@@ -388,7 +367,7 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
       const count = n > 32 ? 8 : 24;
       const As = duplicated(n, count, dtype, 500 + n);
       const A = toTensor(As, dtype);
-      const info = await withRegisters(registers, () => linalg.luFactorEx(A.to('gpu'))).info.data();
+      const info = await luFactorGpu(A.to('gpu'), kernelOf(registers)).info.data();
       const cpuInfo = linalg.luFactorEx(A).info.dataSync();
       for (let b = 0; b < count; b++) {
         expect(info[b]).toBe(n);
@@ -416,8 +395,8 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
       const As = duplicated(n, count, 'float32', 77);
       const A = toTensor(As, 'float32').to('gpu');
       const B = Tensor.fromStorage('float32', [count, n, 1], new Float32Array(count * n).fill(1)).to('gpu');
-      const [s, v] = withRegisters(registers, () => [linalg.solveEx(A, B), linalg.invEx(A)] as const);
-      const [si, sx, ii, ix] = await Promise.all([s.info.data(), s.result.data(), v.info.data(), v.inverse.data()]);
+      const s = solveGpu(A, B, planBatch(A, B, 'test'), kernelOf(registers)), v = invLuGpu(A, kernelOf(registers));
+      const [si, sx, ii, ix] = await Promise.all([s.info.data(), s.X.data(), v.info.data(), v.X.data()]);
       expect(Array.from(si)).toEqual(new Array(count).fill(n));
       expect(Array.from(ii)).toEqual(new Array(count).fill(n));
       expect(Array.from(sx).every(Number.isNaN)).toBe(true);

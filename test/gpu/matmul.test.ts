@@ -2,7 +2,8 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { tensor, gpu, Tensor, linalg, DeviceError, DTypeError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
-import { F32_TILES, C64_TILES, matmulTuning, SMALL_MAX, tileFits } from '../../src/backend/gpu/matmul.js';
+import { F32_TILES, C64_TILES, SMALL_MAX, tileFits, matmulGpu, type MatmulTile } from '../../src/backend/gpu/matmul.js';
+import { planBatch } from '../../src/core/batch.js';
 import { poolStats, bucketSize } from '../../src/backend/gpu/pool.js';
 import { AUTO_FLUSH_COMMANDS } from '../../src/backend/gpu/queue.js';
 import { pipelineStats } from '../../src/backend/gpu/program.js';
@@ -55,7 +56,8 @@ function absOf(d: Float32Array, complex: boolean): Float32Array {
   return out;
 }
 
-async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'complex64', seed: number): Promise<void> {
+/** `tile`: the GPU product through that tile (the GPU entry with an explicit tile), else linalg.matmul's choice. */
+async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'complex64', seed: number, tile?: MatmulTile): Promise<void> {
   const complex = dtype === 'complex64';
   const w = complex ? 2 : 1;
   const size = (s: number[]) => s.reduce((x, y) => x * y, 1);
@@ -63,7 +65,8 @@ async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'c
   const B = tensor({ data: rand(size(bShape) * w, seed + 1), shape: bShape, dtype });
   const cpu = linalg.matmul(A, B);
   const Ag = A.to('gpu'), Bg = B.to('gpu');
-  const Cg = linalg.matmul(Ag, Bg);
+  const mk = aShape.slice(-2), kn = bShape.slice(-2);
+  const Cg = tile ? matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), mk[0], mk[1], kn[1], tile) : linalg.matmul(Ag, Bg);
   expect(Cg.device).toBe('gpu');
   expect(Cg.shape).toEqual(cpu.shape);
   const got = (await Cg.data()) as Float32Array;
@@ -90,36 +93,24 @@ async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'c
 
 describe('gpu matmul', () => {
   gpuIt('matches the CPU on tile edges for every float32 tile variant', async () => {
-    for (const name of Object.keys(F32_TILES)) {
-      matmulTuning.force = name;
-      const t = F32_TILES[name];
-      try {
-        if (!tileFits(t, false)) {
-          // e.g. t128k16 (32 KiB of workgroup memory) under WebGPU's default 16 KiB: refused by name
-          const a = Tensor.fromStorage('float32', [t.BM, t.BK], new Float32Array(t.BM * t.BK)).to('gpu');
-          const b = Tensor.fromStorage('float32', [t.BK, t.BN], new Float32Array(t.BK * t.BN)).to('gpu');
-          expect(() => linalg.matmul(a, b)).toThrow(/workgroup memory/);
-          continue;
-        }
-        for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, t.BN], [2 * t.BM + 1, 3, 5], [7, 4 * t.BK - 1, 2 * t.BN - 1]]) {
-          await compare([m, k], [k, n], 'float32', m * 131 + k * 7 + n);
-        }
-      } finally {
-        matmulTuning.force = undefined;
+    for (const t of Object.values<MatmulTile>(F32_TILES)) {
+      if (!tileFits(t, false)) {
+        // a tile over the device's workgroup limits: refused by name
+        const a = Tensor.fromStorage('float32', [t.BM, t.BK], new Float32Array(t.BM * t.BK)).to('gpu');
+        const b = Tensor.fromStorage('float32', [t.BK, t.BN], new Float32Array(t.BK * t.BN)).to('gpu');
+        expect(() => matmulGpu(a, b, planBatch(a, b, 'test'), t.BM, t.BK, t.BN, t)).toThrow(/workgroup memory/);
+        continue;
+      }
+      for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, t.BN], [2 * t.BM + 1, 3, 5], [7, 4 * t.BK - 1, 2 * t.BN - 1]]) {
+        await compare([m, k], [k, n], 'float32', m * 131 + k * 7 + n, t);
       }
     }
   });
 
   gpuIt('matches the CPU for complex64 on tile edges', async () => {
-    for (const name of Object.keys(C64_TILES)) {
-      matmulTuning.force = name;
-      const t = C64_TILES[name];
-      try {
-        for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, 3]]) {
-          await compare([m, k], [k, n], 'complex64', m + 3 * k + 5 * n);
-        }
-      } finally {
-        matmulTuning.force = undefined;
+    for (const t of Object.values<MatmulTile>(C64_TILES)) {
+      for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, 3]]) {
+        await compare([m, k], [k, n], 'complex64', m + 3 * k + 5 * n, t);
       }
     }
   });

@@ -77,7 +77,7 @@ describe('gpu runtime', () => {
 });
 
 import { preprocess, dtypeDefines } from '../../src/backend/gpu/preprocess.js';
-import { packUniforms, foldWorkgroups, runProgram, type GpuProgram } from '../../src/backend/gpu/program.js';
+import { packUniforms, foldWorkgroups, runProgram, defineProgram } from '../../src/backend/gpu/program.js';
 import { allocStorage, poolStats, bucketSize } from '../../src/backend/gpu/pool.js';
 import { expect as ex, it } from 'vitest';
 
@@ -108,13 +108,11 @@ describe('wgsl preprocessor', () => {
 
 describe('uniform packing and folding', () => {
   it('follows WGSL alignment', () => {
-    const b = packUniforms([
-      { name: 'a', type: 'u32', value: 1 },
-      { name: 'v', type: 'vec2f', value: [2, 3] },
-      { name: 'i', type: 'i32', value: -4 },
-      { name: 'w', type: 'vec4u', value: [5, 6, 7, 8] },
-      { name: 'f', type: 'f32', value: 0.5 },
-    ]);
+    const b = packUniforms(
+      { a: 'u32', v: 'vec2f', i: 'i32', w: 'vec4u', f: 'f32' },
+      // by name, in any order: the declaration fixes the layout
+      { f: 0.5, w: [5, 6, 7, 8], i: -4, v: [2, 3], a: 1 },
+    );
     // a@0, v@8, i@16, w@32, f@48 → 52 → 64
     ex(b.byteLength).toBe(64);
     const dv = new DataView(b);
@@ -125,7 +123,8 @@ describe('uniform packing and folding', () => {
     ex(dv.getUint32(32, true)).toBe(5);
     ex(dv.getUint32(44, true)).toBe(8);
     ex(dv.getFloat32(48, true)).toBe(0.5);
-    ex(() => packUniforms([{ name: 'x', type: 'u32', value: -1 }])).toThrow(/u32/);
+    ex(() => packUniforms({ x: 'u32' }, { x: -1 })).toThrow(/u32/);
+    ex(() => packUniforms({ x: 'u32', y: 'u32' }, { x: 1 } as never)).toThrow(/differ from the declaration/);
   });
   it('folds large counts into a grid that covers them', () => {
     for (const n of [0, 1, 65535, 65536, 70000, 65535 * 65535, 65535 * 65535 + 1, 5e9]) {
@@ -149,13 +148,11 @@ describe('uniform packing and folding', () => {
 describe('dispatch folding on the device', () => {
   gpuIt('runs a kernel over more than 65,535 workgroups', async () => {
     const n = 70001;
-    const prog: GpuProgram = {
+    const prog = defineProgram({
       name: 'test_fold', key: 'v1', entryPoint: 'main', workgroupSize: [1, 1, 1],
-      source: () => preprocess([
+      decl: { inputs: {}, outputs: { out: 'u32' }, uniforms: { total: 'u32' } },
+      body: () => preprocess([
         '#include "common/linear_id.wgsl"',
-        'struct P { total: u32 }',
-        '@group(0) @binding(0) var<storage, read_write> out: array<u32>;',
-        '@group(0) @binding(1) var<uniform> p: P;',
         '@compute @workgroup_size(1)',
         'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {',
         '  let i = linear_workgroup_id(wid, nwg);',
@@ -163,9 +160,9 @@ describe('dispatch folding on the device', () => {
         '  out[i] = i * 3u + 1u;',
         '}',
       ].join('\n'), {}),
-    };
+    });
     const s = allocStorage(n * 4, 'test');
-    runProgram(prog, { inputs: [], outputs: [s], uniforms: [{ name: 'total', type: 'u32', value: n }], workgroups: n });
+    runProgram(prog, { inputs: {}, outputs: { out: s }, uniforms: { total: n }, workgroups: n });
     const t = Tensor.fromGpu('int32', [n], s);
     const d = await t.data();
     let bad = 0;
@@ -314,14 +311,11 @@ describe('adapter probes and limits (issue 10: subnormals, portability)', () => 
         for (let i = 0; i < 2; i++) expect(ratioSolve(As[i], fromTensor(X, i), Bs[i], dtype)).toBeLessThan(30);
       }
       // a variant that needs more than the device gives is refused by name, not by Dawn
-      const { matmulTuning } = await import('../../src/backend/gpu/matmul.js');
-      matmulTuning.force = 't128k16'; // 32 KiB of workgroup memory
-      try {
-        const a = Tensor.fromStorage('float32', [128, 128], new Float32Array(128 * 128)).to('gpu');
-        expect(() => linalg.matmul(a, a)).toThrow(/workgroup memory/);
-      } finally {
-        matmulTuning.force = undefined;
-      }
+      const { matmulGpu } = await import('../../src/backend/gpu/matmul.js');
+      const { planBatch } = await import('../../src/core/batch.js');
+      const t128k16 = { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8 }; // 32 KiB of workgroup memory
+      const a = Tensor.fromStorage('float32', [128, 128], new Float32Array(128 * 128)).to('gpu');
+      expect(() => matmulGpu(a, a, planBatch(a, a, 'test'), 128, 128, 128, t128k16)).toThrow(/workgroup memory/);
     } finally {
       destroyGpu();
       await gpu.init();

@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, Rng, Tensor, LinAlgError } from '../../src/index.js';
 import { planBatch } from '../../src/core/batch.js';
-import { solveTriangularGpu, trsmFastPath, unitLowerVariant } from '../../src/backend/gpu/trsm.js';
+import { solveTriangularGpu, trsmFastPath } from '../../src/backend/gpu/trsm.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { Mat, randomMatrix, triangular, triangleOf, toTensor, fromTensor, ratioSolve, roundTo } from '../helpers/matrices.js';
 
@@ -37,12 +37,11 @@ describe('gpu solveTriangular: unit-lower fast path', () => {
         const A = toTensor(Ts, 'float32'), B = toTensor(Bs, 'float32');
         const Ag = A.to('gpu'), Bg = B.to('gpu');
         const fast = await cpu(linalg.solveTriangular(Ag, Bg, { upper: false, unitriangular: true }));
-        const general = await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), { upper: false, unitriangular: true, forceGeneral: true }).X);
+        const opts = { upper: false, unitriangular: true };
+        const general = await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), opts, 'general').X);
         // RHS counts that are multiples of 4 take the four-columns-per-thread kernel; the
         // column-per-thread one must agree on them too.
-        unitLowerVariant.v4 = false;
-        const column = await cpu(linalg.solveTriangular(Ag, Bg, { upper: false, unitriangular: true }));
-        unitLowerVariant.v4 = true;
+        const column = await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), opts, 'unitLower').X);
         const ref = linalg.solveTriangular(A, B, { upper: false, unitriangular: true });
         Ts.forEach((T, b) => {
           const L = triangleOf(T, false, true);

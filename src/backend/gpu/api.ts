@@ -1,6 +1,7 @@
 // The public `gpu` namespace: `await gpu.init()` before moving tensors to the GPU.
 import { initGpu, gpuInfo, gpuAvailable, type GpuInfo, type GpuInitOptions } from './device.js';
 import { gpuSync } from './queue.js';
+import { setWgslDumpDir } from './program.js';
 import { poolStats, setPoolCap, trimPool, type PoolStats } from './pool.js';
 import { readOptions, opt } from '../../core/options.js';
 
@@ -9,10 +10,12 @@ export type { GpuInfo, GpuInitOptions, PoolStats };
 /**
  * Creates the WebGPU device (once). Needed before `tensor.to('gpu')`.
  *
- * Syntax: `await gpu.init({ powerPreference, forceSoftware, dawnFlags, limits })`
+ * Syntax: `await gpu.init({ powerPreference, forceSoftware, dawnFlags, limits, dumpWgsl })`
  * Example: `const info = await gpu.init(); console.log(info.description, info.subnormals)`;
  * `await gpu.init({ limits: 'default' })` takes WebGPU's default limits (also
- * LAPIS_GPU_LIMITS=default), to check that the kernels fit a small GPU.
+ * LAPIS_GPU_LIMITS=default), to check that the kernels fit a small GPU;
+ * `await gpu.init({ dumpWgsl: '/tmp/wgsl' })` writes each compiled kernel's WGSL there
+ * (also LAPIS_GPU_DUMP_WGSL=/tmp/wgsl; docs/gpu-runtime.md).
  * Throws: DeviceError when no adapter is found, with what to install (Linux: a Vulkan
  * driver, e.g. Mesa's lavapipe in `mesa-vulkan-drivers`); ArgumentError for an unknown
  * option or a bad value (`limits: 'small'`). A later call returns the existing device's info.
@@ -23,8 +26,9 @@ export function init(opts?: GpuInitOptions): Promise<GpuInfo> {
     readOptions('gpu.init', opts, {
       powerPreference: opt.oneOf('low-power', 'high-performance'), forceSoftware: opt.bool,
       dawnFlags: opt.array(opt.check((v) => typeof v === 'string', 'string')),
-      limits: opt.oneOf('adapter', 'default'),
+      limits: opt.oneOf('adapter', 'default'), dumpWgsl: opt.check((v) => typeof v === 'string' && v !== '', 'a folder name'),
     });
+    if (opts?.dumpWgsl !== undefined) setWgslDumpDir(opts.dumpWgsl);
   } catch (e) {
     return Promise.reject(e);
   }

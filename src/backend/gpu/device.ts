@@ -3,6 +3,7 @@
 // Node gets WebGPU from the `webgpu` package (Dawn); a runtime with `navigator.gpu`
 // (a browser, Deno) uses its own.
 import { ArgumentError, DeviceError } from '../../core/errors.js';
+import { wgslPreamble } from './declare.js';
 
 export interface GpuLimits {
   maxStorageBufferBindingSize: number;
@@ -57,6 +58,12 @@ export interface GpuInitOptions {
    * Also read from LAPIS_GPU_LIMITS ('default' or 'adapter').
    */
   limits?: 'adapter' | 'default';
+  /**
+   * A folder: every kernel compiled from then on has its WGSL (the generated binding
+   * declarations, then the shader body) written there as `<name>-<hash of key>.wgsl`, for
+   * debugging. Also read from LAPIS_GPU_DUMP_WGSL.
+   */
+  dumpWgsl?: string;
 }
 
 interface State {
@@ -120,8 +127,8 @@ async function getGpu(flags: string[]): Promise<{ gpu: GPU; source: GpuInfo['sou
 
 // float32 subnormals through a multiply and an add, from run-time values (constants would
 // be folded by the shader compiler, which keeps subnormals where the hardware may not).
-const PROBE = `
-@group(0) @binding(0) var<storage, read_write> io: array<f32, 4>;
+export const PROBE_DECL = { inputs: {}, outputs: { io: 'f32' }, uniforms: {} } as const;
+const PROBE = wgslPreamble(PROBE_DECL) + `
 @compute @workgroup_size(1)
 fn probe() {
   let tiny = io[0];  // 2^-126, the smallest normal

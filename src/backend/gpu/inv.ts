@@ -2,14 +2,14 @@
 // staged through workgroup memory, closed form with a pivoted fallback). 4 < n ≤ 64: the
 // LU kernel's Gauss–Jordan variant (shaders/lu, one workgroup per matrix).
 import type { Tensor } from '../../core/tensor.js';
-import { ShapeError, fmtShape } from '../../core/errors.js';
+import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
 import { register } from '../registry.js';
 import { runProgram } from './program.js';
 import { emptyGpu } from './tensor-ops.js';
 import { smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, checkIndexRange } from './small.js';
 import { invLuGpu, LU_MAX_N, zeroInfo } from './lu.js';
 
-/** Matrices per workgroup: 64 (measured best on an H200: 0.93 ms per 16.7M 4×4 against 1.05 ms with 128). */
+/** Matrices per workgroup: 64 (measured best on an H200; docs/decisions.md). */
 function invLayout(n: number, dtype: 'float32' | 'complex64') {
   const S = n * n * floatsPer(dtype);
   const PAD = S % 2 === 1 ? S : S + 1;
@@ -18,13 +18,11 @@ function invLayout(n: number, dtype: 'float32' | 'complex64') {
 }
 
 /**
- * Whether (n, dtype) takes the direct kernel (each thread loads its own matrix as vec4s)
- * instead of staging through workgroup memory: 2×2 and 4×4 float32. `invSmallOptions`
- * lets the benches compare the two.
+ * Whether (n, dtype) takes the direct kernel by default (each thread loads its own matrix
+ * as vec4s) instead of staging through workgroup memory: 2×2 and 4×4 float32.
  */
-export const invSmallOptions = { direct: true };
 export function invDirect(n: number, dtype: string): boolean {
-  return invSmallOptions.direct && dtype === 'float32' && (n === 2 || n === 4);
+  return dtype === 'float32' && (n === 2 || n === 4);
 }
 
 /** The kernel's per-element statements, written out with constant indices. */
@@ -55,8 +53,21 @@ export function unrolled(n: number, direct = false): Record<string, string> {
   };
 }
 
-/** X = A⁻¹ and info for a batch of n ≤ 4 matrices, one dispatch. */
-export function invSmallGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
+/** The n ≤ 4 inverse kernel (shaders/inv/inv_small.wgsl); `direct` only for 2×2 and 4×4 float32. */
+export function invSmallProgram(n: number, dtype: 'float32' | 'complex64', direct: boolean) {
+  const L = invLayout(n, dtype);
+  const E = direct ? 'vec4f' as const : 'f32' as const;
+  return smallProgram('inv_small', 'inv/inv_small.wgsl', 'inv_small', dtype, L.WG, {
+    N: n, N1: n === 1, N2: n === 2, N3: n === 3, N4: n === 4, NN: n * n, W2: 2 * n * n,
+    S: L.S, PAD: L.PAD, TILE: L.TILE, DIRECT: direct, ...unrolled(n, direct),
+  }, { inputs: { A: E }, outputs: { X: E, info: 'i32' }, uniforms: { count: 'u32' } });
+}
+
+/**
+ * X = A⁻¹ and info for a batch of n ≤ 4 matrices, one dispatch. `direct`: the direct-load
+ * kernel (the default where it applies) or the staged one (tests compare their bits).
+ */
+export function invSmallGpu(A: Tensor, direct = invDirect(A.cols, A.dtype)): { X: Tensor; info: Tensor<'int32'> } {
   const who = 'inv';
   const dtype = gpuFloatDType(A, who, 'A');
   const n = A.cols;
@@ -67,14 +78,10 @@ export function invSmallGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   if (count === 0) return { X, info };
   const L = invLayout(n, dtype);
   checkIndexRange(count * L.S + L.WG * L.S, who);
-  const direct = invDirect(n, dtype);
-  const prog = smallProgram('inv_small', 'inv/inv_small.wgsl', 'inv_small', dtype, L.WG, {
-    N: n, N1: n === 1, N2: n === 2, N3: n === 3, N4: n === 4, NN: n * n, W2: 2 * n * n,
-    S: L.S, PAD: L.PAD, TILE: L.TILE, DIRECT: direct, ...unrolled(n, direct),
-  });
-  runProgram(prog, {
-    inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
-    uniforms: [{ name: 'count', type: 'u32', value: count }],
+  if (direct && !invDirect(n, dtype)) throw new ArgumentError(`${who}: the direct-load kernel takes 2×2 and 4×4 float32 only`);
+  runProgram(invSmallProgram(n, dtype, direct), {
+    inputs: { A: A.gpuStorage() }, outputs: { X: X.gpuStorage(), info: info.gpuStorage() },
+    uniforms: { count },
     workgroups: Math.ceil(count / L.WG),
   });
   return { X, info };

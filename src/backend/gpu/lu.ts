@@ -2,12 +2,12 @@
 // shaders/lu/lu.wgsl, one workgroup per matrix, thread j owning column j. Real float32
 // n ≤ 32 solves (≤ 8 right-hand sides), factorizations and inverses take the
 // register-resident kernel shaders/lu/lu_reg.wgsl instead (thread i owning row i in
-// registers; luVariant switches it off for tests and benches).
+// registers); the `kernel` parameter of the internal functions picks the other one (tests).
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
 import { register } from '../registry.js';
-import { runProgram, type GpuProgram } from './program.js';
+import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl } from './program.js';
 import { gpuLimits } from './device.js';
 import { loadShader } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
@@ -21,47 +21,70 @@ export const LU_MAX_N = 64;
 type Mode = 'FACTOR' | 'SOLVE' | 'INV' | 'LUSOLVE';
 const ENTRY: Record<Mode, string> = { FACTOR: 'lu_factor', SOLVE: 'lu_solve_fused', INV: 'lu_inv', LUSOLVE: 'lu_solve' };
 
-function luProgram(mode: Mode, dtype: 'float32' | 'complex64', n: number, nrhs: number, who: string) {
-  const F = floatsPer(dtype);
-  // RHS columns per pass: a power of two up to 16 (shifts, not divisions, in the kernel).
+const LU_UNIFORMS = { count: 'u32', nrhs: 'u32', use_a: 'u32', use_b: 'u32', adjoint: 'u32' } as const;
+/** The bindings of each mode of lu.wgsl. */
+const LU_DECLS = {
+  FACTOR: { inputs: { A: 'f32' }, outputs: { LU: 'f32', PIV: 'i32', INFO: 'i32' }, uniforms: LU_UNIFORMS },
+  SOLVE: { inputs: { A: 'f32', B: 'f32', bmap: 'i32' }, outputs: { X: 'f32', INFO: 'i32', W: 'f32' }, uniforms: LU_UNIFORMS },
+  INV: { inputs: { A: 'f32' }, outputs: { X: 'f32', INFO: 'i32', W: 'f32' }, uniforms: LU_UNIFORMS },
+  LUSOLVE: {
+    inputs: { A: 'f32', PIVIN: 'i32', B: 'f32', amap: 'i32', bmap: 'i32' }, outputs: { X: 'f32', W: 'f32', STATUS: 'i32' }, uniforms: LU_UNIFORMS,
+  },
+} as const satisfies Record<Mode, ProgramDecl>;
+
+/** RHS columns per pass of lu.wgsl: a power of two up to 16 (shifts, not divisions, in the kernel). */
+function luRc(nrhs: number): number {
   let RC = 1;
   while (RC < Math.min(nrhs, 16)) RC *= 2;
+  return RC;
+}
+
+/** Workgroup memory of lu.wgsl besides the matrix: the RHS block, pivots, permutation, flags. */
+function luRestBytes(dtype: 'float32' | 'complex64', n: number, nrhs: number): number {
+  return 4 * floatsPer(dtype) * n * luRc(nrhs) + 8 * n + 16;
+}
+
+/**
+ * Whether the matrix lives in a storage buffer (A_GLOBAL) on this device: 64×64 float32
+ * (16 KiB) and complex n > 44 exceed WebGPU's default 16 KiB of workgroup memory.
+ */
+function luAGlobal(dtype: 'float32' | 'complex64', n: number, nrhs: number, who: string): boolean {
+  return 4 * floatsPer(dtype) * n * n + luRestBytes(dtype, n, nrhs) > gpuLimits(who).maxComputeWorkgroupStorageSize;
+}
+
+/** The workgroup-memory kernel (shaders/lu/lu.wgsl) for a mode; `aGlobal`: the matrix in a storage buffer. */
+export function luProgram<M extends Mode>(mode: M, dtype: 'float32' | 'complex64', n: number, nrhs: number, aGlobal: boolean): GpuProgram<(typeof LU_DECLS)[M]> {
+  const F = floatsPer(dtype);
+  const RC = luRc(nrhs);
   const WG = n <= 32 ? 32 : 64;
-  // workgroup memory: the matrix (unless A_GLOBAL), the RHS block, pivots, permutation, flags
-  const rest = 4 * F * n * RC + 8 * n + 16;
-  const limit = gpuLimits(who).maxComputeWorkgroupStorageSize;
-  // 64×64 float32 (16 KiB) and complex n > 44 exceed WebGPU's default 16 KiB: the matrix
-  // then lives in a storage buffer.
-  const A_GLOBAL = 4 * F * n * n + rest > limit;
-  const prog = smallProgram(ENTRY[mode], 'lu/lu.wgsl', ENTRY[mode], dtype, WG, {
-    N: n, NN: n * n, F, RC, NRC: n * RC, ENTRY: ENTRY[mode], A_GLOBAL,
+  return smallProgram(ENTRY[mode], 'lu/lu.wgsl', ENTRY[mode], dtype, WG, {
+    N: n, NN: n * n, F, RC, NRC: n * RC, ENTRY: ENTRY[mode], A_GLOBAL: aGlobal,
     MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE', MODE_INV: mode === 'INV', MODE_LUSOLVE: mode === 'LUSOLVE',
     HAS_B: mode === 'SOLVE' || mode === 'LUSOLVE',
-  });
-  prog.workgroupBytes = (A_GLOBAL ? 0 : 4 * F * n * n) + rest;
-  return { prog, A_GLOBAL };
+  }, LU_DECLS[mode], (aGlobal ? 0 : 4 * F * n * n) + luRestBytes(dtype, n, nrhs));
 }
 
 /** Largest n and RHS count the register kernel takes. */
 export const LU_REG_MAX_N = 32;
 export const LU_REG_MAX_RHS = 8;
 
-/**
- * Which kernel real float32 n ≤ 32 solves, factorizations and inverses take: the
- * register-resident one (`registers`, default) or the workgroup-memory one (tests and
- * benches flip it to compare the two). `wg`: threads per workgroup of the register kernel (n ≤ wg/2 packs
- * several matrices into one group). `spec`: the register kernel's one-barrier step (every
- * undone row stores its registers each step, double buffered) instead of two barriers
- * with only the pivot row stored.
- */
-export const luVariant = { registers: true, wg: 32, spec: false };
+/** Which kernel real float32 n ≤ 32 takes (an explicit parameter, so tests can run both). */
+export interface LuKernel {
+  /** The register-resident kernel (lu_reg.wgsl) where it applies; false: the workgroup-memory kernel (lu.wgsl). */
+  registers: boolean;
+  /** Threads per workgroup of the register kernel (n ≤ wg/2 packs several matrices into one group). */
+  wg: number;
+}
+export const LU_KERNEL_DEFAULT: Readonly<LuKernel> = Object.freeze({ registers: true, wg: 32 });
 
-export function useLuReg(dtype: string, n: number, nrhs: number): boolean {
-  return luVariant.registers && dtype === 'float32' && n >= 1 && n <= LU_REG_MAX_N && nrhs >= 1 && nrhs <= LU_REG_MAX_RHS;
+export function useLuReg(dtype: string, n: number, nrhs: number, kernel: Readonly<LuKernel> = LU_KERNEL_DEFAULT): boolean {
+  return kernel.registers && dtype === 'float32' && n >= 1 && n <= LU_REG_MAX_N && nrhs >= 1 && nrhs <= LU_REG_MAX_RHS;
 }
 
-/** Layout of the register kernel for (mode, n, rhs columns, wg, spec): rows per group, row stride, workgroup bytes. */
-function regLayout(mode: 'FACTOR' | 'SOLVE' | 'INV', n: number, R: number, wg: number, spec: boolean) {
+type RegMode = 'FACTOR' | 'SOLVE' | 'INV';
+
+/** Layout of the register kernel for (mode, n, rhs columns, wg): rows per group, row stride, workgroup bytes. */
+function regLayout(mode: RegMode, n: number, R: number, wg: number) {
   const G = Math.max(1, Math.floor(wg / n));
   const NB = Math.ceil(n / 4) * 4;
   const rhs = mode === 'SOLVE' ? R : mode === 'INV' ? n : 0;
@@ -69,23 +92,15 @@ function regLayout(mode: 'FACTOR' | 'SOLVE' | 'INV', n: number, R: number, wg: n
   let W4 = NB / 4 + Math.ceil(rhs / 4);
   if (W4 % 2 === 0) W4 += 1;
   const KP4 = NB / 4;
-  const bytes = 16 * ((spec ? 2 : 1) * G * n * W4 + 2 * G * KP4) + 4 * G + (mode === 'FACTOR' ? 4 * (G * n * n + 2 * G * n) : 0);
+  const bytes = 16 * (G * n * W4 + 2 * G * KP4) + 4 * G + (mode === 'FACTOR' ? 4 * (G * n * n + 2 * G * n) : 0);
   return { G, NB, rhs, W4, KP4, bytes };
 }
 
-/**
- * The register kernel's variant for the device: \`spec\` is dropped when its doubled row
- * buffers exceed the workgroup memory (n = 32 inverses need 17 KiB with it, over WebGPU's
- * default 16 KiB); null when no variant fits (the workgroup-memory kernel runs instead).
- */
-function regFit(mode: 'FACTOR' | 'SOLVE' | 'INV', n: number, R: number): { wg: number; spec: boolean } | null {
+/** Whether the register kernel for (mode, n, R) fits the device (else the workgroup-memory kernel runs). */
+function regFits(mode: RegMode, n: number, R: number, wg: number): boolean {
   const lim = gpuLimits('lu');
-  const wg = luVariant.wg;
-  if (wg > lim.maxComputeInvocationsPerWorkgroup || wg > lim.maxComputeWorkgroupSizeX) return null;
-  for (const spec of luVariant.spec ? [true, false] : [false]) {
-    if (regLayout(mode, n, R, wg, spec).bytes <= lim.maxComputeWorkgroupStorageSize) return { wg, spec };
-  }
-  return null;
+  return wg <= lim.maxComputeInvocationsPerWorkgroup && wg <= lim.maxComputeWorkgroupSizeX
+    && regLayout(mode, n, R, wg).bytes <= lim.maxComputeWorkgroupStorageSize;
 }
 
 /**
@@ -171,7 +186,6 @@ export function luRegParts(n: number, R: number, vecLoad: boolean, inv = false):
     level = next;
   }
   KEYMAX.push(ind(6) + `let km = ${level[0]};`);
-  const STORE_FINAL = [...q4.map((q) => ind(4) + `rows[fb + ${q}u] = ${vec('r', q)};`), ...storeB('fb', 4)];
   const LOAD_C = cs.map((c) => ind(4) + `x${c} = ${at('me', NB + c)};`);
   const SWEEP = cs.map((c) => ind(6) + `x${c} = fma(-u, ${at('xj', NB + c)}, x${c});`);
   const FINISH = cs.map((c) => ind(6) + `x${c} = x${c} / d; ${at('me', NB + c)} = x${c};`);
@@ -179,40 +193,42 @@ export function luRegParts(n: number, R: number, vecLoad: boolean, inv = false):
   const LOAD_Y = rs.map((mm) => ind(4) + `r${mm} = rows[u32(max(jb - ${mm}i * i32(W4), 0)) + col4][col % 4u];`);
   const j = (a: string[]) => a.join('\n');
   return {
-    DECL, LOAD: j(LOAD), LOADB: j(LOADB), KEYMAX: j(KEYMAX), STORE_ROW: j(STORE_ROW), UPDATE: j(UPDATE), STORE_FINAL: j(STORE_FINAL),
+    DECL, LOAD: j(LOAD), LOADB: j(LOADB), KEYMAX: j(KEYMAX), STORE_ROW: j(STORE_ROW), UPDATE: j(UPDATE),
     LOAD_C: j(LOAD_C), SWEEP: j(SWEEP), FINISH: j(FINISH), STORE_X: j(STORE_X), BSWEEP: j(BSWEEP), LOAD_Y: j(LOAD_Y),
   };
 }
 
-const regPrograms = new Map<string, GpuProgram>();
-
-type RegMode = 'FACTOR' | 'SOLVE' | 'INV';
+const REG_UNIFORMS = { count: 'u32', use_b: 'u32' } as const;
+/** The bindings of each mode of lu_reg.wgsl; A is read as vec4s when n % 4 == 0. */
+const regDecls = (AT: 'vec4f' | 'f32') => ({
+  FACTOR: { inputs: { A: AT }, outputs: { LU: 'f32', PIV: 'i32', INFO: 'i32' }, uniforms: REG_UNIFORMS },
+  INV: { inputs: { A: AT }, outputs: { X: 'f32', INFO: 'i32' }, uniforms: REG_UNIFORMS },
+  SOLVE: { inputs: { A: AT, B: 'f32', bmap: 'i32' }, outputs: { X: 'f32', INFO: 'i32' }, uniforms: REG_UNIFORMS },
+}) as const satisfies Record<RegMode, ProgramDecl>;
+type RegDecls = ReturnType<typeof regDecls>;
 
 /** The register kernel for (mode, n, R) with `wg` threads per group (cached under a short key). */
-export function luRegProgram(mode: RegMode, n: number, R: number, wg = luVariant.wg, spec = luVariant.spec): GpuProgram {
-  const key = `${mode},n=${n},R=${R},WG=${wg},SPEC=${spec}`;
-  let prog = regPrograms.get(key);
-  if (!prog) {
-    const { G, NB, rhs, W4, KP4, bytes } = regLayout(mode, n, R, wg, spec);
+export function luRegProgram<M extends RegMode>(mode: M, n: number, R: number, wg = LU_KERNEL_DEFAULT.wg): GpuProgram<RegDecls[M]> {
+  const key = `${mode},n=${n},R=${R},WG=${wg}`;
+  return cachedProgram(`lu_reg|${key}`, () => {
+    const { G, NB, rhs, W4, KP4, bytes } = regLayout(mode, n, R, wg);
     const vecLoad = n % 4 === 0;
     const entry = { FACTOR: 'lu_reg_factor', SOLVE: 'lu_reg_solve', INV: 'lu_reg_inv' }[mode];
     const defs = {
       N: n, G, WG: wg, W4, KP4, R: rhs, NB4: NB / 4, ENTRY: entry, AT: vecLoad ? 'vec4f' : 'f32',
-      ROWS4: (spec ? 2 : 1) * G * n * W4, SPEC: spec, KEYS4: 2 * G * KP4, LMUL: G * n * n, GN: G * n,
+      ROWS4: G * n * W4, KEYS4: 2 * G * KP4, LMUL: G * n * n, GN: G * n,
       MODE_FACTOR: mode === 'FACTOR', MODE_SOLVE: mode === 'SOLVE', MODE_INV: mode === 'INV', HAS_B: mode !== 'FACTOR',
       ...luRegParts(n, rhs, vecLoad, mode === 'INV'),
     };
-    prog = {
-      name: entry, key, entryPoint: `${entry}_f32`, workgroupSize: [wg, 1, 1], workgroupBytes: bytes,
-      source: () => loadShader('lu/lu_reg.wgsl', defs),
+    return {
+      name: entry, key, entryPoint: `${entry}_f32`, workgroupSize: [wg, 1, 1] as [number, number, number], workgroupBytes: bytes,
+      decl: regDecls(vecLoad ? 'vec4f' : 'f32')[mode], body: () => loadShader('lu/lu_reg.wgsl', defs),
     };
-    regPrograms.set(key, prog);
-  }
-  return prog;
+  });
 }
 
 /** Workgroups of the register kernel for `count` matrices of order n. */
-function regGroups(n: number, count: number, wg = luVariant.wg): number {
+function regGroups(n: number, count: number, wg: number): number {
   return Math.ceil(count / Math.max(1, Math.floor(wg / n)));
 }
 
@@ -225,14 +241,8 @@ function checkN(A: Tensor, who: string): number {
   return n;
 }
 
-function uniforms(count: number, nrhs: number, useA: boolean, useB: boolean, adjoint: boolean) {
-  return [
-    { name: 'count', type: 'u32' as const, value: count },
-    { name: 'nrhs', type: 'u32' as const, value: nrhs },
-    { name: 'use_a', type: 'u32' as const, value: useA ? 1 : 0 },
-    { name: 'use_b', type: 'u32' as const, value: useB ? 1 : 0 },
-    { name: 'adjoint', type: 'u32' as const, value: adjoint ? 1 : 0 },
-  ];
+function luUniforms(count: number, nrhs: number, useA: boolean, useB: boolean, adjoint: boolean) {
+  return { count, nrhs, use_a: useA ? 1 : 0, use_b: useB ? 1 : 0, adjoint: adjoint ? 1 : 0 };
 }
 
 function scratch(global: boolean, dtype: 'float32' | 'complex64', count: number, n: number, who: string): Tensor {
@@ -246,7 +256,8 @@ export function zeroInfo(batchShape: readonly number[]): Tensor<'int32'> {
   return Tensor.fromStorage('int32', batchShape, new Int32Array(c)).to('gpu') as Tensor<'int32'>;
 }
 
-function luFactorGpu(A: Tensor): { LU: Tensor; pivots: Tensor<'int32'>; info: Tensor<'int32'> } {
+/** LU = P·A's factors, pivots and info; `kernel` picks the register or workgroup-memory kernel. */
+export function luFactorGpu(A: Tensor, kernel: Readonly<LuKernel> = LU_KERNEL_DEFAULT): { LU: Tensor; pivots: Tensor<'int32'>; info: Tensor<'int32'> } {
   const who = 'luFactor';
   const dtype = gpuFloatDType(A, who, 'A');
   const n = checkN(A, who);
@@ -257,19 +268,18 @@ function luFactorGpu(A: Tensor): { LU: Tensor; pivots: Tensor<'int32'>; info: Te
   const info = infoTensor(A.shape.slice(0, -2), who);
   if (count === 0) return { LU, pivots, info };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
-  const fit = useLuReg(dtype, n, 1) ? regFit('FACTOR', n, 0) : null;
-  if (fit) {
-    runProgram(luRegProgram('FACTOR', n, 0, fit.wg, fit.spec), {
-      inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), pivots.gpuStorage(), info.gpuStorage()],
-      uniforms: [{ name: 'count', type: 'u32', value: count }, { name: 'use_b', type: 'u32', value: 0 }],
-      workgroups: regGroups(n, count, fit.wg),
+  const outputs = { LU: LU.gpuStorage(), PIV: pivots.gpuStorage(), INFO: info.gpuStorage() };
+  if (useLuReg(dtype, n, 1, kernel) && regFits('FACTOR', n, 0, kernel.wg)) {
+    runProgram(luRegProgram('FACTOR', n, 0, kernel.wg), {
+      inputs: { A: A.gpuStorage() }, outputs,
+      uniforms: { count, use_b: 0 },
+      workgroups: regGroups(n, count, kernel.wg),
     });
     return { LU, pivots, info };
   }
-  const { prog } = luProgram('FACTOR', dtype, n, 1, who);
-  runProgram(prog, {
-    inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), pivots.gpuStorage(), info.gpuStorage()],
-    uniforms: uniforms(count, 0, false, false, false), workgroups: count,
+  runProgram(luProgram('FACTOR', dtype, n, 1, luAGlobal(dtype, n, 1, who)), {
+    inputs: { A: A.gpuStorage() }, outputs,
+    uniforms: luUniforms(count, 0, false, false, false), workgroups: count,
   });
   return { LU, pivots, info };
 }
@@ -283,23 +293,20 @@ function luSolveGpu(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchP
   const X = emptyGpu(dtype, [...plan.batchShape, n, nrhs], who);
   if (plan.count === 0 || n === 0 || nrhs === 0) return X;
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * nrhs * floatsPer(dtype) + plan.aCount * n * n * floatsPer(dtype), who);
-  const { prog, A_GLOBAL } = luProgram('LUSOLVE', dtype, n, nrhs, who);
+  const aGlobal = luAGlobal(dtype, n, nrhs, who);
   const amap = uploadIndex(plan.aIdx, who);
   const bmap = uploadIndex(plan.bIdx, who);
-  const tmp: Tensor[] = [];
   const a = amap ?? dummyIndex(who);
   const b = bmap ?? dummyIndex(who);
-  tmp.push(a, b);
-  const W = scratch(A_GLOBAL, dtype, plan.aCount, n, who);
-  tmp.push(W);
+  const W = scratch(aGlobal, dtype, plan.aCount, n, who);
   // (first bad pivot index + 1, its value) per output matrix, read when X is
   const status = emptyGpu('int32', [plan.count, 2], who);
-  runProgram(prog, {
-    inputs: [LU.gpuStorage(), pivots.gpuStorage(), B.gpuStorage(), a.gpuStorage(), b.gpuStorage()],
-    outputs: [X.gpuStorage(), W.gpuStorage(), status.gpuStorage()],
-    uniforms: uniforms(plan.count, nrhs, amap !== null, bmap !== null, adjoint), workgroups: plan.count,
+  runProgram(luProgram('LUSOLVE', dtype, n, nrhs, aGlobal), {
+    inputs: { A: LU.gpuStorage(), PIVIN: pivots.gpuStorage(), B: B.gpuStorage(), amap: a.gpuStorage(), bmap: b.gpuStorage() },
+    outputs: { X: X.gpuStorage(), W: W.gpuStorage(), STATUS: status.gpuStorage() },
+    uniforms: luUniforms(plan.count, nrhs, amap !== null, bmap !== null, adjoint), workgroups: plan.count,
   });
-  for (const t of tmp) t.dispose();
+  for (const t of [a, b, W]) t.dispose();
   const batched = plan.batchShape.length > 0;
   X.setCheck(async () => {
     const s = await status.data();
@@ -314,7 +321,8 @@ function luSolveGpu(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchP
   return X;
 }
 
-function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan): { X: Tensor; info: Tensor<'int32'> } {
+/** X = A⁻¹·B and info; `kernel` picks the register or workgroup-memory kernel. */
+export function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan, kernel: Readonly<LuKernel> = LU_KERNEL_DEFAULT): { X: Tensor; info: Tensor<'int32'> } {
   const who = 'solve';
   const dtype = gpuFloatDType(A, who, 'A');
   gpuFloatDType(B, who, 'B');
@@ -322,7 +330,7 @@ function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan): { X: Tensor; info: Ten
   const nrhs = B.cols;
   if (plan.aIdx !== null || plan.aCount !== plan.count) {
     // A is broadcast: factor each distinct A once, then solve every output against its factor.
-    const { LU, pivots, info } = luFactorGpu(A);
+    const { LU, pivots, info } = luFactorGpu(A, kernel);
     const X = luSolveGpu(LU, pivots, B, plan, false);
     LU.dispose();
     pivots.dispose();
@@ -338,45 +346,51 @@ function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan): { X: Tensor; info: Ten
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * Math.max(n, nrhs) * floatsPer(dtype), who);
   const bmap = uploadIndex(plan.bIdx, who);
   const b = bmap ?? dummyIndex(who);
-  const fit = useLuReg(dtype, n, nrhs) ? regFit('SOLVE', n, nrhs) : null;
-  if (fit) {
-    runProgram(luRegProgram('SOLVE', n, nrhs, fit.wg, fit.spec), {
-      inputs: [A.gpuStorage(), B.gpuStorage(), b.gpuStorage()],
-      outputs: [X.gpuStorage(), info.gpuStorage()],
-      uniforms: [{ name: 'count', type: 'u32', value: plan.count }, { name: 'use_b', type: 'u32', value: bmap !== null ? 1 : 0 }],
-      workgroups: regGroups(n, plan.count, fit.wg),
+  const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), bmap: b.gpuStorage() };
+  if (useLuReg(dtype, n, nrhs, kernel) && regFits('SOLVE', n, nrhs, kernel.wg)) {
+    runProgram(luRegProgram('SOLVE', n, nrhs, kernel.wg), {
+      inputs, outputs: { X: X.gpuStorage(), INFO: info.gpuStorage() },
+      uniforms: { count: plan.count, use_b: bmap !== null ? 1 : 0 },
+      workgroups: regGroups(n, plan.count, kernel.wg),
     });
     b.dispose();
     return { X, info };
   }
-  const { prog, A_GLOBAL } = luProgram('SOLVE', dtype, n, nrhs, who);
-  const W = scratch(A_GLOBAL, dtype, plan.count, n, who);
-  runProgram(prog, {
-    inputs: [A.gpuStorage(), B.gpuStorage(), b.gpuStorage()],
-    outputs: [X.gpuStorage(), info.gpuStorage(), W.gpuStorage()],
-    uniforms: uniforms(plan.count, nrhs, false, bmap !== null, false), workgroups: plan.count,
+  const aGlobal = luAGlobal(dtype, n, nrhs, who);
+  const W = scratch(aGlobal, dtype, plan.count, n, who);
+  runProgram(luProgram('SOLVE', dtype, n, nrhs, aGlobal), {
+    inputs, outputs: { X: X.gpuStorage(), INFO: info.gpuStorage(), W: W.gpuStorage() },
+    uniforms: luUniforms(plan.count, nrhs, false, bmap !== null, false), workgroups: plan.count,
   });
   b.dispose();
   W.dispose();
   return { X, info };
 }
 
+/** The info gather of a broadcast solve (shaders/lu/gather.wgsl). */
+export function gatherProgram() {
+  return smallProgram('gather_i32', 'lu/gather.wgsl', 'gather', 'int32', 64, {},
+    { inputs: { src: 'i32', map: 'i32' }, outputs: { dst: 'i32' }, uniforms: { count: 'u32' } });
+}
+
 /** info of the broadcast batch from info of A's batch (a gather through a 1-column LU solve would be overkill). */
 function gatherInfo(info: Tensor<'int32'>, plan: BatchPlan, who: string): Tensor<'int32'> {
   const out = infoTensor(plan.batchShape, who);
   const idx = uploadIndex(plan.aIdx, who)!;
-  const prog = smallProgram('gather_i32', 'lu/gather.wgsl', 'gather', 'int32', 64, {});
-  runProgram(prog, {
-    inputs: [info.gpuStorage(), idx.gpuStorage()], outputs: [out.gpuStorage()],
-    uniforms: [{ name: 'count', type: 'u32', value: plan.count }], workgroups: Math.ceil(plan.count / 64),
+  runProgram(gatherProgram(), {
+    inputs: { src: info.gpuStorage(), map: idx.gpuStorage() }, outputs: { dst: out.gpuStorage() },
+    uniforms: { count: plan.count }, workgroups: Math.ceil(plan.count / 64),
   });
   idx.dispose();
   info.dispose();
   return out;
 }
 
-/** A⁻¹ for 4 < n ≤ 64 (LU with B = I; the register kernel for float32 n ≤ 32), used by inv.ts. */
-export function invLuGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
+/**
+ * A⁻¹ for 4 < n ≤ 64 (LU with B = I; the register kernel for float32 n ≤ 32), used by
+ * inv.ts; `kernel` picks the register or workgroup-memory kernel.
+ */
+export function invLuGpu(A: Tensor, kernel: Readonly<LuKernel> = LU_KERNEL_DEFAULT): { X: Tensor; info: Tensor<'int32'> } {
   const who = 'inv';
   const dtype = gpuFloatDType(A, who, 'A');
   const n = checkN(A, who);
@@ -385,27 +399,26 @@ export function invLuGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   const info = infoTensor(A.shape.slice(0, -2), who);
   if (count === 0) return { X, info };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
-  const fit = luVariant.registers && dtype === 'float32' && n <= LU_REG_MAX_N ? regFit('INV', n, n) : null;
-  if (fit) {
-    runProgram(luRegProgram('INV', n, n, fit.wg, fit.spec), {
-      inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
-      uniforms: [{ name: 'count', type: 'u32', value: count }, { name: 'use_b', type: 'u32', value: 0 }],
-      workgroups: regGroups(n, count, fit.wg),
+  if (kernel.registers && dtype === 'float32' && n <= LU_REG_MAX_N && regFits('INV', n, n, kernel.wg)) {
+    runProgram(luRegProgram('INV', n, n, kernel.wg), {
+      inputs: { A: A.gpuStorage() }, outputs: { X: X.gpuStorage(), INFO: info.gpuStorage() },
+      uniforms: { count, use_b: 0 },
+      workgroups: regGroups(n, count, kernel.wg),
     });
     return { X, info };
   }
-  const { prog, A_GLOBAL } = luProgram('INV', dtype, n, n, who);
-  const W = scratch(A_GLOBAL, dtype, count, n, who);
-  runProgram(prog, {
-    inputs: [A.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage(), W.gpuStorage()],
-    uniforms: uniforms(count, n, false, false, false), workgroups: count,
+  const aGlobal = luAGlobal(dtype, n, n, who);
+  const W = scratch(aGlobal, dtype, count, n, who);
+  runProgram(luProgram('INV', dtype, n, n, aGlobal), {
+    inputs: { A: A.gpuStorage() }, outputs: { X: X.gpuStorage(), INFO: info.gpuStorage(), W: W.gpuStorage() },
+    uniforms: luUniforms(count, n, false, false, false), workgroups: count,
   });
   W.dispose();
   return { X, info };
 }
 
 export function registerLuGpu(): void {
-  register('luFactor', ['float32', 'complex64'], 'gpu', luFactorGpu);
+  register('luFactor', ['float32', 'complex64'], 'gpu', (A) => luFactorGpu(A));
   register('luSolve', ['float32', 'complex64'], 'gpu', luSolveGpu);
-  register('solve', ['float32', 'complex64'], 'gpu', solveGpu);
+  register('solve', ['float32', 'complex64'], 'gpu', (A, B, plan) => solveGpu(A, B, plan));
 }

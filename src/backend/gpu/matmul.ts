@@ -4,7 +4,7 @@ import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ArgumentError } from '../../core/errors.js';
 import { register } from '../registry.js';
-import { runProgram, type GpuProgram } from './program.js';
+import { runProgram, cachedProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
@@ -15,36 +15,24 @@ import type { GpuStorage } from '../../core/tensor.js';
 /** Tile shape of a GEMM variant: workgroup tile BM×BN, depth BK, per-thread TM×TN. */
 export interface MatmulTile {
   BM: number; BN: number; BK: number; TM: number; TN: number;
-  /** float32 only: the multiply step written out instead of loops over register arrays. */
-  unroll?: boolean;
 }
 
-/** Tile variants by name (the bench's tuning mode times each one). */
-export const F32_TILES: Record<string, MatmulTile> = {
+/** The tiles `pickTile` chooses from, largest first (docs/decisions.md, "GPU kernels", has the ones that lost). */
+export const F32_TILES = {
+  // best for sgemm n=4096 on the H200
   t128: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8 },
-  t128u: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, unroll: true },
-  t128k16: { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8 },
-  t128k16u: { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8, unroll: true },
-  t128x64: { BM: 128, BN: 64, BK: 16, TM: 8, TN: 4 },
-  t64x128: { BM: 64, BN: 128, BK: 16, TM: 4, TN: 8 },
-  t128r16: { BM: 128, BN: 128, BK: 8, TM: 16, TN: 8 },
-  t128x256: { BM: 128, BN: 256, BK: 8, TM: 8, TN: 16 },
-  t256x128: { BM: 256, BN: 128, BK: 8, TM: 16, TN: 8 },
   t64: { BM: 64, BN: 64, BK: 16, TM: 4, TN: 4 },
   t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
-};
-export const C64_TILES: Record<string, MatmulTile> = {
-  t64: { BM: 64, BN: 64, BK: 8, TM: 4, TN: 4 },
+} as const satisfies Record<string, MatmulTile>;
+export const C64_TILES = {
+  // 30 TFLOP/s for cgemm n=2048 on the H200 against 25 for t64 (bench/results/matmul-gpu-h200.json)
   t64r8: { BM: 64, BN: 64, BK: 8, TM: 8, TN: 4 },
+  t64: { BM: 64, BN: 64, BK: 8, TM: 4, TN: 4 },
   t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
-};
-/** What `pickTile` chooses from, largest first. t128 measured best for sgemm n=4096 on the H200. */
-export const F32_AUTO = ['t128', 't64', 't32'];
-// t64r8 ran cgemm n=2048 at 30 TFLOP/s on the H200 against 25 for t64 (bench/results/matmul-gpu-h200.json).
-export const C64_AUTO = ['t64r8', 't64', 't32'];
+} as const satisfies Record<string, MatmulTile>;
 
-/** Tuning knobs (benchmarks): force a tile variant by name, or the tile-row grouping. */
-export const matmulTuning: { force?: string; group: number } = { group: 8 };
+/** Tile rows a run of consecutive workgroups sweeps (shares A and B panels in L2). */
+const GROUP = 8;
 
 function checkTile(t: MatmulTile, complex: boolean): void {
   const wgx = t.BN / t.TN, wgy = t.BM / t.TM, nt = wgx * wgy;
@@ -53,25 +41,6 @@ function checkTile(t: MatmulTile, complex: boolean): void {
       ? (t.BM * t.BK) % nt === 0 && (t.BK * t.BN) % nt === 0
       : t.TM % 4 === 0 && t.TN % 4 === 0 && t.BK % 4 === 0 && (t.BM * t.BK / 4) % nt === 0 && (t.BK * t.BN / 4) % nt === 0);
   if (!ok) throw new ArgumentError(`matmul: invalid tile ${JSON.stringify(t)}`);
-}
-
-const programs = new Map<string, GpuProgram>();
-
-/** One k step of the float32 kernel with its loops written out (see matmul.wgsl UNROLL). */
-function unrolledStep(t: MatmulTile): string {
-  const tm4 = t.TM / 4, tn4 = t.TN / 4;
-  const lines: string[] = [];
-  for (let g = 0; g < tm4; g++) lines.push(`        let a${g} = As[(s + k) * BM4 + ty + ${g}u * WGY];`);
-  for (let h = 0; h < tn4; h++) lines.push(`        let b${h} = Bs[(s + k) * BN4 + tx + ${h}u * WGX];`);
-  for (let g = 0; g < tm4; g++) {
-    for (let r = 0; r < 4; r++) {
-      for (let h = 0; h < tn4; h++) {
-        const i = (g * 4 + r) * tn4 + h;
-        lines.push(`        acc[${i}] = fma(vec4f(a${g}.${'xyzw'[r]}), b${h}, acc[${i}]);`);
-      }
-    }
-  }
-  return lines.join('\n');
 }
 
 /** Workgroup memory of a tile: A and B panels, double buffered (vec2f per element for complex). */
@@ -87,52 +56,57 @@ export function tileFits(t: MatmulTile, complex: boolean): boolean {
     && x <= lim.maxComputeWorkgroupSizeX && y <= lim.maxComputeWorkgroupSizeY;
 }
 
-function program(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean, group: number): GpuProgram {
+/** The tiled GEMM (shaders/matmul/matmul.wgsl) for a dtype, tile and vector-access flags. */
+export function matmulProgram(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean) {
   const complex = dtype === 'complex64';
-  const unroll = !complex && tile.unroll === true;
-  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${group}|u${+unroll}`;
-  let p = programs.get(key);
-  if (!p) {
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${GROUP}`;
+  const va = !complex && vecA, vb = !complex && vecB;
+  const el = (vec: boolean) => (complex ? 'vec2f' as const : vec ? 'vec4f' as const : 'f32' as const);
+  return cachedProgram(`matmul|${key}`, () => {
     checkTile(tile, complex);
-    const { unroll: _u, ...dims } = tile;
     const defs: Defines = {
-      ...dtypeDefines(dtype), ...dims, UNROLL: unroll, STEP: unroll ? unrolledStep(tile) : '', WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM,
-      VEC_A: !complex && vecA, VEC_B: !complex && vecB, VEC_C: !complex && vecB, GROUP: group,
+      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, VEC_A: va, VEC_B: vb, VEC_C: vb, GROUP,
     };
-    p = {
+    return {
       name: 'matmul', key, entryPoint: `matmul_${defs.DTYPE}`,
       workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1], workgroupBytes: tileBytes(tile, complex),
-      source: () => loadShader('matmul/matmul.wgsl', defs),
+      decl: {
+        inputs: { A: el(va), B: el(vb), aIdx: 'u32', bIdx: 'u32' },
+        outputs: { C: el(vb) },
+        uniforms: {
+          M: 'u32', N: 'u32', K: 'u32', total: 'u32', tilesN: 'u32', tilesPerMat: 'u32', aMapped: 'u32', bMapped: 'u32',
+        },
+      },
+      body: () => loadShader('matmul/matmul.wgsl', defs),
     };
-    programs.set(key, p);
-  }
-  return p;
+  });
 }
 
 const SMALL_WG = 256;
 /** Products with m and n at most this go to matmul_small.wgsl (one thread per element of C). */
 export const SMALL_MAX = 16;
 
-function smallProgram(dtype: 'float32' | 'complex64'): GpuProgram {
+/** One thread per element of C (shaders/matmul/matmul_small.wgsl). */
+export function matmulSmallProgram(dtype: 'float32' | 'complex64') {
   const key = `${dtype}|small|wg${SMALL_WG}`;
-  let p = programs.get(key);
-  if (!p) {
+  return cachedProgram(`matmul|${key}`, () => {
     const defs: Defines = { ...dtypeDefines(dtype), WG: SMALL_WG };
-    p = {
+    const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+    return {
       name: 'matmul', key, entryPoint: `matmul_small_${defs.DTYPE}`, workgroupSize: [SMALL_WG, 1, 1],
-      source: () => loadShader('matmul/matmul_small.wgsl', defs),
+      decl: {
+        inputs: { A: T, B: T, aIdx: 'u32', bIdx: 'u32' },
+        outputs: { C: T },
+        uniforms: { M: 'u32', N: 'u32', K: 'u32', total: 'u32', aMapped: 'u32', bMapped: 'u32' },
+      },
+      body: () => loadShader('matmul/matmul_small.wgsl', defs),
     };
-    programs.set(key, p);
-  }
-  return p;
+  });
 }
 
 /** The largest tile whose workgroup count still fills a large GPU (about 2 per SM on an H200). */
 export function pickTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): MatmulTile {
-  const tiles = dtype === 'complex64' ? C64_TILES : F32_TILES;
-  if (matmulTuning.force && tiles[matmulTuning.force]) return tiles[matmulTuning.force];
-  // (a forced tile that does not fit fails in runProgram with a DeviceError naming it)
-  const list = (dtype === 'complex64' ? C64_AUTO : F32_AUTO).map((name) => tiles[name])
+  const list = Object.values<MatmulTile>(dtype === 'complex64' ? C64_TILES : F32_TILES)
     .filter((t, i, all) => tileFits(t, dtype === 'complex64') || i === all.length - 1);
   // A software adapter runs a few workgroups at a time on CPU cores: no occupancy to keep up.
   const minCount = gpuInfo()?.isSoftware ? 1 : 256;
@@ -159,7 +133,12 @@ function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean }
   return { s, owned: true };
 }
 
-function matmul(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number): Tensor {
+/**
+ * C = A·B for the plan's batch. `tile`: a tile to use instead of the picked one (tests
+ * and the tile bench; it also skips the small-product kernel); one that does not fit the
+ * device is refused by runProgram with a DeviceError naming it.
+ */
+export function matmulGpu(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, tile?: MatmulTile): Tensor {
   const who = 'matmul';
   requireGpu(A, who, 'A');
   requireGpu(B, who, 'B');
@@ -175,29 +154,32 @@ function matmul(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: 
   if (count * Math.max(m * n, m * k, k * n) > 0xffffffff) {
     throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
   }
-  const small = m <= SMALL_MAX && n <= SMALL_MAX && !matmulTuning.force;
-  const tile = pickTile(dtype, count, m, n);
-  const tilesM = Math.ceil(m / tile.BM), tilesN = Math.ceil(n / tile.BN);
-  const tilesPerMat = tilesM * tilesN;
-  const total = small ? count * m * n : count * tilesPerMat;
   const ai = indexStorage(plan.aIdx), bi = indexStorage(plan.bIdx);
-  const prog = small ? smallProgram(dtype) : program(dtype, tile, k % 4 === 0, n % 4 === 0, matmulTuning.group);
-  runProgram(prog, {
-    inputs: [A.gpuStorage(), B.gpuStorage(), ai.s, bi.s],
-    outputs: [C.gpuStorage()],
-    uniforms: [
-      { name: 'M', type: 'u32', value: m }, { name: 'N', type: 'u32', value: n },
-      { name: 'K', type: 'u32', value: k }, { name: 'total', type: 'u32', value: total },
-      { name: 'tilesN', type: 'u32', value: tilesN }, { name: 'tilesPerMat', type: 'u32', value: tilesPerMat },
-      { name: 'aMapped', type: 'u32', value: plan.aIdx ? 1 : 0 }, { name: 'bMapped', type: 'u32', value: plan.bIdx ? 1 : 0 },
-    ],
-    workgroups: small ? Math.ceil(total / SMALL_WG) : total,
-  });
+  const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), aIdx: ai.s, bIdx: bi.s };
+  const maps = { aMapped: plan.aIdx ? 1 : 0, bMapped: plan.bIdx ? 1 : 0 };
+  if (m <= SMALL_MAX && n <= SMALL_MAX && !tile) {
+    const total = count * m * n;
+    runProgram(matmulSmallProgram(dtype), {
+      inputs, outputs: { C: C.gpuStorage() },
+      uniforms: { M: m, N: n, K: k, total, ...maps },
+      workgroups: Math.ceil(total / SMALL_WG),
+    });
+  } else {
+    const t = tile ?? pickTile(dtype, count, m, n);
+    const tilesN = Math.ceil(n / t.BN);
+    const tilesPerMat = Math.ceil(m / t.BM) * tilesN;
+    const total = count * tilesPerMat;
+    runProgram(matmulProgram(dtype, t, k % 4 === 0, n % 4 === 0), {
+      inputs, outputs: { C: C.gpuStorage() },
+      uniforms: { M: m, N: n, K: k, total, tilesN, tilesPerMat, ...maps },
+      workgroups: total,
+    });
+  }
   if (ai.owned) ai.s.release();
   if (bi.owned) bi.s.release();
   return C;
 }
 
 export function registerMatmulGpu(): void {
-  register('matmul', ['float32', 'complex64'], 'gpu', matmul);
+  register('matmul', ['float32', 'complex64'], 'gpu', (A, B, plan, m, k, n) => matmulGpu(A, B, plan, m, k, n));
 }

@@ -8,26 +8,21 @@ import { allocStorage, bufferOf, shareStorage } from './pool.js';
 import { gpuDevice } from './device.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
-import type { GpuProgram } from './program.js';
+import { cachedProgram, type GpuProgram, type ProgramDecl } from './program.js';
 
-const programs = new Map<string, GpuProgram>();
-
-/** The program for shaders/<file> with `defines` (cached by name + key). */
-export function smallProgram(
-  name: string, file: string, entry: string, dtype: GpuDType, wg: number, extra: Defines,
-): GpuProgram {
+/**
+ * The program for shaders/<file> with `defines` and the binding declaration `decl`
+ * (cached by name + every define).
+ */
+export function smallProgram<D extends ProgramDecl>(
+  name: string, file: string, entry: string, dtype: GpuDType, wg: number, extra: Defines, decl: D, workgroupBytes?: number,
+): GpuProgram<D> {
   const defs: Defines = { ...dtypeDefines(dtype), ...extra, WG: wg };
   const key = `${dtype}|${Object.entries(defs).map(([k, v]) => `${k}=${v}`).join(',')}`;
-  const id = `${name}|${key}`;
-  let p = programs.get(id);
-  if (!p) {
-    p = {
-      name, key, entryPoint: `${entry}_${defs.DTYPE}`, workgroupSize: [wg, 1, 1],
-      source: () => loadShader(file, defs),
-    };
-    programs.set(id, p);
-  }
-  return p;
+  return cachedProgram(`${name}|${key}`, () => ({
+    name, key, entryPoint: `${entry}_${defs.DTYPE}`, workgroupSize: [wg, 1, 1], workgroupBytes, decl,
+    body: () => loadShader(file, defs),
+  }));
 }
 
 /** float32 / complex64 only; the GPU tensor checks every entry does first. */

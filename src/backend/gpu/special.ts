@@ -5,8 +5,8 @@ import type { DType } from '../../core/dtype.js';
 import type { ElementwiseLayout } from '../../core/broadcast.js';
 import { DeviceError, ShapeError } from '../../core/errors.js';
 import { register } from '../registry.js';
-import { native } from '../cpu/binding.js';
-import { runProgram, type GpuProgram, type UniformField } from './program.js';
+import { logspacePow, logspaceEndpointBits } from '../../core/pow.js';
+import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl, type UniformValues } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 
@@ -16,20 +16,39 @@ const PER = 4;
 const TILE = WG * PER;
 const MAX_GPU_DIMS = 8;
 
-const programs = new Map<string, GpuProgram>();
+/** The broadcast layout's uniforms (shaders/special/broadcast.wgsl). */
+const BROADCAST_UNIFORMS = {
+  total: 'u32', ndim: 'u32', dims0: 'vec4u', dims1: 'vec4u', sa0: 'vec4u', sa1: 'vec4u', sb0: 'vec4u', sb1: 'vec4u',
+} as const;
 
-function program(op: string, variant: string, extra: Defines = {}): GpuProgram {
-  const id = `${op}|${variant}`;
-  let p = programs.get(id);
-  if (!p) {
-    const defs: Defines = { ...dtypeDefines('float32'), WG, PER, VARIANT: variant, ...extra };
-    p = {
+/** The bindings of each kernel of shaders/special. */
+const SPECIAL_DECLS = {
+  frexp: { inputs: { x: 'u32' }, outputs: { mant: 'u32', expo: 'i32' }, uniforms: { total: 'u32' } },
+  heaviside: { inputs: { x: 'u32', v: 'u32' }, outputs: { out: 'u32' }, uniforms: BROADCAST_UNIFORMS },
+  laguerre: { inputs: { xs: 'f32', ns: 'f32' }, outputs: { out: 'u32' }, uniforms: BROADCAST_UNIFORMS },
+  logspace: {
+    inputs: {}, outputs: { out: 'u32' },
+    uniforms: {
+      total: 'u32', half: 'u32', first: 'u32', last: 'u32', start: 'f32', end: 'f32', step: 'f32', l1: 'f32', l2: 'f32', l3: 'f32',
+    },
+  },
+} as const satisfies Record<string, ProgramDecl>;
+type SpecialOp = keyof typeof SPECIAL_DECLS;
+
+const VARIANT_DEFINES: Record<string, Defines> = {
+  same: { SAME: true }, splat_b: { SPLAT_B: true }, splat_a: { SPLAT_A: true }, strided: {},
+};
+
+/** The kernel of shaders/special/<op>.wgsl for a variant (broadcast layouts: same, splat_a, splat_b, strided). */
+export function specialProgram<K extends SpecialOp>(op: K, variant: string): GpuProgram<(typeof SPECIAL_DECLS)[K]> {
+  return cachedProgram(`special.${op}|${variant}`, () => {
+    const defs: Defines = { ...dtypeDefines('float32'), WG, PER, VARIANT: variant, ...(VARIANT_DEFINES[variant] ?? {}) };
+    return {
       name: `special.${op}`, key: `f32|${variant}|wg${WG}x${PER}`, entryPoint: `${op}_${variant}_f32`,
-      workgroupSize: [WG, 1, 1], source: () => loadShader(`special/${op}.wgsl`, defs),
+      workgroupSize: [WG, 1, 1] as [number, number, number], decl: SPECIAL_DECLS[op],
+      body: () => loadShader(`special/${op}.wgsl`, defs),
     };
-    programs.set(id, p);
-  }
-  return p;
+  });
 }
 
 function check32(total: number, who: string): void {
@@ -42,16 +61,16 @@ function frexp(x: Tensor): { mantissa: Tensor; exponent: Tensor<'int32'> } {
   const mantissa = emptyGpu('float32', x.shape, who);
   const exponent = emptyGpu('int32', x.shape, who);
   check32(x.size, who);
-  runProgram(program('frexp', 'bits'), {
-    inputs: [x.gpuStorage()], outputs: [mantissa.gpuStorage(), exponent.gpuStorage()],
-    uniforms: [{ name: 'total', type: 'u32', value: x.size }],
+  runProgram(specialProgram('frexp', 'bits'), {
+    inputs: { x: x.gpuStorage() }, outputs: { mant: mantissa.gpuStorage(), expo: exponent.gpuStorage() },
+    uniforms: { total: x.size },
     workgroups: Math.ceil(x.size / TILE),
   });
   return { mantissa, exponent };
 }
 
 /** The variant and uniforms for a broadcast layout (shaders/special/broadcast.wgsl). */
-function layoutVariant(a: Tensor, b: Tensor, L: ElementwiseLayout, who: string): { variant: string; uniforms: UniformField[] } {
+function layoutVariant(a: Tensor, b: Tensor, L: ElementwiseLayout, who: string): { variant: string; uniforms: UniformValues<typeof BROADCAST_UNIFORMS> } {
   const nd = L.dims.length;
   let variant = 'strided';
   if (a.size === L.size && b.size === L.size) variant = 'same';
@@ -65,19 +84,13 @@ function layoutVariant(a: Tensor, b: Tensor, L: ElementwiseLayout, who: string):
   const sa = variant === 'strided' ? pad(L.aStrides) : pad([]);
   const sb = variant === 'strided' ? pad(L.bStrides) : pad([]);
   if (variant === 'strided') for (let i = nd; i < 8; i++) dims[i] = 1;
-  const uniforms: UniformField[] = [
-    { name: 'total', type: 'u32', value: L.size }, { name: 'ndim', type: 'u32', value: variant === 'strided' ? nd : 0 },
-    { name: 'pad0', type: 'u32', value: 0 }, { name: 'pad1', type: 'u32', value: 0 },
-    { name: 'dims0', type: 'vec4u', value: dims.slice(0, 4) }, { name: 'dims1', type: 'vec4u', value: dims.slice(4, 8) },
-    { name: 'sa0', type: 'vec4u', value: sa.slice(0, 4) }, { name: 'sa1', type: 'vec4u', value: sa.slice(4, 8) },
-    { name: 'sb0', type: 'vec4u', value: sb.slice(0, 4) }, { name: 'sb1', type: 'vec4u', value: sb.slice(4, 8) },
-  ];
+  const v4 = (v: number[], i: number) => [v[i], v[i + 1], v[i + 2], v[i + 3]] as const;
+  const uniforms = {
+    total: L.size, ndim: variant === 'strided' ? nd : 0,
+    dims0: v4(dims, 0), dims1: v4(dims, 4), sa0: v4(sa, 0), sa1: v4(sa, 4), sb0: v4(sb, 0), sb1: v4(sb, 4),
+  };
   return { variant, uniforms };
 }
-
-const VARIANT_DEFINES: Record<string, Defines> = {
-  same: { SAME: true }, splat_b: { SPLAT_B: true }, splat_a: { SPLAT_A: true }, strided: {},
-};
 
 function binary(op: 'heaviside' | 'laguerre', who: string) {
   return (a: Tensor, b: Tensor, L: ElementwiseLayout): Tensor => {
@@ -87,20 +100,11 @@ function binary(op: 'heaviside' | 'laguerre', who: string) {
     const out = emptyGpu('float32', L.shape, who);
     if (L.size === 0) return out;
     const { variant, uniforms } = layoutVariant(a, b, L, who);
-    runProgram(program(op, variant, VARIANT_DEFINES[variant]), {
-      inputs: [a.gpuStorage(), b.gpuStorage()], outputs: [out.gpuStorage()], uniforms,
-      workgroups: Math.ceil(L.size / TILE),
-    });
+    const outputs = { out: out.gpuStorage() };
+    if (op === 'heaviside') runProgram(specialProgram(op, variant), { inputs: { x: a.gpuStorage(), v: b.gpuStorage() }, outputs, uniforms, workgroups: Math.ceil(L.size / TILE) });
+    else runProgram(specialProgram(op, variant), { inputs: { xs: a.gpuStorage(), ns: b.gpuStorage() }, outputs, uniforms, workgroups: Math.ceil(L.size / TILE) });
     return out;
   };
-}
-
-/** f32 endpoints as the CPU computes them (double pow, rounded once). */
-function endpoints(steps: number, start: number, end: number, base: number): [number, number] {
-  const e = new Float32Array(2);
-  native().logspace(0, e, steps === 1 ? 1 : 2, start, end, base);
-  const u = new Uint32Array(e.buffer);
-  return [u[0], steps === 1 ? u[0] : u[1]];
 }
 
 /** v ≈ a + b + c with a and b f32 values of at most 12 significant bits (shaders/special/logspace.wgsl). */
@@ -120,23 +124,18 @@ function logspace(steps: number, start: number, end: number, base: number, dtype
     // Negative or zero bases (signs, pow's special cases) and non-finite exponents: the
     // CPU kernel's exact semantics, then one upload.
     const host = Tensor.empty('float32', [steps]);
-    native().logspace(0, host.dataSync(), steps, start, end, base);
+    logspacePow(steps, start, end, base, host.dataSync() as Float32Array);
     return host.to('gpu');
   }
   const out = emptyGpu(dtype, [steps], who);
   if (steps === 0) return out;
-  const [first, last] = endpoints(steps, start, end, base);
+  // the host's double pow rounded once, as the CPU computes them (src/core/pow.ts)
+  const [first, last] = logspaceEndpointBits(steps, start, end, base);
   const [l1, l2, l3] = split12(Math.log2(base));
   const step = steps > 1 ? (end - start) / (steps - 1) : 0;
-  runProgram(program('logspace', 'torch'), {
-    inputs: [], outputs: [out.gpuStorage()],
-    uniforms: [
-      { name: 'total', type: 'u32', value: steps }, { name: 'half', type: 'u32', value: Math.floor(steps / 2) },
-      { name: 'first', type: 'u32', value: first }, { name: 'last', type: 'u32', value: last },
-      { name: 'start', type: 'f32', value: start }, { name: 'end', type: 'f32', value: end },
-      { name: 'step', type: 'f32', value: step }, { name: 'l1', type: 'f32', value: l1 },
-      { name: 'l2', type: 'f32', value: l2 }, { name: 'l3', type: 'f32', value: l3 },
-    ],
+  runProgram(specialProgram('logspace', 'torch'), {
+    inputs: {}, outputs: { out: out.gpuStorage() },
+    uniforms: { total: steps, half: Math.floor(steps / 2), first, last, start, end, step, l1, l2, l3 },
     workgroups: Math.ceil(steps / TILE),
   });
   return out;

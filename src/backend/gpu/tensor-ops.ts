@@ -7,7 +7,7 @@ import { register } from '../registry.js';
 import { gpuDevice } from './device.js';
 import { allocStorage, bufferOf, shareStorage } from './pool.js';
 import { commandEncoder, recordedCommand, flush, checkErrors } from './queue.js';
-import { runProgram, type GpuProgram } from './program.js';
+import { runProgram, cachedProgram, type GpuProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
 
 export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32'];
@@ -75,20 +75,29 @@ function reshape(t: Tensor, shape: readonly number[]): Tensor {
 
 const WG = 256;
 const TILE = 32;
-const transposePrograms = new Map<string, GpuProgram>();
 
-function transposeProgram(dtype: GpuDType, tiled: boolean): GpuProgram {
+const T_UNIFORMS = { m: 'u32', n: 'u32', total: 'u32', conj: 'u32' } as const;
+type TransposeDecl<Tiled extends boolean> = {
+  inputs: { src: 'u32' | 'vec2u' }; outputs: { dst: 'u32' | 'vec2u' };
+  uniforms: Tiled extends true ? typeof T_UNIFORMS & { tilesN: 'u32'; tilesPerMat: 'u32' } : typeof T_UNIFORMS;
+};
+
+/** The transpose kernel (shaders/transpose/transpose.wgsl), tiled or one thread per element. */
+export function transposeProgram<Tiled extends boolean>(dtype: GpuDType, tiled: Tiled): GpuProgram<TransposeDecl<Tiled>> {
   const key = `${dtype}|${tiled ? 'tiled' : `wg${WG}`}`;
-  let p = transposePrograms.get(key);
-  if (!p) {
-    const defs: Defines = { ...dtypeDefines(dtype), E: dtype === 'complex64' ? 'vec2u' : 'u32', WG, TILED: tiled };
-    p = {
+  const E = dtype === 'complex64' ? 'vec2u' as const : 'u32' as const;
+  const decl = {
+    inputs: { src: E }, outputs: { dst: E },
+    uniforms: tiled ? { ...T_UNIFORMS, tilesN: 'u32', tilesPerMat: 'u32' } : T_UNIFORMS,
+  } as TransposeDecl<Tiled>;
+  return cachedProgram(`transpose|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), E, WG, TILED: tiled };
+    return {
       name: 'transpose', key, entryPoint: `transpose_${tiled ? 'tiled_' : ''}${defs.DTYPE}`,
-      workgroupSize: tiled ? [TILE, 8, 1] : [WG, 1, 1], source: () => loadShader('transpose/transpose.wgsl', defs),
+      workgroupSize: tiled ? [TILE, 8, 1] as [number, number, number] : [WG, 1, 1] as [number, number, number],
+      decl, body: () => loadShader('transpose/transpose.wgsl', defs),
     };
-    transposePrograms.set(key, p);
-  }
-  return p;
+  });
 }
 
 function transpose(A: Tensor, conj: boolean): Tensor {
@@ -99,27 +108,16 @@ function transpose(A: Tensor, conj: boolean): Tensor {
   const out = emptyGpu(A.dtype, shape, who);
   const total = A.size;
   if (total > 0xffffffff) throw new DeviceError(`${who}: ${total} elements exceed the kernel's 32-bit indexing`);
-  const io = { inputs: [A.gpuStorage()], outputs: [out.gpuStorage()] };
+  const io = { inputs: { src: A.gpuStorage() }, outputs: { dst: out.gpuStorage() } };
   if (m >= TILE && n >= TILE) {
     const tilesN = Math.ceil(n / TILE), tilesPerMat = Math.ceil(m / TILE) * tilesN;
     const count = (total / (m * n)) * tilesPerMat;
     runProgram(transposeProgram(A.dtype as GpuDType, true), {
-      ...io,
-      uniforms: [
-        { name: 'm', type: 'u32', value: m }, { name: 'n', type: 'u32', value: n },
-        { name: 'total', type: 'u32', value: count }, { name: 'conj', type: 'u32', value: conj ? 1 : 0 },
-        { name: 'tilesN', type: 'u32', value: tilesN }, { name: 'tilesPerMat', type: 'u32', value: tilesPerMat },
-      ],
-      workgroups: count,
+      ...io, uniforms: { m, n, total: count, conj: conj ? 1 : 0, tilesN, tilesPerMat }, workgroups: count,
     });
   } else {
     runProgram(transposeProgram(A.dtype as GpuDType, false), {
-      ...io,
-      uniforms: [
-        { name: 'm', type: 'u32', value: m }, { name: 'n', type: 'u32', value: n },
-        { name: 'total', type: 'u32', value: total }, { name: 'conj', type: 'u32', value: conj ? 1 : 0 },
-      ],
-      workgroups: Math.ceil(total / WG),
+      ...io, uniforms: { m, n, total, conj: conj ? 1 : 0 }, workgroups: Math.ceil(total / WG),
     });
   }
   // A deferred check (e.g. luSolve's pivot status) goes with the transposed result.

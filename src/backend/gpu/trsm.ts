@@ -5,10 +5,9 @@
 // general substitution kernel shaders/trsm/trsm.wgsl. All compute the same function.
 import type { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
-import { ShapeError, DeviceError, fmtShape } from '../../core/errors.js';
+import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
 import { register } from '../registry.js';
-import { runProgram, type GpuProgram } from './program.js';
-import { gpuLimits } from './device.js';
+import { runProgram, cachedProgram } from './program.js';
 import { loadShader, dtypeDefines } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
 import { smallProgram, gpuFloatDType, floatsPer, uploadIndex, dummyIndex, checkIndexRange, infoTensor } from './small.js';
@@ -33,34 +32,18 @@ export interface UnitLowerPlan {
   KC: number;
   G: number;
   WG: number;
-  /** Per-task stride of the workgroup array, in vec4s. */
-  STRIDE: number;
-  /** Variants: L read from A through the cache, X_J read back from X (not workgroup memory). */
-  lGlobal: boolean;
-  xGlobal: boolean;
 }
 
 /**
  * One thread per RHS column: KC = the RHS count rounded up to a power of two in [8, 64];
- * tasks are packed G to a workgroup up to `wgTarget` threads, as far as the systems fit
- * in `maxShared` bytes of workgroup memory. The default (lGlobal, xGlobal) uses none: L
- * is read from A (a task's threads read the same address: L1 broadcasts) and X_J back
- * from the thread's own column of X. On an H200 that ran 4096 64×64 systems with 64 RHS
- * in 0.157 ms against 0.54 with both in workgroup memory (whose 32 KiB per 64 threads
- * capped occupancy), bench/results/gdn-kernels-h200.txt.
+ * tasks are packed G to a workgroup up to `wgTarget` threads. No workgroup memory: L is
+ * read from A (a task's threads read the same address: L1 broadcasts) and X_J back from
+ * the thread's own column of X (docs/decisions.md, "GPU kernels", has the timings).
  */
-export function unitLowerPlan(
-  n: number, nrhs: number, maxShared: number, wgTarget = 64, lGlobal = true, xGlobal = true,
-): UnitLowerPlan {
+export function unitLowerPlan(n: number, nrhs: number, wgTarget = 64): UnitLowerPlan {
   const KC = Math.min(64, Math.max(8, pow2ceil(nrhs)));
-  const nn4 = (n * n) / 4;
-  let G = Math.max(1, Math.floor(wgTarget / KC));
-  const bytes = (g: number): number => g * ((lGlobal ? 0 : g > 1 ? nn4 + 1 : nn4) + (xGlobal ? 0 : (n / 4) * KC)) * 16;
-  while (G > 1 && bytes(G) > maxShared) G /= 2;
-  if (bytes(G) > maxShared) {
-    throw new DeviceError(`solveTriangular: a ${n}×${n} system needs ${bytes(G)} bytes of workgroup memory; this adapter gives ${maxShared}`);
-  }
-  return { KC, G, WG: G * KC, STRIDE: G > 1 ? nn4 + 1 : nn4, lGlobal, xGlobal };
+  const G = Math.max(1, Math.floor(wgTarget / KC));
+  return { KC, G, WG: G * KC };
 }
 
 /**
@@ -69,15 +52,13 @@ export function unitLowerPlan(
  * one earlier block J (16 rows × 4 vec4 dot products against the X_J read back), the
  * unit 16×16 triangle, and the stores.
  */
-export function unitLowerBody(xGlobal = false): Record<string, string> {
+export function unitLowerBody(): Record<string, string> {
   const lane = ['x', 'y', 'z', 'w'];
   const r16 = Array.from({ length: 16 }, (_, r) => r);
   const LOADB = r16.map((r) => `    var a${r} = B[bb + ${r}u * nrhs];`).join('\n');
   const UPDATE = [
-    ...(xGlobal
-      ? ['      let xr = (m * N + J * 16u) * nrhs + col;',
-        ...[0, 1, 2, 3].map((q) => `      let x${q} = vec4f(${[0, 1, 2, 3].map((k) => `X[xr + ${4 * q + k}u * nrhs]`).join(', ')});`)]
-      : [0, 1, 2, 3].map((q) => `      let x${q} = Xs[g][(J * 4u + ${q}u) * KC + c];`)),
+    '      let xr = (m * N + J * 16u) * nrhs + col;',
+    ...[0, 1, 2, 3].map((q) => `      let x${q} = vec4f(${[0, 1, 2, 3].map((k) => `X[xr + ${4 * q + k}u * nrhs]`).join(', ')});`),
     ...r16.map((r) => `      { let row = (I * 16u + ${r}u) * Q + J * 4u;\n` +
       [0, 1, 2, 3].map((q) => `        a${r} -= dot(ld(lb, row + ${q}u), x${q});`).join('\n') + '\n      }'),
   ].join('\n');
@@ -91,10 +72,7 @@ export function unitLowerBody(xGlobal = false): Record<string, string> {
     }
     tri.push('    }');
   }
-  const STORE = [
-    ...(xGlobal ? [] : [0, 1, 2, 3].map((q) => `    Xs[g][(I * 4u + ${q}u) * KC + c] = vec4f(a${4 * q}, a${4 * q + 1}, a${4 * q + 2}, a${4 * q + 3});`)),
-    ...r16.map((r) => `    X[xb + ${r}u * nrhs] = a${r};`),
-  ].join('\n');
+  const STORE = r16.map((r) => `    X[xb + ${r}u * nrhs] = a${r};`).join('\n');
   return { LOADB, UPDATE, TRIANGLE: tri.join('\n'), STORE };
 }
 
@@ -103,9 +81,8 @@ export function unitLowerBody(xGlobal = false): Record<string, string> {
  * acc r (rows 16·I + r, four columns) is `a<r>`; the update by block J loads X_J four rows
  * at a time and applies each L vec4 (one row, four columns of block J) to them.
  */
-export function unitLowerBodyV4(width = 4): Record<string, string> {
+export function unitLowerBodyV4(): Record<string, string> {
   const lane = ['x', 'y', 'z', 'w'];
-  const VT = `vec${width}f`;
   const r16 = Array.from({ length: 16 }, (_, r) => r);
   const LOADB = r16.map((r) => `    var a${r} = B[bb + ${r}u * CV];`).join('\n');
   const UPDATE: string[] = [];
@@ -113,7 +90,7 @@ export function unitLowerBodyV4(width = 4): Record<string, string> {
     UPDATE.push(`      { ${[0, 1, 2, 3].map((k) => `let x${k} = X[xr + ${4 * q + k}u * CV];`).join(' ')}`);
     for (const r of r16) {
       UPDATE.push(`        { let l = A[lb + (I * 16u + ${r}u) * Q + J * 4u + ${q}u]; ` +
-        `a${r} = fma(${VT}(-l.x), x0, fma(${VT}(-l.y), x1, fma(${VT}(-l.z), x2, fma(${VT}(-l.w), x3, a${r})))); }`);
+        `a${r} = fma(vec4f(-l.x), x0, fma(vec4f(-l.y), x1, fma(vec4f(-l.z), x2, fma(vec4f(-l.w), x3, a${r})))); }`);
     }
     UPDATE.push('      }');
   }
@@ -122,66 +99,84 @@ export function unitLowerBodyV4(width = 4): Record<string, string> {
     tri.push(`    { let row = lb + (I * 16u + ${r}u) * Q + I * 4u;`);
     for (let q = 0; 4 * q < r; q++) {
       tri.push(`      { let l = A[row + ${q}u];`);
-      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(${VT}(-l.${lane[k]}), a${4 * q + k}, a${r});`);
+      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(vec4f(-l.${lane[k]}), a${4 * q + k}, a${r});`);
       tri.push('      }');
     }
     tri.push('    }');
   }
   const STORE = r16.map((r) => `    X[xb + ${r}u * CV] = a${r};`).join('\n');
-  return { LOADB, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE, VT };
+  return { LOADB, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE };
 }
 
-const v4Programs = new Map<string, GpuProgram>();
+const TRSM_MAPS = { amap: 'i32', bmap: 'i32' } as const;
+const TRSM_UNIFORMS = { count: 'u32', nrhs: 'u32', use_a: 'u32', use_b: 'u32' } as const;
 
-/** The unit-lower kernel with `width` (4 or 2) columns per thread for n (16, 32, 64) and workgroup size wg. */
-export function unitLowerV4Program(n: number, wg = 64, width = 4): GpuProgram {
-  const key = `n=${n},WG=${wg},W=${width}`;
-  let prog = v4Programs.get(key);
-  if (!prog) {
-    const defs = { ...dtypeDefines('float32'), N: n, WG: wg };
-    prog = {
-      name: 'trsm_unit_lower_v4', key, entryPoint: 'trsm_unit_lower_v4_f32', workgroupSize: [wg, 1, 1],
-      source: () => loadShader('trsm/trsm_unit_lower_v4.wgsl', { ...defs, ...unitLowerBodyV4(width) }),
+/** The unit-lower kernel with four columns per thread for n (16, 32, 64) and workgroup size wg. */
+export function unitLowerV4Program(n: number, wg = 64) {
+  const key = `n=${n},WG=${wg}`;
+  return cachedProgram(`trsm_unit_lower_v4|${key}`, () => {
+    const defs = { ...dtypeDefines('float32'), N: n, WG: wg, ...unitLowerBodyV4() };
+    return {
+      name: 'trsm_unit_lower_v4', key, entryPoint: 'trsm_unit_lower_v4_f32', workgroupSize: [wg, 1, 1] as [number, number, number],
+      decl: {
+        inputs: { A: 'vec4f', B: 'vec4f', ...TRSM_MAPS }, outputs: { X: 'vec4f' },
+        uniforms: { ...TRSM_UNIFORMS, cv: 'u32', tasks: 'u32' },
+      } as const,
+      body: () => loadShader('trsm/trsm_unit_lower_v4.wgsl', defs),
     };
-    v4Programs.set(key, prog);
-  }
-  return prog;
+  });
 }
 
-// Programs are cached here under a short key: the generated body is ~100 KB for n = 64,
-// too long to rebuild and hash as a cache key on every call.
-const unitLowerPrograms = new Map<string, GpuProgram>();
-
-/** The unit-lower kernel for n and a plan. */
-export function unitLowerProgram(n: number, L: UnitLowerPlan): GpuProgram {
-  const key = `n=${n},KC=${L.KC},G=${L.G},STRIDE=${L.STRIDE},LG=${L.lGlobal},XG=${L.xGlobal}`;
-  let prog = unitLowerPrograms.get(key);
-  if (!prog) {
-    const defs = { ...dtypeDefines('float32'), N: n, KC: L.KC, G: L.G, WG: L.WG, STRIDE: L.STRIDE, XS: (n / 4) * L.KC, L_GLOBAL: L.lGlobal, X_GLOBAL: L.xGlobal };
-    prog = {
-      name: 'trsm_unit_lower', key, entryPoint: 'trsm_unit_lower_f32', workgroupSize: [L.WG, 1, 1],
-      source: () => loadShader('trsm/trsm_unit_lower.wgsl', { ...defs, ...unitLowerBody(L.xGlobal) }),
+/** The column-per-thread unit-lower kernel for n and a plan (cached under a short key: the generated body is ~100 KB for n = 64). */
+export function unitLowerProgram(n: number, L: UnitLowerPlan) {
+  const key = `n=${n},KC=${L.KC},G=${L.G}`;
+  return cachedProgram(`trsm_unit_lower|${key}`, () => {
+    const defs = { ...dtypeDefines('float32'), N: n, KC: L.KC, G: L.G, WG: L.WG, ...unitLowerBody() };
+    return {
+      name: 'trsm_unit_lower', key, entryPoint: 'trsm_unit_lower_f32', workgroupSize: [L.WG, 1, 1] as [number, number, number],
+      decl: {
+        inputs: { A: 'vec4f', B: 'f32', ...TRSM_MAPS }, outputs: { X: 'f32' },
+        uniforms: { ...TRSM_UNIFORMS, cblocks: 'u32', tasks: 'u32' },
+      } as const,
+      body: () => loadShader('trsm/trsm_unit_lower.wgsl', defs),
     };
-    unitLowerPrograms.set(key, prog);
-  }
-  return prog;
+  });
 }
 
-/**
- * Which fast-path kernel takes RHS counts that are multiples of 4: the four-columns-per-
- * thread one (`v4`, default) or the column-per-thread one (benches and tests flip it to
- * compare the two).
- */
-export const unitLowerVariant = { v4: true };
+/** The general substitution kernel (shaders/trsm/trsm.wgsl) for n and the RHS count. */
+export function trsmProgram(dtype: 'float32' | 'complex64', n: number, nrhs: number) {
+  const F = floatsPer(dtype);
+  const MAXN = Math.max(16, pow2ceil(n));
+  let RC = 1;
+  while (RC < 16 && RC < nrhs && MAXN * 2 * RC * F * 4 <= 16384) RC *= 2;
+  return smallProgram('trsm', 'trsm/trsm.wgsl', 'trsm', dtype, 256, { MAXN, RC, NRC: MAXN * RC }, {
+    inputs: { A: 'f32', B: 'f32', ...TRSM_MAPS }, outputs: { X: 'f32' },
+    uniforms: { ...TRSM_UNIFORMS, n: 'u32', upper: 'u32', unit: 'u32' },
+  });
+}
+
+/** trtrs's diagonal scan (shaders/trsm/trsm_diag.wgsl). */
+export function trsmDiagProgram(dtype: 'float32' | 'complex64') {
+  return smallProgram('trsm_diag', 'trsm/trsm_diag.wgsl', 'trsm_diag', dtype, 64, { FLOATS: floatsPer(dtype) }, {
+    inputs: { A: 'f32', amap: 'i32' }, outputs: { X: 'f32', info: 'i32' },
+    uniforms: { count: 'u32', n: 'u32', nrhs: 'u32', use_a: 'u32' },
+  });
+}
 
 export interface TrsmOptions {
   upper: boolean;
   unitriangular: boolean;
-  /** Force the general kernel (tests compare the two paths). */
-  forceGeneral?: boolean;
   /** Also return trtrs's status (ops.ts). */
   info?: boolean;
 }
+
+/**
+ * Which kernel solves: 'auto' (what the shape takes: the four-columns-per-thread
+ * unit-lower kernel for RHS counts that are multiples of 4, else the column-per-thread
+ * one, on the fast-path shapes; the general kernel otherwise), or one named (tests
+ * compare them; the unit-lower kernels only on fast-path shapes).
+ */
+export type TrsmKernel = 'auto' | 'general' | 'unitLower' | 'unitLowerV4';
 
 /**
  * trtrs's status after a non-unit solve: one workgroup per output system scans its
@@ -192,22 +187,19 @@ function diagInfo(A: Tensor, X: Tensor, plan: BatchPlan, n: number, nrhs: number
   const info = infoTensor(plan.batchShape, who);
   const amap = uploadIndex(plan.aIdx, who);
   const a = amap ?? dummyIndex(who);
-  const prog = smallProgram('trsm_diag', 'trsm/trsm_diag.wgsl', 'trsm_diag', dtype, 64, { FLOATS: floatsPer(dtype) });
-  runProgram(prog, {
-    inputs: [A.gpuStorage(), a.gpuStorage()], outputs: [X.gpuStorage(), info.gpuStorage()],
+  runProgram(trsmDiagProgram(dtype), {
+    inputs: { A: A.gpuStorage(), amap: a.gpuStorage() }, outputs: { X: X.gpuStorage(), info: info.gpuStorage() },
     workgroups: plan.count,
-    uniforms: [
-      { name: 'count', type: 'u32', value: plan.count },
-      { name: 'n', type: 'u32', value: n },
-      { name: 'nrhs', type: 'u32', value: nrhs },
-      { name: 'use_a', type: 'u32', value: amap ? 1 : 0 },
-    ],
+    uniforms: { count: plan.count, n, nrhs, use_a: amap ? 1 : 0 },
   });
   a.dispose();
   return info;
 }
 
-function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions): { X: Tensor; info: Tensor<'int32'> | null } {
+/** X = op(A)⁻¹·B (left side) and, with `opts.info`, trtrs's status; `kernel` as TrsmKernel. */
+export function solveTriangularGpu(
+  A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions, kernel: TrsmKernel = 'auto',
+): { X: Tensor; info: Tensor<'int32'> | null } {
   const who = 'solveTriangular';
   const dtype = gpuFloatDType(A, who, 'A');
   gpuFloatDType(B, who, 'B');
@@ -228,52 +220,35 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
   const bmap = uploadIndex(plan.bIdx, who);
   const a = amap ?? dummyIndex(who);
   const b = bmap ?? dummyIndex(who);
-  const common = [
-    { name: 'count', type: 'u32' as const, value: plan.count },
-    { name: 'nrhs', type: 'u32' as const, value: nrhs },
-    { name: 'use_a', type: 'u32' as const, value: amap ? 1 : 0 },
-    { name: 'use_b', type: 'u32' as const, value: bmap ? 1 : 0 },
-  ];
-  const io = {
-    inputs: [A.gpuStorage(), B.gpuStorage(), a.gpuStorage(), b.gpuStorage()],
-    outputs: [X.gpuStorage()],
-    workgroups: plan.count,
-  };
-  if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular) && nrhs % 4 === 0 && unitLowerVariant.v4) {
+  const fast = trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular);
+  const which = kernel === 'auto' ? (fast ? (nrhs % 4 === 0 ? 'unitLowerV4' : 'unitLower') : 'general') : kernel;
+  if (which !== 'general' && !(fast && (which === 'unitLower' || nrhs % 4 === 0))) {
+    throw new ArgumentError(`${who}: the ${which} kernel does not take this system (n ${n}, ${nrhs} right-hand sides, upper ${opts.upper}, unit ${opts.unitriangular})`);
+  }
+  const common = { count: plan.count, nrhs, use_a: amap ? 1 : 0, use_b: bmap ? 1 : 0 };
+  const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), amap: a.gpuStorage(), bmap: b.gpuStorage() };
+  const outputs = { X: X.gpuStorage() };
+  if (which === 'unitLowerV4') {
     const cv = nrhs / 4;
     const tasks = plan.count * cv;
     checkIndexRange(tasks, who);
-    // 256-thread groups for n = 64 (H200: 0.102 against 0.107 ms for 4096 systems), 64 for
-    // the smaller systems (32×32: 0.0255 against 0.046 ms).
+    // 256-thread groups for n = 64, 64 for the smaller systems (H200 timings: docs/decisions.md)
     const wg = n === 64 ? 256 : 64;
     runProgram(unitLowerV4Program(n, wg), {
-      ...io,
-      workgroups: Math.ceil(tasks / wg),
-      uniforms: [...common, { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: tasks }],
+      inputs, outputs, workgroups: Math.ceil(tasks / wg), uniforms: { ...common, cv, tasks },
     });
-  } else if (!opts.forceGeneral && trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular)) {
-    const L = unitLowerPlan(n, nrhs, gpuLimits(who).maxComputeWorkgroupStorageSize);
+  } else if (which === 'unitLower') {
+    const L = unitLowerPlan(n, nrhs);
     const cblocks = Math.ceil(nrhs / L.KC);
     const tasks = plan.count * cblocks;
     checkIndexRange(tasks, who);
     runProgram(unitLowerProgram(n, L), {
-      ...io,
-      workgroups: Math.ceil(tasks / L.G),
-      uniforms: [...common, { name: 'cblocks', type: 'u32', value: cblocks }, { name: 'tasks', type: 'u32', value: tasks }],
+      inputs, outputs, workgroups: Math.ceil(tasks / L.G), uniforms: { ...common, cblocks, tasks },
     });
   } else {
-    const MAXN = Math.max(16, pow2ceil(n));
-    let RC = 1;
-    while (RC < 16 && RC < nrhs && MAXN * 2 * RC * F * 4 <= 16384) RC *= 2;
-    const prog = smallProgram('trsm', 'trsm/trsm.wgsl', 'trsm', dtype, 256, { MAXN, RC, NRC: MAXN * RC });
-    runProgram(prog, {
-      ...io,
-      uniforms: [
-        ...common,
-        { name: 'n', type: 'u32', value: n },
-        { name: 'upper', type: 'u32', value: opts.upper ? 1 : 0 },
-        { name: 'unit', type: 'u32', value: opts.unitriangular ? 1 : 0 },
-      ],
+    runProgram(trsmProgram(dtype, n, nrhs), {
+      inputs, outputs, workgroups: plan.count,
+      uniforms: { ...common, n, upper: opts.upper ? 1 : 0, unit: opts.unitriangular ? 1 : 0 },
     });
   }
   a.dispose();
@@ -283,7 +258,6 @@ function solveTriangularGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOpt
 }
 
 export function registerTrsmGpu(): void {
-  register('solveTriangular', ['float32', 'complex64'], 'gpu', solveTriangularGpu);
+  register('solveTriangular', ['float32', 'complex64'], 'gpu', (A, B, plan, opts) => solveTriangularGpu(A, B, plan, opts));
 }
 
-export { solveTriangularGpu };
