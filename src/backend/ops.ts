@@ -68,6 +68,74 @@ export interface OpSignatures {
   laguerrePolynomialL: (x: Tensor, n: Tensor, layout: ElementwiseLayout) => Tensor;
   /** base^linspace(start, end, steps), registered per output dtype (int32 included). */
   logspace: (steps: number, start: number, end: number, base: number, dtype: DType) => Tensor;
+
+  // Composite ops: entries may compose other registry ops (lookup on their own device).
+  /**
+   * Moore–Penrose pseudo-inverse (…, n, m) of (…, m, n) from the SVD; singular values at or
+   * below the rank threshold are dropped. info: the SVD's status per matrix (X is NaN where
+   * it is non-zero); the public function raises for info > 0.
+   */
+  pinv: (A: Tensor, tol: RankTolerance) => { X: Tensor; info: InfoTensor };
+  /** Singular values above the rank threshold, int32 of the batch shape, and the SVD status. */
+  matrixRank: (A: Tensor, tol: RankTolerance) => { rank: Tensor<'int32'>; info: InfoTensor };
+  /**
+   * Minimum-norm least squares through the SVD (gelsd-style scaling), A (…, m, n) and B
+   * (…, m, k) of one dtype over plan's broadcast batch; rtol: singular values ≤ rtol·σ_max
+   * count as zero. info: A's SVD status (the solution is NaN where non-zero).
+   */
+  lstsq: (A: Tensor, B: Tensor, plan: BatchPlan, rtol: number) => LstsqOutput;
+  /**
+   * Vector p-norms (any p, ±Infinity, 0) over `dims` (ascending, ≥ 1 dim) of x, scaled so
+   * 1e±300 entries neither over- nor underflow; the real dtype, dims dropped or kept as 1.
+   */
+  vectorNorm: (x: Tensor, ord: number, dims: readonly number[], keepdim: boolean) => Tensor;
+  /** Matrix norms over the dims (row dim, column dim) of A; the real dtype. */
+  matrixNorm: (A: Tensor, ord: MatrixNormOrd, dims: readonly [number, number], keepdim: boolean) => Tensor;
+  /** Condition numbers of (…, m, n) (square for orders other than ±2), the batch shape, real dtype. */
+  cond: (A: Tensor, ord: MatrixNormOrd) => Tensor;
+  /**
+   * Gated DeltaNet stage 1 (docs/gdn.md): per chunk of C steps, the strict-lower A (…, Nc, C, C),
+   * the right-hand sides [β·v | β·Γ·k] (…, Nc, C, dv + dk) and the cumulative log decays γ.
+   * k, v (batch, heads, length, dk | dv), beta, g (batch, heads, length), validated.
+   */
+  gdnChunkSystems: (k: Tensor, v: Tensor, beta: Tensor, g: Tensor, chunkSize: number) => GdnChunkSystems;
+  /**
+   * Gated DeltaNet stage 3: the sequential pass carrying the state across chunks, from the
+   * chunk solutions X = [Ũ | W] (…, Nc, C, dv + dk, on the host) of stage 2 (a unit-lower
+   * solveTriangular on any device).
+   */
+  gdnStatePass: (
+    X: Tensor, q: Tensor, k: Tensor, gamma: Float64Array, chunkSize: number, initialState: Tensor | null,
+  ) => { o: Tensor; finalState: Tensor };
+}
+
+/** The rank threshold max(atol, rtol·σ_max) (torch's rule; rtol's default depends on atol). */
+export interface RankTolerance {
+  atol?: number;
+  rtol?: number;
+  /** A is Hermitian: only its lower triangle is read (square A, checked by the caller). */
+  hermitian: boolean;
+}
+
+/** What `lstsq` entries return: linalg.lstsq's result plus the SVD status. */
+export interface LstsqOutput {
+  /** (…, n, k) minimum-norm solution. */
+  solution: Tensor;
+  /** (…, k) squared residual norms when m > n and every matrix has full rank, else shape [0]. */
+  residuals: Tensor;
+  rank: Tensor<'int32'>;
+  singularValues: Tensor;
+  info: InfoTensor;
+}
+
+/** Matrix norm orders: 'fro', 'nuc', ±1, ±2, ±Infinity (TypeScript has no Infinity literal; norm/cond check). */
+export type MatrixNormOrd = 'fro' | 'nuc' | number;
+
+export interface GdnChunkSystems {
+  A: Tensor;
+  rhs: Tensor;
+  /** Cumulative log decay per (batch·head, chunk, step). */
+  gamma: Float64Array;
 }
 
 export type OpName = keyof OpSignatures;

@@ -1,11 +1,12 @@
 import { readOptions, opt } from '../core/options.js';
-import { epsOf, isComplex, promote, realOf } from '../core/dtype.js';
-import { ArgumentError, DeviceError, LinAlgError, ShapeError, fmtShape } from '../core/errors.js';
+import { epsOf, promote } from '../core/dtype.js';
+import { ArgumentError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, castCpu, requireMatrix, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
-import { Tensor } from '../core/tensor.js';
-import { svdMessage, svdRaw } from './svd.js';
-import { adjointScaleCols, ldexp, mm, rankThreshold, scaleToRange } from './pinv.js';
+import { raiseOnInfo } from '../core/info.js';
+import type { Tensor } from '../core/tensor.js';
+import { lookup } from '../backend/registry.js';
+import { svdMessage } from './svd.js';
 
 export interface LstsqOptions {
   /**
@@ -58,7 +59,7 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
     b = b.reshape([b.shape[0], 1]);
   }
   requireMatrix(b, who, 'B');
-  const m = a.rows, n = a.cols, k = Math.min(m, n), nrhs = b.cols;
+  const m = a.rows, n = a.cols;
   if (b.rows !== m) {
     throw new ShapeError(`${who}: A is ${fmtShape(a.shape.slice(-2))} and B is ${fmtShape(b.shape.slice(-2))}: row counts differ`);
   }
@@ -67,88 +68,15 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
   if (b.dtype !== dt) b = castCpu(b, dt, who);
   const plan = planBatch(a, b, who);
   const rtol = opts.rcond === undefined || opts.rcond < 0 ? epsOf(dt) * Math.max(m, n) : opts.rcond;
-
-  // gelsd's scaling: solve 2^−eA·A·X' = 2^−eB·B near under/overflow, X = 2^(eB−eA)·X'
-  // (entries at 1e-310 gave 1/σ = Inf and a NaN solution).
-  const sa = scaleToRange(a), sb = scaleToRange(b);
-  const expA = sa.exps, expB = sb.exps;
-  a = sa.t;
-  b = sb.t;
-  const { U, S, Vh, info } = svdRaw(a, true, false, who);
-  const count = info.size, s = S.dataSync(), st = info.dataSync();
-  for (let i = 0; i < count; i++) {
-    // Non-convergence is an error, never a solution computed from unconverged factors.
-    if (st[i] > 0) throw new LinAlgError(`${who}: ${a.ndim > 2 ? `(batch element ${i}) ` : ''}${svdMessage(st[i])}`, i, st[i]);
+  const r = lookup('lstsq', dt, a.device, who)(a, b, plan, rtol);
+  // Non-convergence is an error, never a solution computed from unconverged factors.
+  raiseOnInfo(r.info, who, a.ndim > 2, (code) => (code > 0 ? svdMessage(code) : null), [r.solution]);
+  const { rank, singularValues } = r;
+  let { solution, residuals } = r;
+  if (vec) {
+    solution = solution.reshape([n]);
+    // A vector B: one residual (full rank) becomes a scalar; the empty [0] stays.
+    if (residuals.size === 1) residuals = residuals.reshape([]);
   }
-  const rank = Tensor.empty('int32', a.batchShape);
-  const rk = rank.dataSync();
-  const w = new Float64Array(count * k);
-  let fullRank = m > n;
-  for (let i = 0; i < count; i++) {
-    const thr = rankThreshold(s[i * k] ?? 0, m, n, dt, 0, rtol);
-    let r = 0;
-    for (let j = 0; j < k; j++) {
-      const v = s[i * k + j];
-      if (v > thr) { w[i * k + j] = 1 / v; r++; }
-    }
-    rk[i] = st[i] === 0 ? r : 0;
-    if (rk[i] !== n || st[i] !== 0) fullRank = false;
-  }
-  // X = V·diag(w)·(Uᴴ·B), with Uᴴ·B = (Bᴴ·U)ᴴ and V·C' = (C'ᴴ·Vh)ᴴ: only the thin
-  // B, C and X are transposed, never U or Vh (512×256 U: 0.63 ms of JavaScript).
-  const bCount = b.size / Math.max(1, m * nrhs);
-  const Bh = adjointScaleCols(b, new Float64Array(bCount * m).fill(1), m);
-  const C = adjointScaleCols(mm(Bh, U!, who), new Float64Array(plan.count * nrhs).fill(1), nrhs); // (batch, k, nrhs)
-  const cd = C.dataSync(), c2 = isComplex(dt) ? 2 : 1;
-  for (let f = 0; f < plan.count; f++) {
-    const ia = plan.aIdx ? plan.aIdx[f] : f;
-    for (let i = 0; i < k; i++) {
-      const wi = w[ia * k + i];
-      for (let j = 0; j < nrhs * c2; j++) cd[(f * k + i) * nrhs * c2 + j] *= wi;
-    }
-  }
-  const Ch = adjointScaleCols(C, new Float64Array(plan.count * k).fill(1), k);
-  let X = adjointScaleCols(mm(Ch, Vh!, who), new Float64Array(plan.count * nrhs).fill(1), nrhs);
-  const xd = X.dataSync();
-  for (let f = 0; f < plan.count; f++) {
-    const ia = plan.aIdx ? plan.aIdx[f] : f;
-    if (st[ia] !== 0) xd.fill(NaN, f * n * nrhs * c2, (f + 1) * n * nrhs * c2);
-  }
-
-  const ea = (f: number) => (expA ? expA[plan.aIdx ? plan.aIdx[f] : f] : 0);
-  const eb = (f: number) => (expB ? expB[plan.bIdx ? plan.bIdx[f] : f] : 0);
-
-  let residuals: Tensor = Tensor.empty(realOf(dt), [0]);
-  if (fullRank && count > 0) {
-    const AX = mm(a, X, who);
-    const ax = AX.dataSync(), bd = b.dataSync();
-    residuals = Tensor.empty(realOf(dt), [...plan.batchShape, nrhs]);
-    const r = residuals.dataSync();
-    for (let f = 0; f < plan.count; f++) {
-      const ib = plan.bIdx ? plan.bIdx[f] : f;
-      for (let i = 0; i < m; i++)
-        for (let j = 0; j < nrhs; j++)
-          for (let c = 0; c < c2; c++) {
-            const e = bd[((ib * m + i) * nrhs + j) * c2 + c] - ax[((f * m + i) * nrhs + j) * c2 + c];
-            r[f * nrhs + j] += e * e;
-          }
-    }
-    if (expB) for (let f = 0; f < plan.count; f++) for (let j = 0; j < nrhs; j++) r[f * nrhs + j] = ldexp(r[f * nrhs + j], 2 * eb(f));
-    if (vec) residuals = residuals.reshape([]);
-  }
-  if (expA || expB) {
-    const per = n * nrhs * c2;
-    for (let f = 0; f < plan.count; f++) {
-      const e = eb(f) - ea(f);
-      if (e !== 0) for (let i = f * per; i < (f + 1) * per; i++) xd[i] = ldexp(xd[i], e);
-    }
-  }
-  let sv = S;
-  if (expA) {
-    sv = Tensor.empty(S.dtype, S.shape);
-    const o = sv.dataSync();
-    for (let i = 0; i < count; i++) for (let j = 0; j < k; j++) o[i * k + j] = ldexp(s[i * k + j], expA[i]);
-  }
-  if (vec) X = X.reshape([n]);
-  return { solution: X, residuals, rank, singularValues: sv };
+  return { solution, residuals, rank, singularValues };
 }

@@ -9,6 +9,8 @@ import { registerTransposeCpu } from './transpose.js';
 import { registerSpecialCpu } from './special.js';
 import { registerQrCpu } from './qr.js';
 import { registerSvdCpu } from './svd.js';
+import { registerPinvCpu } from './pinv.js';
+import { registerLstsqCpu } from './lstsq.js';
 
 export function registerCpu(): void {
   registerSpecialCpu();
@@ -21,4 +23,6 @@ export function registerCpu(): void {
   registerTransposeCpu();
   registerQrCpu();
   registerSvdCpu();
+  registerPinvCpu();
+  registerLstsqCpu();
 }

@@ -1,0 +1,94 @@
+// CPU entry of lstsq (gelsd-style): composed from the registry's svd and matmul.
+import { isComplex, realOf, FLOAT_DTYPES } from '../../core/dtype.js';
+import type { BatchPlan } from '../../core/batch.js';
+import { Tensor } from '../../core/tensor.js';
+import { register } from '../registry.js';
+import type { LstsqOutput } from '../ops.js';
+import { adjointScaleCols, ldexp, mm, rankThreshold, scaleToRange, svdCpu } from './pinv.js';
+
+function lstsq(A: Tensor, B: Tensor, plan: BatchPlan, rtol: number): LstsqOutput {
+  const who = 'lstsq';
+  let a = A, b = B;
+  const dt = a.dtype, m = a.rows, n = a.cols, k = Math.min(m, n), nrhs = b.cols;
+  // gelsd's scaling: solve 2^−eA·A·X' = 2^−eB·B near under/overflow, X = 2^(eB−eA)·X'
+  // (entries at 1e-310 gave 1/σ = Inf and a NaN solution).
+  const sa = scaleToRange(a), sb = scaleToRange(b);
+  const expA = sa.exps, expB = sb.exps;
+  a = sa.t;
+  b = sb.t;
+  const { U, S, Vh, info } = svdCpu(a, true, who);
+  const count = info.size, s = S.dataSync(), st = info.dataSync();
+  const rank = Tensor.empty('int32', a.batchShape);
+  const rk = rank.dataSync();
+  const w = new Float64Array(count * k);
+  let fullRank = m > n;
+  for (let i = 0; i < count; i++) {
+    const thr = rankThreshold(s[i * k] ?? 0, m, n, dt, 0, rtol);
+    let r = 0;
+    for (let j = 0; j < k; j++) {
+      const v = s[i * k + j];
+      if (v > thr) { w[i * k + j] = 1 / v; r++; }
+    }
+    rk[i] = st[i] === 0 ? r : 0;
+    if (rk[i] !== n || st[i] !== 0) fullRank = false;
+  }
+  // X = V·diag(w)·(Uᴴ·B), with Uᴴ·B = (Bᴴ·U)ᴴ and V·C' = (C'ᴴ·Vh)ᴴ: only the thin
+  // B, C and X are transposed, never the large U or Vh (docs/decisions.md).
+  const bCount = b.size / Math.max(1, m * nrhs);
+  const Bh = adjointScaleCols(b, new Float64Array(bCount * m).fill(1), m);
+  const C = adjointScaleCols(mm(Bh, U!, who), new Float64Array(plan.count * nrhs).fill(1), nrhs); // (batch, k, nrhs)
+  const cd = C.dataSync(), c2 = isComplex(dt) ? 2 : 1;
+  for (let f = 0; f < plan.count; f++) {
+    const ia = plan.aIdx ? plan.aIdx[f] : f;
+    for (let i = 0; i < k; i++) {
+      const wi = w[ia * k + i];
+      for (let j = 0; j < nrhs * c2; j++) cd[(f * k + i) * nrhs * c2 + j] *= wi;
+    }
+  }
+  const Ch = adjointScaleCols(C, new Float64Array(plan.count * k).fill(1), k);
+  const X = adjointScaleCols(mm(Ch, Vh!, who), new Float64Array(plan.count * nrhs).fill(1), nrhs);
+  const xd = X.dataSync();
+  for (let f = 0; f < plan.count; f++) {
+    const ia = plan.aIdx ? plan.aIdx[f] : f;
+    if (st[ia] !== 0) xd.fill(NaN, f * n * nrhs * c2, (f + 1) * n * nrhs * c2);
+  }
+
+  const ea = (f: number) => (expA ? expA[plan.aIdx ? plan.aIdx[f] : f] : 0);
+  const eb = (f: number) => (expB ? expB[plan.bIdx ? plan.bIdx[f] : f] : 0);
+
+  let residuals: Tensor = Tensor.empty(realOf(dt), [0]);
+  if (fullRank && count > 0) {
+    const AX = mm(a, X, who);
+    const ax = AX.dataSync(), bd = b.dataSync();
+    residuals = Tensor.empty(realOf(dt), [...plan.batchShape, nrhs]);
+    const r = residuals.dataSync();
+    for (let f = 0; f < plan.count; f++) {
+      const ib = plan.bIdx ? plan.bIdx[f] : f;
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < nrhs; j++)
+          for (let c = 0; c < c2; c++) {
+            const e = bd[((ib * m + i) * nrhs + j) * c2 + c] - ax[((f * m + i) * nrhs + j) * c2 + c];
+            r[f * nrhs + j] += e * e;
+          }
+    }
+    if (expB) for (let f = 0; f < plan.count; f++) for (let j = 0; j < nrhs; j++) r[f * nrhs + j] = ldexp(r[f * nrhs + j], 2 * eb(f));
+  }
+  if (expA || expB) {
+    const per = n * nrhs * c2;
+    for (let f = 0; f < plan.count; f++) {
+      const e = eb(f) - ea(f);
+      if (e !== 0) for (let i = f * per; i < (f + 1) * per; i++) xd[i] = ldexp(xd[i], e);
+    }
+  }
+  let sv = S;
+  if (expA) {
+    sv = Tensor.empty(S.dtype, S.shape);
+    const o = sv.dataSync();
+    for (let i = 0; i < count; i++) for (let j = 0; j < k; j++) o[i * k + j] = ldexp(s[i * k + j], expA[i]);
+  }
+  return { solution: X, residuals, rank, singularValues: sv, info };
+}
+
+export function registerLstsqCpu(): void {
+  register('lstsq', FLOAT_DTYPES, 'cpu', lstsq);
+}
