@@ -85,7 +85,7 @@ export interface OpSignatures {
    */
   lstsq: (A: Tensor, B: Tensor, plan: BatchPlan, rtol: number) => LstsqOutput;
   /**
-   * Vector p-norms (any p, ±Infinity, 0) over `dims` (ascending, ≥ 1 dim) of x, scaled so
+   * Vector p-norms (any p, ±Infinity, 0) over `dims` of x (all dims: the flattened norm), scaled so
    * 1e±300 entries neither over- nor underflow; the real dtype, dims dropped or kept as 1.
    */
   vectorNorm: (x: Tensor, ord: number, dims: readonly number[], keepdim: boolean) => Tensor;

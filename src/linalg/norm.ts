@@ -1,11 +1,8 @@
 import { readOptions, opt } from '../core/options.js';
-import { isComplex, realOf } from '../core/dtype.js';
 import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
 import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
-import { sizeOf } from '../core/shape.js';
-import { Tensor } from '../core/tensor.js';
+import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import { svdRaw } from './svd.js';
 
 /** Matrix norm orders; vector norms take any number (Infinity, -Infinity, 0 included). */
 export type NormOrd = number | 'fro' | 'nuc';
@@ -22,118 +19,6 @@ const MATRIX_ORDS: readonly NormOrd[] = ['fro', 'nuc', 1, -1, 2, -2, Infinity, -
 function normDim(d: number, nd: number, who: string): number {
   if (!Number.isInteger(d) || d < -nd || d >= nd) throw new ArgumentError(`${who}: dim ${d} is out of range for ${nd} dims`);
   return d < 0 ? d + nd : d;
-}
-
-/** Copies `t` with `dims` moved to the end (in that order); returns it and the kept dims. */
-function moveToEnd(t: Tensor, dims: number[]): { out: Tensor; kept: number[] } {
-  const nd = t.ndim;
-  const kept = [...Array(nd).keys()].filter((d) => !dims.includes(d));
-  const perm = [...kept, ...dims];
-  if (perm.every((p, i) => p === i)) return { out: t, kept };
-  const shape = perm.map((p) => t.shape[p]);
-  const out = Tensor.empty(t.dtype, shape);
-  const c = isComplex(t.dtype) ? 2 : 1;
-  const src = t.dataSync(), dst = out.dataSync();
-  const stride = new Array<number>(nd).fill(1);
-  for (let i = nd - 2; i >= 0; i--) stride[i] = stride[i + 1] * t.shape[i + 1];
-  const pstride = perm.map((p) => stride[p]);
-  const idx = new Array<number>(nd).fill(0);
-  const total = sizeOf(shape);
-  let off = 0;
-  for (let f = 0; f < total; f++) {
-    dst[f * c] = src[off * c];
-    if (c === 2) dst[f * c + 1] = src[off * c + 1];
-    for (let i = nd - 1; i >= 0; i--) {
-      idx[i]++;
-      off += pstride[i];
-      if (idx[i] < shape[i]) break;
-      off -= pstride[i] * idx[i];
-      idx[i] = 0;
-    }
-  }
-  return { out, kept };
-}
-
-function absAt(d: ArrayLike<number>, i: number, cplx: boolean): number {
-  return cplx ? Math.hypot(d[2 * i], d[2 * i + 1]) : Math.abs(d[i]);
-}
-
-function vectorNorm(d: ArrayLike<number>, off: number, len: number, p: number, cplx: boolean): number {
-  if (p === Infinity || p === -Infinity) {
-    let r = p === Infinity ? 0 : Infinity;
-    if (len === 0) return p === Infinity ? 0 : Infinity;
-    for (let i = 0; i < len; i++) {
-      const a = absAt(d, off + i, cplx);
-      if (Number.isNaN(a)) return NaN;
-      r = p === Infinity ? Math.max(r, a) : Math.min(r, a);
-    }
-    return r;
-  }
-  if (p === 0) {
-    let c = 0;
-    for (let i = 0; i < len; i++) {
-      const a = absAt(d, off + i, cplx);
-      if (a !== 0) c++;
-    }
-    return c;
-  }
-  // Scaled by the largest entry so 1e±300 data neither overflows nor underflows.
-  let mx = 0, nan = false;
-  for (let i = 0; i < len; i++) {
-    const a = absAt(d, off + i, cplx);
-    if (Number.isNaN(a)) nan = true;
-    else mx = Math.max(mx, a);
-  }
-  if (nan) return NaN;
-  if (mx === 0) return p > 0 ? 0 : len === 0 ? Infinity : 0;
-  if (mx === Infinity) return p > 0 ? Infinity : 0;
-  let s = 0;
-  if (p === 2) for (let i = 0; i < len; i++) { const a = absAt(d, off + i, cplx) / mx; s += a * a; }
-  else if (p === 1) for (let i = 0; i < len; i++) s += absAt(d, off + i, cplx) / mx;
-  else for (let i = 0; i < len; i++) s += (absAt(d, off + i, cplx) / mx) ** p;
-  return mx * s ** (1 / p);
-}
-
-/** Matrix norms of the (…, m, n) tensor `t`, one value per matrix. */
-function matrixNorms(t: Tensor, ord: NormOrd, who: string): Float64Array {
-  const m = t.rows, n = t.cols, cplx = isComplex(t.dtype);
-  const count = sizeOf(t.batchShape);
-  const out = new Float64Array(count);
-  if (ord === 'fro') {
-    const d = t.dataSync();
-    for (let b = 0; b < count; b++) out[b] = vectorNorm(d, b * m * n, m * n, 2, cplx);
-    return out;
-  }
-  if (ord === 1 || ord === -1 || ord === Infinity || ord === -Infinity) {
-    const d = t.dataSync();
-    const byCols = ord === 1 || ord === -1;
-    const big = ord === 1 || ord === Infinity;
-    for (let b = 0; b < count; b++) {
-      const sums = new Float64Array(byCols ? n : m);
-      for (let i = 0; i < m; i++)
-        for (let j = 0; j < n; j++) sums[byCols ? j : i] += absAt(d, b * m * n + i * n + j, cplx);
-      let r = sums.length === 0 ? (big ? 0 : Infinity) : sums[0];
-      for (const v of sums) r = Number.isNaN(v) || Number.isNaN(r) ? NaN : big ? Math.max(r, v) : Math.min(r, v);
-      out[b] = r;
-    }
-    return out;
-  }
-  // 2, -2, 'nuc': singular values.
-  const { S, info } = svdRaw(t, false, false, who);
-  const s = S.dataSync(), st = info.dataSync(), k = Math.min(m, n), d = t.dataSync();
-  for (let b = 0; b < count; b++) {
-    if (st[b] === -1) {
-      let hasNaN = false;
-      for (let i = b * m * n * (cplx ? 2 : 1); i < (b + 1) * m * n * (cplx ? 2 : 1); i++) if (Number.isNaN(d[i])) hasNaN = true;
-      out[b] = hasNaN || ord === -2 ? NaN : Infinity;
-      continue;
-    }
-    if (k === 0) { out[b] = ord === -2 ? Infinity : 0; continue; }
-    if (ord === 2) out[b] = s[b * k];
-    else if (ord === -2) out[b] = s[b * k + k - 1];
-    else { let acc = 0; for (let i = 0; i < k; i++) acc += s[b * k + i]; out[b] = acc; }
-  }
-  return out;
 }
 
 /**
@@ -161,12 +46,8 @@ export function norm(A: TensorLike, ord?: NormOrd, opts: NormOptions = {}): Tens
   const nd = a.ndim;
   let dims: number[];
   if (opts.dim === undefined) {
-    if (ord === undefined) {
-      const flat = a.reshape([a.size]);
-      const r = Tensor.empty(realOf(a.dtype), opts.keepdim ? new Array(nd).fill(1) : []);
-      r.dataSync()[0] = vectorNorm(flat.dataSync(), 0, a.size, 2, isComplex(a.dtype));
-      return r;
-    }
+    // The 2-norm of all entries: a vector norm over every dim.
+    if (ord === undefined) return lookup('vectorNorm', a.dtype, a.device, who)(a, 2, [...a.shape.keys()], opts.keepdim ?? false);
     if (nd === 1) dims = [0];
     else if (nd === 2) dims = [0, 1];
     else throw new ShapeError(`${who}: A is ${fmtShape(a.shape)}; with an order and no dim it must be 1-D or 2-D`);
@@ -185,19 +66,8 @@ export function norm(A: TensorLike, ord?: NormOrd, opts: NormOptions = {}): Tens
   if (!matrix && (typeof o !== 'number' || Number.isNaN(o))) {
     throw new ArgumentError(`${who}: vector norm order must be a number, got ${String(o)}`);
   }
-  const { out: moved, kept } = moveToEnd(a, dims);
-  const keptShape = kept.map((d) => a.shape[d]);
-  const outShape = opts.keepdim ? a.shape.map((s, i) => (dims.includes(i) ? 1 : s)) : keptShape;
-  const r = Tensor.empty(realOf(a.dtype), outShape);
-  const rd = r.dataSync();
-  if (matrix) {
-    const mat = moved.reshape([...keptShape, a.shape[dims[0]], a.shape[dims[1]]]);
-    rd.set(matrixNorms(mat, o, who));
-  } else {
-    const len = a.shape[dims[0]], d = moved.dataSync(), cplx = isComplex(a.dtype);
-    for (let f = 0; f < rd.length; f++) rd[f] = vectorNorm(d, f * len, len, o as number, cplx);
-  }
-  return r;
+  if (matrix) return lookup('matrixNorm', a.dtype, a.device, who)(a, o, [dims[0], dims[1]], opts.keepdim ?? false);
+  return lookup('vectorNorm', a.dtype, a.device, who)(a, o as number, dims, opts.keepdim ?? false);
 }
 
 /**
@@ -218,16 +88,7 @@ export function cond(A: TensorLike, p?: NormOrd): Tensor {
   if (a.dtype === 'int32') throw new DTypeError(`${who}: A is int32; cond needs a floating dtype`);
   const ord = p ?? 2;
   if (!MATRIX_ORDS.includes(ord)) throw new ArgumentError(`${who}: unknown order ${String(ord)}`);
-  const out = Tensor.empty(realOf(a.dtype), a.batchShape);
-  const od = out.dataSync();
-  if (ord === 2 || ord === -2) {
-    const hi = matrixNorms(a, 2, who), lo = matrixNorms(a, -2, who);
-    for (let b = 0; b < od.length; b++) od[b] = ord === 2 ? hi[b] / lo[b] : lo[b] / hi[b];
-    return out;
-  }
-  requireSquare(a, who, 'A');
-  const { X, info } = lookup('inv', a.dtype, a.device, who)(a);
-  const na = matrixNorms(a, ord, who), ni = matrixNorms(X, ord, who), st = info.dataSync();
-  for (let b = 0; b < od.length; b++) od[b] = st[b] > 0 ? Infinity : na[b] * ni[b];
-  return out;
+  // ‖A‖·‖A⁻¹‖ needs the inverse; the spectral orders take any shape.
+  if (ord !== 2 && ord !== -2) requireSquare(a, who, 'A');
+  return lookup('cond', a.dtype, a.device, who)(a, ord);
 }

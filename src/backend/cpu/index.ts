@@ -11,6 +11,7 @@ import { registerQrCpu } from './qr.js';
 import { registerSvdCpu } from './svd.js';
 import { registerPinvCpu } from './pinv.js';
 import { registerLstsqCpu } from './lstsq.js';
+import { registerNormCpu } from './norm.js';
 
 export function registerCpu(): void {
   registerSpecialCpu();
@@ -25,4 +26,5 @@ export function registerCpu(): void {
   registerSvdCpu();
   registerPinvCpu();
   registerLstsqCpu();
+  registerNormCpu();
 }
