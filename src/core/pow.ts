@@ -9,6 +9,13 @@ export function cpow(b: number, e: number): number {
   return Math.pow(b, e);
 }
 
+// C's pow returns the FPU's default NaN for a negative finite base and a non-integer
+// exponent: negative on x86 (0xffc00000 as float32), positive elsewhere (arm64).
+const arch = (globalThis as { process?: { arch?: string } }).process?.arch;
+const INVALID_NAN_BITS = arch === 'x64' || arch === 'ia32' ? 0xffc00000 : 0x7fc00000;
+
+const invalid = (b: number, e: number): boolean => b < 0 && b > -Infinity && Number.isFinite(e) && !Number.isInteger(e);
+
 /**
  * logspace rounded to float32 as native/src/special/logspace.cpp computes it with pow
  * throughout (its path for bases outside (0, Inf) and for non-finite exponents, where
@@ -17,13 +24,18 @@ export function cpow(b: number, e: number): number {
  */
 export function logspacePow(steps: number, start: number, end: number, base: number, out: Float32Array): void {
   if (steps <= 0) return;
+  const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
+  const put = (i: number, e: number) => {
+    if (invalid(base, e)) bits[i] = INVALID_NAN_BITS;
+    else out[i] = cpow(base, e);
+  };
   if (steps === 1) {
-    out[0] = cpow(base, start);
+    put(0, start);
     return;
   }
   const step = (end - start) / (steps - 1);
   const half = Math.floor(steps / 2);
-  for (let i = 0; i < steps; i++) out[i] = cpow(base, i < half ? start + step * i : end - step * (steps - 1 - i));
+  for (let i = 0; i < steps; i++) put(i, i < half ? start + step * i : end - step * (steps - 1 - i));
 }
 
 /** Bits of logspace's float32 endpoints (base^start, base^end: pow in double, rounded once). */

@@ -5,7 +5,8 @@
 //     ≤ 4·(n+1)·eps32 times the envelope min(Σ|terms|, max(|L_n(x)|, e^{x/2})).
 //   logspace: endpoints equal the CPU's; inside, relative error ≤ (8 + T)·eps32 with
 //     T = max(|start|, |end|)·|log2 base| (f32 exponents; the CPU rounds a double pow).
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { logspacePow, logspaceEndpointBits } from '../../src/core/pow.js';
 import { frexp, heaviside, logspace, special, tensor, Tensor, DTypeError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 
@@ -153,5 +154,38 @@ describe('GPU special functions match the CPU', () => {
   gpuIt('rejects float64 GPU input and mixed devices', () => {
     expect(() => frexp(tensor([1, 2]).to('gpu'))).toThrow(DTypeError);
     expect(() => heaviside(f32([1]).to('gpu'), f32([1]))).toThrow(/values is on cpu/);
+  });
+});
+
+// The GPU backend computes logspace's endpoints (and the whole result for bases outside
+// (0, Inf) and non-finite exponents) on the host in plain TS (src/core/pow.ts), not by
+// calling the CPU backend: these must be the native kernel's bits. No adapter needed.
+describe('logspace host values (src/core/pow.ts) against the native kernel', () => {
+  const bits = (a: ArrayLike<number>) => Array.from(new Uint32Array(Float32Array.from(a).buffer));
+  it('endpoints: base^start and base^end rounded once, bit for bit, over random and exact cases', () => {
+    let seed = 12345;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 4294967296; };
+    const cases: Array<[number, number, number]> = [[0, 3, 10], [-5, 5, 10], [0.5, 7.25, 2], [-37, 38, 10], [1, 2, Math.E], [0, 10, 1], [3, -4, 0.5]];
+    for (let i = 0; i < 2000; i++) cases.push([(rnd() - 0.5) * 80, (rnd() - 0.5) * 80, 0.05 + rnd() * 30]);
+    for (const [s, e, base] of cases) {
+      for (const steps of [1, 2, 7]) {
+        const c = logspace(s, e, steps, { base, dtype: 'float32' }).dataSync();
+        expect(bits(logspaceEndpointBits(steps, s, e, base).map((u) => new Float32Array(new Uint32Array([u]).buffer)[0])))
+          .toEqual(bits([c[0], c[steps - 1]]));
+      }
+    }
+  });
+  it('bases outside (0, Inf) and non-finite exponents: every value bit for bit (C pow special cases included)', () => {
+    const cases: Array<[number, number, number, number]> = [
+      [0, 4, 5, -2], [0.5, 3.5, 7, -3], [-3, 3, 7, 0], [-2, 2, 5, -0], [0, 5, 6, Infinity], [-1, 1, 3, -Infinity],
+      [0, 3, 4, NaN], [-Infinity, 0, 5, 10], [0, Infinity, 5, 10], [NaN, 1, 4, 2], [-Infinity, Infinity, 3, 0.5],
+      [0, Infinity, 4, 1], [NaN, NaN, 3, 1], [-Infinity, 0, 3, -1], [0, 1, 1, -8], [2, 3, 1, 1],
+    ];
+    for (const [s, e, steps, base] of cases) {
+      const c = logspace(s, e, steps, { base, dtype: 'float32' }).dataSync();
+      const h = new Float32Array(steps);
+      logspacePow(steps, s, e, base, h);
+      expect(bits(h)).toEqual(bits(c));
+    }
   });
 });

@@ -1,0 +1,1211 @@
+// ---- matmul f32 t128 vecA=true vecB=true: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t128 vecA=true vecB=false: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t128 vecA=false vecB=true: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t128 vecA=false vecB=false: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t64 vecA=true vecB=true: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t64 vecA=true vecB=false: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t64 vecA=false vecB=true: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t64 vecA=false vecB=false: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t32 vecA=true vecB=true: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t32 vecA=true vecB=false: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t32 vecA=false vecB=true: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul f32 t32 vecA=false vecB=false: matmul → matmul_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul c64 t64r8: matmul → matmul_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> B: array<vec2f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul c64 t64: matmul → matmul_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> B: array<vec2f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul c64 t32: matmul → matmul_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> B: array<vec2f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul_small float32: matmul → matmul_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- matmul_small complex64: matmul → matmul_small_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  aMapped: u32,
+  bMapped: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> B: array<vec2f>;
+@group(0) @binding(2) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(4) var<storage, read_write> C: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- inv_small float32 n=1: inv_small → inv_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small float32 n=2: inv_small → inv_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small float32 n=2 direct: inv_small → inv_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> X: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small float32 n=3: inv_small → inv_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small float32 n=4: inv_small → inv_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small float32 n=4 direct: inv_small → inv_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> X: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small complex64 n=1: inv_small → inv_small_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small complex64 n=2: inv_small → inv_small_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small complex64 n=3: inv_small → inv_small_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- inv_small complex64 n=4: inv_small → inv_small_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- lu FACTOR float32 n=9: lu_factor → lu_factor_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu FACTOR float32 n=64 A_GLOBAL: lu_factor → lu_factor_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu FACTOR complex64 n=9: lu_factor → lu_factor_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu FACTOR complex64 n=64 A_GLOBAL: lu_factor → lu_factor_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu SOLVE float32 n=9: lu_solve_fused → lu_solve_fused_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> W: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- lu SOLVE float32 n=64 A_GLOBAL: lu_solve_fused → lu_solve_fused_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> W: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- lu SOLVE complex64 n=9: lu_solve_fused → lu_solve_fused_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> W: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- lu SOLVE complex64 n=64 A_GLOBAL: lu_solve_fused → lu_solve_fused_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> W: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- lu INV float32 n=9: lu_inv → lu_inv_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> W: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu INV float32 n=64 A_GLOBAL: lu_inv → lu_inv_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> W: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu INV complex64 n=9: lu_inv → lu_inv_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> W: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu INV complex64 n=64 A_GLOBAL: lu_inv → lu_inv_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> W: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu LUSOLVE float32 n=9: lu_solve → lu_solve_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> PIVIN: array<i32>;
+@group(0) @binding(2) var<storage, read> B: array<f32>;
+@group(0) @binding(3) var<storage, read> amap: array<i32>;
+@group(0) @binding(4) var<storage, read> bmap: array<i32>;
+@group(0) @binding(5) var<storage, read_write> X: array<f32>;
+@group(0) @binding(6) var<storage, read_write> W: array<f32>;
+@group(0) @binding(7) var<storage, read_write> STATUS: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- lu LUSOLVE float32 n=64 A_GLOBAL: lu_solve → lu_solve_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> PIVIN: array<i32>;
+@group(0) @binding(2) var<storage, read> B: array<f32>;
+@group(0) @binding(3) var<storage, read> amap: array<i32>;
+@group(0) @binding(4) var<storage, read> bmap: array<i32>;
+@group(0) @binding(5) var<storage, read_write> X: array<f32>;
+@group(0) @binding(6) var<storage, read_write> W: array<f32>;
+@group(0) @binding(7) var<storage, read_write> STATUS: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- lu LUSOLVE complex64 n=9: lu_solve → lu_solve_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> PIVIN: array<i32>;
+@group(0) @binding(2) var<storage, read> B: array<f32>;
+@group(0) @binding(3) var<storage, read> amap: array<i32>;
+@group(0) @binding(4) var<storage, read> bmap: array<i32>;
+@group(0) @binding(5) var<storage, read_write> X: array<f32>;
+@group(0) @binding(6) var<storage, read_write> W: array<f32>;
+@group(0) @binding(7) var<storage, read_write> STATUS: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- lu LUSOLVE complex64 n=64 A_GLOBAL: lu_solve → lu_solve_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  adjoint: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> PIVIN: array<i32>;
+@group(0) @binding(2) var<storage, read> B: array<f32>;
+@group(0) @binding(3) var<storage, read> amap: array<i32>;
+@group(0) @binding(4) var<storage, read> bmap: array<i32>;
+@group(0) @binding(5) var<storage, read_write> X: array<f32>;
+@group(0) @binding(6) var<storage, read_write> W: array<f32>;
+@group(0) @binding(7) var<storage, read_write> STATUS: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- lu_reg FACTOR n=5: lu_reg_factor → lu_reg_factor_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_reg FACTOR n=16: lu_reg_factor → lu_reg_factor_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_reg FACTOR n=32: lu_reg_factor → lu_reg_factor_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> LU: array<f32>;
+@group(0) @binding(2) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(3) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_reg SOLVE n=5: lu_reg_solve → lu_reg_solve_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- lu_reg SOLVE n=16: lu_reg_solve → lu_reg_solve_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- lu_reg SOLVE n=32: lu_reg_solve → lu_reg_solve_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> bmap: array<i32>;
+@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(4) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- lu_reg INV n=5: lu_reg_inv → lu_reg_inv_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- lu_reg INV n=16: lu_reg_inv → lu_reg_inv_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- lu_reg INV n=32: lu_reg_inv → lu_reg_inv_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  use_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gather i32: gather_i32 → gather_i32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<i32>;
+@group(0) @binding(1) var<storage, read> map: array<i32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- trsm float32: trsm → trsm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  n: u32,
+  upper: u32,
+  unit: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_diag float32: trsm_diag → trsm_diag_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  nrhs: u32,
+  use_a: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> amap: array<i32>;
+@group(0) @binding(2) var<storage, read_write> X: array<f32>;
+@group(0) @binding(3) var<storage, read_write> info: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- trsm complex64: trsm → trsm_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  n: u32,
+  upper: u32,
+  unit: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_diag complex64: trsm_diag → trsm_diag_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  nrhs: u32,
+  use_a: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> amap: array<i32>;
+@group(0) @binding(2) var<storage, read_write> X: array<f32>;
+@group(0) @binding(3) var<storage, read_write> info: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- trsm_unit_lower n=16: trsm_unit_lower → trsm_unit_lower_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  cblocks: u32,
+  tasks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_unit_lower_v4 n=16: trsm_unit_lower_v4 → trsm_unit_lower_v4_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  cv: u32,
+  tasks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_unit_lower n=32: trsm_unit_lower → trsm_unit_lower_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  cblocks: u32,
+  tasks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_unit_lower_v4 n=32: trsm_unit_lower_v4 → trsm_unit_lower_v4_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  cv: u32,
+  tasks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_unit_lower n=64: trsm_unit_lower → trsm_unit_lower_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  cblocks: u32,
+  tasks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- trsm_unit_lower_v4 n=64: trsm_unit_lower_v4 → trsm_unit_lower_v4_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nrhs: u32,
+  use_a: u32,
+  use_b: u32,
+  cv: u32,
+  tasks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read> amap: array<i32>;
+@group(0) @binding(3) var<storage, read> bmap: array<i32>;
+@group(0) @binding(4) var<storage, read_write> X: array<vec4f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- transpose float32: transpose → transpose_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  m: u32,
+  n: u32,
+  total: u32,
+  conj: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- transpose float32 tiled: transpose → transpose_tiled_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  m: u32,
+  n: u32,
+  total: u32,
+  conj: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- transpose complex64: transpose → transpose_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  m: u32,
+  n: u32,
+  total: u32,
+  conj: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- transpose complex64 tiled: transpose → transpose_tiled_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  m: u32,
+  n: u32,
+  total: u32,
+  conj: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- transpose int32: transpose → transpose_i32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  m: u32,
+  n: u32,
+  total: u32,
+  conj: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- transpose int32 tiled: transpose → transpose_tiled_i32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  m: u32,
+  n: u32,
+  total: u32,
+  conj: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- special frexp: special.frexp → frexp_bits_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> mant: array<u32>;
+@group(0) @binding(2) var<storage, read_write> expo: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special heaviside same: special.heaviside → heaviside_same_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> v: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special laguerre same: special.laguerre → laguerre_same_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> xs: array<f32>;
+@group(0) @binding(1) var<storage, read> ns: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special heaviside splat_a: special.heaviside → heaviside_splat_a_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> v: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special laguerre splat_a: special.laguerre → laguerre_splat_a_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> xs: array<f32>;
+@group(0) @binding(1) var<storage, read> ns: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special heaviside splat_b: special.heaviside → heaviside_splat_b_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> v: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special laguerre splat_b: special.laguerre → laguerre_splat_b_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> xs: array<f32>;
+@group(0) @binding(1) var<storage, read> ns: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special heaviside strided: special.heaviside → heaviside_strided_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> v: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special laguerre strided: special.laguerre → laguerre_strided_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  sa0: vec4u,
+  sa1: vec4u,
+  sb0: vec4u,
+  sb1: vec4u,
+}
+@group(0) @binding(0) var<storage, read> xs: array<f32>;
+@group(0) @binding(1) var<storage, read> ns: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- special logspace: special.logspace → logspace_torch_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  half: u32,
+  first: u32,
+  last: u32,
+  start: f32,
+  end: f32,
+  step: f32,
+  l1: f32,
+  l2: f32,
+  l3: f32,
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- device probe (device.ts)
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+@group(0) @binding(0) var<storage, read_write> io: array<f32>;

@@ -1,0 +1,105 @@
+// The WGSL binding declarations and uniform structs generated from every GPU program's
+// declaration (src/backend/gpu/program.ts), snapshotted; no GPU needed: the sources are
+// only generated and preprocessed. Each body must leave the declarations to the preamble
+// and read only declared uniforms. Update the snapshot with `npx vitest run -u` after a
+// deliberate change to a declaration.
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { wgslPreamble, type GpuProgram } from '../../src/backend/gpu/program.js';
+import { matmulProgram, matmulSmallProgram, F32_TILES, C64_TILES } from '../../src/backend/gpu/matmul.js';
+import { invSmallProgram, invDirect } from '../../src/backend/gpu/inv.js';
+import { luProgram, luRegProgram, gatherProgram } from '../../src/backend/gpu/lu.js';
+import {
+  trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan,
+} from '../../src/backend/gpu/trsm.js';
+import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
+import { specialProgram } from '../../src/backend/gpu/special.js';
+import { PROBE_DECL } from '../../src/backend/gpu/device.js';
+
+/** Every kernel the GPU backend builds, over the variants whose declarations differ. */
+function everyProgram(): Array<[string, GpuProgram]> {
+  const out: Array<[string, GpuProgram]> = [];
+  const add = (label: string, p: GpuProgram<never> | GpuProgram) => out.push([label, p as GpuProgram]);
+  for (const [name, t] of Object.entries(F32_TILES)) {
+    for (const [a, b] of [[true, true], [true, false], [false, true], [false, false]]) add(`matmul f32 ${name} vecA=${a} vecB=${b}`, matmulProgram('float32', t, a, b));
+  }
+  for (const [name, t] of Object.entries(C64_TILES)) add(`matmul c64 ${name}`, matmulProgram('complex64', t, false, false));
+  for (const dt of ['float32', 'complex64'] as const) add(`matmul_small ${dt}`, matmulSmallProgram(dt));
+  for (const dt of ['float32', 'complex64'] as const) {
+    for (let n = 1; n <= 4; n++) {
+      add(`inv_small ${dt} n=${n}`, invSmallProgram(n, dt, false));
+      if (invDirect(n, dt)) add(`inv_small ${dt} n=${n} direct`, invSmallProgram(n, dt, true));
+    }
+  }
+  for (const mode of ['FACTOR', 'SOLVE', 'INV', 'LUSOLVE'] as const) {
+    for (const dt of ['float32', 'complex64'] as const) {
+      add(`lu ${mode} ${dt} n=9`, luProgram(mode, dt, 9, 3, false));
+      add(`lu ${mode} ${dt} n=64 A_GLOBAL`, luProgram(mode, dt, 64, 3, true));
+    }
+  }
+  for (const mode of ['FACTOR', 'SOLVE', 'INV'] as const) {
+    for (const n of [5, 16, 32]) add(`lu_reg ${mode} n=${n}`, luRegProgram(mode, n, mode === 'SOLVE' ? 3 : mode === 'INV' ? n : 0));
+  }
+  add('gather i32', gatherProgram());
+  for (const dt of ['float32', 'complex64'] as const) {
+    add(`trsm ${dt}`, trsmProgram(dt, 40, 5));
+    add(`trsm_diag ${dt}`, trsmDiagProgram(dt));
+  }
+  for (const n of [16, 32, 64]) {
+    add(`trsm_unit_lower n=${n}`, unitLowerProgram(n, unitLowerPlan(n, 13)));
+    add(`trsm_unit_lower_v4 n=${n}`, unitLowerV4Program(n, n === 64 ? 256 : 64));
+  }
+  for (const dt of ['float32', 'complex64', 'int32'] as const) {
+    add(`transpose ${dt}`, transposeProgram(dt, false));
+    add(`transpose ${dt} tiled`, transposeProgram(dt, true));
+  }
+  add('special frexp', specialProgram('frexp', 'bits'));
+  for (const v of ['same', 'splat_a', 'splat_b', 'strided']) {
+    add(`special heaviside ${v}`, specialProgram('heaviside', v));
+    add(`special laguerre ${v}`, specialProgram('laguerre', v));
+  }
+  add('special logspace', specialProgram('logspace', 'torch'));
+  return out;
+}
+
+describe('generated GPU program preambles', () => {
+  const programs = everyProgram();
+
+  it('match the committed snapshot (every program, every declaration variant)', async () => {
+    const text = [
+      ...programs.map(([label, p]) => `// ---- ${label}: ${p.name} → ${p.entryPoint}\n${p.preamble}`),
+      `// ---- device probe (device.ts)\n${wgslPreamble(PROBE_DECL)}`,
+    ].join('\n');
+    await expect(text).toMatchFileSnapshot('./__snapshots__/preambles.wgsl');
+  });
+
+  it('every body leaves bindings to the preamble and reads only declared uniforms', () => {
+    for (const [label, p] of programs) {
+      const body = p.body();
+      expect(body, label).not.toMatch(/@binding|var<uniform>|struct Params\b/);
+      expect(p.source().startsWith(p.preamble), label).toBe(true);
+      const declared = new Set(Object.keys(p.decl.uniforms));
+      for (const m of body.matchAll(/\bp\.(\w+)/g)) expect(declared.has(m[1]), `${label}: p.${m[1]}`).toBe(true);
+      // the storage names the body reads are declared (a misspelt binding would fail at pipeline creation)
+      for (const name of [...Object.keys(p.decl.inputs), ...Object.keys(p.decl.outputs)]) {
+        expect(p.preamble, label).toContain(` ${name}: array<`);
+      }
+    }
+  });
+
+  it('no hand-written binding declarations remain in shaders/', () => {
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.wgsl') ? [join(d, e.name)] : []));
+    const files = walk('shaders');
+    expect(files.length).toBeGreaterThan(15);
+    for (const f of files) expect(readFileSync(f, 'utf8'), f).not.toMatch(/@binding|var<uniform>|^struct Params\b/m);
+  });
+
+  it('the GPU backend never imports the CPU backend', () => {
+    const dir = 'src/backend/gpu';
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/from '\.\.\/cpu\//);
+    }
+  });
+});
