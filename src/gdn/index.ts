@@ -1,13 +1,13 @@
 // lapis/gdn: the Gated DeltaNet chunk solver and a chunked gated-delta-rule forward pass
-// built on it (docs/gdn.md has the derivation). The per-chunk work is a batched
-// unit-lower-triangular solve; on the GPU it runs on the dedicated kernel of
-// shaders/trsm/trsm_unit_lower.wgsl (chunk 16/32/64, ≥ 8 right-hand sides).
+// built on it (docs/gdn.md has the derivation). Three registry stages: gdnChunkSystems
+// (CPU), a batched unit-lower solveTriangular (CPU or GPU; src/backend/gpu/trsm.ts picks
+// the GPU kernel), gdnStatePass (CPU).
 import { asTensor, type TensorLike } from '../core/create.js';
-import { registerAll } from '../backend/registerAll.js';
 import { Tensor } from '../core/tensor.js';
 import { planBatch } from '../core/batch.js';
 import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from '../core/errors.js';
 import { lookup } from '../backend/registry.js';
+import { registerAll } from '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 
 function realFloat(t: Tensor, who: string, name: string): void {
@@ -34,7 +34,8 @@ function chunkOperands(A: TensorLike, B: TensorLike, who: string): { a: Tensor; 
  * in its strict lower triangle (the diagonal and upper part are never read, NaN allowed),
  * B its right-hand sides. Batch dims broadcast, e.g. A (batch, head, chunk, C, C) and
  * B (batch, head, chunk, C, k). On the GPU, float32 with C ∈ {16, 32, 64} and k ≥ 8
- * runs on the blocked one-workgroup-per-chunk kernel; other shapes on the general one.
+ * runs on the unit-lower kernels (four right-hand sides per thread when k is a multiple
+ * of 4, one otherwise); other shapes on the general one.
  *
  * Syntax: `gdn.chunkSolve(A, B)`
  * Example: `const X = gdn.chunkSolve(A.to('gpu'), B.to('gpu'))` with A (2, 8, 16, 64, 64), B (2, 8, 16, 64, 128)
@@ -178,130 +179,35 @@ export async function chunkedForward(input: ChunkedForwardInput): Promise<Chunke
       throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape)}, expected (${Bn}, ${H}, ${L})`);
     }
   }
-  let S0: Float32Array | Float64Array | undefined;
+  let S0: Tensor | null = null;
   if (input.initialState !== undefined) {
     const s = asTensor(input.initialState, who, 'initialState', dtype);
     if (s.ndim !== 4 || s.shape[0] !== Bn || s.shape[1] !== H || s.shape[2] !== dk || s.shape[3] !== dv) {
       throw new ShapeError(`${who}: initialState is ${fmtShape(s.shape)}, expected (${Bn}, ${H}, ${dk}, ${dv})`);
     }
-    S0 = cpuData(s);
-    checkValues(s, S0, who, 'initialState', false);
+    S0 = s;
+    checkValues(s, cpuData(s), who, 'initialState', false);
   }
-  const Q = cpuData(q), K = cpuData(k), V = cpuData(v), Be = cpuData(beta), G = cpuData(g);
-  checkValues(q, Q, who, 'q', false);
-  checkValues(k, K, who, 'k', false);
-  checkValues(v, V, who, 'v', false);
-  checkValues(beta, Be, who, 'beta', false);
-  checkValues(g, G, who, 'g', true);
-  const Nc = Math.ceil(L / C);
-  const BH = Bn * H;
-  const R = dv + dk;
-  const Ctor = dtype === 'float32' ? Float32Array : Float64Array;
-  // Per chunk: A (C×C, strict lower), RHS [β·v | β·Γ·k] (C×(dv+dk)), and the cumulative
-  // log decay γ. Padded steps (past L) have k = v = β = g = 0: they leave the state alone.
-  const Ad = new Ctor(BH * Nc * C * C);
-  const Rd = new Ctor(BH * Nc * C * R);
-  const gam = new Float64Array(BH * Nc * C);
-  for (let bh = 0; bh < BH; bh++) {
-    for (let c = 0; c < Nc; c++) {
-      const blk = bh * Nc + c;
-      let acc = 0;
-      for (let i = 0; i < C; i++) {
-        const t = c * C + i;
-        if (t < L) acc += G[bh * L + t];
-        gam[blk * C + i] = acc;
-      }
-      for (let i = 0; i < C; i++) {
-        const t = c * C + i;
-        if (t >= L) continue;
-        const bi = Be[bh * L + t];
-        const gi = gam[blk * C + i];
-        const ki = (bh * L + t) * dk;
-        for (let j = 0; j < i; j++) {
-          const kj = (bh * L + c * C + j) * dk;
-          let dot = 0;
-          for (let d = 0; d < dk; d++) dot += K[ki + d] * K[kj + d];
-          Ad[(blk * C + i) * C + j] = bi * dot * Math.exp(gi - gam[blk * C + j]);
-        }
-        const row = (blk * C + i) * R;
-        for (let d = 0; d < dv; d++) Rd[row + d] = bi * V[(bh * L + t) * dv + d];
-        const bg = bi * Math.exp(gi);
-        for (let d = 0; d < dk; d++) Rd[row + dv + d] = bg * K[ki + d];
-      }
-    }
-  }
-  let At = Tensor.fromStorage(dtype, [Bn, H, Nc, C, C], Ad as never) as Tensor;
-  let Rt = Tensor.fromStorage(dtype, [Bn, H, Nc, C, R], Rd as never) as Tensor;
+  checkValues(q, cpuData(q), who, 'q', false);
+  checkValues(k, cpuData(k), who, 'k', false);
+  checkValues(v, cpuData(v), who, 'v', false);
+  checkValues(beta, cpuData(beta), who, 'beta', false);
+  checkValues(g, cpuData(g), who, 'g', true);
+  const sys = lookup('gdnChunkSystems', dtype, 'cpu', who)(k, v, beta, g, C);
+  let At = sys.A, Rt = sys.rhs;
   if (input.device === 'gpu') {
     At = At.to('gpu');
     Rt = Rt.to('gpu');
   }
   const Xt = chunkSolve(At, Rt);
-  const X = (await Xt.data()) as Float32Array | Float64Array;
+  // The state pass runs on the host: GPU solutions come back in one read.
+  const X = input.device === 'gpu' ? Tensor.fromStorage(dtype, Xt.shape, (await Xt.data()) as never) as Tensor : Xt;
   if (input.device === 'gpu') {
     At.dispose();
     Rt.dispose();
     Xt.dispose();
   }
-
-  // Sequential pass over chunks: U = Ũ − W·S, O = diag(Γ)·Q·S + ((Q·Kᵀ) ⊙ M)·U,
-  // S ← Γ_C·S + (K ⊙ Γ_C/Γ)ᵀ·U, with M_ij = Γ_i/Γ_j for j ≤ i.
-  const O = new Ctor(BH * L * dv);
-  const Sout = new Ctor(BH * dk * dv);
-  const S = new Float64Array(dk * dv);
-  const U = new Float64Array(C * dv);
-  for (let bh = 0; bh < BH; bh++) {
-    if (S0) for (let i = 0; i < dk * dv; i++) S[i] = S0[bh * dk * dv + i];
-    else S.fill(0);
-    for (let c = 0; c < Nc; c++) {
-      const blk = bh * Nc + c;
-      const steps = Math.min(C, L - c * C);
-      for (let i = 0; i < C; i++) {
-        const xr = (blk * C + i) * R;
-        for (let e = 0; e < dv; e++) {
-          let s = X[xr + e];
-          for (let d = 0; d < dk; d++) s -= X[xr + dv + d] * S[d * dv + e];
-          U[i * dv + e] = s;
-        }
-      }
-      for (let i = 0; i < steps; i++) {
-        const t = c * C + i;
-        const qi = (bh * L + t) * dk;
-        const Gi = Math.exp(gam[blk * C + i]);
-        const orow = (bh * L + t) * dv;
-        for (let e = 0; e < dv; e++) {
-          let s = 0;
-          for (let d = 0; d < dk; d++) s += Q[qi + d] * S[d * dv + e];
-          O[orow + e] = Gi * s;
-        }
-        for (let j = 0; j <= i; j++) {
-          const kj = (bh * L + c * C + j) * dk;
-          let qk = 0;
-          for (let d = 0; d < dk; d++) qk += Q[qi + d] * K[kj + d];
-          const w = qk * Math.exp(gam[blk * C + i] - gam[blk * C + j]);
-          if (w === 0) continue;
-          for (let e = 0; e < dv; e++) O[orow + e] += w * U[j * dv + e];
-        }
-      }
-      const gC = gam[blk * C + C - 1];
-      const GC = Math.exp(gC);
-      for (let i = 0; i < dk * dv; i++) S[i] *= GC;
-      for (let j = 0; j < steps; j++) {
-        const kj = (bh * L + c * C + j) * dk;
-        const f = Math.exp(gC - gam[blk * C + j]);
-        for (let d = 0; d < dk; d++) {
-          const kd = f * K[kj + d];
-          if (kd === 0) continue;
-          for (let e = 0; e < dv; e++) S[d * dv + e] += kd * U[j * dv + e];
-        }
-      }
-    }
-    for (let i = 0; i < dk * dv; i++) Sout[bh * dk * dv + i] = S[i];
-  }
-  return {
-    o: Tensor.fromStorage(dtype, [Bn, H, L, dv], O as never) as Tensor,
-    finalState: Tensor.fromStorage(dtype, [Bn, H, dk, dv], Sout as never) as Tensor,
-  };
+  return lookup('gdnStatePass', dtype, 'cpu', who)(X, q, k, sys.gamma, C, S0);
 }
 
 // `lapis/gdn` is a package entry of its own: it fills the registry (once) like src/index.ts.

@@ -12,6 +12,7 @@ import { registerSvdCpu } from './svd.js';
 import { registerPinvCpu } from './pinv.js';
 import { registerLstsqCpu } from './lstsq.js';
 import { registerNormCpu } from './norm.js';
+import { registerGdnCpu } from './gdn.js';
 
 export function registerCpu(): void {
   registerSpecialCpu();
@@ -27,4 +28,5 @@ export function registerCpu(): void {
   registerPinvCpu();
   registerLstsqCpu();
   registerNormCpu();
+  registerGdnCpu();
 }
