@@ -11,10 +11,12 @@ std::vector<std::pair<const char*, Fn>>& exports_list() {
 
 namespace {
 
+// numThreads({ n }): n null reads the pool size, a number sets it first.
 Napi::Value NumThreads(const Napi::CallbackInfo& info) {
-  if (info.Length() > 0 && !info[0].IsUndefined()) {
-    int64_t n = arg_int(info, 0, "setNumThreads", "n");
-    if (n < 1 || n > 256) range_error(info.Env(), "setNumThreads: n must be in 1..256");
+  const Opts o(info, "numThreads");
+  if (!o.is_null(o.get("n"))) {
+    int64_t n = o.int_("n");
+    if (n < 1 || n > 256) range_error(info.Env(), "numThreads: n must be in 1..256");
     set_num_threads(static_cast<int>(n));
   }
   return Napi::Number::New(info.Env(), num_threads());

@@ -162,7 +162,7 @@ class AsyncJob {
 
 class Call {
  public:
-  Call(const Napi::CallbackInfo& info, const char* who, bool async) : info_(info), who_(who), async_(async) {}
+  Call(const Opts& o, bool async) : opts_(o), env_(o.env()), who_(o.who()), async_(async) {}
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
@@ -186,7 +186,7 @@ class Call {
     o.data = reinterpret_cast<const unsigned char*>(buf);
     o.bytes = bytes;
     if (async_) {
-      NAPI_THROW_IF_FAILED(info_.Env(), napi_create_reference(info_.Env(), s.js, 1, &o.ref), Span<T>());
+      NAPI_THROW_IF_FAILED(env_, napi_create_reference(env_, s.js, 1, &o.ref), Span<T>());
     } else {
       o.js = s.js;
     }
@@ -194,22 +194,24 @@ class Call {
     return {buf, s.count, nullptr, false};
   }
 
-  // Optional Int32Array (null/undefined → empty span) of indices in [0, bound): a
-  // broadcast index map, range-checked on the copy the kernel will read.
-  Span<int32_t> index_map(size_t i, const char* name, int64_t need, int64_t bound) {
-    if (i >= info_.Length() || info_[i].IsNull() || info_[i].IsUndefined()) return {};
-    auto s = in(arg_array<int32_t>(info_, i, who_, name, need));
+  // Int32Array option (null → empty span) of indices in [0, bound): a broadcast index
+  // map, range-checked on the copy the kernel will read.
+  Span<int32_t> index_map(const char* name, int64_t need, int64_t bound) {
+    auto js = opts_.array_or_null<int32_t>(name, need);
+    if (!js.data) return {};
+    auto s = in(js);
     for (int64_t j = 0; j < need; ++j) {
-      if (s.data[j] < 0 || s.data[j] >= bound) range_error(info_.Env(), std::string(who_) + ": " + name + " has an out-of-range entry");
+      if (s.data[j] < 0 || s.data[j] >= bound) range_error(env_, std::string(who_) + ": " + name + " has an out-of-range entry");
     }
     return s;
   }
 
-  // The two broadcast maps of a batched binary op (BatchMaps in common.hpp).
-  BatchMaps batch_maps(size_t ia, int64_t count, int64_t aCount, int64_t bCount) {
-    BatchMaps m{index_map(ia, "aIdx", count, aCount), index_map(ia + 1, "bIdx", count, bCount)};
+  // The two broadcast maps of a batched binary op, options aIdx and bIdx (BatchMaps in
+  // common.hpp).
+  BatchMaps batch_maps(int64_t count, int64_t aCount, int64_t bCount) {
+    BatchMaps m{index_map("aIdx", count, aCount), index_map("bIdx", count, bCount)};
     if ((!m.a.data && aCount != count) || (!m.b.data && bCount != count)) {
-      range_error(info_.Env(), std::string(who_) + ": batch counts disagree");
+      range_error(env_, std::string(who_) + ": batch counts disagree");
     }
     return m;
   }
@@ -217,7 +219,7 @@ class Call {
   // Runs `work` (which must only use spans from this Call): now, returning undefined, or
   // on a libuv thread, returning a Promise.
   Napi::Value run(std::function<void()> work) {
-    Napi::Env env = info_.Env();
+    Napi::Env env = env_;
     if (!async_) {
       work();
       for (const auto& o : outputs_) {
@@ -234,7 +236,7 @@ class Call {
   ~Call() {
     // References of a call that threw before run() handed them to its job.
     for (auto& o : outputs_) {
-      if (o.ref) napi_delete_reference(info_.Env(), o.ref);
+      if (o.ref) napi_delete_reference(env_, o.ref);
     }
   }
 
@@ -255,15 +257,12 @@ class Call {
     return p;
   }
 
-  const Napi::CallbackInfo& info_;
+  const Opts& opts_;
+  Napi::Env env_;
   const char* who_;
   bool async_;
   std::vector<detail::Staged> storage_;
   std::vector<detail::StagedOutput> outputs_;
 };
-
-inline bool arg_async(const Napi::CallbackInfo& info, size_t i) {
-  return i < info.Length() && info[i].IsBoolean() && info[i].As<Napi::Boolean>().Value();
-}
 
 }  // namespace lapis::binding

@@ -78,23 +78,6 @@ inline NativeFailure current_failure(const char* who, const CallSize& size) {
   throw Napi::RangeError::New(env, msg);
 }
 
-inline int64_t arg_int(const Napi::CallbackInfo& info, size_t i, const char* who, const char* name) {
-  if (i >= info.Length() || !info[i].IsNumber()) type_error(info.Env(), std::string(who) + ": " + name + " must be a number");
-  double d = info[i].As<Napi::Number>().DoubleValue();
-  if (d != static_cast<double>(static_cast<int64_t>(d))) type_error(info.Env(), std::string(who) + ": " + name + " must be an integer");
-  return static_cast<int64_t>(d);
-}
-
-inline double arg_double(const Napi::CallbackInfo& info, size_t i, const char* who, const char* name) {
-  if (i >= info.Length() || !info[i].IsNumber()) type_error(info.Env(), std::string(who) + ": " + name + " must be a number");
-  return info[i].As<Napi::Number>().DoubleValue();
-}
-
-inline bool arg_bool(const Napi::CallbackInfo& info, size_t i, const char* who, const char* name) {
-  if (i >= info.Length() || !info[i].IsBoolean()) type_error(info.Env(), std::string(who) + ": " + name + " must be a boolean");
-  return info[i].As<Napi::Boolean>().Value();
-}
-
 template <class S> constexpr napi_typedarray_type typed_array_type();
 template <> constexpr napi_typedarray_type typed_array_type<float>() { return napi_float32_array; }
 template <> constexpr napi_typedarray_type typed_array_type<double>() { return napi_float64_array; }
@@ -114,17 +97,17 @@ template <class T> struct Span {
 // type, that a complex array has an even length, and (if need >= 0) that it holds at
 // least `need` elements.
 template <class T>
-Span<T> arg_array(const Napi::CallbackInfo& info, size_t i, const char* who, const char* name, int64_t need = -1) {
+Span<T> typed_span(Napi::Env env, napi_value v, const char* who, const char* name, int64_t need = -1) {
   using S = real_t<T>;
-  Napi::Env env = info.Env();
-  if (i >= info.Length() || !info[i].IsTypedArray()) type_error(env, std::string(who) + ": " + name + " must be a typed array");
+  bool is_ta = false;
+  if (napi_is_typedarray(env, v, &is_ta) != napi_ok || !is_ta) type_error(env, std::string(who) + ": " + name + " must be a typed array");
   // The data pointer straight from napi_get_typedarray_info: TypedArray::ArrayBuffer()
   // fails on a SharedArrayBuffer ("Invalid argument").
   napi_typedarray_type type;
   size_t scalars = 0, offset = 0;
   void* data = nullptr;
   napi_value buffer = nullptr;
-  if (napi_get_typedarray_info(env, info[i], &type, &scalars, &data, &buffer, &offset) != napi_ok) {
+  if (napi_get_typedarray_info(env, v, &type, &scalars, &data, &buffer, &offset) != napi_ok) {
     type_error(env, std::string(who) + ": " + name + " could not be read as a typed array");
   }
   if (type != typed_array_type<S>()) {
@@ -139,13 +122,82 @@ Span<T> arg_array(const Napi::CallbackInfo& info, size_t i, const char* who, con
   if (reinterpret_cast<uintptr_t>(base) % alignof(S) != 0) range_error(env, std::string(who) + ": " + name + " is misaligned");
   bool plain = true;
   napi_is_arraybuffer(env, buffer, &plain);
-  Span<T> s{reinterpret_cast<T*>(base), static_cast<int64_t>(scalars / k), info[i], !plain};
+  Span<T> s{reinterpret_cast<T*>(base), static_cast<int64_t>(scalars / k), v, !plain};
   if (need >= 0 && s.count < need) {
     range_error(env, std::string(who) + ": " + name + " holds " + std::to_string(s.count) + " elements, needs " +
                          std::to_string(need));
   }
   return s;
 }
+
+// The one argument of every native call (the Addon interface in src/backend/cpu/binding.ts):
+// an options object whose fields are read by name, one property get each. Every field is
+// required; one that may be absent in meaning is passed as null. So a missing or misspelt
+// field (it reads as undefined) is a TypeError naming it, never a silent default.
+class Opts {
+ public:
+  Opts(const Napi::CallbackInfo& info, const char* who) : env_(info.Env()), who_(who) {
+    napi_valuetype t = napi_undefined;
+    if (info.Length() >= 1) napi_typeof(env_, info[0], &t);
+    if (info.Length() != 1 || t != napi_object) type_error(env_, std::string(who) + ": expects one options object");
+    obj_ = info[0];
+  }
+
+  Napi::Env env() const { return env_; }
+  const char* who() const { return who_; }
+
+  // The field's value; a missing (undefined) field throws. A throwing getter propagates.
+  napi_value get(const char* name) const {
+    napi_value v = nullptr;
+    if (napi_get_named_property(env_, obj_, name, &v) != napi_ok) throw Napi::Error::New(env_);
+    if (type_of(v) == napi_undefined) type_error(env_, std::string(who_) + ": option " + name + " is missing");
+    return v;
+  }
+  bool is_null(napi_value v) const { return type_of(v) == napi_null; }
+
+  int64_t int_(const char* name) const {
+    const double d = number(name);
+    if (d != static_cast<double>(static_cast<int64_t>(d))) type_error(env_, std::string(who_) + ": " + name + " must be an integer");
+    return static_cast<int64_t>(d);
+  }
+  double number(const char* name) const {
+    napi_value v = get(name);
+    double d = 0;
+    if (type_of(v) != napi_number || napi_get_value_double(env_, v, &d) != napi_ok)
+      type_error(env_, std::string(who_) + ": " + name + " must be a number");
+    return d;
+  }
+  bool boolean(const char* name) const {
+    napi_value v = get(name);
+    bool b = false;
+    if (type_of(v) != napi_boolean || napi_get_value_bool(env_, v, &b) != napi_ok)
+      type_error(env_, std::string(who_) + ": " + name + " must be a boolean");
+    return b;
+  }
+  // A typed array of T holding at least `need` elements (need < 0: any length).
+  template <class T>
+  Span<T> array(const char* name, int64_t need = -1) const {
+    return typed_span<T>(env_, get(name), who_, name, need);
+  }
+  // The same, or an empty span (data null) where the field is null.
+  template <class T>
+  Span<T> array_or_null(const char* name, int64_t need = -1) const {
+    napi_value v = get(name);
+    if (is_null(v)) return {};
+    return typed_span<T>(env_, v, who_, name, need);
+  }
+
+ private:
+  napi_valuetype type_of(napi_value v) const {
+    napi_valuetype t = napi_undefined;
+    napi_typeof(env_, v, &t);
+    return t;
+  }
+
+  Napi::Env env_;
+  const char* who_;
+  napi_value obj_ = nullptr;
+};
 
 // The two broadcast maps of a batched binary op (A's and B's matrix per output matrix),
 // each optional; without a map the operand must hold exactly `count` matrices. Read them

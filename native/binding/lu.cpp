@@ -7,59 +7,58 @@
 namespace lapis::binding {
 namespace {
 
-void check_dims(Napi::Env env, const char* who, std::initializer_list<int64_t> dims) {
+void check_dims(const Opts& o, std::initializer_list<int64_t> dims) {
   for (int64_t d : dims) {
-    if (d < 0) range_error(env, std::string(who) + ": negative dimension");
-    if (d > (int64_t(1) << 40)) range_error(env, std::string(who) + ": dimension too large");
+    if (d < 0) range_error(o.env(), std::string(o.who()) + ": negative dimension");
+    if (d > (int64_t(1) << 40)) range_error(o.env(), std::string(o.who()) + ": dimension too large");
   }
 }
 
-Op arg_op(const Napi::CallbackInfo& info, size_t i, const char* who) {
-  int64_t op = arg_int(info, i, who, "op");
-  if (op < 0 || op > 2) range_error(info.Env(), std::string(who) + ": op must be 0, 1 or 2");
+Op arg_op(const Opts& o) {
+  int64_t op = o.int_("op");
+  if (op < 0 || op > 2) range_error(o.env(), std::string(o.who()) + ": op must be 0, 1 or 2");
   return static_cast<Op>(op);
 }
 
-// luFactor(dtype, A, LU, piv, info, count, m, n, async)
+// luFactor({ dtype, A, LU, pivots, info, count, m, n, async })
 Napi::Value LuFactor(const Napi::CallbackInfo& info) {
-  const char* who = "luFactor";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t count = arg_int(info, 5, who, "count"), m = arg_int(info, 6, who, "m"), n = arg_int(info, 7, who, "n");
-  check_dims(env, who, {count, m, n});
-  bool async = arg_async(info, 8);
+  const Opts o(info, "luFactor");
+  const int64_t code = o.int_("dtype");
+  const int64_t count = o.int_("count"), m = o.int_("m"), n = o.int_("n");
+  check_dims(o, {count, m, n});
+  const bool async = o.boolean("async");
   note_size(code, count, m, n);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(o.env(), code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, async);
-    auto A = io.in(arg_array<T>(info, 1, who, "A", count * m * n));
-    auto LU = io.out(arg_array<T>(info, 2, who, "LU", count * m * n));
-    auto P = io.out(arg_array<int32_t>(info, 3, who, "pivots", count * std::min(m, n)));
-    auto I = io.out(arg_array<int32_t>(info, 4, who, "info", count));
+    Call io(o, async);
+    auto A = io.in(o.array<T>("A", count * m * n));
+    auto LU = io.out(o.array<T>("LU", count * m * n));
+    auto P = io.out(o.array<int32_t>("pivots", count * std::min(m, n)));
+    auto I = io.out(o.array<int32_t>("info", count));
     return io.run([=] { lu_factor_batched<T>(count, m, n, A.data, LU.data, P.data, I.data); });
   });
 }
 Export e_lu("luFactor", LuFactor);
 
-// luSolve(dtype, LU, piv, B, X, count, n, k, aIdx, bIdx, aCount, bCount, op, async)
+// luSolve({ dtype, LU, pivots, B, X, count, n, k, aIdx, bIdx, aCount, bCount, op, async })
 Napi::Value LuSolve(const Napi::CallbackInfo& info) {
-  const char* who = "luSolve";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t count = arg_int(info, 5, who, "count"), n = arg_int(info, 6, who, "n"), k = arg_int(info, 7, who, "k");
-  int64_t ac = arg_int(info, 10, who, "aCount"), bc = arg_int(info, 11, who, "bCount");
-  check_dims(env, who, {count, n, k, ac, bc});
-  Op op = arg_op(info, 12, who);
-  bool async = arg_async(info, 13);
+  const Opts o(info, "luSolve");
+  Napi::Env env = o.env();
+  const int64_t code = o.int_("dtype");
+  const int64_t count = o.int_("count"), n = o.int_("n"), k = o.int_("k");
+  const int64_t ac = o.int_("aCount"), bc = o.int_("bCount");
+  check_dims(o, {count, n, k, ac, bc});
+  const Op op = arg_op(o);
+  const bool async = o.boolean("async");
   note_size(code, count, n, k);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(env, code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, async);
-    auto LU = io.in(arg_array<T>(info, 1, who, "LU", ac * n * n));
-    auto P = io.in(arg_array<int32_t>(info, 2, who, "pivots", ac * n));  // checked below, on this copy
-    auto B = io.in(arg_array<T>(info, 3, who, "B", bc * n * k));
-    auto X = io.out(arg_array<T>(info, 4, who, "X", count * n * k));
-    const BatchMaps maps = io.batch_maps(8, count, ac, bc);
+    Call io(o, async);
+    auto LU = io.in(o.array<T>("LU", ac * n * n));
+    auto P = io.in(o.array<int32_t>("pivots", ac * n));  // checked below, on this copy
+    auto B = io.in(o.array<T>("B", bc * n * k));
+    auto X = io.out(o.array<T>("X", count * n * k));
+    const BatchMaps maps = io.batch_maps(count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     // Out-of-range pivots would make the row interchanges write outside the matrix.
     for (int64_t i = 0; i < ac * n; ++i) {
@@ -72,54 +71,52 @@ Napi::Value LuSolve(const Napi::CallbackInfo& info) {
 }
 Export e_lus("luSolve", LuSolve);
 
-// solve(dtype, A, B, X, info, count, n, k, aIdx, bIdx, aCount, bCount, async)
+// solve({ dtype, A, B, X, info, count, n, k, aIdx, bIdx, aCount, bCount, async })
 Napi::Value Solve(const Napi::CallbackInfo& info) {
-  const char* who = "solve";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t count = arg_int(info, 5, who, "count"), n = arg_int(info, 6, who, "n"), k = arg_int(info, 7, who, "k");
-  int64_t ac = arg_int(info, 10, who, "aCount"), bc = arg_int(info, 11, who, "bCount");
-  check_dims(env, who, {count, n, k, ac, bc});
-  bool async = arg_async(info, 12);
+  const Opts o(info, "solve");
+  const int64_t code = o.int_("dtype");
+  const int64_t count = o.int_("count"), n = o.int_("n"), k = o.int_("k");
+  const int64_t ac = o.int_("aCount"), bc = o.int_("bCount");
+  check_dims(o, {count, n, k, ac, bc});
+  const bool async = o.boolean("async");
   note_size(code, count, n, k);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(o.env(), code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, async);
-    auto A = io.in(arg_array<T>(info, 1, who, "A", ac * n * n));
-    auto B = io.in(arg_array<T>(info, 2, who, "B", bc * n * k));
-    auto X = io.out(arg_array<T>(info, 3, who, "X", count * n * k));
-    auto I = io.out(arg_array<int32_t>(info, 4, who, "info", count));
-    const BatchMaps maps = io.batch_maps(8, count, ac, bc);
+    Call io(o, async);
+    auto A = io.in(o.array<T>("A", ac * n * n));
+    auto B = io.in(o.array<T>("B", bc * n * k));
+    auto X = io.out(o.array<T>("X", count * n * k));
+    auto I = io.out(o.array<int32_t>("info", count));
+    const BatchMaps maps = io.batch_maps(count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     return io.run([=] { solve_batched_shared<T>(count, n, k, A.data, ai.data, ac, B.data, bi.data, X.data, I.data); });
   });
 }
 Export e_solve("solve", Solve);
 
-// solveTriangular(dtype, A, B, X, count, n, k, aIdx, bIdx, aCount, bCount, op, upper, unit, async, info?)
-// info (Int32Array of count, optional): trtrs's status, first exactly zero diagonal entry
+// solveTriangular({ dtype, A, B, X, info, count, n, k, aIdx, bIdx, aCount, bCount, op, upper,
+// unit, async }); info (Int32Array of count, or null): trtrs's status, the first exactly
+// zero diagonal entry.
 Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
-  const char* who = "solveTriangular";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t count = arg_int(info, 4, who, "count"), n = arg_int(info, 5, who, "n"), k = arg_int(info, 6, who, "k");
-  int64_t ac = arg_int(info, 9, who, "aCount"), bc = arg_int(info, 10, who, "bCount");
-  check_dims(env, who, {count, n, k, ac, bc});
-  Op op = arg_op(info, 11, who);
-  bool upper = arg_bool(info, 12, who, "upper"), unit = arg_bool(info, 13, who, "unit");
-  bool async = arg_async(info, 14);
+  const Opts o(info, "solveTriangular");
+  const int64_t code = o.int_("dtype");
+  const int64_t count = o.int_("count"), n = o.int_("n"), k = o.int_("k");
+  const int64_t ac = o.int_("aCount"), bc = o.int_("bCount");
+  check_dims(o, {count, n, k, ac, bc});
+  const Op op = arg_op(o);
+  const bool upper = o.boolean("upper"), unit = o.boolean("unit");
+  const bool async = o.boolean("async");
   note_size(code, count, n, k);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(o.env(), code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, async);
-    auto A = io.in(arg_array<T>(info, 1, who, "A", ac * n * n));
-    auto B = io.in(arg_array<T>(info, 2, who, "B", bc * n * k));
-    auto X = io.out(arg_array<T>(info, 3, who, "X", count * n * k));
-    const BatchMaps maps = io.batch_maps(7, count, ac, bc);
+    Call io(o, async);
+    auto A = io.in(o.array<T>("A", ac * n * n));
+    auto B = io.in(o.array<T>("B", bc * n * k));
+    auto X = io.out(o.array<T>("X", count * n * k));
+    const BatchMaps maps = io.batch_maps(count, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
-    int32_t* st = nullptr;
-    if (info.Length() > 15 && !info[15].IsUndefined() && !info[15].IsNull())
-      st = io.out(arg_array<int32_t>(info, 15, who, "info", count)).data;
+    auto status = o.array_or_null<int32_t>("info", count);
+    int32_t* st = status.data ? io.out(status).data : nullptr;
     return io.run([=] {
       // Real types: ConjTrans is Trans. Small systems go to the batched register kernel.
       if (!trsm_small_batched<T>(op != Op::None, upper, unit, count, n, k, A.data, ai.data, B.data, bi.data, X.data))
@@ -130,24 +127,20 @@ Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
 }
 Export e_trsm("solveTriangular", SolveTriangular);
 
-// solverBlocking(luLeaf?, luCrossover?, trsmBlock?): sets the non-zero ones, returns all.
+// solverBlocking({ luLeaf, luCrossover, trsmBlock }): sets the non-zero ones, returns all.
 Napi::Value Blocking(const Napi::CallbackInfo& info) {
-  const char* who = "solverBlocking";
-  Napi::Env env = info.Env();
-  int64_t v[3] = {0, 0, 0};
-  for (size_t i = 0; i < 3; ++i) {
-    if (i < info.Length() && !info[i].IsUndefined()) {
-      v[i] = arg_int(info, i, who, "block size");
-      if (v[i] < 0 || v[i] > 4096) range_error(env, "solverBlocking: block sizes must be in 0..4096");
-    }
-  }
+  const Opts o(info, "solverBlocking");
+  Napi::Env env = o.env();
+  int64_t v[3] = {o.int_("luLeaf"), o.int_("luCrossover"), o.int_("trsmBlock")};
+  for (int64_t x : v)
+    if (x < 0 || x > 4096) range_error(env, "solverBlocking: block sizes must be in 0..4096");
   set_solver_blocking(v[0], v[1], v[2]);
   auto b = solver_blocking();
-  Napi::Object o = Napi::Object::New(env);
-  o.Set("luLeaf", Napi::Number::New(env, static_cast<double>(b.lu_leaf)));
-  o.Set("luCrossover", Napi::Number::New(env, static_cast<double>(b.lu_crossover)));
-  o.Set("trsmBlock", Napi::Number::New(env, static_cast<double>(b.trsm_block)));
-  return o;
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("luLeaf", Napi::Number::New(env, static_cast<double>(b.lu_leaf)));
+  r.Set("luCrossover", Napi::Number::New(env, static_cast<double>(b.lu_crossover)));
+  r.Set("trsmBlock", Napi::Number::New(env, static_cast<double>(b.trsm_block)));
+  return r;
 }
 Export e_block("solverBlocking", Blocking);
 

@@ -6,23 +6,23 @@
 namespace lapis::binding {
 namespace {
 
-// matmul(dtype, A, B, C, batch, m, k, n, aIdx|null, bIdx|null, aCount, bCount)
-// C[b] = A[aIdx[b]] · B[bIdx[b]], all row-major; index maps carry the broadcast.
+// matmul({ dtype, A, B, C, batch, m, k, n, aIdx, bIdx, aCount, bCount })
+// C[b] = A[aIdx[b]] · B[bIdx[b]], all row-major; index maps (or null) carry the broadcast.
 Napi::Value Matmul(const Napi::CallbackInfo& info) {
-  const char* who = "matmul";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t batch = arg_int(info, 4, who, "batch"), m = arg_int(info, 5, who, "m"), k = arg_int(info, 6, who, "k"),
-          n = arg_int(info, 7, who, "n"), ac = arg_int(info, 10, who, "aCount"), bc = arg_int(info, 11, who, "bCount");
+  const Opts o(info, "matmul");
+  Napi::Env env = o.env();
+  const int64_t code = o.int_("dtype");
+  const int64_t batch = o.int_("batch"), m = o.int_("m"), k = o.int_("k"), n = o.int_("n"), ac = o.int_("aCount"),
+                bc = o.int_("bCount");
   if (batch < 0 || m < 0 || k < 0 || n < 0 || ac < 0 || bc < 0) range_error(env, "matmul: negative dimension");
   note_size(code, batch, m, n);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(env, code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, false);
-    auto A = io.in(arg_array<T>(info, 1, who, "A", ac * m * k));
-    auto B = io.in(arg_array<T>(info, 2, who, "B", bc * k * n));
-    auto C = io.out(arg_array<T>(info, 3, who, "C", batch * m * n));
-    const BatchMaps maps = io.batch_maps(8, batch, ac, bc);
+    Call io(o, false);
+    auto A = io.in(o.array<T>("A", ac * m * k));
+    auto B = io.in(o.array<T>("B", bc * k * n));
+    auto C = io.out(o.array<T>("C", batch * m * n));
+    const BatchMaps maps = io.batch_maps(batch, ac, bc);
     const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
     auto one = [&](int64_t b, int threads) {
       int64_t ia = ai.data ? ai.data[b] : b, ib = bi.data ? bi.data[b] : b;

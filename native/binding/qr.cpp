@@ -6,26 +6,26 @@
 namespace lapis::binding {
 namespace {
 
-// qr(dtype, A, Q|null, R, batch, m, n, mode) — mode 0 reduced, 1 complete, 2 r.
+// qr({ dtype, A, Q, R, batch, m, n, mode }) — mode 0 reduced, 1 complete, 2 r (Q null).
 // A: batch·m·n; Q: batch·m·qc (qc = k reduced, m complete); R: batch·rr·n.
 Napi::Value Qr(const Napi::CallbackInfo& info) {
-  const char* who = "qr";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t batch = arg_int(info, 4, who, "batch"), m = arg_int(info, 5, who, "m"), n = arg_int(info, 6, who, "n"),
-          mode = arg_int(info, 7, who, "mode");
+  const Opts o(info, "qr");
+  Napi::Env env = o.env();
+  const int64_t code = o.int_("dtype");
+  const int64_t batch = o.int_("batch"), m = o.int_("m"), n = o.int_("n"), mode = o.int_("mode");
   if (batch < 0 || m < 0 || n < 0) range_error(env, "qr: negative dimension");
   if (mode < 0 || mode > 2) range_error(env, "qr: mode must be 0, 1 or 2");
   const int64_t k = std::min(m, n);
   const int64_t qc = mode == 1 ? m : k, rr = mode == 1 ? m : k;
   note_size(code, batch, m, n);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(env, code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, false);
-    auto A = io.in(arg_array<T>(info, 1, who, "A", batch * m * n));
+    Call io(o, false);
+    auto A = io.in(o.array<T>("A", batch * m * n));
     Span<T> Q{};
-    if (mode != 2) Q = io.out(arg_array<T>(info, 2, who, "Q", batch * m * qc));
-    auto R = io.out(arg_array<T>(info, 3, who, "R", batch * rr * n));
+    if (mode != 2) Q = io.out(o.array<T>("Q", batch * m * qc));
+    else o.get("Q");  // present (null) all the same: every option is required
+    auto R = io.out(o.array<T>("R", batch * rr * n));
     const auto qm = static_cast<QrMode>(mode);
     auto one = [&](index b, int threads) {
       qr<T>(A.data + b * m * n, m, n, qm, Q.data ? Q.data + b * m * qc : nullptr, R.data + b * rr * n, threads);
@@ -45,10 +45,11 @@ Napi::Value Qr(const Napi::CallbackInfo& info) {
 }
 Export e_qr("qr", Qr);
 
-// qrBlockSize(nb?) — tests shrink the panel width so the blocked paths run at small n.
+// qrBlockSize({ nb }) — tests shrink the panel width so the blocked paths run at small n.
 Napi::Value QrBlockSize(const Napi::CallbackInfo& info) {
-  if (info.Length() > 0 && !info[0].IsUndefined()) {
-    int64_t nb = arg_int(info, 0, "qrBlockSize", "nb");
+  const Opts o(info, "qrBlockSize");
+  if (!o.is_null(o.get("nb"))) {
+    int64_t nb = o.int_("nb");
     if (nb < 0 || nb > 4096) range_error(info.Env(), "qrBlockSize: nb must be in 0..4096");
     set_qr_block_size(static_cast<index>(nb));
   }

@@ -16,12 +16,13 @@ struct Layout {
   Broadcast2 bc() const { return {static_cast<int>(shape.size()), shape.data(), sa.data(), sb.data()}; }
 };
 
-Layout arg_layout(const Napi::CallbackInfo& info, Call& io, size_t i, const char* who, int64_t na, int64_t nb,
+Layout arg_layout(const Opts& o, Call& io, const char* aStrides, const char* bStrides, int64_t na, int64_t nb,
                   int64_t nout) {
-  Napi::Env env = info.Env();
-  auto shape = io.in(arg_array<double>(info, i, who, "shape"));
-  auto sa = io.in(arg_array<double>(info, i + 1, who, "aStrides"));
-  auto sb = io.in(arg_array<double>(info, i + 2, who, "bStrides"));
+  Napi::Env env = o.env();
+  const char* who = o.who();
+  auto shape = io.in(o.array<double>("shape"));
+  auto sa = io.in(o.array<double>(aStrides));
+  auto sb = io.in(o.array<double>(bStrides));
   const int64_t nd = shape.count;
   if (nd < 1 || nd > 64 || sa.count != nd || sb.count != nd) range_error(env, std::string(who) + ": bad broadcast layout rank");
   Layout L;
@@ -59,15 +60,15 @@ void advise_huge(const Span<T>& s) {
   lapis::detail::advise_hugepages(s.data, static_cast<size_t>(s.count) * sizeof(T), 4);
 }
 
-// frexp(dtype, x, mantissa, exponent)
+// frexp({ dtype, x, mantissa, exponent })
 Napi::Value Frexp(const Napi::CallbackInfo& info) {
-  const char* who = "frexp";
-  return dispatch_real(info.Env(), arg_int(info, 0, who, "dtype"), who, [&](auto tag) -> Napi::Value {
+  const Opts o(info, "frexp");
+  return dispatch_real(o.env(), o.int_("dtype"), o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, false);
-    auto x = io.in(arg_array<T>(info, 1, who, "x"));
-    auto m = io.out(arg_array<T>(info, 2, who, "mantissa", x.count));
-    auto e = io.out(arg_array<int32_t>(info, 3, who, "exponent", x.count));
+    Call io(o, false);
+    auto x = io.in(o.array<T>("x"));
+    auto m = io.out(o.array<T>("mantissa", x.count));
+    auto e = io.out(o.array<int32_t>("exponent", x.count));
     advise_huge(m);
     advise_huge(e);
     return io.run([&] { frexp<T>(x.count, x.data, m.data, e.data); });
@@ -75,53 +76,52 @@ Napi::Value Frexp(const Napi::CallbackInfo& info) {
 }
 Export e_frexp("frexp", Frexp);
 
-// heaviside(dtype, x, values, out, shape, xStrides, vStrides)
+// heaviside({ dtype, x, values, out, shape, xStrides, valuesStrides })
 Napi::Value Heaviside(const Napi::CallbackInfo& info) {
-  const char* who = "heaviside";
-  return dispatch_real(info.Env(), arg_int(info, 0, who, "dtype"), who, [&](auto tag) -> Napi::Value {
+  const Opts o(info, "heaviside");
+  return dispatch_real(o.env(), o.int_("dtype"), o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, false);
-    auto x = io.in(arg_array<T>(info, 1, who, "x"));
-    auto v = io.in(arg_array<T>(info, 2, who, "values"));
-    auto o = io.out(arg_array<T>(info, 3, who, "out"));
-    Layout L = arg_layout(info, io, 4, who, x.count, v.count, o.count);
-    advise_huge(o);
-    return io.run([&] { heaviside<T>(L.bc(), x.data, v.data, o.data); });
+    Call io(o, false);
+    auto x = io.in(o.array<T>("x"));
+    auto v = io.in(o.array<T>("values"));
+    auto out = io.out(o.array<T>("out"));
+    Layout L = arg_layout(o, io, "xStrides", "valuesStrides", x.count, v.count, out.count);
+    advise_huge(out);
+    return io.run([&] { heaviside<T>(L.bc(), x.data, v.data, out.data); });
   });
 }
 Export e_heaviside("heaviside", Heaviside);
 
-// laguerrePolynomialL(dtype, x, n, out, shape, xStrides, nStrides)
+// laguerrePolynomialL({ dtype, x, n, out, shape, xStrides, nStrides })
 Napi::Value Laguerre(const Napi::CallbackInfo& info) {
-  const char* who = "laguerrePolynomialL";
-  return dispatch_real(info.Env(), arg_int(info, 0, who, "dtype"), who, [&](auto tag) -> Napi::Value {
+  const Opts o(info, "laguerrePolynomialL");
+  return dispatch_real(o.env(), o.int_("dtype"), o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    Call io(info, who, false);
-    auto x = io.in(arg_array<T>(info, 1, who, "x"));
-    auto n = io.in(arg_array<T>(info, 2, who, "n"));
-    auto o = io.out(arg_array<T>(info, 3, who, "out"));
-    Layout L = arg_layout(info, io, 4, who, x.count, n.count, o.count);
-    advise_huge(o);
-    return io.run([&] { laguerre_polynomial_l<T>(L.bc(), x.data, n.data, o.data); });
+    Call io(o, false);
+    auto x = io.in(o.array<T>("x"));
+    auto n = io.in(o.array<T>("n"));
+    auto out = io.out(o.array<T>("out"));
+    Layout L = arg_layout(o, io, "xStrides", "nStrides", x.count, n.count, out.count);
+    advise_huge(out);
+    return io.run([&] { laguerre_polynomial_l<T>(L.bc(), x.data, n.data, out.data); });
   });
 }
 Export e_laguerre("laguerrePolynomialL", Laguerre);
 
-// logspace(dtype, out, steps, start, end, base): dtype float32, float64 or int32.
+// logspace({ dtype, out, steps, start, end, base }): dtype float32, float64 or int32.
 Napi::Value Logspace(const Napi::CallbackInfo& info) {
-  const char* who = "logspace";
-  Napi::Env env = info.Env();
-  const int64_t code = arg_int(info, 0, who, "dtype");
-  const int64_t steps = arg_int(info, 2, who, "steps");
+  const Opts o(info, "logspace");
+  Napi::Env env = o.env();
+  const int64_t code = o.int_("dtype");
+  const int64_t steps = o.int_("steps");
   if (steps < 0) range_error(env, "logspace: steps must be non-negative");
-  const double start = arg_double(info, 3, who, "start"), end = arg_double(info, 4, who, "end"),
-               base = arg_double(info, 5, who, "base");
-  Call io(info, who, false);
+  const double start = o.number("start"), end = o.number("end"), base = o.number("base");
+  Call io(o, false);
   auto run = [&](auto tag) {
     using T = decltype(tag);
-    auto o = io.out(arg_array<T>(info, 1, who, "out", steps));
-    advise_huge(o);
-    return io.run([&] { logspace<T>(steps, start, end, base, o.data); });
+    auto out = io.out(o.array<T>("out", steps));
+    advise_huge(out);
+    return io.run([&] { logspace<T>(steps, start, end, base, out.data); });
   };
   switch (code) {
     case F32: return run(float{});

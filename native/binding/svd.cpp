@@ -6,29 +6,32 @@
 namespace lapis::binding {
 namespace {
 
-// svd(dtype, A, S, U|null, Vh|null, info, batch, m, n, computeUV, full)
-// A: batch·m·n; S (real array): batch·k; U: batch·m·uc; Vh: batch·vr·n; info: batch.
+// svd({ dtype, A, S, U, Vh, info, batch, m, n, computeUV, fullMatrices }); U and Vh null
+// without computeUV. A: batch·m·n; S (real array): batch·k; U: batch·m·uc; Vh: batch·vr·n;
+// info: batch.
 Napi::Value Svd(const Napi::CallbackInfo& info) {
-  const char* who = "svd";
-  Napi::Env env = info.Env();
-  int64_t code = arg_int(info, 0, who, "dtype");
-  int64_t batch = arg_int(info, 6, who, "batch"), m = arg_int(info, 7, who, "m"), n = arg_int(info, 8, who, "n");
-  bool uv = arg_bool(info, 9, who, "computeUV"), full = arg_bool(info, 10, who, "fullMatrices");
+  const Opts o(info, "svd");
+  Napi::Env env = o.env();
+  const int64_t code = o.int_("dtype");
+  const int64_t batch = o.int_("batch"), m = o.int_("m"), n = o.int_("n");
+  const bool uv = o.boolean("computeUV"), full = o.boolean("fullMatrices");
   if (batch < 0 || m < 0 || n < 0) range_error(env, "svd: negative dimension");
   const int64_t k = std::min(m, n), uc = full ? m : k, vr = full ? n : k;
   note_size(code, batch, m, n);
-  return dispatch_float(env, code, who, [&](auto tag) -> Napi::Value {
+  return dispatch_float(env, code, o.who(), [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
     using R = real_t<T>;
-    Call io(info, who, false);
-    auto A = io.in(arg_array<T>(info, 1, who, "A", batch * m * n));
-    auto S = io.out(arg_array<R>(info, 2, who, "S", batch * k));
+    Call io(o, false);
+    auto A = io.in(o.array<T>("A", batch * m * n));
+    auto S = io.out(o.array<R>("S", batch * k));
     Span<T> U{}, Vh{};
     if (uv) {
-      U = io.out(arg_array<T>(info, 3, who, "U", batch * m * uc));
-      Vh = io.out(arg_array<T>(info, 4, who, "Vh", batch * vr * n));
+      U = io.out(o.array<T>("U", batch * m * uc));
+      Vh = io.out(o.array<T>("Vh", batch * vr * n));
+    } else {
+      o.get("U"), o.get("Vh");  // present (null) all the same: every option is required
     }
-    auto st = io.out(arg_array<int32_t>(info, 5, who, "info", batch));
+    auto st = io.out(o.array<int32_t>("info", batch));
     auto one = [&](index b, int threads) {
       st.data[b] = svd<T>(A.data + b * m * n, m, n, S.data + b * k, uv ? U.data + b * m * uc : nullptr,
                           uv ? Vh.data + b * vr * n : nullptr, uv, full, threads);

@@ -54,8 +54,11 @@ export function storageCtor(d: DType): Float32ArrayConstructor | Float64ArrayCon
   return bytesPerScalar(d) === 8 ? Float64Array : Float32Array;
 }
 
+/** The dtype codes of the native addon (DTypeCode in native/binding/common.hpp). */
+export type DTypeCode = 0 | 1 | 2 | 3 | 4;
+
 /** Small integer code shared with the native addon (native/binding/common.hpp). */
-export function dtypeCode(d: DType): number {
+export function dtypeCode(d: DType): DTypeCode {
   switch (d) {
     case 'float32': return 0;
     case 'float64': return 1;

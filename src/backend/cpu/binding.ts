@@ -4,14 +4,109 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../core/errors.js';
+import type { DTypeCode } from '../../core/dtype.js';
+import type { Tensor } from '../../core/tensor.js';
+
+export type { DTypeCode };
+
+/** A float typed array: float32/complex64 (interleaved) or float64/complex128 data. */
+export type FloatArray = Float32Array | Float64Array;
+
+/** The storage of a float tensor (registry entries are registered for FLOAT_DTYPES only; the addon re-checks the element type against `dtype`). */
+export function floats(t: Tensor): FloatArray {
+  return t.dataSync() as FloatArray;
+}
+
+/** Op codes of the native solvers: op(A) = A, Aᵀ, Aᴴ. */
+export type OpCode = 0 | 1 | 2;
 
 /**
- * The native addon, loaded once. Every function takes (dtypeCode, typed arrays, dims…);
- * see native/binding/*.cpp for each signature. `LAPIS_ADDON` overrides the path (used to
- * test another build, e.g. one with the portable kernels).
+ * Batch fields of a binary op over broadcast batches: output matrix b reads A's matrix
+ * aIdx[b] and B's matrix bIdx[b]; a null map means b itself (then that operand holds
+ * exactly the output's count of matrices). See BatchPlan in src/core/batch.ts.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Addon = Record<string, (...args: any[]) => any>;
+export interface BatchMaps {
+  aIdx: Int32Array | null;
+  bIdx: Int32Array | null;
+  aCount: number;
+  bCount: number;
+}
+
+/**
+ * A native call that runs now (`async: false`, returns once done) or on a libuv thread
+ * (`async: true`, returns a Promise; the inputs are copied when the call starts).
+ */
+export interface MaybeAsync<O> {
+  (o: O & { async: false }): void;
+  (o: O & { async: true }): Promise<void>;
+}
+
+/**
+ * The native addon: every function it exports (native/binding/*.cpp, `Export e_…`), each
+ * taking one options object. Every field is required — one that may be absent in meaning
+ * is passed as null — so a misspelt or missing field is a TypeError naming it at run time,
+ * and a compile error here. Arrays are zero-copy views; dims are element counts, complex
+ * arrays interleaved. test/hardening/addon-contract.test.ts checks the addon against this.
+ */
+export interface Addon {
+  /** Pool size; `n` a number sets it first (1..256). */
+  numThreads(o: { n: number | null }): number;
+  /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
+  gemmKernel(): string;
+  /** C[b] = A[aIdx[b]] · B[bIdx[b]]; A m×k, B k×n, C m×n per matrix, `batch` output matrices. */
+  matmul(o: {
+    dtype: DTypeCode; A: FloatArray; B: FloatArray; C: FloatArray; batch: number; m: number; k: number; n: number;
+  } & BatchMaps): void;
+  /** getrf on `count` m×n matrices: LU and 1-based pivots (count·min(m, n)), info per matrix. */
+  luFactor: MaybeAsync<{
+    dtype: DTypeCode; A: FloatArray; LU: FloatArray; pivots: Int32Array; info: Int32Array; count: number; m: number; n: number;
+  }>;
+  /** op(A)·X = B from getrf's factors (n×n, pivots n each), B and X n×k. */
+  luSolve: MaybeAsync<{
+    dtype: DTypeCode; LU: FloatArray; pivots: Int32Array; B: FloatArray; X: FloatArray; count: number; n: number; k: number;
+    op: OpCode;
+  } & BatchMaps>;
+  /** A·X = B with A n×n, B and X n×k; info per system (LAPACK gesv). */
+  solve: MaybeAsync<{
+    dtype: DTypeCode; A: FloatArray; B: FloatArray; X: FloatArray; info: Int32Array; count: number; n: number; k: number;
+  } & BatchMaps>;
+  /** op(A)·X = B, A triangular (`upper` names op(A)'s triangle; `unit`: diagonal taken as 1). `info` (or null): first exactly zero diagonal entry. */
+  solveTriangular: MaybeAsync<{
+    dtype: DTypeCode; A: FloatArray; B: FloatArray; X: FloatArray; info: Int32Array | null; count: number; n: number;
+    k: number; op: OpCode; upper: boolean; unit: boolean;
+  } & BatchMaps>;
+  /** Inverses of `count` n×n matrices; info per matrix (NaN-filled where singular). */
+  inv: MaybeAsync<{ dtype: DTypeCode; A: FloatArray; X: FloatArray; info: Int32Array; count: number; n: number }>;
+  /** sign and (or null) det of the dtype, logabs of its real dtype, per n×n matrix. */
+  slogdet(o: {
+    dtype: DTypeCode; A: FloatArray; sign: FloatArray; logabs: FloatArray; det: FloatArray | null; count: number; n: number;
+  }): void;
+  /** Householder QR per m×n matrix; mode 0 reduced (Q m×k), 1 complete (Q m×m), 2 R only (Q null). */
+  qr(o: {
+    dtype: DTypeCode; A: FloatArray; Q: FloatArray | null; R: FloatArray; batch: number; m: number; n: number; mode: 0 | 1 | 2;
+  }): void;
+  /** Singular values (descending, real array), U and Vh (null without computeUV), info per matrix. */
+  svd(o: {
+    dtype: DTypeCode; A: FloatArray; S: FloatArray; U: FloatArray | null; Vh: FloatArray | null; info: Int32Array;
+    batch: number; m: number; n: number; computeUV: boolean; fullMatrices: boolean;
+  }): void;
+  /** x = mantissa · 2^exponent (real dtypes). */
+  frexp(o: { dtype: DTypeCode; x: FloatArray; mantissa: FloatArray; exponent: Int32Array }): void;
+  /** Heaviside step of x with `values` at 0, broadcast by the layout (strides as doubles). */
+  heaviside(o: {
+    dtype: DTypeCode; x: FloatArray; values: FloatArray; out: FloatArray; shape: Float64Array; xStrides: Float64Array;
+    valuesStrides: Float64Array;
+  }): void;
+  /** Laguerre polynomial L_n(x), broadcast by the layout (n in x's dtype). */
+  laguerrePolynomialL(o: {
+    dtype: DTypeCode; x: FloatArray; n: FloatArray; out: FloatArray; shape: Float64Array; xStrides: Float64Array;
+    nStrides: Float64Array;
+  }): void;
+  /** base^(start + i·(end − start)/(steps − 1)) into `out` (float32, float64 or int32: torch's rounding). */
+  logspace(o: { dtype: DTypeCode; out: FloatArray | Int32Array; steps: number; start: number; end: number; base: number }): void;
+  solverBlocking(o: { luLeaf: number; luCrossover: number; trsmBlock: number }): { luLeaf: number; luCrossover: number; trsmBlock: number };
+  qrBlockSize(o: { nb: number | null }): number;
+}
 
 let addon: Addon | undefined;
 
@@ -29,6 +124,7 @@ function findAddon(): string {
   );
 }
 
+/** The native addon, loaded once. `LAPIS_ADDON` overrides the path (used to test another build, e.g. one with the portable kernels). */
 export function native(): Addon {
   if (!addon) {
     const require = createRequire(import.meta.url);
@@ -39,15 +135,15 @@ export function native(): Addon {
 
 /** Threads the native kernels use (LAPIS_NUM_THREADS at start-up, or the core count). */
 export function numThreads(): number {
-  return native().numThreads() as number;
+  return native().numThreads({ n: null });
 }
 
 export function setNumThreads(n: number): number {
   checkArg('setNumThreads', 'n', n, opt.int(1, 256));
-  return native().numThreads(n) as number;
+  return native().numThreads({ n });
 }
 
 /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
 export function gemmKernel(): string {
-  return native().gemmKernel() as string;
+  return native().gemmKernel();
 }

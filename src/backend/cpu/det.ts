@@ -1,23 +1,23 @@
-import { dtypeCode, realOf, type DType, type FloatDType } from '../../core/dtype.js';
+import { dtypeCode, realOf, FLOAT_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { register } from '../registry.js';
-import { native } from './binding.js';
-
-const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+import { floats, native } from './binding.js';
 
 function run(A: Tensor, wantDet: boolean) {
   const batch = A.batchShape;
   const sign = Tensor.empty(A.dtype as DType, batch);
   const logabsdet = Tensor.empty(realOf(A.dtype), batch);
   const det = wantDet ? Tensor.empty(A.dtype as DType, batch) : null;
-  native().slogdet(dtypeCode(A.dtype), A.dataSync(), sign.dataSync(), logabsdet.dataSync(), det ? det.dataSync() : null,
-    sign.size, A.rows);
+  native().slogdet({
+    dtype: dtypeCode(A.dtype), A: floats(A), sign: floats(sign), logabs: floats(logabsdet), det: det ? floats(det) : null,
+    count: sign.size, n: A.rows,
+  });
   return { sign, logabsdet, det };
 }
 
 export function registerDetCpu(): void {
-  register('det', FLOATS, 'cpu', (A: Tensor) => run(A, true).det!);
-  register('slogdet', FLOATS, 'cpu', (A: Tensor) => {
+  register('det', FLOAT_DTYPES, 'cpu', (A: Tensor) => run(A, true).det!);
+  register('slogdet', FLOAT_DTYPES, 'cpu', (A: Tensor) => {
     const { sign, logabsdet } = run(A, false);
     return { sign, logabsdet };
   });

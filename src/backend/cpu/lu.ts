@@ -1,13 +1,11 @@
-import { dtypeCode, isComplex, type DType, type FloatDType } from '../../core/dtype.js';
+import { dtypeCode, isComplex, FLOAT_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { register } from '../registry.js';
-import { native } from './binding.js';
-
-const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+import { floats, native, type OpCode } from './binding.js';
 
 /** Op codes of the native solvers: op(A) = A, Aᵀ, Aᴴ. */
-export const OP_NONE = 0, OP_TRANS = 1, OP_CONJ_TRANS = 2;
+export const OP_NONE: OpCode = 0, OP_TRANS: OpCode = 1, OP_CONJ_TRANS: OpCode = 2;
 
 function luOutputs(A: Tensor) {
   const m = A.rows, n = A.cols, batch = A.batchShape;
@@ -18,24 +16,33 @@ function luOutputs(A: Tensor) {
   return { LU, pivots, info, count, m, n };
 }
 
+function luArgs(A: Tensor, o: ReturnType<typeof luOutputs>) {
+  return {
+    dtype: dtypeCode(A.dtype), A: floats(A), LU: floats(o.LU), pivots: o.pivots.dataSync(), info: o.info.dataSync(),
+    count: o.count, m: o.m, n: o.n,
+  };
+}
+
 function luFactor(A: Tensor) {
-  const { LU, pivots, info, count, m, n } = luOutputs(A);
-  native().luFactor(dtypeCode(A.dtype), A.dataSync(), LU.dataSync(), pivots.dataSync(), info.dataSync(), count, m, n, false);
-  return { LU, pivots, info };
+  const o = luOutputs(A);
+  native().luFactor({ ...luArgs(A, o), async: false });
+  return { LU: o.LU, pivots: o.pivots, info: o.info };
 }
 
 async function luFactorAsync(A: Tensor) {
-  const { LU, pivots, info, count, m, n } = luOutputs(A);
-  await native().luFactor(dtypeCode(A.dtype), A.dataSync(), LU.dataSync(), pivots.dataSync(), info.dataSync(), count, m, n,
-    true);
-  return { LU, pivots, info };
+  const o = luOutputs(A);
+  await native().luFactor({ ...luArgs(A, o), async: true });
+  return { LU: o.LU, pivots: o.pivots, info: o.info };
 }
 
 function luSolve(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchPlan, adjoint: boolean): Tensor {
   const n = LU.rows, k = B.cols;
   const X = Tensor.empty(B.dtype as DType, [...plan.batchShape, n, k]);
-  native().luSolve(dtypeCode(LU.dtype), LU.dataSync(), pivots.dataSync(), B.dataSync(), X.dataSync(), plan.count, n, k,
-    plan.aIdx, plan.bIdx, plan.aCount, plan.bCount, adjoint ? OP_CONJ_TRANS : OP_NONE, false);
+  native().luSolve({
+    dtype: dtypeCode(LU.dtype), LU: floats(LU), pivots: pivots.dataSync(), B: floats(B), X: floats(X), count: plan.count, n, k,
+    aIdx: plan.aIdx, bIdx: plan.bIdx, aCount: plan.aCount, bCount: plan.bCount, op: adjoint ? OP_CONJ_TRANS : OP_NONE,
+    async: false,
+  });
   return X;
 }
 
@@ -79,10 +86,10 @@ function luUnpack(LU: Tensor, pivots: Tensor<'int32'>) {
 }
 
 export function registerLuCpu(): void {
-  register('luFactor', FLOATS, 'cpu', luFactor);
-  register('luFactorAsync', FLOATS, 'cpu', luFactorAsync);
-  register('luSolve', FLOATS, 'cpu', luSolve);
-  register('luUnpack', FLOATS, 'cpu', luUnpack);
+  register('luFactor', FLOAT_DTYPES, 'cpu', luFactor);
+  register('luFactorAsync', FLOAT_DTYPES, 'cpu', luFactorAsync);
+  register('luSolve', FLOAT_DTYPES, 'cpu', luSolve);
+  register('luUnpack', FLOAT_DTYPES, 'cpu', luUnpack);
 }
 
 /**
@@ -94,5 +101,5 @@ export function registerLuCpu(): void {
 export function solverBlocking(set: { luLeaf?: number; luCrossover?: number; trsmBlock?: number } = {}): {
   luLeaf: number; luCrossover: number; trsmBlock: number;
 } {
-  return native().solverBlocking(set.luLeaf ?? 0, set.luCrossover ?? 0, set.trsmBlock ?? 0);
+  return native().solverBlocking({ luLeaf: set.luLeaf ?? 0, luCrossover: set.luCrossover ?? 0, trsmBlock: set.trsmBlock ?? 0 });
 }

@@ -1,9 +1,8 @@
-import { dtypeCode, type DType, type FloatDType } from '../../core/dtype.js';
+import { dtypeCode, FLOAT_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { register } from '../registry.js';
-import { native } from './binding.js';
+import { floats, native } from './binding.js';
 
-const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 const MODE = { reduced: 0, complete: 1, r: 2 } as const;
 
 function qr(A: Tensor, mode: 'reduced' | 'complete' | 'r'): { Q: Tensor | null; R: Tensor } {
@@ -12,15 +11,15 @@ function qr(A: Tensor, mode: 'reduced' | 'complete' | 'r'): { Q: Tensor | null; 
   const rr = mode === 'complete' ? m : k;
   const Q = mode === 'r' ? null : Tensor.empty(A.dtype as DType, [...batch, m, mode === 'complete' ? m : k]);
   const R = Tensor.empty(A.dtype as DType, [...batch, rr, n]);
-  native().qr(dtypeCode(A.dtype), A.dataSync(), Q ? Q.dataSync() : null, R.dataSync(), count, m, n, MODE[mode]);
+  native().qr({ dtype: dtypeCode(A.dtype), A: floats(A), Q: Q ? floats(Q) : null, R: floats(R), batch: count, m, n, mode: MODE[mode] });
   return { Q, R };
 }
 
 /** Panel width of the native blocked QR (tests shrink it; 0 restores the default). */
 export function qrBlockSize(nb?: number): number {
-  return native().qrBlockSize(nb) as number;
+  return native().qrBlockSize({ nb: nb ?? null });
 }
 
 export function registerQrCpu(): void {
-  register('qr', FLOATS, 'cpu', qr);
+  register('qr', FLOAT_DTYPES, 'cpu', qr);
 }

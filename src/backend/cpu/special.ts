@@ -3,13 +3,11 @@
 //   heaviside(x, values, layout) → out            (layout: src/core/broadcast.ts)
 //   laguerrePolynomialL(x, n, layout) → out       (n already in x's dtype)
 //   logspace(steps, start, end, base, dtype) → out, registered per output dtype
-import { dtypeCode, type DType } from '../../core/dtype.js';
+import { dtypeCode, REAL_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import type { ElementwiseLayout } from '../../core/broadcast.js';
 import { register } from '../registry.js';
-import { native } from './binding.js';
-
-const REAL: DType[] = ['float32', 'float64'];
+import { floats, native } from './binding.js';
 
 /** An output the kernel overwrites completely (the binding advises huge pages for it). */
 function output(dtype: DType, shape: readonly number[]): Tensor {
@@ -19,29 +17,39 @@ function output(dtype: DType, shape: readonly number[]): Tensor {
 function frexp(x: Tensor): { mantissa: Tensor; exponent: Tensor<'int32'> } {
   const mantissa = output(x.dtype, x.shape);
   const exponent = output('int32', x.shape) as Tensor<'int32'>;
-  native().frexp(dtypeCode(x.dtype), x.dataSync(), mantissa.dataSync(), exponent.dataSync());
+  native().frexp({ dtype: dtypeCode(x.dtype), x: floats(x), mantissa: floats(mantissa), exponent: exponent.dataSync() });
   return { mantissa, exponent };
 }
 
-function binary(name: string) {
-  return (a: Tensor, b: Tensor, L: ElementwiseLayout): Tensor => {
-    const out = output(a.dtype, L.shape);
-    if (L.size === 0) return out;
-    native()[name](dtypeCode(a.dtype), a.dataSync(), b.dataSync(), out.dataSync(),
-      Float64Array.from(L.dims), Float64Array.from(L.aStrides), Float64Array.from(L.bStrides));
-    return out;
-  };
+function heaviside(x: Tensor, values: Tensor, L: ElementwiseLayout): Tensor {
+  const out = output(x.dtype, L.shape);
+  if (L.size === 0) return out;
+  native().heaviside({
+    dtype: dtypeCode(x.dtype), x: floats(x), values: floats(values), out: floats(out), shape: Float64Array.from(L.dims),
+    xStrides: Float64Array.from(L.aStrides), valuesStrides: Float64Array.from(L.bStrides),
+  });
+  return out;
+}
+
+function laguerrePolynomialL(x: Tensor, n: Tensor, L: ElementwiseLayout): Tensor {
+  const out = output(x.dtype, L.shape);
+  if (L.size === 0) return out;
+  native().laguerrePolynomialL({
+    dtype: dtypeCode(x.dtype), x: floats(x), n: floats(n), out: floats(out), shape: Float64Array.from(L.dims),
+    xStrides: Float64Array.from(L.aStrides), nStrides: Float64Array.from(L.bStrides),
+  });
+  return out;
 }
 
 function logspace(steps: number, start: number, end: number, base: number, dtype: DType): Tensor {
   const out = output(dtype, [steps]);
-  native().logspace(dtypeCode(dtype), out.dataSync(), steps, start, end, base);
+  native().logspace({ dtype: dtypeCode(dtype), out: out.dataSync() as Float32Array | Float64Array | Int32Array, steps, start, end, base });
   return out;
 }
 
 export function registerSpecialCpu(): void {
-  register('frexp', REAL, 'cpu', frexp);
-  register('heaviside', REAL, 'cpu', binary('heaviside'));
-  register('laguerrePolynomialL', REAL, 'cpu', binary('laguerrePolynomialL'));
-  register('logspace', [...REAL, 'int32'], 'cpu', logspace);
+  register('frexp', REAL_DTYPES, 'cpu', frexp);
+  register('heaviside', REAL_DTYPES, 'cpu', heaviside);
+  register('laguerrePolynomialL', REAL_DTYPES, 'cpu', laguerrePolynomialL);
+  register('logspace', [...REAL_DTYPES, 'int32'], 'cpu', logspace);
 }

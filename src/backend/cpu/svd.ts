@@ -1,9 +1,7 @@
-import { dtypeCode, realOf, type DType, type FloatDType } from '../../core/dtype.js';
+import { dtypeCode, realOf, FLOAT_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { register } from '../registry.js';
-import { native } from './binding.js';
-
-const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+import { floats, native } from './binding.js';
 
 function svd(A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean }) {
   const m = A.rows, n = A.cols, k = Math.min(m, n), batch = A.batchShape;
@@ -13,11 +11,13 @@ function svd(A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean }) {
   const U = opts.computeUV ? Tensor.empty(A.dtype as DType, [...batch, m, full ? m : k]) : null;
   const Vh = opts.computeUV ? Tensor.empty(A.dtype as DType, [...batch, full ? n : k, n]) : null;
   const info = Tensor.empty('int32', batch);
-  native().svd(dtypeCode(A.dtype), A.dataSync(), S.dataSync(), U ? U.dataSync() : null, Vh ? Vh.dataSync() : null,
-    info.dataSync(), count, m, n, opts.computeUV, full);
+  native().svd({
+    dtype: dtypeCode(A.dtype), A: floats(A), S: floats(S), U: U ? floats(U) : null, Vh: Vh ? floats(Vh) : null,
+    info: info.dataSync(), batch: count, m, n, computeUV: opts.computeUV, fullMatrices: full,
+  });
   return { U, S, Vh, info };
 }
 
 export function registerSvdCpu(): void {
-  register('svd', FLOATS, 'cpu', svd);
+  register('svd', FLOAT_DTYPES, 'cpu', svd);
 }

@@ -1,9 +1,7 @@
-import type { DType, FloatDType } from '../../core/dtype.js';
-import { isComplex } from '../../core/dtype.js';
+import type { DType } from '../../core/dtype.js';
+import { isComplex, FLOAT_DTYPES } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { register } from '../registry.js';
-
-const FLOATS: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 
 /** Batched transpose (conj: adjoint) of the last two dims into a new tensor. */
 export function transposeCpu(A: Tensor, conj: boolean): Tensor {
@@ -33,5 +31,5 @@ export function transposeCpu(A: Tensor, conj: boolean): Tensor {
 }
 
 export function registerTransposeCpu(): void {
-  register('transpose', FLOATS, 'cpu', transposeCpu);
+  register('transpose', FLOAT_DTYPES, 'cpu', transposeCpu);
 }
