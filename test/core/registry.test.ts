@@ -1,0 +1,39 @@
+// The registry's contract: entries typed by ops.ts (test/types/registry.test.ts checks the
+// types), typed errors for a missing (op, dtype, device), and the package entry registering
+// every backend once, composite ops included.
+import { describe, it, expect } from 'vitest';
+import { DeviceError, DTypeError, Tensor } from '../../src/index.js';
+import { Registry, entries, lookup } from '../../src/backend/registry.js';
+import type { OpName } from '../../src/backend/ops.js';
+
+describe('registry', () => {
+  it('an op registered only on the CPU: lookup on the GPU is a DeviceError naming the caller', () => {
+    const r = new Registry();
+    const pinv = (A: Tensor) => ({ X: A, info: Tensor.empty('int32', []) as Tensor<'int32'> });
+    r.register('pinv', ['float32', 'float64'], 'cpu', pinv);
+    expect(r.lookup('pinv', 'float64', 'cpu')).toBe(pinv);
+    expect(r.has('pinv', 'float32', 'gpu')).toBe(false);
+    expect(() => r.lookup('pinv', 'float32', 'gpu', 'linalg.pinv')).toThrow(DeviceError);
+    expect(() => r.lookup('pinv', 'float32', 'gpu', 'linalg.pinv'))
+      .toThrow(/^linalg\.pinv: not available on gpu \(available: float32 on cpu, float64 on cpu\)$/);
+    expect(() => r.lookup('pinv', 'complex64', 'cpu')).toThrow(DTypeError);
+  });
+
+  it('an empty registry says which entry registers the backends', () => {
+    expect(() => new Registry().lookup('matmul', 'float32', 'cpu', 'matmul')).toThrow(/import lapis/);
+  });
+
+  it('the package entry registers the composite ops on the CPU only', () => {
+    const composite: OpName[] = ['pinv', 'matrixRank', 'lstsq', 'vectorNorm', 'matrixNorm', 'cond', 'luUnpack'];
+    for (const op of composite) {
+      for (const dtype of ['float32', 'float64', 'complex64', 'complex128'] as const) {
+        expect(typeof lookup(op, dtype, 'cpu'), `${op} ${dtype}`).toBe('function');
+      }
+      expect(() => lookup(op, 'float32', 'gpu', op), op).toThrow(DeviceError);
+    }
+    for (const op of ['gdnChunkSystems', 'gdnStatePass'] as const) {
+      expect(entries().filter((e) => e.op === op).map((e) => `${e.dtype} on ${e.device}`).sort())
+        .toEqual(['float32 on cpu', 'float64 on cpu']);
+    }
+  });
+});
