@@ -17,7 +17,7 @@ void gemm(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C);
 template <class T>
 void gemm(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_threads);
 
-// Which micro-kernel family is active ("avx2", "neon", "portable") — for tests and bench.
+// Which micro-kernel family is active ("avx512", "avx2", "neon", "portable"; isa_name(active_isa())).
 const char* gemm_kernel_name();
 
 }  // namespace lapis

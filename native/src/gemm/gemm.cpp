@@ -12,65 +12,29 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <string>
 
 #include "gemm_kernels.hpp"
+#include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
-
-#if LAPIS_GEMM_X86 && defined(_MSC_VER)
-#include <intrin.h>
-#endif
 
 namespace lapis {
 namespace gemm_detail {
 namespace {
 
-#if LAPIS_GEMM_X86
-struct X86Features {
-  bool avx2_fma = false, avx512f = false;
-};
-
-X86Features x86_features() {
-  X86Features f;
-#if defined(_MSC_VER)
-  int r[4];
-  __cpuid(r, 0);
-  if (r[0] < 7) return f;
-  __cpuid(r, 1);
-  const bool fma = (r[2] >> 12) & 1, osxsave = (r[2] >> 27) & 1, avx = (r[2] >> 28) & 1;
-  if (!(fma && osxsave && avx)) return f;
-  const unsigned long long xcr0 = _xgetbv(0);
-  if ((xcr0 & 6) != 6) return f;  // the OS saves the ymm state
-  __cpuidex(r, 7, 0);
-  f.avx2_fma = (r[1] >> 5) & 1;
-  f.avx512f = f.avx2_fma && ((r[1] >> 16) & 1) && (xcr0 & 0xE6) == 0xE6;  // and the zmm / mask state
-#else
-  __builtin_cpu_init();  // libgcc / compiler-rt also check that the OS saves the ymm / zmm state
-  f.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  f.avx512f = f.avx2_fma && __builtin_cpu_supports("avx512f");
-#endif
-  return f;
-}
-#endif
-
-// The widest family the CPU runs, unless LAPIS_KERNELS names another one it supports
-// ("portable" always works: the test suite runs once with it forced).
+// The family of active_isa() (lapis/isa.hpp).
 Family pick_family() {
-  const char* env = std::getenv("LAPIS_KERNELS");
-  const std::string want = env ? env : "";
-  if (want == "portable") return portable_family();
+  switch (active_isa()) {
 #if LAPIS_GEMM_X86
-  const X86Features f = x86_features();
-  if (f.avx512f && want != "avx2") return avx512_family();
-  if (f.avx2_fma) return avx2_family();
+    case Isa::avx512: return avx512_family();
+    case Isa::avx2: return avx2_family();
 #endif
 #if LAPIS_GEMM_ARM64
-  return neon_family();
+    case Isa::neon: return neon_family();
 #endif
-  return portable_family();
+    default: return portable_family();
+  }
 }
 
 const Family& family() {

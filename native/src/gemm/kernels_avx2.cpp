@@ -6,57 +6,12 @@
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_X86
-#include <immintrin.h>
-
 #include "ukernel.hpp"
 
 namespace lapis::gemm_detail {
 namespace {
-
-struct Avx2D {
-  using R = double;
-  using V = __m256d;
-  static constexpr int L = 4;
-  static constexpr bool kMasked = true;
-  using M = __m256i;
-  static M mask(int n) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3)); }
-  static V loadm(const R* p, M m) { return _mm256_maskload_pd(p, m); }
-  static V zero() { return _mm256_setzero_pd(); }
-  static V load(const R* p) { return _mm256_loadu_pd(p); }
-  static void store(R* p, V v) { _mm256_storeu_pd(p, v); }
-  static V bcast(const R* p) { return _mm256_broadcast_sd(p); }
-  static V set1(R x) { return _mm256_set1_pd(x); }
-  static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
-  static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
-  static V add(V a, V b) { return _mm256_add_pd(a, b); }
-  static V swap(V v) { return _mm256_permute_pd(v, 0x5); }
-  static V addsub(V x, V y) { return _mm256_addsub_pd(x, y); }
-  static V neg(V v) { return _mm256_xor_pd(v, _mm256_set1_pd(-0.0)); }
-  static V conj(V v) { return _mm256_xor_pd(v, _mm256_setr_pd(0.0, -0.0, 0.0, -0.0)); }
-};
-
-struct Avx2S {
-  using R = float;
-  using V = __m256;
-  static constexpr int L = 8;
-  static constexpr bool kMasked = true;
-  using M = __m256i;
-  static M mask(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
-  static V loadm(const R* p, M m) { return _mm256_maskload_ps(p, m); }
-  static V zero() { return _mm256_setzero_ps(); }
-  static V load(const R* p) { return _mm256_loadu_ps(p); }
-  static void store(R* p, V v) { _mm256_storeu_ps(p, v); }
-  static V bcast(const R* p) { return _mm256_broadcast_ss(p); }
-  static V set1(R x) { return _mm256_set1_ps(x); }
-  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
-  static V add(V a, V b) { return _mm256_add_ps(a, b); }
-  static V swap(V v) { return _mm256_permute_ps(v, 0xB1); }
-  static V addsub(V x, V y) { return _mm256_addsub_ps(x, y); }
-  static V neg(V v) { return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f)); }
-  static V conj(V v) { return _mm256_xor_ps(v, _mm256_setr_ps(0.f, -0.f, 0.f, -0.f, 0.f, -0.f, 0.f, -0.f)); }
-};
-
+using Avx2D = simd::Pack<simd::Avx2, double>;
+using Avx2S = simd::Pack<simd::Avx2, float>;
 }  // namespace
 
 Family avx2_family() {

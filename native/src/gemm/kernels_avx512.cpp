@@ -4,73 +4,29 @@
 // 16 zmm accumulators + 2 for b + broadcasts; per k step 2 loads and 8 broadcasts feed
 // 16 FMAs.
 // The build applies no ISA flags to this file (the addon targets x86-64-v3 at most): the
-// target is set per function here, and the driver only calls in after a CPUID check.
+// target is set per function here (the packet's own), and the driver only calls in after
+// active_isa() chose avx512.
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_X86
-#include <immintrin.h>
-
 #include <cstdint>
 #include <utility>  // before the target region: library inline code must keep the baseline ISA
 
+#include "lapis/simd.hpp"
+
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
 #endif
 
 #include "ukernel.hpp"
 
 namespace lapis::gemm_detail {
 namespace {
-
-struct Avx512D {
-  using R = double;
-  using V = __m512d;
-  static constexpr int L = 8;
-  static constexpr bool kMasked = true;
-  using M = __mmask8;
-  static M mask(int n) { return static_cast<M>((1u << n) - 1u); }
-  static V loadm(const R* p, M m) { return _mm512_maskz_loadu_pd(m, p); }
-  static V zero() { return _mm512_setzero_pd(); }
-  static V load(const R* p) { return _mm512_loadu_pd(p); }
-  static void store(R* p, V v) { _mm512_storeu_pd(p, v); }
-  static V bcast(const R* p) { return _mm512_set1_pd(*p); }
-  static V set1(R x) { return _mm512_set1_pd(x); }
-  static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
-  static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
-  static V add(V a, V b) { return _mm512_add_pd(a, b); }
-  static V swap(V v) { return _mm512_shuffle_pd(v, v, 0x55); }
-  static V addsub(V x, V y) { return _mm512_mask_sub_pd(_mm512_add_pd(x, y), 0x55, x, y); }
-  static V flip(V v, __m512i m) { return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(v), m)); }
-  static V neg(V v) { return flip(v, _mm512_set1_epi64(INT64_MIN)); }
-  static V conj(V v) { return flip(v, _mm512_maskz_mov_epi64(0xAA, _mm512_set1_epi64(INT64_MIN))); }
-};
-
-struct Avx512S {
-  using R = float;
-  using V = __m512;
-  static constexpr int L = 16;
-  static constexpr bool kMasked = true;
-  using M = __mmask16;
-  static M mask(int n) { return static_cast<M>((1u << n) - 1u); }
-  static V loadm(const R* p, M m) { return _mm512_maskz_loadu_ps(m, p); }
-  static V zero() { return _mm512_setzero_ps(); }
-  static V load(const R* p) { return _mm512_loadu_ps(p); }
-  static void store(R* p, V v) { _mm512_storeu_ps(p, v); }
-  static V bcast(const R* p) { return _mm512_set1_ps(*p); }
-  static V set1(R x) { return _mm512_set1_ps(x); }
-  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
-  static V add(V a, V b) { return _mm512_add_ps(a, b); }
-  static V swap(V v) { return _mm512_shuffle_ps(v, v, 0xB1); }
-  static V addsub(V x, V y) { return _mm512_mask_sub_ps(_mm512_add_ps(x, y), 0x5555, x, y); }
-  static V flip(V v, __m512i m) { return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(v), m)); }
-  static V neg(V v) { return flip(v, _mm512_set1_epi32(INT32_MIN)); }
-  static V conj(V v) { return flip(v, _mm512_maskz_mov_epi32(0xAAAA, _mm512_set1_epi32(INT32_MIN))); }
-};
-
+using Avx512D = simd::Pack<simd::Avx512, double>;
+using Avx512S = simd::Pack<simd::Avx512, float>;
 }  // namespace
 }  // namespace lapis::gemm_detail
 

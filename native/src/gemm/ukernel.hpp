@@ -1,11 +1,7 @@
-// The register micro-kernels, written once over a SIMD traits type VT and instantiated by
-// each family's translation unit (portable, AVX2+FMA, NEON) with its own traits.
-//
-// VT provides: R (real type), V (vector), L (lanes), zero, load, store, bcast (load one R
-// into every lane), set1, fma(a, b, c) = c + a·b, mul, add, swap (exchange the two lanes of
-// every (re, im) pair), addsub(x, y) = (x0 − y0, x1 + y1, x2 − y2, …), neg, conj (negate
-// the odd lanes), kMasked; with kMasked, also M (a lane mask), mask(n) (the first n lanes)
-// and loadm(p, m) (masked lanes read as 0 and never fault).
+// The register micro-kernels, written once over a SIMD packet VT (lapis/simd.hpp) and
+// instantiated by each family's translation unit (portable, AVX2+FMA, AVX-512, NEON) with
+// its own packet. Right-edge tiles read B with masked loads where the packet has them
+// (VT::kTail).
 //
 // Everything here has internal linkage (anonymous namespace): each ISA file compiles its
 // own copy with its own flags, so the linker can never hand AVX2 code to a portable
@@ -15,6 +11,7 @@
 #include <utility>
 
 #include "gemm_kernels.hpp"
+#include "lapis/simd.hpp"
 
 #if defined(__clang__)
 #define LAPIS_UNROLL(n) _Pragma("unroll 4")
@@ -27,18 +24,10 @@
 namespace lapis::gemm_detail {
 namespace {
 
-// Compile-time loops: f(integral_constant<int, 0>) … f(integral_constant<int, N−1>). The
-// accumulator arrays are then indexed by constants from the start, so the compiler keeps
-// them in registers (a runtime loop, even a fully unrolled one, leaves GCC storing every
-// accumulator to the stack on each k step).
-template <class F, int... I>
-inline void unroll_seq(F&& f, std::integer_sequence<int, I...>) {
-  (f(std::integral_constant<int, I>{}), ...);
-}
-template <int N, class F>
-inline void unroll(F&& f) {
-  unroll_seq(f, std::make_integer_sequence<int, N>{});
-}
+// Compile-time loops (simd::unroll): the accumulator arrays are then indexed by constants
+// from the start, so the compiler keeps them in registers (a runtime loop, even a fully
+// unrolled one, leaves GCC storing every accumulator to the stack on each k step).
+using simd::unroll;
 
 // Loads of the NV vectors of a b row: plain, or (MASKED) limited to the first `lanes`
 // scalars of the row, with the masks built once per tile.
@@ -51,15 +40,15 @@ struct LaneMasks {
 
 template <class VT, int NV>
 struct LaneMasks<VT, NV, true> {
-  typename VT::M m[NV];
+  typename VT::Tail m[NV];
   explicit LaneMasks(int lanes) {
     unroll<NV>([&](auto v) {
       const int n = lanes - int(v) * VT::L;
-      m[v] = VT::mask(n < 0 ? 0 : n > VT::L ? VT::L : n);
+      m[v] = VT::tail(n < 0 ? 0 : n > VT::L ? VT::L : n);
     });
   }
   template <class I>
-  typename VT::V load(const typename VT::R* b, I v) const { return VT::loadm(b + int(v) * VT::L, m[v]); }
+  typename VT::V load(const typename VT::R* b, I v) const { return VT::loadt(b + int(v) * VT::L, m[v]); }
 };
 
 // Real tile MR × (NV·L). Per k step: NV vector loads of b, MR broadcasts of a, MR·NV FMAs
@@ -113,7 +102,7 @@ struct RealKernel {
 
   static void run_edge(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs, R alpha,
                        int, index cols) {
-    if constexpr (VT::kMasked) {
+    if constexpr (VT::kTail) {
       if (ars == 1 && acs == MR) body<true, true>(k, a, ars, acs, b, brs, c, crs, alpha, R(0), int(cols));
       else body<false, true>(k, a, ars, acs, b, brs, c, crs, alpha, R(0), int(cols));
     }
@@ -133,7 +122,7 @@ struct ComplexKernel {
   static constexpr int NR = NV * L / 2;
 
   // alpha·x for interleaved complex x: (ar·x) addsub (ai·swap(x)).
-  static V cmul(V x, V ar, V ai) { return VT::addsub(VT::mul(x, ar), VT::mul(VT::swap(x), ai)); }
+  static V cmul(V x, V ar, V ai) { return VT::addsub(VT::mul(x, ar), VT::mul(VT::swap_pairs(x), ai)); }
 
   template <bool PACKED, bool MASKED = false>
   static void body(index k, const R* a, index ars, index acs, const R* b, index brs, R* c, index crs,
@@ -165,7 +154,7 @@ struct ComplexKernel {
     unroll<MR>([&](auto i) {
       unroll<NV>([&](auto v) {
         V t2 = (ca != cb) ? VT::neg(acc2[i][v]) : acc2[i][v];
-        V r = VT::addsub(acc1[i][v], VT::swap(t2));
+        V r = VT::addsub(acc1[i][v], VT::swap_pairs(t2));
         if (cb) r = VT::conj(r);
         r = cmul(r, var, vai);
         R* cp = c + i * crs + v * L;
@@ -188,7 +177,7 @@ struct ComplexKernel {
 
   static void run_edge(index k, const C* a, index ars, index acs, const C* b, index brs, C* c, index crs, C alpha,
                        int flags, index cols) {
-    if constexpr (VT::kMasked) {
+    if constexpr (VT::kTail) {
       const R* ar = reinterpret_cast<const R*>(a);
       const R* br = reinterpret_cast<const R*>(b);
       R* cr = reinterpret_cast<R*>(c);
@@ -211,7 +200,7 @@ KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
   s.kc = kc;
   s.nc = nc;
   s.ukr = &RealKernel<VT, MR, NV>::run;
-  if constexpr (VT::kMasked) s.ukr_edge = &RealKernel<VT, MR, NV>::run_edge;
+  if constexpr (VT::kTail) s.ukr_edge = &RealKernel<VT, MR, NV>::run_edge;
   return s;
 }
 
@@ -224,7 +213,7 @@ KernelSet<std::complex<typename VT::R>> complex_set(index mc, index kc, index nc
   s.kc = kc;
   s.nc = nc;
   s.ukr = &ComplexKernel<VT, MR, NV>::run;
-  if constexpr (VT::kMasked) s.ukr_edge = &ComplexKernel<VT, MR, NV>::run_edge;
+  if constexpr (VT::kTail) s.ukr_edge = &ComplexKernel<VT, MR, NV>::run_edge;
   return s;
 }
 

@@ -1,16 +1,14 @@
 // Batched inverses of n ≤ 4 matrices. Real types run the lane kernel of
 // inv_small_lanes.hpp (one matrix per SIMD lane, branch-free Gauss–Jordan with partial
-// pivoting): AVX-512 or AVX2+FMA when the CPU has it (LAPIS_KERNELS=avx2 / =portable
-// narrows the choice), else the
-// same algorithm on a portable lane type the compiler vectorises itself. Complex types
+// pivoting): AVX-512 or AVX2+FMA as active_isa() allows, else the same algorithm on the
+// portable packet. Complex types
 // take the scalar per-matrix path (rare enough not to need lanes).
 #include "lapis/inv_small.hpp"
 
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 
 #include "inv_small_lanes.hpp"
+#include "lapis/isa.hpp"
 #include "lapis/pages.hpp"
 #include "lapis/parallel.hpp"
 
@@ -32,13 +30,7 @@ namespace {
 #if defined(LAPIS_INV_HAVE_AVX2)
 bool use_avx2() {
 #if defined(__GNUC__) || defined(__clang__)
-  static const bool ok = [] {
-    const char* k = std::getenv("LAPIS_KERNELS");
-    if (k && std::strcmp(k, "portable") == 0) return false;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  }();
-  return ok;
+  return runs_avx2(active_isa());
 #else
   return false;
 #endif
@@ -46,14 +38,7 @@ bool use_avx2() {
 #endif
 
 #if defined(LAPIS_INV_HAVE_AVX512)
-bool use_avx512() {
-  static const bool ok = [] {
-    const char* k = std::getenv("LAPIS_KERNELS");  // "avx2" and "portable" both rule it out
-    if (k && (std::strcmp(k, "portable") == 0 || std::strcmp(k, "avx2") == 0)) return false;
-    return use_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  }();
-  return ok;
-}
+bool use_avx512() { return active_isa() == Isa::avx512; }
 #endif
 
 // Portable lanes: plain arrays; loops the compiler turns into SSE/NEON where it can.

@@ -1,12 +1,11 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
 #include "kernels.hpp"
+#include "lapis/isa.hpp"
 
 namespace lapis::detail {
 namespace portable {
@@ -20,18 +19,13 @@ template SolverKernels<std::complex<double>> make_kernels<std::complex<double>>(
 }  // namespace portable
 
 namespace {
+// No AVX-512 build: the AVX2 one runs under avx512 too.
 bool use_avx2() {
-  static const bool yes = [] {
-    const char* f = std::getenv("LAPIS_KERNELS");  // same switch as the GEMM
-    if (f && std::strcmp(f, "portable") == 0) return false;
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return runs_avx2(active_isa());
 #else
-    return false;
+  return false;
 #endif
-  }();
-  return yes;
 }
 }  // namespace
 

@@ -2,13 +2,12 @@
 // run-time choice among the builds (tiny_avx2.cpp, tiny_avx512.cpp).
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "lapis/isa.hpp"
 #include "tiny.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -32,29 +31,21 @@ template TinySolver<double> make<double>();
 }  // namespace tiny_portable
 
 namespace {
-enum class TinyIsa { portable, avx2, avx512 };
-TinyIsa tiny_isa() {
-  static const TinyIsa isa = [] {
-    const char* env = std::getenv("LAPIS_KERNELS");  // the same switch as the GEMM
-    const std::string want = env ? env : "";
-    if (want == "portable") return TinyIsa::portable;
+// active_isa() on the builds this family has (no NEON build: arm64 runs the portable one).
+Isa tiny_isa() {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    __builtin_cpu_init();  // (libgcc also checks that the OS saves the ymm / zmm state)
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (avx2 && __builtin_cpu_supports("avx512f") && want != "avx2") return TinyIsa::avx512;
-    if (avx2) return TinyIsa::avx2;
+  const Isa isa = active_isa();
+  if (isa == Isa::avx512 || isa == Isa::avx2) return isa;
 #endif
-    return TinyIsa::portable;
-  }();
-  return isa;
+  return Isa::portable;
 }
 }  // namespace
 
 template <class T> const TinySolver<T>& tiny_solver() {
   static const TinySolver<T> s = [] {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    if (tiny_isa() == TinyIsa::avx512) return tiny_avx512::make<T>();
-    if (tiny_isa() == TinyIsa::avx2) return tiny_avx2::make<T>();
+    if (tiny_isa() == Isa::avx512) return tiny_avx512::make<T>();
+    if (tiny_isa() == Isa::avx2) return tiny_avx2::make<T>();
 #endif
     return tiny_portable::make<T>();
   }();
@@ -64,11 +55,7 @@ template const TinySolver<float>& tiny_solver<float>();
 template const TinySolver<double>& tiny_solver<double>();
 
 const char* tiny_solver_name() {
-  switch (tiny_isa()) {
-    case TinyIsa::avx512: return "avx512";
-    case TinyIsa::avx2: return "avx2";
-    default: return "portable";
-  }
+  return isa_name(tiny_isa());
 }
 
 }  // namespace lapis::detail

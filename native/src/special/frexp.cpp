@@ -1,12 +1,9 @@
 // frexp by bit manipulation, branch-free so the loop vectorises: subnormals are first
 // scaled into the normal range by an exact power of two (libm's frexp and WGSL's builtin
 // differ there, see docs/special.md), then the biased exponent is swapped for −1.
-// x86-64 runs the AVX2 build of the same loop when the CPU has it (LAPIS_KERNELS=portable
-// forces this file's).
-#include <cstdlib>
-#include <cstring>
-
+// x86-64 runs the AVX2 build of the same loop when active_isa() allows AVX2 (lapis/isa.hpp).
 #include "frexp_impl.hpp"
+#include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/special.hpp"
 
@@ -22,13 +19,7 @@ namespace {
 
 bool use_avx2() {
 #if defined(LAPIS_FREXP_HAVE_AVX2)
-  static const bool ok = [] {
-    const char* k = std::getenv("LAPIS_KERNELS");
-    if (k && std::strcmp(k, "portable") == 0) return false;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return ok;
+  return runs_avx2(active_isa());
 #else
   return false;
 #endif

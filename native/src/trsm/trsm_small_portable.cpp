@@ -4,12 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
-#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "lapis/isa.hpp"
 #include "trsm_small.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -37,29 +36,21 @@ template TrsmSmall<double> make<double>();
 }  // namespace trsm_small_portable
 
 namespace {
-enum class TrsmIsa { portable, avx2, avx512 };
-TrsmIsa trsm_isa() {
-  static const TrsmIsa isa = [] {
-    const char* env = std::getenv("LAPIS_KERNELS");  // the same switch as the GEMM
-    const std::string want = env ? env : "";
-    if (want == "portable") return TrsmIsa::portable;
+// active_isa() on the builds this family has (no NEON build: arm64 runs the portable one).
+Isa trsm_isa() {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    __builtin_cpu_init();  // (libgcc also checks that the OS saves the ymm / zmm state)
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (avx2 && __builtin_cpu_supports("avx512f") && want != "avx2") return TrsmIsa::avx512;
-    if (avx2) return TrsmIsa::avx2;
+  const Isa isa = active_isa();
+  if (isa == Isa::avx512 || isa == Isa::avx2) return isa;
 #endif
-    return TrsmIsa::portable;
-  }();
-  return isa;
+  return Isa::portable;
 }
 }  // namespace
 
 template <class T> const TrsmSmall<T>& trsm_small() {
   static const TrsmSmall<T> s = [] {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    if (trsm_isa() == TrsmIsa::avx512) return trsm_small_avx512::make<T>();
-    if (trsm_isa() == TrsmIsa::avx2) return trsm_small_avx2::make<T>();
+    if (trsm_isa() == Isa::avx512) return trsm_small_avx512::make<T>();
+    if (trsm_isa() == Isa::avx2) return trsm_small_avx2::make<T>();
 #endif
     return trsm_small_portable::make<T>();
   }();
@@ -69,11 +60,7 @@ template const TrsmSmall<float>& trsm_small<float>();
 template const TrsmSmall<double>& trsm_small<double>();
 
 const char* trsm_small_name() {
-  switch (trsm_isa()) {
-    case TrsmIsa::avx512: return "avx512";
-    case TrsmIsa::avx2: return "avx2";
-    default: return "portable";
-  }
+  return isa_name(trsm_isa());
 }
 
 }  // namespace lapis::detail
