@@ -6,8 +6,8 @@ import { ArgumentError } from '../core/errors.js';
 import { Tensor } from '../core/tensor.js';
 
 /**
- * The largest degree the recurrence runs to (2^20: O(n) per element, about 4 ms per
- * element here). Larger degrees are computed by a Bessel-type expansion (O(1) per
+ * The largest degree the recurrence runs to (2^20: O(n) per element; docs/decisions.md
+ * has its cost). Larger degrees are computed by a Bessel-type expansion (O(1) per
  * element) where |x|³ ≤ 1.44·(n + ½), and refused elsewhere.
  */
 export const LAGUERRE_MAX_DEGREE = 1048576;
