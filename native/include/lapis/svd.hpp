@@ -12,8 +12,21 @@ namespace lapis {
 // Returns info: 0 on success; -1 when A holds NaN/Inf (S, U, Vh are then filled with
 // NaN); k > 0 when the Jacobi sweeps did not converge within the sweep cap (the
 // results are returned anyway, as accurate as the last sweep left them).
+//
+// opts: the algorithm's internal choices, defaults as the benchmarks and accuracy tests
+// picked them; tests pass the alternatives to cover every path.
+struct SvdOptions {
+  // Column-pivoted first QR (geqp2) instead of geqrf after the static column sort. Auto:
+  // when the row grading (largest / smallest nonzero row max-norm) exceeds 2^30.
+  enum class Pivot { Auto, Always, Never } pivot = Pivot::Auto;
+  // For n ≥ 24 with vectors: sweep without accumulating the rotations and recover V from
+  // R·V = X by one triangular solve when R is well conditioned (checked; the sweeps are
+  // redone with accumulation otherwise). false: always accumulate.
+  bool solve_for_v = true;
+};
+
 template <class T>
 int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool compute_uv, bool full,
-        int max_threads = 0);
+        int max_threads = 0, const SvdOptions& opts = {});
 
 }  // namespace lapis

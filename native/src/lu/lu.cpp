@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "lapis/blas1.hpp"
 #include "lapis/gemm.hpp"
 #include "lapis/trsm.hpp"
 
@@ -34,7 +35,7 @@ void laswp(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2
   if (ncols <= 0) return;
   auto one = [&](index i) {
     const index p = ipiv[i] - 1;
-    if (p != i) std::swap_ranges(b + i * ldb, b + i * ldb + ncols, b + p * ldb);
+    if (p != i) blas1::swap(ncols, b + i * ldb, 1, b + p * ldb, 1);
   };
   if (forward) for (index i = k1; i < k2; ++i) one(i);
   else for (index i = k2 - 1; i >= k1; --i) one(i);

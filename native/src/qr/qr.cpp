@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "lapis/blas1.hpp"
 #include "lapis/gemm.hpp"
 #include "lapis/parallel.hpp"
 #include "qr_internal.hpp"
@@ -43,62 +44,6 @@ index block_size_for(index m, index n, std::size_t elem) {
 
 namespace qr_detail {
 
-template <class T>
-real_t<T> nrm2(const T* x, index n, index inc) {
-  using R = real_t<T>;
-  // First pass over the real components with independent partial sums and maxima, so it
-  // runs in vector registers. A NaN anywhere makes the sum NaN (squares are never
-  // negative, so Inf alone cannot); the maxima only steer the scaling below.
-  constexpr int kL = 8;
-  R sp[kL] = {}, mp[kL] = {};
-  const R* xr = reinterpret_cast<const R*>(x);
-  constexpr index kc = is_complex_v<T> ? 2 : 1;
-  const index len = n * kc;
-  index i = 0;
-  if (inc == 1) {
-    for (; i + kL <= len; i += kL)
-      for (int l = 0; l < kL; ++l) {
-        const R a = std::abs(xr[i + l]);
-        sp[l] += a * a;
-        mp[l] = mp[l] < a ? a : mp[l];
-      }
-  }
-  R s = 0, mx = 0;
-  for (; i < len; ++i) {
-    const R a = std::abs(xr[(i / kc) * inc * kc + i % kc]);
-    s += a * a;
-    mx = mx < a ? a : mx;
-  }
-  s += ((sp[0] + sp[4]) + (sp[1] + sp[5])) + ((sp[2] + sp[6]) + (sp[3] + sp[7]));
-  for (int l = 0; l < kL; ++l) mx = mx < mp[l] ? mp[l] : mx;
-  const bool nan = s != s;
-  if (nan) return std::numeric_limits<R>::quiet_NaN();
-  // The plain sum is exact enough unless squares over- or underflow.
-  const R small = std::sqrt(smallest_normal<T>() / eps<T>());
-  const R big = std::sqrt(std::numeric_limits<R>::max()) / R(4 * (n + 1));
-  if (mx == 0) return 0;
-  if (std::isinf(mx)) return mx;
-  if (mx > small && mx < big) return std::sqrt(s);
-  // Scale by a power of two near 1/mx: exact, and 1/mx itself overflows when mx is
-  // subnormal (float: 2^-e is finite only for e > -128, not for the -1000 of double).
-  const int e = std::ilogb(mx);
-  const bool direct = e > -std::numeric_limits<R>::max_exponent && e < std::numeric_limits<R>::max_exponent;
-  const R inv = direct ? std::ldexp(R(1), -e) : R(1);
-  auto sc = [&](R v) { return direct ? v * inv : std::ldexp(v, -e); };
-  s = 0;
-  for (index i = 0; i < n; ++i) {
-    T v = x[i * inc];
-    if constexpr (is_complex_v<T>) {
-      R a = sc(v.real()), b = sc(v.imag());
-      s += a * a + b * b;
-    } else {
-      R a = sc(v);
-      s += a * a;
-    }
-  }
-  return std::ldexp(std::sqrt(s), e);
-}
-
 template <class R>
 static R hypot3(R a, R b, R c) {
   a = std::abs(a); b = std::abs(b); c = std::abs(c);
@@ -112,7 +57,7 @@ static R hypot3(R a, R b, R c) {
 template <class T>
 void larfg(T& alpha, T* x, index n, index inc, T& tau) {
   using R = real_t<T>;
-  R xnorm = nrm2(x, n, inc);
+  R xnorm = blas1::nrm2(n, x, inc);
   R ar = real_part(alpha), ai = 0;
   if constexpr (is_complex_v<T>) ai = alpha.imag();
   if (xnorm == 0 && ai == 0) {
@@ -127,11 +72,11 @@ void larfg(T& alpha, T* x, index n, index inc, T& tau) {
     const R rs = R(1) / safmin;
     do {
       ++knt;
-      for (index i = 0; i < n; ++i) x[i * inc] *= rs;
+      blas1::scal(n, rs, x, inc);
       beta *= rs;
       alpha *= rs;
     } while (std::abs(beta) < safmin && knt < 20);
-    xnorm = nrm2(x, n, inc);
+    xnorm = blas1::nrm2(n, x, inc);
     ar = real_part(alpha);
     if constexpr (is_complex_v<T>) ai = alpha.imag();
     beta = -std::copysign(hypot3(ar, ai, xnorm), ar);
@@ -139,60 +84,12 @@ void larfg(T& alpha, T* x, index n, index inc, T& tau) {
   if constexpr (is_complex_v<T>) tau = T((beta - ar) / beta, -ai / beta);
   else tau = (beta - ar) / beta;
   T scal = T(1) / (alpha - T(beta));
-  for (index i = 0; i < n; ++i) x[i * inc] *= scal;
+  blas1::scal(n, scal, x, inc);
   for (int j = 0; j < knt; ++j) beta *= safmin;
   alpha = T(beta);
 }
 
-// Plain complex product: std::complex's operator* checks for Inf/NaN recovery (a libcall
-// in GCC) and keeps the loops below from vectorising.
-template <class T>
-inline T mul(T a, T b) {
-  if constexpr (is_complex_v<T>)
-    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-  else
-    return a * b;
-}
-
-// Σ conj(x_i)·y_i with independent partial sums: a single running sum is one dependent
-// add per element (latency-bound, and the compiler may not reorder it into vectors).
-template <class T>
-T dotc(const T* x, const T* y, index n) {
-  using R = real_t<T>;
-  if constexpr (!is_complex_v<T>) {
-    R s[8] = {};
-    index i = 0;
-    for (; i + 8 <= n; i += 8)
-      for (int l = 0; l < 8; ++l) s[l] += x[i + l] * y[i + l];
-    R t = 0;
-    for (; i < n; ++i) t += x[i] * y[i];
-    return (((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))) + t;
-  } else {
-    const R* a = reinterpret_cast<const R*>(x);
-    const R* b = reinterpret_cast<const R*>(y);
-    R re[4] = {}, im[4] = {};
-    index i = 0;
-    for (; i + 4 <= n; i += 4)
-      for (int l = 0; l < 4; ++l) {
-        const R ar = a[2 * (i + l)], ai = a[2 * (i + l) + 1], br = b[2 * (i + l)], bi = b[2 * (i + l) + 1];
-        re[l] += ar * br + ai * bi;
-        im[l] += ar * bi - ai * br;
-      }
-    R tr = 0, ti = 0;
-    for (; i < n; ++i) {
-      const R ar = a[2 * i], ai = a[2 * i + 1], br = b[2 * i], bi = b[2 * i + 1];
-      tr += ar * br + ai * bi;
-      ti += ar * bi - ai * br;
-    }
-    return T(((re[0] + re[2]) + (re[1] + re[3])) + tr, ((im[0] + im[2]) + (im[1] + im[3])) + ti);
-  }
-}
-
-// y ← y − a·x
-template <class T>
-void axpy_neg(T a, const T* x, T* y, index n) {
-  for (index i = 0; i < n; ++i) y[i] -= mul(a, x[i]);
-}
+using blas1::mul;
 
 // Unblocked (level-2) QR of the w columns at P: mr rows, column-major, leading dim ld.
 template <class T>
@@ -206,7 +103,7 @@ void panel(T* P, index mr, index w, index ld, T* tau) {
     const T ct = conj(tau[i]);
     for (index j = i + 1; j < w; ++j) {
       T* cj = P + j * ld;
-      axpy_neg(mul(ct, dotc(col + i, cj + i, mr - i)), col + i, cj + i, mr - i);
+      blas1::axpy(mr - i, -mul(ct, blas1::dotc(mr - i, col + i, 1, cj + i, 1)), col + i, 1, cj + i, 1);
     }
     col[i] = aii;
   }
@@ -260,7 +157,7 @@ void rec_panel(T* P, index mr, index c0, index w, index leafw, T* tau, T* V, T* 
     // Gram matrix of the leaf's vectors, upper part (v_j is zero above row c0 + j).
     for (index i = 0; i < w; ++i)
       for (index j = 0; j < i; ++j)
-        wk[j * w + i] = dotc(V + (c0 + j) * mr + c0 + i, V + (c0 + i) * mr + c0 + i, mr - c0 - i);
+        wk[j * w + i] = blas1::dotc(mr - c0 - i, V + (c0 + j) * mr + c0 + i, 1, V + (c0 + i) * mr + c0 + i, 1);
     t_from_gram(wk, w, w, tau + c0, Tm + c0 * ldt + c0, ldt);
     return;
   }
@@ -619,7 +516,6 @@ void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) 
 }
 
 #define LAPIS_INST(T)                                                                   \
-  template real_t<T> qr_detail::nrm2<T>(const T*, index, index);                        \
   template void qr_detail::larfg<T>(T&, T*, index, index, T&);                          \
   template void geqrf<T>(MatMut<T>, T*, int);                                           \
   template void apply_q<T>(MatRef<T>, const T*, index, bool, MatMut<T>, int);           \

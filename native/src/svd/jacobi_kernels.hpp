@@ -1,8 +1,8 @@
 // Internal to the SVD: the level-1 kernels of one-sided Jacobi, on real scalars (a complex
-// vector of n elements is 2n interleaved scalars). One family is picked at run time with
-// the GEMM's: AVX-512 (real kernels; complex ones from AVX2) when the GEMM runs its
-// AVX-512 kernels, AVX2+FMA when it runs AVX2 (so LAPIS_KERNELS=avx2 / portable force
-// the narrower code here too), else the portable one.
+// vector of n elements is 2n interleaved scalars). One family is picked at run time from
+// active_isa() (lapis/isa.hpp): AVX-512 (real kernels; complex ones from AVX2), AVX2+FMA
+// (so LAPIS_KERNELS=avx2 / portable force the narrower code here too), else the portable
+// one. The SIMD families are one template over the packet type (jacobi_impl.hpp).
 #pragma once
 #include "lapis/common.hpp"
 
@@ -49,7 +49,7 @@ struct JacobiKernels {
   // done, earlier when a squared norm left [lo2, hi2] (e then holds it, or −1 where a
   // recomputed norm could not be trusted). Optional.
   index (*wave)(R* X, index len, R* V, index nv, index p, index k, index qa, index qe, index t0, R* e, R tol2, R lo2,
-                R hi2,                 index* rotations) = nullptr;
+                R hi2, index* rotations) = nullptr;
 };
 
 // Lanes of `angles`: one AVX-512 register of doubles.

@@ -10,16 +10,17 @@
 #include "lapis/svd.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <cmath>
 #include <new>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "../qr/qr_internal.hpp"
 #include "jacobi_kernels.hpp"
+#include "lapis/blas1.hpp"
 #include "lapis/gemm.hpp"
+#include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/qr.hpp"
 #include "lapis/trsm.hpp"
@@ -27,22 +28,18 @@
 namespace lapis {
 namespace {
 
-using qr_detail::nrm2;
-
 constexpr int kMaxSweeps = 40;
 // Below this size accumulating the rotations is cheaper than the solve and the check.
 constexpr index kSolveForVMin = 24;
 // Row grading (largest / smallest nonzero row max-norm) above which the first QR pivots
 // columns (geqp2, unblocked, so slower than geqrf). 2^30: random and ungraded inputs stay
 // far below it (row max-norm ratios of Gaussian matrices are under 2^10), while at 2^40
-// the static column sort already costs accuracy (40×40 D·Qᵀ over 1 … 1e-12: 42 ulps
-// without pivoting, 5 with). LAPIS_SVD_PIVOT=1 / 0 forces it on / off.
+// the static column sort already costs accuracy (docs/svd.md). SvdOptions::pivot forces
+// it on / off.
 template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
-// Rows of the row-cyclic order run as one wavefront (real data, see jacobi()).
+// Rows of the row-cyclic order run as one wavefront (real data, JacobiSweeps::wave_rows).
 // The k rows' columns stay in L1 while the other columns stream past: about 16 KiB of
-// them (one-thread CPU time, random matrices: 512 with 4 rows 94 ms, 8 rows 122, 16 rows
-// 133; 256: 4 rows 13.5 ms, 8 rows 11.9, 16 rows 17.0 and a sweep more; 64: 16 rows
-// 0.29 ms, 8 rows 0.32). Columns at a 4 KiB stride share L1 sets, hence the cliff.
+// them (timings: docs/decisions.md). Columns at a 4 KiB stride share L1 sets.
 template <class R>
 index wave_rows_for(index len) {
   const index fit = index(16384) / (std::max<index>(len, 1) * index(sizeof(R)));
@@ -161,16 +158,15 @@ using namespace svd_detail;
 template <class R>
 JacobiKernels<R> pick_jacobi() {
 #if LAPIS_SVD_X86
-  // The family of the GEMM's kernels (its CPUID check and LAPIS_KERNELS decide).
-  const char* g = gemm_kernel_name();
-  if (std::strcmp(g, "avx512") == 0) return avx512_jacobi<R>();
-  if (std::strcmp(g, "avx2") == 0 || std::strcmp(g, "avx512") == 0) return avx2_jacobi<R>();
+  // The process's ISA family (its CPUID check and LAPIS_KERNELS decide, lapis/isa.hpp).
+  const Isa isa = active_isa();
+  if (isa == Isa::avx512) return avx512_jacobi<R>();
+  if (runs_avx2(isa)) return avx2_jacobi<R>();
 #endif
   return portable_jacobi<R>();
 }
 
-// Picked once at load time (a namespace-scope object: no guard on every call, which
-// costs a few percent at n = 64).
+// Picked once at load time: a namespace-scope object needs no guard on every call.
 template <class R> const JacobiKernels<R> g_jacobi = pick_jacobi<R>();
 template <class R> inline const JacobiKernels<R>& jk() { return g_jacobi<R>; }
 
@@ -209,7 +205,7 @@ real_t<T> col_norm(const T* x, index len, real_t<T> hint) {
     const R s = real_part(dotc(x, x, len));
     if (s > lo * lo && s < hi * hi) return std::sqrt(s);
   }
-  return nrm2(x, len, 1);
+  return blas1::nrm2(len, x, 1);
 }
 
 // rot(x, y), then returns conj(x')·w (the next pair's dot product) from the same pass.
@@ -382,47 +378,59 @@ void permute_columns(T* X, index len, T* V, index nv, std::vector<real_t<T>>& d,
 
 // One-sided Jacobi on the n columns of X (each `len` long, contiguous, stride len),
 // accumulating the rotations into V (n columns of length n) when V is non-null.
-// d holds the column norms on return. Returns the sweeps used, or -1 if the cap was hit.
+// d holds the column norms on return. run() returns the sweeps used, or -1 if the cap was
+// hit.
 //
 // One thread or small n: row-cyclic order with de Rijk pivoting (the largest remaining
 // column moves to p). Larger n with threads: columns sorted by norm at each sweep, cut into
 // 2P blocks; a sweep is one round of within-block pairs and 2P−1 rounds of block pairs
-// (round-robin), each round's P block pairs disjoint and run in parallel.
+// (round-robin), each round's P block pairs disjoint and run in parallel. Every round ends
+// in a barrier that waits for the slowest thread (one the OS has parked costs a whole time
+// slice), hence one block pair per thread and no more. On one thread the plain row-cyclic
+// order wins at every size measured: it needs about a sweep less on random matrices.
 template <class T>
-int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_threads) {
+class JacobiSweeps {
   using R = real_t<T>;
-  const R tol = std::sqrt(static_cast<R>(std::max<index>(len, 1))) * eps<T>();
-  const R tiny = smallest_normal<T>();
-  auto col = [&](T* base, index j, index l) { return base ? base + j * l : nullptr; };
-  int P = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
-  if (in_parallel_region()) P = 1;
-  // With threads, a blocked ordering: columns cut into 2P blocks, a sweep is one round
-  // of within-block pairs and 2P − 1 rounds of P disjoint block pairs, one per thread.
-  // Every round ends in a barrier that waits for the slowest thread (one the OS has
-  // parked costs a whole time slice), hence one block pair per thread and no more.
-  // On one thread the plain row-cyclic order wins at every size measured (n = 128 …
-  // 512, also when X and V outgrow L2): it needs about 10 sweeps on random matrices
-  // where the blocked order needs 11–12.
-  //
-  // Tried and dropped: running the two rows of each pair of the row-cyclic order on two
-  // threads at once, the second trailing the first (the same rotations as one thread,
-  // so the same 10 sweeps). Every column then moves between the two cores' caches twice
-  // per pair of rows; that traffic made it slower on two threads than on one.
-  // Where two threads start to win (quiet 2-core VM, wall time, with vectors): real
-  // n = 128 1 thread 2.86 ms / 2 threads 3.46, 192 7.9 / 8.3, 256 16.0 / 14.2, 384 52.8 /
-  // 33.3; complex (4× the flops a step) 96 4.27 / 4.31, 128 7.99 / 7.68, 160 14.7 / 12.2.
-  const bool blocked = P > 1 && n >= (is_complex_v<T> ? 128 : 256);
-  const index H = P;
-  const index nb = 2 * H;
-  std::vector<index> bstart(nb + 1);
-  for (index b = 0; b <= nb; ++b) bstart[b] = b * n / nb;
-  std::vector<index> order(n);
-  // Pairs (p, q) for q in [q0, q1): each rotation also returns the next pair's dot product.
-  // The squared-norm steps run while both norms are in [lo, hi]: tol²·‖x_p‖²·‖x_q‖² stays
-  // above smallest_normal/eps and every square below overflow.
-  const R tol2 = tol * tol;
-  const R lo2 = std::sqrt(smallest_normal<T>() / eps<T>()) / tol;
-  const R hi2 = std::sqrt(std::numeric_limits<R>::max()) * R(1e-2);
+
+ public:
+  JacobiSweeps(T* X, index len, index n, T* V, std::vector<R>& d, int max_threads)
+      : X_(X), len_(len), n_(n), V_(V), d_(d) {
+    tol_ = std::sqrt(static_cast<R>(std::max<index>(len, 1))) * eps<T>();
+    tol2_ = tol_ * tol_;
+    // The squared-norm steps run while both norms are in [lo, hi]: tol²·‖x_p‖²·‖x_q‖²
+    // stays above smallest_normal/eps and every square below overflow.
+    lo2_ = std::sqrt(smallest_normal<T>() / eps<T>()) / tol_;
+    hi2_ = std::sqrt(std::numeric_limits<R>::max()) * R(1e-2);
+    P_ = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+    if (in_parallel_region()) P_ = 1;
+    // Two threads start to win at these sizes (docs/decisions.md, "Native: parallel,
+    // BLAS-1, SVD").
+    blocked_ = P_ > 1 && n >= (is_complex_v<T> ? 128 : 256);
+    bstart_.resize(2 * P_ + 1);
+    for (index b = 0; b <= 2 * P_; ++b) bstart_[b] = b * n / (2 * P_);
+    wave_ = !is_complex_v<T> && jk<R>().angles;
+    if (wave_) {
+      // e[-16 … n + 15] exist: the `wave` kernel's masked loads and stores reach there.
+      ebuf_.assign(n + 32, R(0));
+      e_ = ebuf_.data() + 16;
+      sqf_.assign(n, 0);
+    }
+  }
+
+  int run() {
+    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+      for (index j = 0; j < n_; ++j) d_[j] = col_norm(x(j), len_, d_[j]);
+      const index rotations = blocked_ ? sweep_blocked() : wave_ ? sweep_waves() : sweep_pairs();
+      if (rotations == 0) {
+        final_norms();
+        return sweep + 1;
+      }
+    }
+    final_norms();
+    return -1;
+  }
+
+ private:
   // One row of pairs (p, q), q ascending, as a state machine so that two rows can be
   // interleaved. While `sq`, ap = ‖x_p‖² is current and d[p] is stale.
   struct Row {
@@ -432,43 +440,52 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
     T carry;
     bool have;
   };
-  auto start = [&](index p) {
-    const R ap = d[p] * d[p];
-    return Row{p, ap, ap >= lo2 && ap <= hi2 && d[p] >= tiny, T{}, false};
-  };
+
+  T* x(index j) const { return X_ + j * len_; }
+  T* v(index j) const { return V_ ? V_ + j * n_ : nullptr; }
+
+  void final_norms() {
+    for (index j = 0; j < n_; ++j) d_[j] = blas1::nrm2(len_, x(j), 1);
+  }
+
+  Row start(index p) const {
+    const R ap = d_[p] * d_[p];
+    return Row{p, ap, ap >= lo2_ && ap <= hi2_ && d_[p] >= smallest_normal<T>(), T{}, false};
+  }
+
   // Pair (r.p, q); q1 ends the row (the next pair's dot product is fused in when q + 1 < q1).
-  auto step = [&](Row& r, index q, index q1) -> index {
+  index step(Row& r, index q, index q1) {
     const index p = r.p;
-    T* xn = q + 1 < q1 ? col(X, q + 1, len) : static_cast<T*>(nullptr);
-    const R bq = d[q] * d[q];
+    T* xn = q + 1 < q1 ? x(q + 1) : static_cast<T*>(nullptr);
+    const R bq = d_[q] * d_[q];
     bool rotated;
-    if (r.sq && bq >= lo2 && bq <= hi2) {
-      rotated = jacobi_pair_sq(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, r.ap, d[q], tol2,
-                               xn, r.carry, r.have);
-      if (!(r.ap >= lo2 && r.ap <= hi2)) {
-        d[p] = std::sqrt(r.ap);
+    if (r.sq && bq >= lo2_ && bq <= hi2_) {
+      rotated = jacobi_pair_sq(x(p), x(q), len_, v(p), v(q), n_, r.ap, d_[q], tol2_, xn, r.carry, r.have);
+      if (!(r.ap >= lo2_ && r.ap <= hi2_)) {
+        d_[p] = std::sqrt(r.ap);
         r.sq = false;
       }
     } else {
-      if (r.sq) d[p] = std::sqrt(r.ap);
-      rotated = jacobi_pair(col(X, p, len), col(X, q, len), len, col(V, p, n), col(V, q, n), n, d[p], d[q], tol, xn,
-                            r.carry, r.have);
-      r.ap = d[p] * d[p];
-      r.sq = r.ap >= lo2 && r.ap <= hi2 && d[p] >= tiny;
+      if (r.sq) d_[p] = std::sqrt(r.ap);
+      rotated = jacobi_pair(x(p), x(q), len_, v(p), v(q), n_, d_[p], d_[q], tol_, xn, r.carry, r.have);
+      r.ap = d_[p] * d_[p];
+      r.sq = r.ap >= lo2_ && r.ap <= hi2_ && d_[p] >= smallest_normal<T>();
     }
     return rotated ? 1 : 0;
-  };
-  auto finish = [&](Row& r) {
-    if (r.sq) d[r.p] = std::sqrt(r.ap);
-  };
+  }
+
+  void finish(Row& r) {
+    if (r.sq) d_[r.p] = std::sqrt(r.ap);
+  }
+
   // Row pa over q in [qa, q1), then row pb over [qb, q1) (qb ≥ qa; pb < 0: none), with
   // the same result as running them one after the other: pb trails pa by two columns,
   // so it only touches columns pa is done with, and the two rows' chains of dependent
   // divisions and square roots overlap in the CPU (at small n they, not the vector
   // work, set the speed). Row pb reads its norm at its first step, not before: when pb
   // is in [qa, q1), row pa's rotation of (pa, pb) changes it, and a stale norm steers
-  // all of row pb (random 128×128 and 256×256 took one sweep more with it).
-  auto rows = [&](index pa, index qa, index pb, index qb, index q1, index& cnt) {
+  // all of row pb (a sweep more on random matrices).
+  void rows(index pa, index qa, index pb, index qb, index q1, index& cnt) {
     Row a = start(pa);
     if (pb < 0) {
       for (index q = qa; q < q1; ++q) cnt += step(a, q, q1);
@@ -491,75 +508,93 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
     if (!b_started) b = start(pb);
     for (index q = std::max(qb, q1 - 2); q < q1; ++q) cnt += step(b, q, q1);
     finish(b);
-  };
+  }
+
   // de Rijk: the largest column of [p, end) moves to p.
-  auto pivot = [&](index p, index end) {
+  void pivot(index p, index end) {
     index best = p;
     for (index q = p + 1; q < end; ++q)
-      if (d[q] > d[best]) best = q;
+      if (d_[q] > d_[best]) best = q;
     if (best != p) {
-      std::swap_ranges(col(X, p, len), col(X, p, len) + len, col(X, best, len));
-      if (V) std::swap_ranges(col(V, p, n), col(V, p, n) + n, col(V, best, n));
-      std::swap(d[p], d[best]);
+      blas1::swap(len_, x(p), 1, x(best), 1);
+      if (V_) blas1::swap(n_, v(p), 1, v(best), 1);
+      std::swap(d_[p], d_[best]);
     }
-  };
-  // Real data: rows p … p + k − 1 (k ≤ kWaveStep) of the row-cyclic order as a
-  // wavefront. Row p + j handles column q at time step t = q + j, so the k pairs of one
-  // step are disjoint, and every pair still comes after the pairs it follows in the
-  // row-cyclic order (the same rotations as running the rows one after the other). A
-  // step takes the k dot products, then all k angles at once (`angles`: SIMD registers,
-  // so the dependent divisions and square roots of k pairs overlap instead of forming
-  // one chain per pair), then the k rotations; the `wave` kernel, where there is one,
-  // runs all steps of a wave. Squared norms e[j] (current where sqf[j]; else d[j] is)
-  // as in jacobi_pair_sq; pairs outside that range take the general step.
-  const bool wave = !is_complex_v<T> && jk<R>().angles;
-  // e[-16 … n + 15] exist: the `wave` kernel's masked loads and stores reach there.
-  std::vector<R> ebuf(wave ? n + 32 : 0);
-  R* e = wave ? ebuf.data() + 16 : nullptr;
-  std::vector<char> sqf(wave ? n : 0);
-  auto set_norm = [&](index j, R nrm) {
-    d[j] = nrm;
+  }
+
+  // Squared norms e[j] of the wavefront: current where sqf[j], else d[j] is.
+  void set_norm(index j, R nrm) {
+    d_[j] = nrm;
     const R a = nrm * nrm;
-    sqf[j] = nrm >= tiny && a >= lo2 && a <= hi2;
-    e[j] = a;
-  };
-  auto set_sq = [&](index j, R a) {
-    e[j] = a;
-    if (!(a >= lo2 && a <= hi2)) {
-      d[j] = std::sqrt(a);
-      sqf[j] = 0;
+    sqf_[j] = nrm >= smallest_normal<T>() && a >= lo2_ && a <= hi2_;
+    e_[j] = a;
+  }
+  void set_sq(index j, R a) {
+    e_[j] = a;
+    if (!(a >= lo2_ && a <= hi2_)) {
+      d_[j] = std::sqrt(a);
+      sqf_[j] = 0;
     }
-  };
-  auto norm_of = [&](index j) { return sqf[j] ? std::sqrt(e[j]) : d[j]; };
-  // Rows p … p + k − 1 against columns [qa, qe): row p + j takes q from max(qa, p + j + 1).
-  // Only those columns are touched: with threads, the columns between two blocks belong
-  // to another thread's block pair.
-  auto wave_rows = [&](index p, index k, index qa, index qe, index& cnt) {
+  }
+  R norm_of(index j) const { return sqf_[j] ? std::sqrt(e_[j]) : d_[j]; }
+
+  // f(j) for the columns rows p … p + k − 1 against [qa, qe) touch. Only those: with
+  // threads, the columns between two blocks belong to another thread's block pair.
+  template <class F>
+  static void touched(index p, index k, index qa, index qe, F&& f) {
+    if (qa <= p + k) {
+      for (index j = p, end = std::max(p + k, qe); j < end; ++j) f(j);
+    } else {
+      for (index j = p; j < p + k; ++j) f(j);
+      for (index j = qa; j < qe; ++j) f(j);
+    }
+  }
+
+  // Real data: rows p … p + k − 1 (k ≤ kWaveStep) of the row-cyclic order against the
+  // columns [qa, qe) as a wavefront. Row p + j handles column q at time step t = q + j, so
+  // the k pairs of one step are disjoint, and every pair still comes after the pairs it
+  // follows in the row-cyclic order (the same rotations as running the rows one after the
+  // other). A step takes the k dot products, then all k angles at once (`angles`: SIMD
+  // registers, so the dependent divisions and square roots of k pairs overlap instead of
+  // forming one chain per pair), then the k rotations; the `wave` kernel, where there is
+  // one, runs all steps of a wave. Pairs outside the squared-norm range take the general
+  // step (jacobi_pair).
+  void wave_rows(index p, index k, index qa, index qe, index& cnt) {
+    touched(p, k, qa, qe, [&](index j) { set_norm(j, d_[j]); });
+    index t = std::max(qa, p + 1);
+    const index tend = qe + k - 1;
+    bool all_sq = true;
+    touched(p, k, qa, qe, [&](index j) { all_sq = all_sq && sqf_[j]; });
+    if (jk<R>().wave && all_sq) t = wave_kernel(p, k, qa, qe, t, cnt);
+    for (; t < tend; ++t) wave_step(p, k, qa, qe, t, cnt);
+    touched(p, k, qa, qe, [&](index j) {
+      if (sqf_[j]) d_[j] = std::sqrt(e_[j]);
+    });
+  }
+
+  // The ISA's whole-wave kernel from step t on; returns the step where it stopped.
+  index wave_kernel(index p, index k, index qa, index qe, index t, index& cnt) {
+    if constexpr (is_complex_v<T>) {
+      return t;
+    } else {
+      t = jk<R>().wave(X_, len_, V_, n_, p, k, qa, qe, t, e_, tol2_, lo2_, hi2_, &cnt);
+      // A squared norm may have left the range (or not been recomputable from the plain
+      // sum of squares): the wave then stopped early (also possible at its last step),
+      // and the general steps take over.
+      touched(p, k, qa, qe, [&](index j) {
+        if (e_[j] < 0) set_norm(j, blas1::nrm2(len_, x(j), 1));
+        else if (!(e_[j] >= lo2_ && e_[j] <= hi2_)) set_norm(j, std::sqrt(e_[j]));
+      });
+      return t;
+    }
+  }
+
+  // Step t of the wavefront: rows p + j with max(qa, p + j + 1) ≤ q = t − j < qe.
+  void wave_step(index p, index k, index qa, index qe, index t, index& cnt) {
     if constexpr (!is_complex_v<T>) {
-      auto touched = [&](auto&& f) {
-        if (qa <= p + k) {
-          for (index j = p, end = std::max(p + k, qe); j < end; ++j) f(j);
-        } else {
-          for (index j = p; j < p + k; ++j) f(j);
-          for (index j = qa; j < qe; ++j) f(j);
-        }
-      };
-      touched([&](index j) { set_norm(j, d[j]); });
       const auto& K = jk<R>();
-      index t = std::max(qa, p + 1);
-      const index tend = qe + k - 1;
-      bool all_sq = true;
-      touched([&](index j) { all_sq = all_sq && sqf[j]; });
-      if (K.wave && all_sq) {
-        t = K.wave(X, len, V, n, p, k, qa, qe, t, e, tol2, lo2, hi2, &cnt);
-        // A squared norm may have left the range (or not been recomputable from the plain
-        // sum of squares): the wave then stopped early (also possible at its last step),
-        // and the general steps take over.
-        touched([&](index j) {
-          if (e[j] < 0) set_norm(j, nrm2(col(X, j, len), len, 1));
-          else if (!(e[j] >= lo2 && e[j] <= hi2)) set_norm(j, std::sqrt(e[j]));
-        });
-      }
+      const index j0 = std::max<index>(0, t - (qe - 1));
+      const index j1 = std::min<index>(k - 1, std::min<index>(t - qa, (t - p - 1) / 2));
       alignas(64) R g[kWaveStep], ap[kWaveStep], bq[kWaveStep], c[kWaveStep], z[kWaveStep], a2[kWaveStep],
           b2[kWaveStep];
       R* xs[kWaveStep];
@@ -567,176 +602,188 @@ int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_th
       R* vs[kWaveStep];
       R* ws[kWaveStep];
       int lane_row[kWaveStep];
-      for (; t < tend; ++t) {
-        // Rows p + j with max(qa, p + j + 1) ≤ q = t − j < qe.
-        const index j0 = std::max<index>(0, t - (qe - 1));
-        const index j1 = std::min<index>(k - 1, std::min<index>(t - qa, (t - p - 1) / 2));
-        unsigned general = 0;
-        int nl = 0;
-        for (index j = j0; j <= j1; ++j) {
-          const index pj = p + j, q = t - j;
-          if (sqf[pj] && sqf[q]) {
-            xs[nl] = col(X, pj, len);
-            ys[nl] = col(X, q, len);
-            if (V) {
-              vs[nl] = col(V, pj, n);
-              ws[nl] = col(V, q, n);
-            }
-            ap[nl] = e[pj];
-            bq[nl] = e[q];
-            lane_row[nl++] = static_cast<int>(j);
-          } else {
-            general |= 1u << j;
+      unsigned general = 0;
+      int nl = 0;
+      for (index j = j0; j <= j1; ++j) {
+        const index pj = p + j, q = t - j;
+        if (sqf_[pj] && sqf_[q]) {
+          xs[nl] = x(pj);
+          ys[nl] = x(q);
+          if (V_) {
+            vs[nl] = v(pj);
+            ws[nl] = v(q);
           }
-        }
-        for (int l = nl; l < kWaveStep; ++l) ap[l] = bq[l] = 1;
-        unsigned m = 0;
-        if (nl > 0) {
-          if (K.wave_step) {
-            m = K.wave_step(xs, ys, V ? vs : nullptr, ws, nl, len, n, ap, bq, tol2, a2, b2);
-          } else {
-            for (int l = 0; l < kWaveStep; ++l) g[l] = l < nl ? K.dot(xs[l], ys[l], len) : R(0);
-            for (int h = 0; h < nl; h += kWave)
-              m |= K.angles(g + h, ap + h, bq + h, tol2, c + h, z + h, a2 + h, b2 + h) << h;
-            for (int l = 0; l < nl; ++l) {
-              if (!(m >> l & 1u)) continue;
-              K.rot(xs[l], ys[l], len, c[l], z[l]);
-              if (V) K.rot(vs[l], ws[l], n, c[l], z[l]);
-            }
-          }
-        }
-        for (int l = 0; l < nl; ++l) {
-          if (!(m >> l & 1u)) continue;
-          ++cnt;
-          const index pj = p + lane_row[l], q = t - lane_row[l];
-          // Tracked squared norms; recomputed when cancellation would spoil them.
-          if (a2[l] > R(0.5) * ap[l]) set_sq(pj, a2[l]);
-          else set_norm(pj, col_norm(xs[l], len, std::sqrt(std::max(a2[l], R(0)))));
-          if (b2[l] > R(0.5) * bq[l]) set_sq(q, b2[l]);
-          else set_norm(q, col_norm(ys[l], len, std::sqrt(bq[l])));
-        }
-        for (index j = j0; j <= j1; ++j) {
-          if (!(general >> j & 1u)) continue;
-          const index pj = p + j, q = t - j;
-          R dp = norm_of(pj), dq = norm_of(q);
-          T carry{};
-          bool have = false;
-          cnt += jacobi_pair(col(X, pj, len), col(X, q, len), len, col(V, pj, n), col(V, q, n), n, dp, dq, tol,
-                             static_cast<const T*>(nullptr), carry, have);
-          set_norm(pj, dp);
-          set_norm(q, dq);
+          ap[nl] = e_[pj];
+          bq[nl] = e_[q];
+          lane_row[nl++] = static_cast<int>(j);
+        } else {
+          general |= 1u << j;
         }
       }
-      touched([&](index j) {
-        if (sqf[j]) d[j] = std::sqrt(e[j]);
-      });
-    }
-  };
-  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    for (index j = 0; j < n; ++j) d[j] = col_norm(col(X, j, len), len, d[j]);
-    index rotations = 0;
-    if (wave && !blocked) {
-      // de Rijk's pivoting per wave: the k largest remaining columns, in decreasing
-      // order, move to p … p + k − 1.
-      const index rows = wave_rows_for<R>(len);
-      for (index p = 0; p + 1 < n; p += rows) {
-        const index k = std::min<index>(rows, n - 1 - p);
-        index kk = 0;
-        for (; kk < k; ++kk) {
-          pivot(p + kk, n);
-          if (d[p + kk] < tiny) break;  // everything from here on is zero to working precision
-        }
-        if (kk > 0) wave_rows(p, kk, p + 1, n, rotations);
-        if (kk < k) break;
-      }
-    } else if (!blocked) {
-      // de Rijk's pivoting, two rows at a time: the two largest remaining columns move
-      // to p and p + 1.
-      for (index p = 0; p + 1 < n; p += 2) {
-        pivot(p, n);
-        if (d[p] < tiny) break;  // everything left is zero to working precision
-        const bool two = p + 2 < n;
-        if (two) pivot(p + 1, n);
-        rows(p, p + 1, two && d[p + 1] >= tiny ? p + 1 : -1, p + 2, n, rotations);
-        if (two && d[p + 1] < tiny) break;
-      }
-    } else {
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](index x, index y) { return d[x] > d[y]; });
-      permute_columns(X, len, V, n, d, order);
-      std::vector<index> counts(H);
-      // de Rijk inside the block that plays the row role (the swaps stay inside the
-      // block this task owns), two rows at a time.
-      // Real data: the same rows as wavefronts (see wave_rows).
-      const index wr = wave_rows_for<R>(len);
-      auto within = [&](index b, index& cnt) {
-        const index end = bstart[b + 1];
-        if (wave) {
-          for (index p = bstart[b]; p + 1 < end; p += wr) {
-            const index k = std::min<index>(wr, end - 1 - p);
-            for (index j = 0; j < k; ++j) pivot(p + j, end);
-            wave_rows(p, k, p + 1, end, cnt);
+      for (int l = nl; l < kWaveStep; ++l) ap[l] = bq[l] = 1;
+      unsigned m = 0;
+      if (nl > 0) {
+        if (K.wave_step) {
+          m = K.wave_step(xs, ys, V_ ? vs : nullptr, ws, nl, len_, n_, ap, bq, tol2_, a2, b2);
+        } else {
+          for (int l = 0; l < kWaveStep; ++l) g[l] = l < nl ? K.dot(xs[l], ys[l], len_) : R(0);
+          for (int h = 0; h < nl; h += kWave)
+            m |= K.angles(g + h, ap + h, bq + h, tol2_, c + h, z + h, a2 + h, b2 + h) << h;
+          for (int l = 0; l < nl; ++l) {
+            if (!(m >> l & 1u)) continue;
+            K.rot(xs[l], ys[l], len_, c[l], z[l]);
+            if (V_) K.rot(vs[l], ws[l], n_, c[l], z[l]);
           }
-          return;
         }
-        for (index p = bstart[b]; p < end; p += 2) {
-          pivot(p, end);
-          const bool two = p + 2 < end;
-          if (two) pivot(p + 1, end);
-          rows(p, p + 1, two ? p + 1 : -1, p + 2, end, cnt);
-        }
-      };
-      auto across = [&](index a, index b, index& cnt) {
-        if (a > b) std::swap(a, b);
-        const index end = bstart[a + 1];
-        if (wave) {
-          for (index p = bstart[a]; p < end; p += wr) {
-            const index k = std::min<index>(wr, end - p);
-            for (index j = 0; j < k; ++j) pivot(p + j, end);
-            wave_rows(p, k, bstart[b], bstart[b + 1], cnt);
-          }
-          return;
-        }
-        for (index p = bstart[a]; p < end; p += 2) {
-          pivot(p, end);
-          const bool two = p + 1 < end;
-          if (two) pivot(p + 1, end);
-          rows(p, bstart[b], two ? p + 1 : -1, bstart[b], bstart[b + 1], cnt);
-        }
-      };
-      std::fill(counts.begin(), counts.end(), 0);
-      parallel_for(H, 1, [&](index t0, index t1) {
-        for (index t = t0; t < t1; ++t) {
-          within(2 * t, counts[t]);
-          within(2 * t + 1, counts[t]);
-        }
-      }, P);
-      // Circle method over nb = 2P blocks: block nb−1 fixed, the others rotate.
-      const index m1 = nb - 1;
-      for (index r = 0; r < m1; ++r) {
-        parallel_for(H, 1, [&](index t0, index t1) {
-          for (index t = t0; t < t1; ++t) {
-            index a, b;
-            if (t == 0) { a = r; b = m1; }
-            else { a = (r + t) % m1; b = (r - t + m1) % m1; }
-            across(a, b, counts[t]);
-          }
-        }, P);
       }
-      for (index c : counts) rotations += c;
-    }
-    if (rotations == 0) {
-      for (index j = 0; j < n; ++j) d[j] = nrm2(col(X, j, len), len, 1);
-      return sweep + 1;
+      for (int l = 0; l < nl; ++l) {
+        if (!(m >> l & 1u)) continue;
+        ++cnt;
+        const index pj = p + lane_row[l], q = t - lane_row[l];
+        // Tracked squared norms; recomputed when cancellation would spoil them.
+        if (a2[l] > R(0.5) * ap[l]) set_sq(pj, a2[l]);
+        else set_norm(pj, col_norm(xs[l], len_, std::sqrt(std::max(a2[l], R(0)))));
+        if (b2[l] > R(0.5) * bq[l]) set_sq(q, b2[l]);
+        else set_norm(q, col_norm(ys[l], len_, std::sqrt(bq[l])));
+      }
+      for (index j = j0; j <= j1; ++j) {
+        if (!(general >> j & 1u)) continue;
+        const index pj = p + j, q = t - j;
+        R dp = norm_of(pj), dq = norm_of(q);
+        T carry{};
+        bool have = false;
+        cnt += jacobi_pair(x(pj), x(q), len_, v(pj), v(q), n_, dp, dq, tol_, static_cast<const T*>(nullptr), carry,
+                           have);
+        set_norm(pj, dp);
+        set_norm(q, dq);
+      }
     }
   }
-  for (index j = 0; j < n; ++j) d[j] = nrm2(col(X, j, len), len, 1);
-  return -1;
+
+  // Row-cyclic sweep of real data as wavefronts, with de Rijk's pivoting per wave: the k
+  // largest remaining columns, in decreasing order, move to p … p + k − 1.
+  index sweep_waves() {
+    index rotations = 0;
+    const index rows_per_wave = wave_rows_for<R>(len_);
+    for (index p = 0; p + 1 < n_; p += rows_per_wave) {
+      const index k = std::min<index>(rows_per_wave, n_ - 1 - p);
+      index kk = 0;
+      for (; kk < k; ++kk) {
+        pivot(p + kk, n_);
+        if (d_[p + kk] < smallest_normal<T>()) break;  // everything from here on is zero to working precision
+      }
+      if (kk > 0) wave_rows(p, kk, p + 1, n_, rotations);
+      if (kk < k) break;
+    }
+    return rotations;
+  }
+
+  // Row-cyclic sweep, de Rijk's pivoting two rows at a time: the two largest remaining
+  // columns move to p and p + 1.
+  index sweep_pairs() {
+    index rotations = 0;
+    for (index p = 0; p + 1 < n_; p += 2) {
+      pivot(p, n_);
+      if (d_[p] < smallest_normal<T>()) break;  // everything left is zero to working precision
+      const bool two = p + 2 < n_;
+      if (two) pivot(p + 1, n_);
+      rows(p, p + 1, two && d_[p + 1] >= smallest_normal<T>() ? p + 1 : -1, p + 2, n_, rotations);
+      if (two && d_[p + 1] < smallest_normal<T>()) break;
+    }
+    return rotations;
+  }
+
+  // Pairs inside block b. de Rijk inside the block (the swaps stay inside the block this
+  // task owns), two rows at a time, or as wavefronts for real data.
+  void within(index b, index& cnt) {
+    const index end = bstart_[b + 1];
+    if (wave_) {
+      const index wr = wave_rows_for<R>(len_);
+      for (index p = bstart_[b]; p + 1 < end; p += wr) {
+        const index k = std::min<index>(wr, end - 1 - p);
+        for (index j = 0; j < k; ++j) pivot(p + j, end);
+        wave_rows(p, k, p + 1, end, cnt);
+      }
+      return;
+    }
+    for (index p = bstart_[b]; p < end; p += 2) {
+      pivot(p, end);
+      const bool two = p + 2 < end;
+      if (two) pivot(p + 1, end);
+      rows(p, p + 1, two ? p + 1 : -1, p + 2, end, cnt);
+    }
+  }
+
+  // Pairs with one column in block a and one in block b; the lower block plays the rows.
+  void across(index a, index b, index& cnt) {
+    if (a > b) std::swap(a, b);
+    const index end = bstart_[a + 1];
+    if (wave_) {
+      const index wr = wave_rows_for<R>(len_);
+      for (index p = bstart_[a]; p < end; p += wr) {
+        const index k = std::min<index>(wr, end - p);
+        for (index j = 0; j < k; ++j) pivot(p + j, end);
+        wave_rows(p, k, bstart_[b], bstart_[b + 1], cnt);
+      }
+      return;
+    }
+    for (index p = bstart_[a]; p < end; p += 2) {
+      pivot(p, end);
+      const bool two = p + 1 < end;
+      if (two) pivot(p + 1, end);
+      rows(p, bstart_[b], two ? p + 1 : -1, bstart_[b], bstart_[b + 1], cnt);
+    }
+  }
+
+  // Blocked sweep on P threads: columns sorted by norm, one round of within-block pairs,
+  // then the circle method over nb = 2P blocks (block nb − 1 fixed, the others rotate).
+  index sweep_blocked() {
+    const index H = P_, m1 = 2 * H - 1;
+    std::vector<index> order(n_);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](index a, index b) { return d_[a] > d_[b]; });
+    permute_columns(X_, len_, V_, n_, d_, order);
+    std::vector<index> counts(H, 0);
+    parallel_for(H, 1, [&](index t0, index t1) {
+      for (index t = t0; t < t1; ++t) {
+        within(2 * t, counts[t]);
+        within(2 * t + 1, counts[t]);
+      }
+    }, P_);
+    for (index r = 0; r < m1; ++r) {
+      parallel_for(H, 1, [&](index t0, index t1) {
+        for (index t = t0; t < t1; ++t) {
+          if (t == 0) across(r, m1, counts[t]);
+          else across((r + t) % m1, (r - t + m1) % m1, counts[t]);
+        }
+      }, P_);
+    }
+    index rotations = 0;
+    for (index c : counts) rotations += c;
+    return rotations;
+  }
+
+  T* X_;
+  index len_, n_;
+  T* V_;
+  std::vector<R>& d_;
+  R tol_, tol2_, lo2_, hi2_;
+  int P_;
+  bool blocked_, wave_;
+  std::vector<index> bstart_;
+  std::vector<R> ebuf_;
+  R* e_ = nullptr;
+  std::vector<char> sqf_;
+};
+
+template <class T>
+int jacobi(T* X, index len, index n, T* V, std::vector<real_t<T>>& d, int max_threads) {
+  return JacobiSweeps<T>(X, len, n, V, d, max_threads).run();
 }
 
 // Storage of the Jacobi iterates X and V: columns of 64 doubles start on cache lines, so
 // the AVX-512 kernels' loads and stores do not straddle two lines (with std::vector's
-// 16-byte alignment every one did; 64×64: 10% of the SVD).
+// 16-byte alignment every one did).
 template <class T>
 struct Aligned64 {
   using value_type = T;
@@ -770,10 +817,9 @@ void complete_basis(T* W, index n, std::vector<char>& good) {
         for (index i = 0; i < n; ++i) {
           if (!good[i]) continue;
           const T* w = W + i * n;
-          const T h = dotc(w, v.data(), n);
-          for (index r = 0; r < n; ++r) v[r] -= h * w[r];
+          blas1::axpy(n, T(-dotc(w, v.data(), n)), w, 1, v.data(), 1);
         }
-      const R nv = nrm2(v.data(), n, 1);
+      const R nv = blas1::nrm2(n, v.data(), 1);
       if (nv > R(0.5)) {
         for (index r = 0; r < n; ++r) W[j * n + r] = v[r] / nv;
         good[j] = 1;
@@ -796,7 +842,7 @@ void geqp2(T* B, index m, index n, T* tau, std::vector<index>& perm) {
   std::vector<T> col(m), w(n);
   for (index j = 0; j < n; ++j) {
     for (index i = 0; i < m; ++i) col[i] = B[i * n + j];
-    vn1[j] = vn2[j] = nrm2(col.data(), m, 1);
+    vn1[j] = vn2[j] = blas1::nrm2(m, col.data(), 1);
   }
   const R tol3z = std::sqrt(eps<T>());
   for (index i = 0; i < n; ++i) {
@@ -832,7 +878,7 @@ void geqp2(T* B, index m, index n, T* tau, std::vector<index>& perm) {
         const R q = vn1[j] / vn2[j];
         if (t * q * q <= tol3z) {
           for (index r = i + 1; r < m; ++r) col[r] = B[r * n + j];
-          vn1[j] = vn2[j] = i + 1 < m ? nrm2(col.data() + i + 1, m - i - 1, 1) : R(0);
+          vn1[j] = vn2[j] = i + 1 < m ? blas1::nrm2(m - i - 1, col.data() + i + 1, 1) : R(0);
         } else {
           vn1[j] *= std::sqrt(t);
         }
@@ -841,14 +887,14 @@ void geqp2(T* B, index m, index n, T* tau, std::vector<index>& perm) {
   }
 }
 
-// SVD of a tall matrix given by an accessor (m ≥ n): a(i, j) = element of the tall
-// matrix. Outputs Ut (m×uc row-major, uc = full ? m : n) and Vt (n×n row-major) as
-// U_tall, V_tall (not adjoint), S (n values). Returns info.
+// The SVD's first step on a tall matrix given by an accessor (m ≥ n): B = the matrix
+// scaled by 1/scale, rows sorted by decreasing max-norm, columns by decreasing 2-norm
+// (static pivoting), row-major m×n. Returns the largest and the smallest nonzero row
+// max-norm (0 and Inf when all rows are zero).
 template <class T, class Get>
-int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* Vt, bool uv, bool full,
-             int max_threads) {
+std::pair<real_t<T>, real_t<T>> sorted_scaled_copy(Get a, index m, index n, real_t<T> scale, std::vector<T>& B, std::vector<index>& cperm,
+                             std::vector<index>& rperm) {
   using R = real_t<T>;
-  const index uc = full ? m : n;
   // `scale` is a power of two (exact scaling); 1/scale may overflow when it is
   // subnormal, so such inputs are scaled element by element (the bound is the type's:
   // float32 data at 1e-40 has se = -133, and 2^133 is Inf in float).
@@ -860,7 +906,6 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
     if constexpr (is_complex_v<T>) return T(std::ldexp(v.real(), -se), std::ldexp(v.imag(), -se));
     else return std::ldexp(v, -se);
   };
-  // Static pivoting: columns by decreasing 2-norm, rows by decreasing max-norm.
   std::vector<R> cn(n, R(0)), rn(m, R(0));
   {
     std::vector<T> colbuf(m);
@@ -869,39 +914,133 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
         colbuf[i] = scl(a(i, j));
         rn[i] = std::max(rn[i], abs1(colbuf[i]));
       }
-      cn[j] = nrm2(colbuf.data(), m, 1);
+      cn[j] = blas1::nrm2(m, colbuf.data(), 1);
     }
   }
-  std::vector<index> cperm(n), rperm(m);
+  cperm.resize(n);
+  rperm.resize(m);
   std::iota(cperm.begin(), cperm.end(), 0);
   std::iota(rperm.begin(), rperm.end(), 0);
   std::stable_sort(cperm.begin(), cperm.end(), [&](index x, index y) { return cn[x] > cn[y]; });
   std::stable_sort(rperm.begin(), rperm.end(), [&](index x, index y) { return rn[x] > rn[y]; });
-
-  std::vector<T> B(static_cast<size_t>(m * n)), tau(n);
+  B.resize(static_cast<size_t>(m * n));
   for (index i = 0; i < m; ++i)
     for (index j = 0; j < n; ++j) B[i * n + j] = scl(a(rperm[i], cperm[j]));
-  MatMut<T> Bm{B.data(), m, n, n, 1};
   R rmax = 0, rmin = std::numeric_limits<R>::infinity();
   for (index i = 0; i < m; ++i)
     if (rn[i] > R(0)) { rmax = std::max(rmax, rn[i]); rmin = std::min(rmin, rn[i]); }
-  const char* pv = std::getenv("LAPIS_SVD_PIVOT");
-  const bool pivot = pv ? pv[0] == '1' : rmax > rmin * kPivotGrading<R>();
+  return {rmax, rmin};
+}
+
+// ‖I − VᴴV‖_F for V n×n (column-major, as Vm views it); G gets VᴴV.
+template <class T>
+real_t<T> departure_from_orthonormal(MatMut<T> Vm, std::vector<T>& G, int max_threads) {
+  using R = real_t<T>;
+  const index n = Vm.rows;
+  G.assign(static_cast<size_t>(n * n), T(0));
+  gemm<T>(T(1), Vm.ref().h(), Vm.ref(), T(0), MatMut<T>{G.data(), n, n, n, 1}, max_threads);
+  R err = 0;
+  for (index i = 0; i < n; ++i)
+    for (index j = 0; j < n; ++j) {
+      const R e = std::abs(G[i * n + j] - (i == j ? T(1) : T(0)));
+      err += e * e;
+    }
+  return std::sqrt(err);
+}
+
+// Jacobi on X without accumulating the rotations (almost half the work of a sweep), then
+// V from R·V = X_final by one triangular solve, R the triangle X was formed from (tri).
+// The solve is backward stable, so A = U·Σ·Vᴴ holds to the extent that V is
+// orthonormal; that is checked (‖I − VᴴV‖_F ≤ 24·n·eps, which needs κ(R) of order n at
+// most; up to twice that, one Newton–Schulz step restores it). Returns false, with X as
+// it came, when the check fails (the caller sweeps again, accumulating).
+template <class T>
+bool jacobi_then_solve_for_v(AVec<T>& X, index n, MatRef<T> tri, bool tri_upper, AVec<T>& V, std::vector<real_t<T>>& d, int& sweeps,
+                             int max_threads) {
+  using R = real_t<T>;
+  AVec<T> X0(X);
+  sweeps = jacobi(X.data(), n, n, static_cast<T*>(nullptr), d, max_threads);
+  R dmax = 0, dmin = std::numeric_limits<R>::infinity();
+  for (index j = 0; j < n; ++j) { dmax = std::max(dmax, d[j]); dmin = std::min(dmin, d[j]); }
+  bool have_v = false;
+  if (sweeps >= 0 && dmin >= smallest_normal<T>() && dmax / dmin < R(1) / (std::sqrt(eps<T>()) * 64)) {
+    V = AVec<T>(X);
+    MatMut<T> Vm{V.data(), n, n, 1, n};
+    trsm<T>(Side::Left, tri_upper, false, T(1), tri, Vm, max_threads);
+    std::vector<T> G;
+    const R err = departure_from_orthonormal(Vm, G, max_threads);
+    have_v = err <= 24 * n * eps<T>();  // NaN fails too
+    if (!have_v && err <= 48 * n * eps<T>()) {
+      // One Newton–Schulz step, V ← V·(3I − VᴴV)/2, squares the departure from
+      // orthonormality; it moves V by about err/2, which the backward error absorbs.
+      for (index i = 0; i < n; ++i)
+        for (index j = 0; j < n; ++j) G[i * n + j] = (i == j ? T(R(1.5)) : T(0)) - G[i * n + j] * R(0.5);
+      AVec<T> V2(V.size());
+      gemm<T>(T(1), Vm.ref(), MatRef<T>{G.data(), n, n, n, 1, false}, T(0), MatMut<T>{V2.data(), n, n, 1, n},
+              max_threads);
+      V = std::move(V2);
+      have_v = true;
+    }
+  }
+  if (!have_v) X = std::move(X0);
+  return have_v;
+}
+
+// The tall SVD's outputs from the converged Jacobi iterate X (columns of norm d) and V:
+// S sorted; Ut = Rowperm⁻¹ · Q · [W 0; 0 I] with W the normalised columns of X (completed
+// to a basis where the value is zero); Vt = P·V (A·P = Q·R and R = W·Σ·Vᴴ).
+template <class T>
+void tall_outputs(AVec<T>& X, const AVec<T>& V, std::vector<real_t<T>>& d, MatRef<T> Bq, const T* tau,
+                  const std::vector<index>& rperm, const std::vector<index>& cperm, index m, index n, index uc,
+                  real_t<T> scale, real_t<T>* S, T* Ut, T* Vt, bool uv, int max_threads) {
+  using R = real_t<T>;
+  std::vector<index> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  for (index j = 0; j < n; ++j)
+    if (!(d[j] >= smallest_normal<T>())) d[j] = 0;  // below the smallest normal: zero
+  std::stable_sort(order.begin(), order.end(), [&](index x, index y) { return d[x] > d[y]; });
+  for (index i = 0; i < n; ++i) S[i] = d[order[i]] * scale;
+  if (!uv) return;
+  std::vector<char> good(n);
+  for (index j = 0; j < n; ++j) {
+    good[j] = d[j] > 0;
+    if (good[j]) blas1::scal(n, R(1) / d[j], X.data() + j * n, 1);
+  }
+  complete_basis(X.data(), n, good);
+  std::vector<T> C(static_cast<size_t>(m * uc), T(0));
+  for (index i = 0; i < n; ++i)
+    for (index c = 0; c < n; ++c) C[i * uc + c] = X[order[c] * n + i];
+  for (index i = n; i < uc; ++i) C[i * uc + i] = T(1);
+  apply_q<T>(Bq, tau, n, false, MatMut<T>{C.data(), m, uc, uc, 1}, max_threads);
+  for (index i = 0; i < m; ++i) std::copy(&C[i * uc], &C[i * uc] + uc, Ut + rperm[i] * uc);
+  for (index r = 0; r < n; ++r)
+    for (index c = 0; c < n; ++c) Vt[cperm[r] * n + c] = V[order[c] * n + r];
+}
+
+// SVD of a tall matrix given by an accessor (m ≥ n): a(i, j) = element of the tall
+// matrix. Outputs Ut (m×uc row-major, uc = full ? m : n) and Vt (n×n row-major) as
+// U_tall, V_tall (not adjoint), S (n values). Returns info.
+template <class T, class Get>
+int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* Vt, bool uv, bool full,
+             int max_threads, const SvdOptions& opts) {
+  using R = real_t<T>;
+  const index uc = full ? m : n;
+  std::vector<T> B, tau(n);
+  std::vector<index> cperm, rperm;
+  const auto [rmax, rmin] = sorted_scaled_copy<T>(a, m, n, scale, B, cperm, rperm);
+  MatMut<T> Bm{B.data(), m, n, n, 1};
+  const bool pivot = opts.pivot == SvdOptions::Pivot::Auto ? rmax > rmin * kPivotGrading<R>()
+                                                           : opts.pivot == SvdOptions::Pivot::Always;
   if (pivot) geqp2(B.data(), m, n, tau.data(), cperm);
   else geqrf(Bm, tau.data(), max_threads);
 
   // Second preconditioner (gejsv): the QR of R1ᴴ = Q2·R2, and Jacobi runs on
   // L = R2ᴴ = R1·Q2. L has the singular values and left vectors of R1 and the same row
-  // grading (Q2 acts from the right), but the two QRs leave it closer to diagonal: one
-  // sweep fewer on random matrices (512: 10 instead of 11, 64: 8 instead of 9).
-  // R1 = W·Σ·(Q2·Z)ᴴ when L·Z = W·Σ.
-  // Real n ≤ 128: the wavefront sweeps (jacobi()) are cheap enough that the second QR
-  // and its apply_q cost more than the sweep they save; Jacobi then runs on R1 itself
-  // (one-thread CPU, random matrices: 64 0.272 → 0.259 ms with 9 sweeps instead of 8,
-  // 96 0.76 → 0.69 ms, 128 1.71 → 1.57 ms, both 9 sweeps; 256 and 512 even on one
-  // thread, where the threaded order needs the sweep more).
-  // Strongly row-graded input keeps the second QR at every size: Jacobi on R1 itself
-  // leaves 40×40 D·Qᵀ over 1 … 1e-100 at 17 ulps, on L = R1·Q2 at 4.5.
+  // grading (Q2 acts from the right), but the two QRs leave it closer to diagonal (a
+  // sweep fewer on random matrices). R1 = W·Σ·(Q2·Z)ᴴ when L·Z = W·Σ.
+  // Real n ≤ 128: the wavefront sweeps are cheap enough that the second QR and its
+  // apply_q cost more than the sweep they save, and Jacobi runs on R1 itself. Strongly
+  // row-graded input keeps the second QR at every size (accuracy: docs/decisions.md).
   const bool two_qr = is_complex_v<T> || n > 128 || pivot;
   std::vector<T> C2(two_qr ? static_cast<size_t>(n * n) : 0, T(0)), tau2(two_qr ? n : 0);
   MatMut<T> C2m{C2.data(), n, n, n, 1};
@@ -910,7 +1049,7 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
       for (index j = 0; j <= i; ++j) C2[i * n + j] = conj(B[j * n + i]);
     geqrf(C2m, tau2.data(), max_threads);
   }
-  // X = L, stored by columns: L(i, j) = conj(R2(j, i)) for i ≥ j.
+  // X = L, stored by columns: L(i, j) = conj(R2(j, i)) for i ≥ j; or R1 by columns.
   AVec<T> X(static_cast<size_t>(n * n), T(0)), V;
   for (index j = 0; j < n; ++j)
     if (two_qr)
@@ -920,44 +1059,11 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
   std::vector<R> d(n);
   int sweeps = -1;
   bool have_v = false;
-  if (uv && n >= kSolveForVMin && !std::getenv("LAPIS_SVD_ACCUMULATE")) {
-    // Well-conditioned R: skip accumulating the rotations (almost half the work of a
-    // sweep) and recover V from R·V = X_final by one triangular solve. The solve is
-    // backward stable, so A = U·Σ·Vᴴ holds to the extent that V is orthonormal; that is
-    // checked (‖I − VᴴV‖_F ≤ 24·n·eps, which needs κ(R) of order n at most; up to twice
-    // that, one Newton–Schulz step restores it) and the
-    // sweeps are redone with accumulation otherwise.
-    AVec<T> X0(X);
-    sweeps = jacobi(X.data(), n, n, static_cast<T*>(nullptr), d, max_threads);
-    R dmax = 0, dmin = std::numeric_limits<R>::infinity();
-    for (index j = 0; j < n; ++j) { dmax = std::max(dmax, d[j]); dmin = std::min(dmin, d[j]); }
-    if (sweeps >= 0 && dmin >= smallest_normal<T>() && dmax / dmin < R(1) / (std::sqrt(eps<T>()) * 64)) {
-      V = AVec<T>(X);
-      MatMut<T> Vm{V.data(), n, n, 1, n};
-      if (two_qr) trsm<T>(Side::Left, false, false, T(1), C2m.ref().h(), Vm, max_threads);
-      else trsm<T>(Side::Left, true, false, T(1), MatRef<T>{B.data(), n, n, n, 1, false}, Vm, max_threads);
-      std::vector<T> G(static_cast<size_t>(n * n));
-      gemm<T>(T(1), Vm.ref().h(), Vm.ref(), T(0), MatMut<T>{G.data(), n, n, n, 1}, max_threads);
-      R err = 0;
-      for (index i = 0; i < n; ++i)
-        for (index j = 0; j < n; ++j) {
-          const R e = std::abs(G[i * n + j] - (i == j ? T(1) : T(0)));
-          err += e * e;
-        }
-      err = std::sqrt(err);
-      have_v = err <= 24 * n * eps<T>();  // NaN fails too
-      if (!have_v && err <= 48 * n * eps<T>()) {
-        // One Newton–Schulz step, V ← V·(3I − VᴴV)/2, squares the departure from
-        // orthonormality; it moves V by about err/2, which the backward error absorbs.
-        for (index i = 0; i < n; ++i)
-          for (index j = 0; j < n; ++j) G[i * n + j] = (i == j ? T(R(1.5)) : T(0)) - G[i * n + j] * R(0.5);
-        AVec<T> V2(V.size());
-        gemm<T>(T(1), Vm.ref(), MatRef<T>{G.data(), n, n, n, 1, false}, T(0), MatMut<T>{V2.data(), n, n, 1, n}, max_threads);
-        V = std::move(V2);
-        have_v = true;
-      }
-    }
-    if (!have_v) X = std::move(X0);
+  // Below kSolveForVMin accumulating the rotations is cheaper than the solve and the check.
+  if (uv && n >= kSolveForVMin && opts.solve_for_v) {
+    // X's triangle: L = R2ᴴ (lower) or R1 (upper).
+    const MatRef<T> tri = two_qr ? C2m.ref().h() : MatRef<T>{B.data(), n, n, n, 1, false};
+    have_v = jacobi_then_solve_for_v(X, n, tri, !two_qr, V, d, sweeps, max_threads);
   }
   if (!have_v) {
     if (uv) {
@@ -967,43 +1073,15 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
     sweeps = jacobi(X.data(), n, n, uv ? V.data() : nullptr, d, max_threads);
   }
   if (uv && two_qr) apply_q<T>(C2m.ref(), tau2.data(), n, false, MatMut<T>{V.data(), n, n, 1, n}, max_threads);
-
-  std::vector<index> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  const R tiny = smallest_normal<T>();
-  for (index j = 0; j < n; ++j)
-    if (!(d[j] >= tiny)) d[j] = 0;  // below the smallest normal: zero
-  std::stable_sort(order.begin(), order.end(), [&](index x, index y) { return d[x] > d[y]; });
-  for (index i = 0; i < n; ++i) S[i] = d[order[i]] * scale;
-  if (!uv) return sweeps < 0 ? 1 : 0;
-
-  // Left vectors of R: normalised columns of X (completed where the value is zero),
-  // then U = Rowperm⁻¹ · Q · [W 0; 0 I].
-  std::vector<char> good(n);
-  for (index j = 0; j < n; ++j) {
-    good[j] = d[j] > 0;
-    if (good[j]) {
-      const R id = R(1) / d[j];
-      for (index i = 0; i < n; ++i) X[j * n + i] *= id;
-    }
-  }
-  complete_basis(X.data(), n, good);
-  std::vector<T> C(static_cast<size_t>(m * uc), T(0));
-  for (index i = 0; i < n; ++i)
-    for (index c = 0; c < n; ++c) C[i * uc + c] = X[order[c] * n + i];
-  for (index i = n; i < uc; ++i) C[i * uc + i] = T(1);
-  apply_q<T>(Bm.ref(), tau.data(), n, false, MatMut<T>{C.data(), m, uc, uc, 1}, max_threads);
-  for (index i = 0; i < m; ++i) std::copy(&C[i * uc], &C[i * uc] + uc, Ut + rperm[i] * uc);
-  // Right vectors: A·P = Q·R and R = W·Σ·Vᴴ, so V_A = P·V.
-  for (index r = 0; r < n; ++r)
-    for (index c = 0; c < n; ++c) Vt[cperm[r] * n + c] = V[order[c] * n + r];
+  tall_outputs(X, V, d, Bm.ref(), tau.data(), rperm, cperm, m, n, uc, scale, S, Ut, Vt, uv, max_threads);
   return sweeps < 0 ? 1 : 0;
 }
 
 }  // namespace
 
 template <class T>
-int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool full, int max_threads) {
+int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool full, int max_threads,
+        const SvdOptions& opts) {
   using R = real_t<T>;
   const index k = std::min(m, n);
   const index ur = m, uc = full ? m : k, vr = full ? n : k, vc = n;
@@ -1037,7 +1115,7 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
   if (m >= n) {
     std::vector<T> Vt(uv ? static_cast<size_t>(n * n) : 0);
     int info = svd_tall<T>([&](index i, index j) { return A[i * n + j]; }, m, n, scale, S, U, Vt.data(), uv,
-                           full, max_threads);
+                           full, max_threads, opts);
     if (uv)
       for (index i = 0; i < n; ++i)
         for (index j = 0; j < n; ++j) Vh[i * n + j] = conj(Vt[j * n + i]);
@@ -1047,14 +1125,15 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
   const index tuc = full ? n : m;
   std::vector<T> Ut(uv ? static_cast<size_t>(n * tuc) : 0);
   int info = svd_tall<T>([&](index i, index j) { return conj(A[j * n + i]); }, n, m, scale, S, Ut.data(), U, uv,
-                         full, max_threads);
+                         full, max_threads, opts);
   if (uv)
     for (index i = 0; i < tuc; ++i)
       for (index j = 0; j < n; ++j) Vh[i * n + j] = conj(Ut[j * tuc + i]);
   return info;
 }
 
-#define LAPIS_INST(T) template int svd<T>(const T*, index, index, real_t<T>*, T*, T*, bool, bool, int);
+#define LAPIS_INST(T) \
+  template int svd<T>(const T*, index, index, real_t<T>*, T*, T*, bool, bool, int, const SvdOptions&);
 LAPIS_INST(float)
 LAPIS_INST(double)
 LAPIS_INST(std::complex<float>)
