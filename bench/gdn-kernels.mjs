@@ -1,5 +1,5 @@
 // Unit-lower triangular solves (the Gated DeltaNet path, docs/gpu-small.md): the kernel
-// alone (outputs allocated once, R dispatches per submit, best of 5) in its variants on the
+// alone (outputs allocated once, R dispatches per submit, best of 5) for both kernels on the
 // same data, the API call, and torch on the same GPU
 // when python3 has CUDA torch. Imports only dist/src. From the project root after
 // `npx tsc -p .`:   node bench/gdn-kernels.mjs     (GDN_COUNT shrinks the batch; GDN_TORCH=0 skips torch)
@@ -7,13 +7,13 @@ import { spawnSync } from 'node:child_process';
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, gdn } = await import(root + 'index.js');
 const { runProgram } = await import(root + 'backend/gpu/program.js');
-const { unitLowerPlan, unitLowerProgram, unitLowerV4Program, unitLowerVariant } = await import(root + 'backend/gpu/trsm.js');
+const { unitLowerPlan, unitLowerProgram, unitLowerV4Program, solveTriangularGpu } = await import(root + 'backend/gpu/trsm.js');
+const { planBatch } = await import(root + 'core/batch.js');
 const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
 const { gpuSync } = await import(root + 'backend/gpu/queue.js');
 const info = await gpu.init();
 console.log(info.description, process.env.LAPIS_DAWN_FLAGS ?? '(robustness on)');
 gpu.memory({ maxPooledBytes: 48 * 2 ** 30 });
-const maxShared = info.limits.maxComputeWorkgroupStorageSize;
 function fill(n, seed, scale = 1) { const a = new Float32Array(n); let s = seed; for (let i = 0; i < n; i++) { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; a[i] = (s / 2147483648 - 1) * scale; } return a; }
 async function time(name, R, rec, bytes) {
   rec(); await gpuSync();
@@ -39,38 +39,29 @@ for (const [C, k] of shapes) {
   const B = Tensor.fromStorage('float32', [cnt, C, k], fill(cnt * C * k, 4)).to('gpu');
   const X = emptyGpu('float32', [cnt, C, k], 'p');
   const bytes = cnt * (C * C * 4 + C * k * 8);
-  const u = [{ name: 'count', type: 'u32', value: cnt }, { name: 'nrhs', type: 'u32', value: k }, { name: 'use_a', type: 'u32', value: 0 }, { name: 'use_b', type: 'u32', value: 0 }];
-  const io = { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage()] };
+  const u = { count: cnt, nrhs: k, use_a: 0, use_b: 0 };
+  const io = { inputs: { A: A.gpuStorage(), B: B.gpuStorage(), amap: dummy.gpuStorage(), bmap: dummy.gpuStorage() }, outputs: { X: X.gpuStorage() } };
   console.log(`-- ${C}x${C}, ${k} RHS, batch ${cnt} (${(bytes / 1e6).toFixed(0)} MB moved if A is read whole)`);
-  const variants = process.env.GDN_SWEEP ? [[k, 64], [k, 128], [k, 64, true], [k, 64, false, true], [k, 64, true, true], [k, 128, true, true]] : [[k, 64], [k, 64, true, true]];
-  for (const [kcFrom, wg, lg = false, xg = false] of variants) {
-    let L;
-    try { L = unitLowerPlan(C, kcFrom, maxShared, wg, lg, xg); } catch (e) { console.log(`KC from ${kcFrom} wg${wg}: ${e.message}`); continue; }
+  // column per thread (trsm_unit_lower.wgsl): KC from the RHS count, 64- or 128-thread groups
+  for (const wg of process.env.GDN_SWEEP ? [64, 128] : [64]) {
+    const L = unitLowerPlan(C, k, wg);
     const cb = Math.ceil(k / L.KC), tasks = cnt * cb;
     const prog = unitLowerProgram(C, L);
-    const uu = [...u, { name: 'cblocks', type: 'u32', value: cb }, { name: 'tasks', type: 'u32', value: tasks }];
-    await time(`new kernel KC${L.KC} G${L.G} (wg ${L.WG})${lg ? ' L_GLOBAL' : ''}${xg ? ' X_GLOBAL' : ''}${kcFrom === k && wg === 64 && lg && xg ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uu, workgroups: Math.ceil(tasks / L.G) }), bytes);
-    if (kcFrom === k && wg === 64 && !lg && !xg) {
-      await time(`new kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(prog, { ...io, uniforms: [{ name: 'count', type: 'u32', value: 1 }, ...u.slice(1), { name: 'cblocks', type: 'u32', value: cb }, { name: 'tasks', type: 'u32', value: cb }], workgroups: Math.ceil(cb / L.G) }), 0);
+    const uu = { ...u, cblocks: cb, tasks };
+    await time(`column kernel KC${L.KC} G${L.G} (wg ${L.WG})${wg === 64 && k % 4 !== 0 ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uu, workgroups: Math.ceil(tasks / L.G) }), bytes);
+    if (wg === 64) {
+      await time(`column kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(prog, { ...io, uniforms: { ...u, count: 1, cblocks: cb, tasks: cb }, workgroups: Math.ceil(cb / L.G) }), 0);
     }
   }
   if (k % 4 === 0) {
     // four RHS columns per thread (trsm_unit_lower_v4.wgsl), three workgroup sizes
     const cv = k / 4, tasks = cnt * cv;
-    const uv = [...u, { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: tasks }];
+    const uv = { ...u, cv, tasks };
     for (const wg of [64, 128, 256]) {
       const prog = unitLowerV4Program(C, wg);
-      await time(`v4 kernel (4 columns per thread) wg ${wg}${wg === 64 ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uv, workgroups: Math.ceil(tasks / wg) }), bytes);
+      await time(`v4 kernel (4 columns per thread) wg ${wg}${wg === (C === 64 ? 256 : 64) ? ' = API path' : ''}`, 50, () => runProgram(prog, { ...io, uniforms: uv, workgroups: Math.ceil(tasks / wg) }), bytes);
     }
-    {
-      const cv2 = k / 2, tasks2 = cnt * cv2;
-      const u2 = [...u, { name: 'cv', type: 'u32', value: cv2 }, { name: 'tasks', type: 'u32', value: tasks2 }];
-      for (const wg of [64, 128]) {
-        const prog = unitLowerV4Program(C, wg, 2);
-        await time(`v2 kernel (2 columns per thread) wg ${wg}`, 50, () => runProgram(prog, { ...io, uniforms: u2, workgroups: Math.ceil(tasks2 / wg) }), bytes);
-      }
-    }
-    await time(`v4 kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(unitLowerV4Program(C, 64), { ...io, uniforms: [{ name: 'count', type: 'u32', value: 1 }, ...u.slice(1), { name: 'cv', type: 'u32', value: cv }, { name: 'tasks', type: 'u32', value: cv }], workgroups: 1 }), 0);
+    await time(`v4 kernel, ONE system (per-dispatch cost)`, 50, () => runProgram(unitLowerV4Program(C, 64), { ...io, uniforms: { ...u, count: 1, cv, tasks: cv }, workgroups: 1 }), 0);
   }
   // correctness of the API result against a float64 host substitution on sampled systems
   const Xa = await gdn.chunkSolve(A, B).data();
@@ -85,24 +76,24 @@ for (const [C, k] of shapes) {
   {
     // host-cost probes: a fresh output per call (rotating through 50, as the API's pool does)
     // and the allocation alone, to split the API's extra host time
-    const L = unitLowerPlan(C, k, maxShared, 64), cb = Math.ceil(k / L.KC), tasks = cnt * cb;
-    const uu = [...u, { name: 'cblocks', type: 'u32', value: cb }, { name: 'tasks', type: 'u32', value: tasks }];
+    const L = unitLowerPlan(C, k), cb = Math.ceil(k / L.KC), tasks = cnt * cb;
+    const uu = { ...u, cblocks: cb, tasks };
     const prog = C === 64 ? null : unitLowerProgram(C, L);
     if (prog) {
       const outs = Array.from({ length: 50 }, () => emptyGpu('float32', [cnt, C, k], 'p'));
       let i = 0;
-      await time(`new kernel, 50 distinct outputs`, 50, () => runProgram(prog, { ...io, outputs: [outs[i++ % 50].gpuStorage()], uniforms: uu, workgroups: Math.ceil(tasks / L.G) }), bytes);
+      await time(`column kernel, 50 distinct outputs`, 50, () => runProgram(prog, { ...io, outputs: { X: outs[i++ % 50].gpuStorage() }, uniforms: uu, workgroups: Math.ceil(tasks / L.G) }), bytes);
       for (const o of outs) o.dispose();
     }
     await time(`host: emptyGpu(X) + 2 dummies + dispose, no dispatch`, 50, () => { emptyGpu('float32', [cnt, C, k], 'p').dispose(); emptyGpu('int32', [1], 'p').dispose(); emptyGpu('int32', [1], 'p').dispose(); }, 0);
   }
-  for (const v4 of [true, false]) {
-    unitLowerVariant.v4 = v4;
-    const tag = v4 ? 'v4' : 'column kernel';
-    await time(`API gdn.chunkSolve, ${tag} (50 per sync)`, 50, () => gdn.chunkSolve(A, B).dispose(), bytes);
-    await time(`API gdn.chunkSolve, ${tag} (1 per sync)`, 1, () => gdn.chunkSolve(A, B).dispose(), bytes);
+  await time(`API gdn.chunkSolve (50 per sync)`, 50, () => gdn.chunkSolve(A, B).dispose(), bytes);
+  await time(`API gdn.chunkSolve (1 per sync)`, 1, () => gdn.chunkSolve(A, B).dispose(), bytes);
+  // the GPU entry with each unit-lower kernel named (the API takes v4 for multiples of 4)
+  const plan = planBatch(A, B, 'bench'), opts = { upper: false, unitriangular: true };
+  for (const kernel of k % 4 === 0 ? ['unitLowerV4', 'unitLower'] : ['unitLower']) {
+    await time(`solveTriangularGpu, ${kernel} (50 per sync)`, 50, () => solveTriangularGpu(A, B, plan, opts, kernel).X.dispose(), bytes);
   }
-  unitLowerVariant.v4 = true;
   A.dispose(); B.dispose(); X.dispose();
 }
 if (process.env.GDN_TORCH !== '0') {

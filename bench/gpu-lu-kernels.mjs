@@ -1,15 +1,15 @@
 // Batched LU / solve kernels on the GPU, old (workgroup memory, shaders/lu/lu.wgsl) against
 // new (registers, shaders/lu/lu_reg.wgsl): kernel-only ms per dispatch (outputs allocated
 // once, R dispatches per submit, best of 5) and ms per linalg.solveEx / luFactorEx / invEx call
-// (default configuration, src/backend/gpu/lu.ts luVariant).
+// (default kernel, and the workgroup-memory one through the `kernel` parameter of src/backend/gpu/lu.ts).
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-lu-kernels.mjs            (PROBE_LU=<count> shrinks the batch, default 65536)
 const keep = setInterval(() => {}, 1000);
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, linalg } = await import(root + 'index.js');
 const { runProgram } = await import(root + 'backend/gpu/program.js');
-const { smallProgram } = await import(root + 'backend/gpu/small.js');
-const { luRegProgram, luVariant } = await import(root + 'backend/gpu/lu.js');
+const { luProgram, luRegProgram, solveGpu, luFactorGpu, invLuGpu } = await import(root + 'backend/gpu/lu.js');
+const { planBatch } = await import(root + 'core/batch.js');
 const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
 const { gpuSync } = await import(root + 'backend/gpu/queue.js');
 const info = await gpu.init();
@@ -32,8 +32,8 @@ async function time(name, R, rec) {
 
 const dummy = emptyGpu('int32', [1], 'bench'), dummy2 = emptyGpu('int32', [1], 'bench');
 const reps = cnt >= 16384 ? 10 : 3;
-// register kernel: [threads per group, one-barrier (speculative row stores) variant]
-const variants = [[32, false], [64, false], [32, true], [64, true]];
+// register kernel: threads per group
+const variants = [32, 64];
 for (const n of [32, 16, 8]) {
   const a = fill(cnt * n * n, 7 + n);
   for (let b = 0; b < cnt; b++) for (let k = 0; k < n; k++) a[b * n * n + k * (n + 1)] += 3;
@@ -43,29 +43,28 @@ for (const n of [32, 16, 8]) {
   const P = emptyGpu('int32', [cnt, n], 'bench'), LU = emptyGpu('float32', [cnt, n, n], 'bench');
   const tag = `${cnt} x ${n}x${n}`;
   // old kernel, as src/backend/gpu/lu.ts luProgram builds it (32 threads for n ≤ 32)
-  const defs = (mode, entry) => ({ N: n, NN: n * n, F: 1, RC: 1, NRC: n, ENTRY: entry, A_GLOBAL: false, MODE_FACTOR: mode === 'F', MODE_SOLVE: mode === 'S', MODE_INV: false, MODE_LUSOLVE: false, HAS_B: mode === 'S' });
-  const oldSolve = smallProgram('lu_solve_fused', 'lu/lu.wgsl', 'lu_solve_fused', 'float32', 32, defs('S', 'lu_solve_fused'));
-  const oldFac = smallProgram('lu_factor', 'lu/lu.wgsl', 'lu_factor', 'float32', 32, defs('F', 'lu_factor'));
-  const uOld = [{ name: 'count', type: 'u32', value: cnt }, { name: 'nrhs', type: 'u32', value: 1 }, { name: 'use_a', type: 'u32', value: 0 }, { name: 'use_b', type: 'u32', value: 0 }, { name: 'adjoint', type: 'u32', value: 0 }];
-  const uNew = [{ name: 'count', type: 'u32', value: cnt }, { name: 'use_b', type: 'u32', value: 0 }];
-  await time(`kernel solve 1 rhs ${tag}  old`, reps, () => runProgram(oldSolve, { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage(), I.gpuStorage(), dummy2.gpuStorage()], uniforms: uOld, workgroups: cnt }));
-  for (const [wg, spec] of variants) {
+  const oldSolve = luProgram('SOLVE', 'float32', n, 1, false);
+  const oldFac = luProgram('FACTOR', 'float32', n, 1, false);
+  const uOld = { count: cnt, nrhs: 1, use_a: 0, use_b: 0, adjoint: 0 };
+  const uNew = { count: cnt, use_b: 0 };
+  await time(`kernel solve 1 rhs ${tag}  old`, reps, () => runProgram(oldSolve, { inputs: { A: A.gpuStorage(), B: B.gpuStorage(), bmap: dummy.gpuStorage() }, outputs: { X: X.gpuStorage(), INFO: I.gpuStorage(), W: dummy2.gpuStorage() }, uniforms: uOld, workgroups: cnt }));
+  for (const wg of variants) {
     const G = Math.max(1, Math.floor(wg / n));
-    await time(`kernel solve 1 rhs ${tag}  registers wg${wg} (${G}/group)${spec ? ' one-barrier' : ''}`, reps, () => runProgram(luRegProgram('SOLVE', n, 1, wg, spec), { inputs: [A.gpuStorage(), B.gpuStorage(), dummy.gpuStorage()], outputs: [X.gpuStorage(), I.gpuStorage()], uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
+    await time(`kernel solve 1 rhs ${tag}  registers wg${wg} (${G}/group)`, reps, () => runProgram(luRegProgram('SOLVE', n, 1, wg), { inputs: { A: A.gpuStorage(), B: B.gpuStorage(), bmap: dummy.gpuStorage() }, outputs: { X: X.gpuStorage(), INFO: I.gpuStorage() }, uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
   }
-  await time(`kernel luFactor ${tag}  old`, reps, () => runProgram(oldFac, { inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), P.gpuStorage(), I.gpuStorage()], uniforms: uOld, workgroups: cnt }));
-  for (const [wg, spec] of variants) {
+  await time(`kernel luFactor ${tag}  old`, reps, () => runProgram(oldFac, { inputs: { A: A.gpuStorage() }, outputs: { LU: LU.gpuStorage(), PIV: P.gpuStorage(), INFO: I.gpuStorage() }, uniforms: uOld, workgroups: cnt }));
+  for (const wg of variants) {
     const G = Math.max(1, Math.floor(wg / n));
-    await time(`kernel luFactor ${tag}  registers wg${wg} (${G}/group)${spec ? ' one-barrier' : ''}`, reps, () => runProgram(luRegProgram('FACTOR', n, 0, wg, spec), { inputs: [A.gpuStorage()], outputs: [LU.gpuStorage(), P.gpuStorage(), I.gpuStorage()], uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
+    await time(`kernel luFactor ${tag}  registers wg${wg} (${G}/group)`, reps, () => runProgram(luRegProgram('FACTOR', n, 0, wg), { inputs: { A: A.gpuStorage() }, outputs: { LU: LU.gpuStorage(), PIV: P.gpuStorage(), INFO: I.gpuStorage() }, uniforms: uNew, workgroups: Math.ceil(cnt / G) }));
   }
+  const plan = planBatch(A, B, 'bench');
   for (const registers of [false, true]) {
-    luVariant.registers = registers;
+    const kernel = { registers, wg: 32 };
     const name = registers ? 'registers' : 'old';
-    await time(`linalg.solveEx per call ${tag}  ${name}`, reps, () => { const r = linalg.solveEx(A, B); r.result.dispose(); r.info.dispose(); });
-    await time(`linalg.luFactorEx per call ${tag}  ${name}`, reps, () => { const r = linalg.luFactorEx(A); r.LU.dispose(); r.pivots.dispose(); r.info.dispose(); });
-    await time(`linalg.invEx per call ${tag}  ${name}`, reps, () => { const r = linalg.invEx(A); r.inverse.dispose(); r.info.dispose(); });
+    await time(`solveEx per call ${tag}  ${name}`, reps, () => { const r = solveGpu(A, B, plan, kernel); r.X.dispose(); r.info.dispose(); });
+    await time(`luFactorEx per call ${tag}  ${name}`, reps, () => { const r = luFactorGpu(A, kernel); r.LU.dispose(); r.pivots.dispose(); r.info.dispose(); });
+    await time(`invEx per call ${tag}  ${name}`, reps, () => { const r = invLuGpu(A, kernel); r.X.dispose(); r.info.dispose(); });
   }
-  luVariant.registers = true;
   for (const t of [A, B, X, I, P, LU]) t.dispose();
 }
 clearInterval(keep);
