@@ -216,15 +216,15 @@ export function solveTriangularGpu(
   if (nrhs === 0) return { X, info: opts.info && !opts.unitriangular ? diagInfo(A, X, plan, n, nrhs, dtype, who) : zero() };
   const F = floatsPer(dtype);
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * nrhs * F + plan.aCount * n * n * F, who);
-  const amap = uploadIndex(plan.aIdx, who);
-  const bmap = uploadIndex(plan.bIdx, who);
-  const a = amap ?? dummyIndex(who);
-  const b = bmap ?? dummyIndex(who);
   const fast = trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular);
   const which = kernel === 'auto' ? (fast ? (nrhs % 4 === 0 ? 'unitLowerV4' : 'unitLower') : 'general') : kernel;
   if (which !== 'general' && !(fast && (which === 'unitLower' || nrhs % 4 === 0))) {
     throw new ArgumentError(`${who}: the ${which} kernel does not take this system (n ${n}, ${nrhs} right-hand sides, upper ${opts.upper}, unit ${opts.unitriangular})`);
   }
+  const amap = uploadIndex(plan.aIdx, who);
+  const bmap = uploadIndex(plan.bIdx, who);
+  const a = amap ?? dummyIndex(who);
+  const b = bmap ?? dummyIndex(who);
   const common = { count: plan.count, nrhs, use_a: amap ? 1 : 0, use_b: bmap ? 1 : 0 };
   const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), amap: a.gpuStorage(), bmap: b.gpuStorage() };
   const outputs = { X: X.gpuStorage() };
