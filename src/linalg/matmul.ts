@@ -33,7 +33,7 @@ export function matmul(A: TensorLike, B: TensorLike): Tensor {
   if (a.dtype !== dt) a = castCpu(a, dt, who);
   if (b.dtype !== dt) b = castCpu(b, dt, who);
   const plan = planBatch(a, b, who);
-  let C = lookup('matmul', dt, a.device, who)(a, b, plan, m, k, n) as Tensor;
+  let C = lookup('matmul', dt, a.device, who)(a, b, plan, m, k, n);
   if (aVec || bVec) {
     const shape = [...plan.batchShape];
     if (!aVec) shape.push(m);

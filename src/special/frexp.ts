@@ -20,5 +20,5 @@ export function frexp(x: TensorLike): { mantissa: Tensor; exponent: Tensor<'int3
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {
     throw new DTypeError(`${who}: x is ${t.dtype}; frexp takes float32 or float64`);
   }
-  return lookup(who, t.dtype, t.device, who)(t) as { mantissa: Tensor; exponent: Tensor<'int32'> };
+  return lookup(who, t.dtype, t.device, who)(t);
 }

@@ -24,5 +24,5 @@ export function heaviside(x: TensorLike, values: TensorLike): Tensor {
   a = toDtype(a, d, who, 'x');
   b = toDtype(b, d, who, 'values');
   const L = elementwiseLayout(a.shape, b.shape, who, ['x', 'values']);
-  return lookup(who, d, a.device, who)(a, b, L) as Tensor;
+  return lookup(who, d, a.device, who)(a, b, L);
 }

@@ -82,5 +82,5 @@ export function laguerrePolynomialL(x: TensorLike, n: TensorLike): Tensor {
   b = toDtype(b, d, who, 'n');
   const L = elementwiseLayout(a.shape, b.shape, who, ['x', 'n']);
   checkDegrees(a, b, n, L, who);
-  return lookup(who, d, a.device, who)(a, b, L) as Tensor;
+  return lookup(who, d, a.device, who)(a, b, L);
 }

@@ -46,5 +46,5 @@ export function logspace(start: number, end: number, steps: number, opts: Logspa
   if (dtype !== 'float32' && dtype !== 'float64' && dtype !== 'int32') {
     throw new DTypeError(`${who}: dtype ${String(dtype)} is not supported (float32, float64 or int32)`);
   }
-  return lookup(who, dtype, device, who)(steps, start, end, base, dtype) as Tensor;
+  return lookup(who, dtype, device, who)(steps, start, end, base, dtype);
 }
