@@ -17,8 +17,8 @@ export interface SvdResult {
   Vh: Tensor;
 }
 
-/** @internal The batched SVD through the registry, before any status check. */
-export function svdRaw(A: Tensor, computeUV: boolean, fullMatrices: boolean, who: string) {
+/** The batched SVD through the registry, before any status check. */
+function svdRaw(A: Tensor, computeUV: boolean, fullMatrices: boolean, who: string) {
   requireMatrix(A, who, 'A');
   if (A.dtype === 'int32') throw new DTypeError(`${who}: A is int32; the SVD needs a floating dtype`);
   return lookup('svd', A.dtype, A.device, who)(A, { computeUV, fullMatrices });
