@@ -1,11 +1,14 @@
 // A/B timing driver for the kernel families (no Node): links lapis_kernels and times one
 // call shape per family, best of several repetitions. Build against two checkouts and
-// compare (issue 11: the SIMD refactor must not change speed). Usage: bench_kernels [reps]
+// compare (issue 11: the SIMD refactor must not change speed or results).
+// Usage: bench_kernels [reps] [--hash]
 #include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <functional>
 #include <random>
 #include <vector>
@@ -16,9 +19,8 @@
 #include "lapis/special.hpp"
 #include "lapis/trsm.hpp"
 
-using lapis::index;
-
-namespace {
+namespace bench {
+using index = lapis::index;  // (not a using-declaration: <strings.h> declares ::index)
 
 std::mt19937_64 rng(7);
 
@@ -37,8 +39,39 @@ template <class T> std::vector<T> rnd(size_t n, double diag_boost = 0, index nn 
 
 int g_reps = 15;
 
+// --hash: instead of timing, print an FNV-1a hash of each family's outputs on inputs that
+// include hard cases (zero and subnormal pivots, NaN, Inf, entries near overflow), so two
+// builds can be compared bit for bit.
+bool g_hash = false;
+template <class T> uint64_t fnv(const std::vector<T>& v, uint64_t h = 1469598103934665603ull) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(v.data());
+  for (size_t i = 0; i < v.size() * sizeof(T); ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+template <class T> void spoil(std::vector<T>& A, index nn) {
+  // every 7th matrix gets a special case
+  const size_t per = size_t(nn) * nn;
+  for (size_t b = 0; b * per < A.size(); b += 7) {
+    T* a = A.data() + b * per;
+    switch ((b / 7) % 6) {
+      case 0: for (index j = 0; j < nn; ++j) a[j] = T(0); break;                            // zero row
+      case 1: a[0] = T(std::numeric_limits<lapis::real_t<T>>::quiet_NaN()); break;
+      case 2: a[per - 1] = T(std::numeric_limits<lapis::real_t<T>>::infinity()); break;
+      case 3: for (size_t i = 0; i < per; ++i) a[i] *= T(std::numeric_limits<lapis::real_t<T>>::min()); break;  // subnormal
+      case 4: for (size_t i = 0; i < per; ++i) a[i] *= T(std::numeric_limits<lapis::real_t<T>>::max() / 4); break;
+      default: a[0] = T(1e-30); break;
+    }
+  }
+}
+template <class... V> void report(const char* name, const V&... v) {
+  uint64_t h = 1469598103934665603ull;
+  ((h = fnv(v, h)), ...);
+  std::printf("%-34s %016llx\n", name, static_cast<unsigned long long>(h));
+}
+
 void time(const char* name, const std::function<void()>& f) {
   f();
+  if (g_hash) return;
   double best = 1e30;
   for (int r = 0; r < g_reps; ++r) {
     auto t0 = std::chrono::steady_clock::now();
@@ -56,48 +89,66 @@ template <class T> void gemm_case(const char* name, index m, index n, index k) {
     lapis::gemm<T>(T(1), lapis::MatRef<T>{a.data(), m, k, k, 1}, lapis::MatRef<T>{b.data(), k, n, n, 1}, T(0),
                    lapis::MatMut<T>{c.data(), m, n, n, 1}, 1);
   });
+  if (g_hash) report(name, c);
 }
 
 template <class T> void solve_case(const char* name, index count, index n, index k) {
   auto A = rnd<T>(count * n * n, n, n), B = rnd<T>(count * n * k);
   std::vector<T> X(count * n * k);
   std::vector<int32_t> info(count);
+  if (g_hash) spoil(A, n);
   time(name, [&] { lapis::solve_batched<T>(count, n, k, A.data(), nullptr, B.data(), nullptr, X.data(), info.data()); });
+  if (g_hash) report(name, X, info);
 }
 
 template <class T> void inv_case(const char* name, index count, index n) {
   auto A = rnd<T>(count * n * n, n, n);
   std::vector<T> X(count * n * n);
   std::vector<int32_t> info(count);
+  if (g_hash) spoil(A, n);
   time(name, [&] { lapis::inv_batched<T>(count, n, A.data(), X.data(), info.data()); });
+  if (g_hash) report(name, X, info);
 }
 
 template <class T> void trsm_case(const char* name, index count, index n, index k) {
   auto A = rnd<T>(count * n * n, n, n), B = rnd<T>(count * n * k);
   std::vector<T> X(count * n * k);
+  if (g_hash) for (size_t b = 3; b < size_t(count); b += 11) A[b * n * n + (b % n) * (n + 1)] = T(1e-310 > 0 ? 1e-39 : 0);
+  // the small-system kernel where it applies (what solveTriangular calls first), else the blocked trsm
   time(name, [&] {
-    lapis::trsm_batched<T>(lapis::Op::None, false, false, count, n, k, A.data(), nullptr, B.data(), nullptr, X.data());
+    if (!lapis::trsm_small_batched<T>(false, false, false, count, n, k, A.data(), nullptr, B.data(), nullptr, X.data()))
+      lapis::trsm_batched<T>(lapis::Op::None, false, false, count, n, k, A.data(), nullptr, B.data(), nullptr,
+                             X.data());
   });
+  if (g_hash) report(name, X);
 }
 
 template <class T> void lu_case(const char* name, index count, index n) {
   auto A = rnd<T>(count * n * n);
   std::vector<T> LU(count * n * n);
   std::vector<int32_t> piv(count * n), info(count);
+  if (g_hash) spoil(A, n);
   time(name, [&] { lapis::lu_factor_batched<T>(count, n, n, A.data(), LU.data(), piv.data(), info.data()); });
+  if (g_hash) report(name, LU, piv, info);
 }
 
 template <class T> void frexp_case(const char* name, index n) {
   auto x = rnd<T>(n);
   std::vector<T> m(n);
   std::vector<int32_t> e(n);
+  if (g_hash) for (index i = 0; i < n; i += 5) x[i] *= std::numeric_limits<T>::denorm_min() * T(i % 1000);
   time(name, [&] { lapis::frexp<T>(n, x.data(), m.data(), e.data()); });
+  if (g_hash) report(name, m, e);
 }
 
-}  // namespace
+}  // namespace bench
 
 int main(int argc, char** argv) {
-  if (argc > 1) g_reps = std::atoi(argv[1]);
+  using namespace bench;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--hash") == 0) g_hash = true;
+    else g_reps = std::atoi(argv[i]);
+  }
   std::printf("gemm family: %s\n", lapis::gemm_kernel_name());
   gemm_case<double>("gemm d 48x48x48", 48, 48, 48);
   gemm_case<double>("gemm d 384x384x384 (packed)", 384, 384, 384);
@@ -108,6 +159,32 @@ int main(int argc, char** argv) {
   solve_case<double>("solve d 8x8 x20000 (tiny lanes)", 20000, 8, 1);
   solve_case<float>("solve s 12x12 x20000 (tiny lanes)", 20000, 12, 1);
   solve_case<double>("solve d 16x16 k4 x5000 (lu small)", 5000, 16, 4);
+  if (g_hash) {
+    for (int n = 2; n <= 12; ++n) {
+      char nm[64];
+      std::snprintf(nm, sizeof nm, "solve d %dx%d x203 (tiny lanes)", n, n);
+      solve_case<double>(nm, 203, n, 1);
+      std::snprintf(nm, sizeof nm, "solve s %dx%d x203 (tiny lanes)", n, n);
+      solve_case<float>(nm, 203, n, 1);
+    }
+    for (int n = 1; n <= 4; ++n) {
+      char nm[64];
+      std::snprintf(nm, sizeof nm, "inv d %dx%d x203", n, n);
+      inv_case<double>(nm, 203, n);
+      std::snprintf(nm, sizeof nm, "inv s %dx%d x203", n, n);
+      inv_case<float>(nm, 203, n);
+    }
+    for (int n : {1, 5, 7, 13, 64, 100}) for (int k : {8, 9, 17, 40, 67}) {
+      char nm[64];
+      std::snprintf(nm, sizeof nm, "trsm d %dx%d k%d x13", n, n, k);
+      trsm_case<double>(nm, 13, n, k);
+      std::snprintf(nm, sizeof nm, "trsm s %dx%d k%d x13", n, n, k);
+      trsm_case<float>(nm, 13, n, k);
+    }
+    trsm_case<double>("trsm d 200x200 k16 x3 (blocked)", 3, 200, 16);
+    lu_case<float>("lu s 37x37 x50", 50, 37);
+    lu_case<std::complex<float>>("lu c 9x9 x50", 50, 9);
+  }
   inv_case<float>("inv s 4x4 x100000", 100000, 4);
   inv_case<double>("inv d 3x3 x100000", 100000, 3);
   inv_case<double>("inv d 4x4 x100000", 100000, 4);

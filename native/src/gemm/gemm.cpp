@@ -337,7 +337,7 @@ template <class T>
 bool use_direct(const KernelSet<T>& K, index m, index n, index k) {
   // Packing B pays off over m/mr tiles, packing A over n/nr, and either only when k is deep
   // enough to hide the C tile traffic: with few tiles, a shallow k, or operands that
-  // already fit in L2 (measured: up to ~300³ in double), the unpacked kernel wins.
+  // already fit in L2 (up to ~300³ in double), the unpacked kernel wins.
   if (m <= 2 * K.mr || n <= 2 * K.nr || k <= 32) return true;
   const double bytes = (double(m) * k + double(k) * n + double(m) * n) * sizeof(T);
   return bytes <= 1024.0 * 1024;

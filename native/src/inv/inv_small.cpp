@@ -1,9 +1,13 @@
 // Batched inverses of n ≤ 4 matrices. Real types run the lane kernel of
 // inv_small_lanes.hpp (one matrix per SIMD lane, branch-free Gauss–Jordan with partial
 // pivoting): AVX-512 or AVX2+FMA as active_isa() allows, else the same algorithm on the
-// portable packet. Complex types
-// take the scalar per-matrix path (rare enough not to need lanes).
+// portable packet. Complex types take the scalar per-matrix path (rare enough not to need
+// lanes).
 #include "lapis/inv_small.hpp"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"  // 32-byte Generic lanes, passed only into inlined calls
+#endif
 
 #include <limits>
 
@@ -40,35 +44,6 @@ bool use_avx2() {
 #if defined(LAPIS_INV_HAVE_AVX512)
 bool use_avx512() { return active_isa() == Isa::avx512; }
 #endif
-
-// Portable lanes: plain arrays; loops the compiler turns into SSE/NEON where it can.
-template <class R, int LN>
-struct PortableLanes {
-  using T = R;
-  static constexpr int L = LN;
-  struct M { bool b[LN]; };
-  R x[LN];
-  template <class F> static PortableLanes map(F f) { PortableLanes r; for (int l = 0; l < LN; ++l) r.x[l] = f(l); return r; }
-  static PortableLanes load(const R* p) { PortableLanes r; for (int l = 0; l < LN; ++l) r.x[l] = p[l]; return r; }
-  static void store(R* p, const PortableLanes& a) { for (int l = 0; l < LN; ++l) p[l] = a.x[l]; }
-  static PortableLanes splat(R v) { return map([&](int) { return v; }); }
-  static PortableLanes add(const PortableLanes& a, const PortableLanes& b) { return map([&](int l) { return a.x[l] + b.x[l]; }); }
-  static PortableLanes mul(const PortableLanes& a, const PortableLanes& b) { return map([&](int l) { return a.x[l] * b.x[l]; }); }
-  static PortableLanes div(const PortableLanes& a, const PortableLanes& b) { return map([&](int l) { return a.x[l] / b.x[l]; }); }
-  static PortableLanes fnmadd(const PortableLanes& a, const PortableLanes& b, const PortableLanes& c) {
-    return map([&](int l) { return c.x[l] - a.x[l] * b.x[l]; });
-  }
-  static PortableLanes abs(const PortableLanes& a) { return map([&](int l) { return std::abs(a.x[l]); }); }
-  template <class F> static M cmp(F f) { M m; for (int l = 0; l < LN; ++l) m.b[l] = f(l); return m; }
-  static M gt(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return a.x[l] > b.x[l]; }); }
-  static M lt(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return a.x[l] < b.x[l]; }); }
-  static M eq(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return a.x[l] == b.x[l]; }); }
-  static M ne(const PortableLanes& a, const PortableLanes& b) { return cmp([&](int l) { return !(a.x[l] == b.x[l]); }); }
-  static PortableLanes blend(const PortableLanes& a, const PortableLanes& b, const M& m) {
-    return map([&](int l) { return m.b[l] ? b.x[l] : a.x[l]; });
-  }
-  static unsigned mask_bits(const M& m) { unsigned r = 0; for (int l = 0; l < LN; ++l) r |= unsigned(m.b[l]) << l; return r; }
-};
 
 template <class T>
 int32_t inv_one(index n, const T* a, T* x) {
@@ -112,8 +87,7 @@ void inv_small_scalar(index n, index count, const T* A, T* X, int32_t* info) {
 template <class T>
 void inv_small_batched(index n, index count, const T* A, T* X, int32_t* info) {
   if (count <= 0 || n <= 0) return;
-  // 100,000 4×4 float32 inverses write 6.4 MB: median 0.63–1.13 ms with the advice,
-  // 0.75–1.28 ms without (four alternating runs).
+  // A large batch's output is fresh pages: huge pages fault in faster (docs/decisions.md).
   detail::advise_hugepages(X, sizeof(T) * static_cast<size_t>(count * n * n));
   if constexpr (is_complex_v<T>) {
     inv_small_scalar(n, count, A, X, info);
@@ -124,7 +98,8 @@ void inv_small_batched(index n, index count, const T* A, T* X, int32_t* info) {
 #ifdef LAPIS_INV_HAVE_AVX2
     if (use_avx2()) { inv_small_avx2(n, count, A, X, info); return; }
 #endif
-    inv_small_lanes<PortableLanes<T, 32 / sizeof(T)>>(n, count, A, X, info);
+    // 32-byte lanes: as many matrices per group as the AVX2 build
+    inv_small_lanes<simd::Pack<simd::Generic<32>, T>>(n, count, A, X, info);
   }
 }
 

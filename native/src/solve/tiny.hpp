@@ -7,8 +7,8 @@
 
 namespace lapis::detail {
 
-// Largest n the lane kernels are instantiated for (fully unrolled code grows as n³: up to
-// 16 measured 2.8× faster than one system at a time at n = 16 but added 4 MB to the addon).
+// Largest n the lane kernels are instantiated for (fully unrolled code grows as n³; up to 16
+// was faster still but too large, docs/decisions.md).
 inline constexpr index kTinyMax = 12;
 
 // A lane's info when its A is finite but its largest entry lies beyond LAPACK's

@@ -11,10 +11,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "lapis/simd.hpp"
 #include "tiny.hpp"
 
 namespace lapis::detail::tiny_avx2 {
-#define LAPIS_TINY_BYTES 32
+template <class T> using Pk = simd::Pack<simd::Avx2, T>;
 #include "tiny_impl.hpp"
-#undef LAPIS_TINY_BYTES
 }  // namespace lapis::detail::tiny_avx2

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>  // (before the target region: library inline code keeps the baseline ISA)
 
+#include "lapis/simd.hpp"
 #include "tiny.hpp"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -21,9 +22,8 @@
 #endif
 
 namespace lapis::detail::tiny_avx512 {
-#define LAPIS_TINY_BYTES 64
+template <class T> using Pk = simd::Pack<simd::Avx512, T>;
 #include "tiny_impl.hpp"
-#undef LAPIS_TINY_BYTES
 }  // namespace lapis::detail::tiny_avx512
 
 #if defined(__clang__)

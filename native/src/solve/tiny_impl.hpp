@@ -1,5 +1,5 @@
 // The lane kernel behind tiny.hpp, included by tiny_{portable,avx2,avx512}.cpp inside their
-// own namespace with LAPIS_TINY_BYTES set to the vector width of that build.
+// own namespace, which first defines Pk<T>: that build's simd.hpp packet.
 //
 // One group = L systems (L = lanes of one vector). Load: the L matrices are read as L×L
 // blocks of consecutive elements and transposed in registers, so element (i, j) of all L
@@ -10,62 +10,18 @@
 // whether any lane has a pivot below the smallest normal number; that lane then divides
 // (the result of every other lane is the same either way).
 
-template <class T, int L> struct TinyVec {
-  typedef T V __attribute__((vector_size(sizeof(T) * L)));
-  typedef std::conditional_t<sizeof(T) == 8, long long, int> I;
-  typedef I M __attribute__((vector_size(sizeof(T) * L)));
-  typedef int32_t I32 __attribute__((vector_size(4 * L)));
-};
-
-#define LAPIS_TINY_INLINE inline __attribute__((always_inline))
-// Two-input shuffle with constant lane indices; IV is the matching integer vector type
-// (GCC before 12 has only __builtin_shuffle, with the indices as a vector).
-#if !defined(LAPIS_TINY_OLD_SHUFFLE) && (defined(__clang__) || __GNUC__ >= 12)
-#define LAPIS_TINY_SHUFFLE(IV, a, b, idx) __builtin_shufflevector(a, b, idx)
-#else
-#define LAPIS_TINY_SHUFFLE(IV, a, b, idx) __builtin_shuffle(a, b, IV{idx})
-#endif
-
-// One butterfly stage of an in-register L×L transpose: swaps the off-diagonal D×D blocks.
-template <class V, class IV, int L, int D, int... J>
-LAPIS_TINY_INLINE void tiny_stage(V* r, std::integer_sequence<int, J...>) {
-  for (int i = 0; i < L; ++i)
-    if (!(i & D)) {
-      const V a = r[i], b = r[i + D];
-      r[i] = LAPIS_TINY_SHUFFLE(IV, a, b, ((J & D) ? L + J - D : J)...);
-      r[i + D] = LAPIS_TINY_SHUFFLE(IV, a, b, ((J & D) ? L + J : J + D)...);
-    }
-}
-template <class V, class IV, int L, int D = 1> LAPIS_TINY_INLINE void tiny_transpose(V* r) {
-  if constexpr (D < L) {
-    tiny_stage<V, IV, L, D>(r, std::make_integer_sequence<int, L>{});
-    tiny_transpose<V, IV, L, D * 2>(r);
-  }
-}
-template <class M, int L, int D, int... J> LAPIS_TINY_INLINE M tiny_rot(M m, std::integer_sequence<int, J...>) {
-  return LAPIS_TINY_SHUFFLE(M, m, m, ((J + D) % L)...);
-}
-// Some lane set (log2 L shuffles, then one extract).
-template <class M, int L, int D = L / 2> LAPIS_TINY_INLINE bool tiny_any(M m) {
-  if constexpr (D >= 1) {
-    m |= tiny_rot<M, L, D>(m, std::make_integer_sequence<int, L>{});
-    return tiny_any<M, L, D / 2>(m);
-  } else {
-    return m[0] != 0;
-  }
-}
-
 inline constexpr int kTinyAhead = 2;  // groups
 
-template <class T, int N, int L>
+template <class T, int N>
 void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, T* __restrict X,
                    int32_t* __restrict info) {
-  using V = typename TinyVec<T, L>::V;
-  using M = typename TinyVec<T, L>::M;
-  using I = typename TinyVec<T, L>::I;
-  using I32 = typename TinyVec<T, L>::I32;
+  using P = Pk<T>;
+  using V = typename P::V;
+  using M = typename P::M;
+  constexpr int L = P::L;
   constexpr int NN = N * N, C = N + 1;
   const T sfmin = std::numeric_limits<T>::min();
+  const V zero = P::zero();
   for (index g = 0; g < ngroups; ++g, A += L * NN, B += L * N, X += L * N, info += L) {
     // The next groups' matrices are one sequential stream, but the hardware prefetcher
     // ramps up too slowly to hide it behind ~1 µs of arithmetic per group: ask for them.
@@ -75,78 +31,81 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       __builtin_prefetch(reinterpret_cast<const char*>(A + kTinyAhead * L * NN) + q);
     V a[N][C];
     // v·0 is NaN exactly for ±Inf and NaN: the sum flags a non-finite matrix per lane (one
-    // FMA per element where contraction is on); mx: the largest |a_ij| per lane
-    V fin = V{}, mx = V{};
+    // FMA per element on the ISA packets); mx: the largest |a_ij| per lane
+    V fin = zero, mx = zero;
+    alignas(64) T lane[L];
     {
       V r[L];
+      auto scan = [&](V v) {
+        fin = P::fma(v, zero, fin);
+        const V av = P::abs(v);
+        mx = P::blend(mx, av, P::gt(av, mx));
+      };
       int e0 = 0;
 #pragma GCC unroll 32
       for (; e0 + L <= NN; e0 += L) {
-        for (int l = 0; l < L; ++l) __builtin_memcpy(&r[l], A + l * NN + e0, sizeof(V));
-        tiny_transpose<V, M, L>(r);
+        for (int l = 0; l < L; ++l) r[l] = P::load(A + l * NN + e0);
+        P::transpose(r);
         for (int e = 0; e < L; ++e) {
           a[(e0 + e) / N][(e0 + e) % N] = r[e];
-          fin += r[e] * T(0);
-          const V av = r[e] < T(0) ? -r[e] : r[e];
-          mx = av > mx ? av : mx;
+          scan(r[e]);
         }
       }
       for (; e0 < NN; ++e0) {
-        V v;
-        for (int l = 0; l < L; ++l) v[l] = A[l * NN + e0];
+        for (int l = 0; l < L; ++l) lane[l] = A[l * NN + e0];
+        const V v = P::load(lane);
         a[e0 / N][e0 % N] = v;
-        fin += v * T(0);
-        const V av = v < T(0) ? -v : v;
-        mx = av > mx ? av : mx;
+        scan(v);
       }
       int i0 = 0;
       for (; i0 + L <= N; i0 += L) {
-        for (int l = 0; l < L; ++l) __builtin_memcpy(&r[l], B + l * N + i0, sizeof(V));
-        tiny_transpose<V, M, L>(r);
+        for (int l = 0; l < L; ++l) r[l] = P::load(B + l * N + i0);
+        P::transpose(r);
         for (int e = 0; e < L; ++e) a[i0 + e][N] = r[e];
       }
       for (; i0 < N; ++i0) {
-        V v;
-        for (int l = 0; l < L; ++l) v[l] = B[l * N + i0];
-        a[i0][N] = v;
+        for (int l = 0; l < L; ++l) lane[l] = B[l * N + i0];
+        a[i0][N] = P::load(lane);
       }
     }
-    M st = M{};
+    // info and pivot rows as floating-point lanes (small integers, exact), so every select
+    // is one blend on the packet's own masks
+    V st = zero;
     V rinv[N];  // 1/pivot, again needed by the back substitution (divisions are the slowest ops here)
 #pragma GCC unroll 16
     for (int k = 0; k < N; ++k) {
-      V best = a[k][k] < T(0) ? -a[k][k] : a[k][k];
-      M p = M{} + I(k);
+      V best = P::abs(a[k][k]);
+      V p = P::set1(T(k));
 #pragma GCC unroll 16
       for (int i = k + 1; i < N; ++i) {
-        const V v = a[i][k] < T(0) ? -a[i][k] : a[i][k];
-        const M gt = v > best;
-        best = gt ? v : best;
-        p = gt ? M{} + I(i) : p;
+        const V v = P::abs(a[i][k]);
+        const M gt = P::gt(v, best);
+        best = P::blend(best, v, gt);
+        p = P::blend(p, P::set1(T(i)), gt);
       }
       V pr[C];
 #pragma GCC unroll 17
       for (int j = k; j < C; ++j) pr[j] = a[k][j];
 #pragma GCC unroll 16
       for (int i = k + 1; i < N; ++i) {
-        const M s = p == I(i);
+        const M s = P::eq(p, P::set1(T(i)));
 #pragma GCC unroll 17
-        for (int j = k; j < C; ++j) pr[j] = s ? a[i][j] : pr[j];
+        for (int j = k; j < C; ++j) pr[j] = P::blend(pr[j], a[i][j], s);
       }
       const V piv = pr[k];
-      st = ((piv == T(0)) & (st == I(0))) ? M{} + I(k + 1) : st;
-      const M tiny = (piv < T(0) ? -piv : piv) < sfmin;
-      const bool any_tiny = tiny_any<M, L>(tiny);
-      const V r = T(1) / piv;
+      st = P::blend(st, P::set1(T(k + 1)), P::mand(P::eq(piv, zero), P::eq(st, zero)));
+      const M tiny = P::lt(P::abs(piv), P::set1(sfmin));
+      const bool any_tiny = P::any(tiny);
+      const V r = P::div(P::set1(T(1)), piv);
       rinv[k] = r;
 #pragma GCC unroll 16
       for (int i = k + 1; i < N; ++i) {
-        const M s = p == I(i);
-        const V lik = s ? a[k][k] : a[i][k];
-        V l = lik * r;
-        if (any_tiny) l = tiny ? lik / piv : l;
+        const M s = P::eq(p, P::set1(T(i)));
+        const V lik = P::blend(a[i][k], a[k][k], s);
+        V l = P::mul(lik, r);
+        if (any_tiny) l = P::blend(l, P::div(lik, piv), tiny);
 #pragma GCC unroll 17
-        for (int j = k + 1; j < C; ++j) a[i][j] = (s ? a[k][j] : a[i][j]) - l * pr[j];
+        for (int j = k + 1; j < C; ++j) a[i][j] = P::fnma(l, pr[j], P::blend(a[i][j], a[k][j], s));
       }
 #pragma GCC unroll 17
       for (int j = k; j < C; ++j) a[k][j] = pr[j];
@@ -156,11 +115,11 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
     for (int i = N - 1; i >= 0; --i) {
       V s = a[i][N];
 #pragma GCC unroll 16
-      for (int j = i + 1; j < N; ++j) s -= a[i][j] * x[j];
+      for (int j = i + 1; j < N; ++j) s = P::fnma(a[i][j], x[j], s);
       const V d = a[i][i];
-      const M tiny = (d < T(0) ? -d : d) < sfmin;
-      V xi = s * rinv[i];
-      if (tiny_any<M, L>(tiny)) xi = tiny ? s / d : xi;
+      const M tiny = P::lt(P::abs(d), P::set1(sfmin));
+      V xi = P::mul(s, rinv[i]);
+      if (P::any(tiny)) xi = P::blend(xi, P::div(s, d), tiny);
       x[i] = xi;
     }
     {
@@ -168,54 +127,52 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       int i0 = 0;
       for (; i0 + L <= N; i0 += L) {
         for (int e = 0; e < L; ++e) r[e] = x[i0 + e];
-        tiny_transpose<V, M, L>(r);
-        for (int l = 0; l < L; ++l) __builtin_memcpy(X + l * N + i0, &r[l], sizeof(V));
+        P::transpose(r);
+        for (int l = 0; l < L; ++l) P::store(X + l * N + i0, r[l]);
       }
-      for (; i0 < N; ++i0)
-        for (int l = 0; l < L; ++l) X[l * N + i0] = x[i0][l];
+      for (; i0 < N; ++i0) {
+        P::store(lane, x[i0]);
+        for (int l = 0; l < L; ++l) X[l * N + i0] = lane[l];
+      }
     }
-    const M bad = fin != fin;
+    const M bad = P::ne(fin, fin);
     // beyond LAPACK's BIGNUM / below SMLNUM (equilibrate.hpp's test): the caller rescales
     const T smlnum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
-    const M extreme = (mx > T(1) / smlnum) | ((mx < smlnum) & (mx > T(0)));
-    st = extreme ? M{} + I(kTinyInfoEquilibrate) : st;
-    st = bad ? M{} - I(1) : st;
-    const I32 st32 = __builtin_convertvector(st, I32);
-    __builtin_memcpy(info, &st32, sizeof(I32));
-    if (tiny_any<M, L>(st != I(0))) {
+    const M extreme = P::mor(P::gt(mx, P::set1(T(1) / smlnum)), P::mand(P::lt(mx, P::set1(smlnum)), P::gt(mx, zero)));
+    st = P::blend(st, P::set1(T(kTinyInfoEquilibrate)), extreme);
+    st = P::blend(st, P::set1(T(-1)), bad);
+    P::to_i32(st, info);
+    if (P::any(P::ne(st, zero))) {
       for (int l = 0; l < L; ++l)
-        if (st[l] != 0)
+        if (info[l] != 0)
           for (int i = 0; i < N; ++i) X[l * N + i] = std::numeric_limits<T>::quiet_NaN();
     }
   }
 }
 
 template <class T> void tiny_groups(index n, index ngroups, const T* A, const T* B, T* X, int32_t* info) {
-  constexpr int L = LAPIS_TINY_BYTES / sizeof(T);
-  switch (n) {
-    case 2: tiny_groups_n<T, 2, L>(ngroups, A, B, X, info); break;
-    case 3: tiny_groups_n<T, 3, L>(ngroups, A, B, X, info); break;
-    case 4: tiny_groups_n<T, 4, L>(ngroups, A, B, X, info); break;
-    case 5: tiny_groups_n<T, 5, L>(ngroups, A, B, X, info); break;
-    case 6: tiny_groups_n<T, 6, L>(ngroups, A, B, X, info); break;
-    case 7: tiny_groups_n<T, 7, L>(ngroups, A, B, X, info); break;
-    case 8: tiny_groups_n<T, 8, L>(ngroups, A, B, X, info); break;
-    case 9: tiny_groups_n<T, 9, L>(ngroups, A, B, X, info); break;
-    case 10: tiny_groups_n<T, 10, L>(ngroups, A, B, X, info); break;
-    case 11: tiny_groups_n<T, 11, L>(ngroups, A, B, X, info); break;
-    case 12: tiny_groups_n<T, 12, L>(ngroups, A, B, X, info); break;
+    switch (n) {
+    case 2: tiny_groups_n<T, 2>(ngroups, A, B, X, info); break;
+    case 3: tiny_groups_n<T, 3>(ngroups, A, B, X, info); break;
+    case 4: tiny_groups_n<T, 4>(ngroups, A, B, X, info); break;
+    case 5: tiny_groups_n<T, 5>(ngroups, A, B, X, info); break;
+    case 6: tiny_groups_n<T, 6>(ngroups, A, B, X, info); break;
+    case 7: tiny_groups_n<T, 7>(ngroups, A, B, X, info); break;
+    case 8: tiny_groups_n<T, 8>(ngroups, A, B, X, info); break;
+    case 9: tiny_groups_n<T, 9>(ngroups, A, B, X, info); break;
+    case 10: tiny_groups_n<T, 10>(ngroups, A, B, X, info); break;
+    case 11: tiny_groups_n<T, 11>(ngroups, A, B, X, info); break;
+    case 12: tiny_groups_n<T, 12>(ngroups, A, B, X, info); break;
     default: break;
   }
 }
 
 template <class T> TinySolver<T> make() {
   TinySolver<T> s;
-  s.lanes = LAPIS_TINY_BYTES / sizeof(T);
+  s.lanes = Pk<T>::L;
   s.groups = &tiny_groups<T>;
   return s;
 }
 template TinySolver<float> make<float>();
 template TinySolver<double> make<double>();
 
-#undef LAPIS_TINY_INLINE
-#undef LAPIS_TINY_SHUFFLE

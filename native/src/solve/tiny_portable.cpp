@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "lapis/isa.hpp"
+#include "lapis/simd.hpp"
 #include "tiny.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -20,9 +21,8 @@ namespace lapis::detail {
 
 namespace tiny_portable {
 #if LAPIS_TINY_VECTORS
-#define LAPIS_TINY_BYTES 16
+template <class T> using Pk = simd::Pack<simd::Portable, T>;
 #include "tiny_impl.hpp"
-#undef LAPIS_TINY_BYTES
 #else
 template <class T> TinySolver<T> make() { return {}; }
 template TinySolver<float> make<float>();

@@ -44,10 +44,8 @@ bool trsm_small_batched(bool trans, bool upper, bool unit, index count, index n,
     const index pieces = (count + piece - 1) / piece, units = (count + unit_sys - 1) / unit_sys;
     // The output of a large batch arrives as fresh zero pages: faulting them in one at a time
     // as the kernel stores cost more than the solves. Its 2 MiB-aligned interior is marked for
-    // huge pages first (the 64 MiB output of 4096 64×64 systems: 16–30 ms of faults with 4 KiB
-    // pages, ~3–4 ms with 2 MiB ones; here about one call in five to ten pays ~30 ms more when
-    // the huge pages come from memory the hypervisor has to back afresh, the median is still
-    // 2–3× lower), and each piece is mapped just before it is written (lapis/pages.hpp).
+    // huge pages first, and each piece is mapped just before it is written (lapis/pages.hpp;
+    // timings in docs/decisions.md, "Native kernels: ISA and SIMD").
     detail::advise_hugepages(X, sizeof(T) * static_cast<size_t>(count * nk));
     const int workers = static_cast<int>(std::max<index>(1, std::min<index>({num_threads(), pieces / 8, units})));
     parallel_for(

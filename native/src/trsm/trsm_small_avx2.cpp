@@ -13,14 +13,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "lapis/simd.hpp"
 #include "trsm_small.hpp"
 
 namespace lapis::detail::trsm_small_avx2 {
-#define LAPIS_TRSM_BYTES 32
-#define LAPIS_TRSM_NV 2
-#define LAPIS_TRSM_R 6
+template <class T> using Pk = simd::Pack<simd::Avx2, T>;
+constexpr int kTrsmNV = 2, kTrsmRows = 6;
 #include "trsm_small_impl.hpp"
-#undef LAPIS_TRSM_BYTES
-#undef LAPIS_TRSM_NV
-#undef LAPIS_TRSM_R
 }  // namespace lapis::detail::trsm_small_avx2

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>  // (before the target region: library inline code keeps the baseline ISA)
 
+#include "lapis/simd.hpp"
 #include "trsm_small.hpp"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -22,13 +23,9 @@
 #endif
 
 namespace lapis::detail::trsm_small_avx512 {
-#define LAPIS_TRSM_BYTES 64
-#define LAPIS_TRSM_NV 4
-#define LAPIS_TRSM_R 6
+template <class T> using Pk = simd::Pack<simd::Avx512, T>;
+constexpr int kTrsmNV = 4, kTrsmRows = 6;
 #include "trsm_small_impl.hpp"
-#undef LAPIS_TRSM_BYTES
-#undef LAPIS_TRSM_NV
-#undef LAPIS_TRSM_R
 }  // namespace lapis::detail::trsm_small_avx512
 
 #if defined(__clang__)

@@ -1,6 +1,6 @@
 // The kernel behind trsm_small.hpp, included by trsm_small_{portable,avx2,avx512}.cpp
-// inside their own namespace with LAPIS_TRSM_BYTES (vector width), LAPIS_TRSM_NV (vectors
-// per row of a register tile) and LAPIS_TRSM_R (rows per tile) set for that build.
+// inside their own namespace, which first defines Pk<T> (that build's simd.hpp packet),
+// kTrsmNV (vectors per row of a register tile) and kTrsmRows (rows per tile).
 //
 // Left-looking, by tiles of R rows × NV vectors of right-hand sides: the tile's rows of B
 // are loaded into R·NV accumulators, every finished row c above the tile is subtracted
@@ -11,43 +11,32 @@
 
 #define LAPIS_TRSM_INLINE inline __attribute__((always_inline))
 
-template <class T> struct TrsmVec {
-  static constexpr int L = LAPIS_TRSM_BYTES / static_cast<int>(sizeof(T));
-  typedef T V __attribute__((vector_size(LAPIS_TRSM_BYTES)));
-};
-
-template <class V, class T> LAPIS_TRSM_INLINE V trsm_ld(const T* p) {
-  V v;
-  __builtin_memcpy(&v, p, sizeof(V));
-  return v;
-}
-template <class V, class T> LAPIS_TRSM_INLINE void trsm_st(T* p, const V& v) { __builtin_memcpy(p, &v, sizeof(V)); }
-
 // Rows i0 .. i0+RR−1, NV vectors of columns.
 template <class T, bool Unit, int RR, int NV>
 __attribute__((noinline)) void trsm_tile(index i0, const T* __restrict A, index ars, index acs, const T* B, index brs,
                                          T* X, index xrs) {
-  using V = typename TrsmVec<T>::V;
-  constexpr int L = TrsmVec<T>::L;
+  using P = Pk<T>;
+  using V = typename P::V;
+  constexpr int L = P::L;
   const T* arow[RR];
   V acc[RR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < RR; ++r) {
     arow[r] = A + (i0 + r) * ars;
 #pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) acc[r][v] = trsm_ld<V>(B + (i0 + r) * brs + v * L);
+    for (int v = 0; v < NV; ++v) acc[r][v] = P::load(B + (i0 + r) * brs + v * L);
   }
   const T* xr = X;
   for (index c = 0; c < i0; ++c, xr += xrs) {
     V x[NV];
 #pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) x[v] = trsm_ld<V>(xr + v * L);
+    for (int v = 0; v < NV; ++v) x[v] = P::load(xr + v * L);
     const index cc = c * acs;
 #pragma GCC unroll 16
     for (int r = 0; r < RR; ++r) {
-      const T a = arow[r][cc];
+      const V a = P::set1(arow[r][cc]);
 #pragma GCC unroll 8
-      for (int v = 0; v < NV; ++v) acc[r][v] -= x[v] * a;
+      for (int v = 0; v < NV; ++v) acc[r][v] = P::fnma(x[v], a, acc[r][v]);
     }
   }
   const T sfmin = std::numeric_limits<T>::min();
@@ -58,21 +47,22 @@ __attribute__((noinline)) void trsm_tile(index i0, const T* __restrict A, index 
       // Reciprocal unless the pivot is subnormal (its reciprocal overflows), as trsm does.
       const T d = arow[q][cq];
       if (std::fabs(d) >= sfmin) {
-        const T s = T(1) / d;
+        const V s = P::set1(T(1) / d);
 #pragma GCC unroll 8
-        for (int v = 0; v < NV; ++v) acc[q][v] *= s;
+        for (int v = 0; v < NV; ++v) acc[q][v] = P::mul(acc[q][v], s);
       } else {
+        const V dv = P::set1(d);
 #pragma GCC unroll 8
-        for (int v = 0; v < NV; ++v) acc[q][v] /= d;
+        for (int v = 0; v < NV; ++v) acc[q][v] = P::div(acc[q][v], dv);
       }
     }
 #pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) trsm_st(X + (i0 + q) * xrs + v * L, acc[q][v]);
+    for (int v = 0; v < NV; ++v) P::store(X + (i0 + q) * xrs + v * L, acc[q][v]);
 #pragma GCC unroll 16
     for (int r = q + 1; r < RR; ++r) {
-      const T a = arow[r][cq];
+      const V a = P::set1(arow[r][cq]);
 #pragma GCC unroll 8
-      for (int v = 0; v < NV; ++v) acc[r][v] -= acc[q][v] * a;
+      for (int v = 0; v < NV; ++v) acc[r][v] = P::fnma(acc[q][v], a, acc[r][v]);
     }
   }
 }
@@ -88,10 +78,8 @@ LAPIS_TRSM_INLINE void trsm_last_tile(int rr, index i0, const T* A, index ars, i
 }
 
 // Prefetches of the next system's B, then A, a few lines before each tile: spread over the
-// arithmetic, they overlap with it (all at once, they stall it as much as the misses did).
-// Measured alternatives, all slower (4096 64×64 systems, one thread): twice as many lines
-// per tile, lines in proportion to each tile's arithmetic, and only the lines of A that
-// hold the triangle (10.6 ms against 12.0–12.6 ms).
+// arithmetic, they overlap with it (all at once, they stall it as much as the misses did;
+// the alternatives that lost are in docs/decisions.md).
 struct TrsmPrefetch {
   const char* p[2];
   index left[2];
@@ -108,7 +96,7 @@ struct TrsmPrefetch {
 template <class T, bool Unit, int NV>
 void trsm_strip(index n, const T* A, index ars, index acs, const T* B, index brs, T* X, index xrs,
                 TrsmPrefetch& pf) {
-  constexpr int R = LAPIS_TRSM_R;
+  constexpr int R = kTrsmRows;
   index i0 = 0;
   for (; i0 + R <= n; i0 += R) {
     pf.step();
@@ -130,8 +118,8 @@ LAPIS_TRSM_INLINE void trsm_narrow_strip(int nv, index n, const T* A, index ars,
 template <class T, bool Unit>
 void trsm_small_solve_u(index n, index k, const T* A, index ars, index acs, const T* B, index brs, T* X, index xrs,
                         const T* nextA, const T* nextB) {
-  constexpr int L = TrsmVec<T>::L, NV = LAPIS_TRSM_NV, W = NV * L;
-  const index tiles = std::max<index>(1, (k + W - 1) / W * (n / LAPIS_TRSM_R));
+  constexpr int L = Pk<T>::L, NV = kTrsmNV, W = NV * L;
+  const index tiles = std::max<index>(1, (k + W - 1) / W * (n / kTrsmRows));
   const index bytes[2] = {nextA ? index(sizeof(T)) * n * n : 0, nextB ? index(sizeof(T)) * n * k : 0};
   TrsmPrefetch pf{{reinterpret_cast<const char*>(nextB), reinterpret_cast<const char*>(nextA)},
                   {bytes[1], bytes[0]},

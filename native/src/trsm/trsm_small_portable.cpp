@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "lapis/isa.hpp"
+#include "lapis/simd.hpp"
 #include "trsm_small.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -21,13 +22,9 @@ namespace lapis::detail {
 
 namespace trsm_small_portable {
 #if LAPIS_TRSM_VECTORS
-#define LAPIS_TRSM_BYTES 16
-#define LAPIS_TRSM_NV 2
-#define LAPIS_TRSM_R 6
+template <class T> using Pk = simd::Pack<simd::Portable, T>;
+constexpr int kTrsmNV = 2, kTrsmRows = 6;
 #include "trsm_small_impl.hpp"
-#undef LAPIS_TRSM_BYTES
-#undef LAPIS_TRSM_NV
-#undef LAPIS_TRSM_R
 #else
 template <class T> TrsmSmall<T> make() { return {}; }
 template TrsmSmall<float> make<float>();
