@@ -127,22 +127,5 @@ Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
 }
 Export e_trsm("solveTriangular", SolveTriangular);
 
-// solverBlocking({ luLeaf, luCrossover, trsmBlock }): sets the non-zero ones, returns all.
-Napi::Value Blocking(const Napi::CallbackInfo& info) {
-  const Opts o(info, "solverBlocking");
-  Napi::Env env = o.env();
-  int64_t v[3] = {o.int_("luLeaf"), o.int_("luCrossover"), o.int_("trsmBlock")};
-  for (int64_t x : v)
-    if (x < 0 || x > 4096) range_error(env, "solverBlocking: block sizes must be in 0..4096");
-  set_solver_blocking(v[0], v[1], v[2]);
-  auto b = solver_blocking();
-  Napi::Object r = Napi::Object::New(env);
-  r.Set("luLeaf", Napi::Number::New(env, static_cast<double>(b.lu_leaf)));
-  r.Set("luCrossover", Napi::Number::New(env, static_cast<double>(b.lu_crossover)));
-  r.Set("trsmBlock", Napi::Number::New(env, static_cast<double>(b.trsm_block)));
-  return r;
-}
-Export e_block("solverBlocking", Blocking);
-
 }  // namespace
 }  // namespace lapis::binding

@@ -45,17 +45,5 @@ Napi::Value Qr(const Napi::CallbackInfo& info) {
 }
 Export e_qr("qr", Qr);
 
-// qrBlockSize({ nb }) — tests shrink the panel width so the blocked paths run at small n.
-Napi::Value QrBlockSize(const Napi::CallbackInfo& info) {
-  const Opts o(info, "qrBlockSize");
-  if (!o.is_null(o.get("nb"))) {
-    int64_t nb = o.int_("nb");
-    if (nb < 0 || nb > 4096) range_error(info.Env(), "qrBlockSize: nb must be in 0..4096");
-    set_qr_block_size(static_cast<index>(nb));
-  }
-  return Napi::Number::New(info.Env(), static_cast<double>(qr_block_size()));
-}
-Export e_qrnb("qrBlockSize", QrBlockSize);
-
 }  // namespace
 }  // namespace lapis::binding

@@ -7,7 +7,6 @@
 import { describe, it, expect } from 'vitest';
 import { linalg, Rng, LinAlgError, Tensor } from '../../src/index.js';
 import { INFO } from '../../src/linalg/index.js';
-import { solverBlocking } from '../../src/backend/cpu/lu.js';
 import { Mat, DTYPES, randomMatrix, fromTensor, toTensor, ratioSolve, ratioInv, withSingularValues } from '../helpers/matrices.js';
 import { epsOf, type FloatDType } from '../../src/core/dtype.js';
 
@@ -111,9 +110,9 @@ describe('solve / inv / slogdet / luFactor of 2^s·M against M', () => {
       const rng = new Rng(11);
       const eps = epsOf(dt);
       for (const s of SCALES[f64(dt) ? 'f64' : 'f32']) {
-        // n: the tiny lane kernels (2, 3), the small fixed
-        // kernel (7), the blocked LU (40)
-        for (const n of [2, 3, 7, 40]) {
+        // n: the tiny lane kernels (2, 3), the small fixed kernel (7), the blocked LU (40),
+        // the recursive LU past its crossover (70; smaller blocks: native/tests/test_blocking.cpp)
+        for (const n of [2, 3, 7, 40, 70]) {
           const count = n <= 3 ? 17 : 2;  // n ≤ 3: full lane groups (up to 16 lanes) and a tail
           const mats = Array.from({ length: count }, () => randomMatrix(n, n, rng, { complex: cplx(dt) }));
           const { A, Mp } = scaled(mats, s, dt);
@@ -154,12 +153,9 @@ describe('solve / inv / slogdet / luFactor of 2^s·M against M', () => {
             else expect(sd[b], tag).toBe(sr[b]);
           }
           // luFactor: the factors of 2^s·M' are P and L of M' and 2^s·U' (rounded once), info 0
-          for (const blocking of [{}, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) {
-            const saved = solverBlocking();
-            solverBlocking(blocking);
+          {
             const f = linalg.luFactorEx(A);
             const g = linalg.luFactorEx(toTensor(Mp, dt));
-            solverBlocking(saved);
             expect(Array.from(f.pivots.dataSync()), tag).toEqual(Array.from(g.pivots.dataSync()));
             const fd = f.LU.dataSync(), gd = g.LU.dataSync(), info = f.info.dataSync();
             const F = cplx(dt) ? 2 : 1;

@@ -1,8 +1,7 @@
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, tensor, Rng, LinAlgError, ShapeError, Tensor } from '../../src/index.js';
-import { solverBlocking } from '../../src/backend/cpu/lu.js';
 import { lookup } from '../../src/backend/registry.js';
 import {
   Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioLu, graded, roundTo,
@@ -12,8 +11,9 @@ import { epsOf } from '../../src/core/dtype.js';
 const isCplx = (dt: string) => dt.startsWith('complex');
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
-const defaults = solverBlocking();
-afterAll(() => { solverBlocking(defaults); });
+// The kernels' block sizes are explicit parameters now (LuParams); shrunken blocks at small n
+// are checked in C++ (native/tests/test_blocking.cpp). Here the sizes cross the default
+// block edges (crossover 64, leaf 16, TRSM block 32) so the recursive path runs too.
 
 function checkLu(A: Tensor, limit = 30): number {
   const { P, L, U } = linalg.lu(A);
@@ -28,31 +28,26 @@ function checkLu(A: Tensor, limit = 30): number {
 }
 
 describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
-  const sizes = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33];
-  for (const blocking of [{ luLeaf: 2, luCrossover: 3, trsmBlock: 4 }, defaults]) {
-    for (const dt of DTYPES) {
-      it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
-        solverBlocking(blocking);
-        const rng = new Rng(11);
-        for (const n of sizes) {
-          for (const cond of [1, 1e4, 1e12]) {
-            const A = toTensor([withCondition(n, cond, rng, { complex: dt.startsWith('complex') })], dt);
-            checkLu(A);
-          }
+  const sizes = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 64, 65, 70];
+  for (const dt of DTYPES) {
+    it(`${dt}, sizes across the default block edges`, () => {
+      const rng = new Rng(11);
+      for (const n of sizes) {
+        for (const cond of [1, 1e4, 1e12]) {
+          const A = toTensor([withCondition(n, cond, rng, { complex: dt.startsWith('complex') })], dt);
+          checkLu(A);
         }
-        solverBlocking(defaults);
-      });
-    }
+      }
+    });
   }
   it('n = 100 with the default blocking goes through the recursive path', () => {
     const rng = new Rng(3);
     for (const dt of DTYPES) checkLu(toTensor([randomMatrix(100, 100, rng, { complex: dt.startsWith('complex') })], dt));
   });
-  it('rectangular: tall and wide, shrunken blocks', () => {
-    solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 3 });
+  it('rectangular: tall and wide, unblocked and recursive', () => {
     const rng = new Rng(5);
     for (const dt of DTYPES) {
-      for (const [m, n] of [[7, 3], [3, 7], [12, 5], [5, 12], [1, 4], [4, 1]]) {
+      for (const [m, n] of [[7, 3], [3, 7], [12, 5], [5, 12], [1, 4], [4, 1], [100, 70], [70, 100]]) {
         const A = toTensor([randomMatrix(m, n, rng, { complex: dt.startsWith('complex') })], dt);
         const { P, L, U } = linalg.lu(A);
         expect(P.shape).toEqual([m, m]);
@@ -61,16 +56,13 @@ describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
         checkLu(A);
       }
     }
-    solverBlocking(defaults);
   });
   it('graded matrices (entries from 1 to 1e-60)', () => {
     const rng = new Rng(8);
     for (const n of [6, 20, 70]) checkLu(toTensor([graded(n, 0.15, rng)], 'float64'));
   });
-  for (const blocking of [defaults, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) it(`rows near overflow (1e300) and subnormal columns, blocking ${JSON.stringify(blocking)}`, () => {
-    solverBlocking(blocking);
+  for (const n of [12, 70]) it(`rows near overflow (1e300) and subnormal columns, n = ${n}`, () => {
     const rng = new Rng(9);
-    const n = 12;
     const big = randomMatrix(n, n, rng).scaleRows(Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1e300 : 1)));
     checkLu(toTensor([big], 'float64'));
     // A whole column of subnormals: its pivot is subnormal and must be divided by (its
@@ -88,7 +80,6 @@ describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
     const s32 = toTensor([randomMatrix(n, n, rng).scaleCols(Array.from({ length: n }, (_, j) => (j === 2 ? 1e-40 : 1)))], 'float32');
     const r32 = linalg.luFactorEx(s32);
     for (const v of r32.LU.dataSync()) expect(Number.isFinite(v)).toBe(true);
-    solverBlocking(defaults);
   });
 });
 
@@ -97,7 +88,6 @@ describe('luFactor: against mathjs lup (P·A = L·U invariants, not factors)', (
     fc.assert(fc.property(
       fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 1e6 }),
       (n, seed) => {
-        solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 2 });
         const A = randomMatrix(n, n, new Rng(seed));
         const ref = math.lup(A.toRealArray());
         const { P, L, U } = linalg.lu(toTensor([A], 'float64'));
@@ -116,7 +106,6 @@ describe('luFactor: against mathjs lup (P·A = L·U invariants, not factors)', (
         let had = 1;
         for (let i = 0; i < n; i++) { let s2 = 0; for (let j = 0; j < n; j++) s2 += A.re(i, j) ** 2; had *= Math.sqrt(s2); }
         expect(Math.abs(d - dref)).toBeLessThan(1e-12 * n * had);
-        solverBlocking(defaults);
       },
     ), { numRuns: 40 });
   });
@@ -129,9 +118,9 @@ describe('luFactor: against mathjs lup (P·A = L·U invariants, not factors)', (
 
 // Issue 10 items 22/24: the factors themselves against mathjs lup, on inputs with
 // negative entries (so pivoting by signed value instead of magnitude picks other rows)
-// and no near-ties (lup and lapis then must pick the same pivots). Checked with the
-// default blocking (unblocked getf2) and shrunken blocks (recursion, column-major leaf
-// panels). Entry errors are measured against first-order LU perturbation theory:
+// and no near-ties (lup and lapis then must pick the same pivots). Sizes up to 72: the
+// unblocked getf2 and, past the crossover (64), the recursion with column-major leaf
+// panels. Entry errors are measured against first-order LU perturbation theory:
 // (‖ΔL‖₁/‖L‖₁ + ‖ΔU‖₁/‖U‖₁) / (n·eps·κ₁(L)·κ₁(U)) < 30.
 describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () => {
   type C = { re: number; im: number };
@@ -150,7 +139,7 @@ describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () =>
   for (const dt of DTYPES) {
     const complex = dt.startsWith('complex');
     it(`${dt}: same pivots as lup, factors within perturbation bounds`, () => {
-      fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 1e6 }), (n, seed) => {
+      fc.assert(fc.property(fc.integer({ min: 1, max: 72 }), fc.integer({ min: 0, max: 1e6 }), (n, seed) => {
         const A = roundTo(randomMatrix(n, n, new Rng(seed), { complex }), dt);
         const ref = math.lup(toMath(A, complex) as never) as unknown as { L: unknown[][]; U: unknown[][]; p: number[] };
         const Lr = fromMath(ref.L), Ur = fromMath(ref.U);
@@ -166,17 +155,15 @@ describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () =>
         }
         const eps = epsOf(dt);
         const kL = cond1(Lr, complex), kU = cond1(Ur, complex);
-        for (const blocking of [defaults, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) {
-          solverBlocking(blocking);
+        {
           const { P, L, U } = linalg.lu(toTensor([A], dt));
-          solverBlocking(defaults);
           // lup: A[i] = (L·U)[p[i]]; lapis: A = P·L·U, so A[i] = (L·U)[c] with P[i][c] = 1
           const Pm = fromTensor(P);
           const perm = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, c) => c).find((c) => Pm.re(i, c) === 1));
-          expect(perm, `n=${n} ${JSON.stringify(blocking)}`).toEqual(ref.p);
+          expect(perm, `n=${n}`).toEqual(ref.p);
           const dL = fromTensor(L).sub(Lr).norm1() / Lr.norm1();
           const dU = fromTensor(U).sub(Ur).norm1() / Ur.norm1();
-          expect((dL + dU) / (n * eps * kL * kU), `n=${n} ${JSON.stringify(blocking)}`).toBeLessThan(30);
+          expect((dL + dU) / (n * eps * kL * kU), `n=${n}`).toBeLessThan(30);
         }
       }), { numRuns: 40 });
     });
@@ -187,8 +174,7 @@ describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () =>
     const rng = new Rng(23);
     for (const dt of DTYPES) {
       for (const n of [1, 2, 3, 4, 5, 8, 12, 16, 17, 40, 70]) {
-        for (const blocking of [defaults, { luLeaf: 2, luCrossover: 2, trsmBlock: 2 }]) {
-          solverBlocking(blocking);
+        {
           const count = 9;  // a full lane group and a ragged tail in the batched small kernels
           const perms: number[][] = [];
           const mats = Array.from({ length: count }, () => {
@@ -206,7 +192,7 @@ describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () =>
             for (let i = 0; i < p.length; i++) if (!seen[i]) { cycles++; for (let j = i; !seen[j]; j = p[j]) seen[j] = true; }
             return (p.length - cycles) % 2 ? -1 : 1;
           };
-          const tag = `${dt} n=${n} ${JSON.stringify(blocking)}`;
+          const tag = `${dt} n=${n}`;
           const A = toTensor(mats, dt);
           expect(Array.from(linalg.luFactorEx(A).info.dataSync()), tag).toEqual(Array(count).fill(0));
           const b = toTensor(mats.map(() => { const v = new Mat(n, 1); for (let i = 0; i < n; i++) v.set(i, 0, i + 1); return v; }), dt);
@@ -233,7 +219,6 @@ describe('luFactor / lu: P, L, U against mathjs lup (pivots and factors)', () =>
         }
       }
     }
-    solverBlocking(defaults);
   });
 });
 
@@ -241,16 +226,14 @@ describe('luFactor: singular, NaN, empty, batches, errors', () => {
   it('an exactly zero pivot gives info = k and the factorization still completes', () => {
     for (const dt of DTYPES) {
       const rng = new Rng(2);
-      const n = 9;
-      for (const zc of [0, 4, 8]) {
+      // n = 70: past the crossover, so the zero pivot is met inside the recursion
+      for (const [n, zc] of [[9, 0], [9, 4], [9, 8], [70, 0], [70, 35], [70, 69]]) {
         const A = randomMatrix(n, n, rng, { complex: dt.startsWith('complex') });
         for (let i = 0; i < n; i++) A.set(i, zc, 0);
         const t = toTensor([A], dt);
-        solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 2 });
         const { info } = linalg.luFactorEx(t);
         expect(info.dataSync()[0]).toBe(zc + 1);
         checkLu(t);
-        solverBlocking(defaults);
         expect(() => linalg.luFactor(t)).toThrow(LinAlgError);
         expect(() => linalg.luFactor(t)).toThrow(`U[${zc}, ${zc}] is exactly zero`);
       }

@@ -1,8 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, Rng, tensor, ShapeError, ArgumentError, type FloatDType } from '../../src/index.js';
-import { qrBlockSize } from '../../src/backend/cpu/qr.js';
 import {
   type M, fromTensor, toTensor, randomM, mul, adj, sub, fro, eyeM, epsD, isComplexD, orthErr, withSingularValues,
   geometric, scaleM, zerosM, atScale,
@@ -41,10 +40,10 @@ function runCase(m: number, n: number, dtype: FloatDType, mode: 'reduced' | 'com
   checkQr(a, fromTensor(Q), fromTensor(R), dtype);
 }
 
-describe('qr: blocked paths at small n (panel width 4)', () => {
-  beforeAll(() => { qrBlockSize(4); });
-  afterAll(() => { qrBlockSize(0); });
-  const sizes = [1, 3, 4, 5, 9];
+// The panel width is an explicit kernel parameter (QrParams): widths 1..8 at small n are
+// checked in C++ (native/tests/test_blocking.cpp); here the sizes cross the default width (32).
+describe('qr: blocked paths across the default panel width (32)', () => {
+  const sizes = [1, 3, 31, 32, 33];
   for (const dtype of DTYPES) {
     it(`${dtype}: tall, square and wide on block edges, reduced and complete`, () => {
       const rng = new Rng(11);
@@ -199,13 +198,11 @@ describe('qr: R against mathjs qr up to row signs', () => {
       }), { numRuns: 30 });
   });
 
-  describe('panel width 4: sizes on and across block edges', () => {
-    beforeAll(() => { qrBlockSize(4); });
-    afterAll(() => { qrBlockSize(0); });
-    it('every dtype, n ∈ {3, 4, 5, 8, 9, 13}, tall and square and wide', () => {
+  describe('default panel width (32): sizes on and across block edges', () => {
+    it('every dtype, n ∈ {3, 31, 32, 33}, tall and square and wide', () => {
       const rng = new Rng(42);
       for (const dtype of DTYPES)
-        for (const n of [3, 4, 5, 8, 9, 13])
+        for (const n of [3, 31, 32, 33])
           for (const m of [n, 2 * n + 1, Math.max(1, n - 2)]) compareR(round(randomM(m, n, rng, isComplexD(dtype)), dtype), dtype);
     });
   });

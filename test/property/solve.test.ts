@@ -1,16 +1,16 @@
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, tensor, Rng, LinAlgError, ShapeError, ArgumentError, Tensor } from '../../src/index.js';
-import { solverBlocking } from '../../src/backend/cpu/lu.js';
 import {
   Mat, DTYPES, withCondition, randomMatrix, fromTensor, toTensor, ratioSolve, graded, roundTo,
 } from '../helpers/matrices.js';
 import { epsOf, type FloatDType } from '../../src/core/dtype.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
-const defaults = solverBlocking();
-afterAll(() => { solverBlocking(defaults); });
+// Block sizes are explicit kernel parameters (LuParams): shrunken blocks at small n are
+// checked in C++ (native/tests/test_blocking.cpp); here sizes cross the default block
+// edges (TRSM block 32, LU crossover 64).
 const cplx = (dt: FloatDType) => dt.startsWith('complex');
 
 function worstSolveRatio(A: Tensor, B: Tensor, X: Tensor): number {
@@ -23,25 +23,21 @@ function worstSolveRatio(A: Tensor, B: Tensor, X: Tensor): number {
 }
 
 describe('solve: backward error (LAPACK dget02 < 30)', () => {
-  for (const blocking of [{ luLeaf: 2, luCrossover: 3, trsmBlock: 4 }, defaults]) {
-    for (const dt of DTYPES) {
-      it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
-        solverBlocking(blocking);
-        const rng = new Rng(21);
-        for (const n of [1, 2, 3, 4, 5, 8, 9, 16, 17, 33]) {
-          for (const k of [1, 3, 8]) {
-            for (const cond of dt === 'float64' || dt === 'complex128' ? [1, 1e5, 1e13] : [1, 1e3, 1e6]) {
-              const A = toTensor([withCondition(n, cond, rng, { complex: cplx(dt) })], dt);
-              const B = toTensor([randomMatrix(n, k, rng, { complex: cplx(dt) })], dt);
-              const X = linalg.solve(A, B);
-              expect(X.shape).toEqual([n, k]);
-              expect(worstSolveRatio(A, B, X)).toBeLessThan(30);
-            }
+  for (const dt of DTYPES) {
+    it(`${dt}, sizes across the default block edges`, () => {
+      const rng = new Rng(21);
+      for (const n of [1, 2, 3, 4, 5, 8, 9, 16, 17, 33, 65, 70]) {
+        for (const k of [1, 3, 8]) {
+          for (const cond of dt === 'float64' || dt === 'complex128' ? [1, 1e5, 1e13] : [1, 1e3, 1e6]) {
+            const A = toTensor([withCondition(n, cond, rng, { complex: cplx(dt) })], dt);
+            const B = toTensor([randomMatrix(n, k, rng, { complex: cplx(dt) })], dt);
+            const X = linalg.solve(A, B);
+            expect(X.shape).toEqual([n, k]);
+            expect(worstSolveRatio(A, B, X)).toBeLessThan(30);
           }
         }
-        solverBlocking(defaults);
-      });
-    }
+      }
+    });
   }
   it('n = 130, 40 right-hand sides (recursive LU, blocked TRSM with GEMM updates)', () => {
     const rng = new Rng(22);
@@ -237,11 +233,10 @@ describe('solve: singular, NaN, batch isolation, async', () => {
 });
 
 describe('luSolve', () => {
-  it('left/right × adjoint, all dtypes, shrunken blocks', () => {
-    solverBlocking({ luLeaf: 2, luCrossover: 2, trsmBlock: 3 });
+  it('left/right × adjoint, all dtypes, unblocked and blocked sizes', () => {
     const rng = new Rng(51);
     for (const dt of DTYPES) {
-      for (const n of [1, 4, 9]) {
+      for (const n of [1, 4, 9, 33, 70]) {
         const A = withCondition(n, 1e3, rng, { complex: cplx(dt) });
         const { LU, pivots } = linalg.luFactor(toTensor([A], dt));
         for (const left of [true, false]) {
@@ -255,22 +250,19 @@ describe('luSolve', () => {
         }
       }
     }
-    solverBlocking(defaults);
   });
   // Issue 10 item 24: against mathjs lusolve on op(A) = A or Aᴴ (complex adjoint), left or
   // right, in forward-error units: ‖X − X_ref‖₁ / (‖X_ref‖₁ · n · κ₁(A) · eps) < 30.
-  it('against mathjs lusolve: complex adjoint, left: false, all dtypes, shrunken blocks', () => {
+  it('against mathjs lusolve: complex adjoint, left: false, all dtypes, sizes past the TRSM block (32)', () => {
     type C = { re: number; im: number };
-    fc.assert(fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 4 }), fc.constantFrom(...DTYPES),
-      fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, k, dt, left, adjoint, small, seed) => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 4 }), fc.constantFrom(...DTYPES),
+      fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, k, dt, left, adjoint, seed) => {
         const rng = new Rng(seed);
         const c = cplx(dt);
         const A = roundTo(withCondition(n, 50, rng, { complex: c }), dt);
         const B = roundTo(left ? randomMatrix(n, k, rng, { complex: c }) : randomMatrix(k, n, rng, { complex: c }), dt);
-        solverBlocking(small ? { luLeaf: 2, luCrossover: 2, trsmBlock: 3 } : defaults);
         const { LU, pivots } = linalg.luFactor(toTensor([A], dt));
         const X = fromTensor(linalg.luSolve(LU, pivots, toTensor([B], dt), { left, adjoint }));
-        solverBlocking(defaults);
         // op(A)·X = B (left) or X·op(A) = B ⇔ op(A)ᵀ·Xᵀ = Bᵀ
         const opA = adjoint ? A.adjoint() : A;
         const M = left ? opA : opA.transpose();

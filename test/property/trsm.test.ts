@@ -1,48 +1,43 @@
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { create, all } from 'mathjs';
 import { linalg, Rng, ArgumentError, ShapeError, LinAlgError, Tensor } from '../../src/index.js';
-import { solverBlocking } from '../../src/backend/cpu/lu.js';
 import { DTYPES, Mat, randomMatrix, fromTensor, toTensor, ratioSolve, triangular, triangleOf, roundTo } from '../helpers/matrices.js';
 import type { FloatDType } from '../../src/core/dtype.js';
 
 const math = create(all, { absTol: 0, relTol: 1e-12 });
-const defaults = solverBlocking();
-afterAll(() => { solverBlocking(defaults); });
+// The TRSM block is an explicit kernel parameter (TrsmParams): shrunken blocks at small n
+// are checked in C++ (native/tests/test_blocking.cpp); here sizes cross the default 32.
 const cplx = (dt: FloatDType) => dt.startsWith('complex');
 
 describe('solveTriangular: every variant, backward error < 30, NaN in the unread part', () => {
-  for (const blocking of [{ trsmBlock: 3 }, defaults]) {
-    for (const dt of DTYPES) {
-      it(`${dt}, blocking ${JSON.stringify(blocking)}`, () => {
-        solverBlocking(blocking);
-        const rng = new Rng(61);
-        // 150: above the batched small-system kernel (n ≤ 128), so the blocked path keeps
-        // running with 37 right-hand sides
-        for (const n of [1, 2, 3, 4, 6, 7, 13, 70, 150]) {
-          for (const upper of [false, true]) {
-            for (const left of [true, false]) {
-              for (const unit of [false, true]) {
-                // NaN fills the other triangle; with unit, the diagonal too.
-                const T = triangular(n, upper, rng, { complex: cplx(dt) });
-                if (unit) for (let i = 0; i < n; i++) T.set(i, i, NaN, NaN);
-                // 37 columns: full register strips (16 or 32 wide) plus a ragged rest
-                const k = (n + (upper ? 1 : 0)) % 2 ? 5 : 37;
-                const B = left ? randomMatrix(n, k, rng, { complex: cplx(dt) }) : randomMatrix(k, n, rng, { complex: cplx(dt) });
-                const X = linalg.solveTriangular(toTensor([T], dt), toTensor([B], dt), { upper, left, unitriangular: unit });
-                const x = fromTensor(X);
-                for (const v of x.data) expect(Number.isFinite(v)).toBe(true);
-                const Tr = triangleOf(fromTensor(toTensor([T], dt)), upper, unit);
-                const Bt = fromTensor(toTensor([B], dt));
-                const r = left ? ratioSolve(Tr, x, Bt, dt) : ratioSolve(Tr.transpose(), x.transpose(), Bt.transpose(), dt);
-                expect(r).toBeLessThan(30);
-              }
+  for (const dt of DTYPES) {
+    it(`${dt}, sizes across the default block (32)`, () => {
+      const rng = new Rng(61);
+      // 150: above the batched small-system kernel (n ≤ 128), so the blocked path keeps
+      // running with 37 right-hand sides; 33 with 5 (k < 8: the blocked path too)
+      for (const n of [1, 2, 3, 4, 6, 7, 13, 33, 70, 150]) {
+        for (const upper of [false, true]) {
+          for (const left of [true, false]) {
+            for (const unit of [false, true]) {
+              // NaN fills the other triangle; with unit, the diagonal too.
+              const T = triangular(n, upper, rng, { complex: cplx(dt) });
+              if (unit) for (let i = 0; i < n; i++) T.set(i, i, NaN, NaN);
+              // 37 columns: full register strips (16 or 32 wide) plus a ragged rest
+              const k = (n + (upper ? 1 : 0)) % 2 ? 5 : 37;
+              const B = left ? randomMatrix(n, k, rng, { complex: cplx(dt) }) : randomMatrix(k, n, rng, { complex: cplx(dt) });
+              const X = linalg.solveTriangular(toTensor([T], dt), toTensor([B], dt), { upper, left, unitriangular: unit });
+              const x = fromTensor(X);
+              for (const v of x.data) expect(Number.isFinite(v)).toBe(true);
+              const Tr = triangleOf(fromTensor(toTensor([T], dt)), upper, unit);
+              const Bt = fromTensor(toTensor([B], dt));
+              const r = left ? ratioSolve(Tr, x, Bt, dt) : ratioSolve(Tr.transpose(), x.transpose(), Bt.transpose(), dt);
+              expect(r).toBeLessThan(30);
             }
           }
         }
-        solverBlocking(defaults);
-      });
-    }
+      }
+    });
   }
 });
 
@@ -205,13 +200,12 @@ describe('solveTriangular: batched small systems (register kernel)', () => {
 // index, 1-based) per batch element; the plain function throws, the Ex variant returns it.
 describe('solveTriangular: exactly singular triangles (trtrs info)', () => {
   // (n, k): the unblocked row kernel, the batched register kernel (real n ≤ 128, k ≥ 8),
-  // the blocked recursion (n = 150 > 128, and n = 13 with the block shrunk to 3)
-  const shapes: [number, number, number][] = [[5, 3, 0], [16, 16, 0], [150, 9, 0], [13, 2, 3]];
+  // the blocked recursion (n = 150 > 128, and n = 70 with k = 2 < 8)
+  const shapes: [number, number][] = [[5, 3], [16, 16], [150, 9], [70, 2]];
   for (const dt of DTYPES) {
     it(`${dt}: batched, left/right, upper/lower: info, NaN X for the singular items, neighbours untouched`, () => {
       const rng = new Rng(91);
-      for (const [n, k, block] of shapes) {
-        solverBlocking(block ? { trsmBlock: block } : defaults);
+      for (const [n, k] of shapes) {
         for (const upper of [false, true]) {
           for (const left of [true, false]) {
             const count = 4;
@@ -254,7 +248,6 @@ describe('solveTriangular: exactly singular triangles (trtrs info)', () => {
           }
         }
       }
-      solverBlocking(defaults);
     });
   }
   it('a broadcast A reports its info on every output matrix it serves', () => {
@@ -270,45 +263,40 @@ describe('solveTriangular: exactly singular triangles (trtrs info)', () => {
 
 // Issue 10 item 24: complex64 triangular solves against mathjs lsolve/usolve (each of
 // k ≥ 8 columns), unit or not, left or right, sizes crossing the blocked kernel's
-// leaves (block shrunk to 3). Forward error against the double-precision reference is
+// default block (32). Forward error against the double-precision reference is
 // bounded by κ∞(T)·n·eps (the solve is backward stable), so the ratio below is < 30.
 describe('solveTriangular: complex64 against mathjs', () => {
   it('k ≥ 8, unit, left: false, blocked sizes', () => {
-    solverBlocking({ trsmBlock: 3 });
-    try {
-      fc.assert(fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 8, max: 11 }), fc.boolean(), fc.boolean(),
-        fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, k, upper, unit, left, seed) => {
-          const rng = new Rng(seed);
-          const T = roundTo(triangular(n, upper, rng, { complex: true }), 'complex64');
-          const B = roundTo(left ? randomMatrix(n, k, rng, { complex: true }) : randomMatrix(k, n, rng, { complex: true }), 'complex64');
-          const X = fromTensor(linalg.solveTriangular(toTensor([T], 'complex64'), toTensor([B], 'complex64'),
-            { upper, left, unitriangular: unit }));
-          // reference: op(T)·x = b per column, op(T) = T (left) or Tᵀ (right: X·T = B ⇔ Tᵀ·Xᵀ = Bᵀ)
-          const Tr = triangleOf(T, upper, unit);
-          const M = left ? Tr : Tr.transpose();
-          const Bl = left ? B : B.transpose();
-          const mM = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => math.complex(M.re(i, j), M.im(i, j))));
-          const lowerOp = left ? !upper : upper;
-          const Minv = math.inv(mM) as unknown as { re: number; im: number }[][];
-          const normInf = (rows: { re: number; im: number }[][]) =>
-            Math.max(...rows.map((r) => r.reduce((s, z) => s + Math.hypot(z.re, z.im), 0)));
-          const kappa = normInf(mM as unknown as { re: number; im: number }[][]) * normInf(Minv);
-          let worst = 0;
-          for (let c = 0; c < k; c++) {
-            const b = Array.from({ length: n }, (_, i) => [math.complex(Bl.re(i, c), Bl.im(i, c))]);
-            const ref = (lowerOp ? math.lsolve : math.usolve)(mM, b) as unknown as { re: number; im: number }[][];
-            let err = 0, mag = 0;
-            for (let i = 0; i < n; i++) {
-              const xr = left ? X.re(i, c) : X.re(c, i), xi = left ? X.im(i, c) : X.im(c, i);
-              err = Math.max(err, Math.hypot(xr - ref[i][0].re, xi - ref[i][0].im));
-              mag = Math.max(mag, Math.hypot(ref[i][0].re, ref[i][0].im));
-            }
-            worst = Math.max(worst, err / (mag * kappa * n * 2 ** -23));
+    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 8, max: 11 }), fc.boolean(), fc.boolean(),
+      fc.boolean(), fc.integer({ min: 0, max: 1e6 }), (n, k, upper, unit, left, seed) => {
+        const rng = new Rng(seed);
+        const T = roundTo(triangular(n, upper, rng, { complex: true }), 'complex64');
+        const B = roundTo(left ? randomMatrix(n, k, rng, { complex: true }) : randomMatrix(k, n, rng, { complex: true }), 'complex64');
+        const X = fromTensor(linalg.solveTriangular(toTensor([T], 'complex64'), toTensor([B], 'complex64'),
+          { upper, left, unitriangular: unit }));
+        // reference: op(T)·x = b per column, op(T) = T (left) or Tᵀ (right: X·T = B ⇔ Tᵀ·Xᵀ = Bᵀ)
+        const Tr = triangleOf(T, upper, unit);
+        const M = left ? Tr : Tr.transpose();
+        const Bl = left ? B : B.transpose();
+        const mM = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => math.complex(M.re(i, j), M.im(i, j))));
+        const lowerOp = left ? !upper : upper;
+        const Minv = math.inv(mM) as unknown as { re: number; im: number }[][];
+        const normInf = (rows: { re: number; im: number }[][]) =>
+          Math.max(...rows.map((r) => r.reduce((s, z) => s + Math.hypot(z.re, z.im), 0)));
+        const kappa = normInf(mM as unknown as { re: number; im: number }[][]) * normInf(Minv);
+        let worst = 0;
+        for (let c = 0; c < k; c++) {
+          const b = Array.from({ length: n }, (_, i) => [math.complex(Bl.re(i, c), Bl.im(i, c))]);
+          const ref = (lowerOp ? math.lsolve : math.usolve)(mM, b) as unknown as { re: number; im: number }[][];
+          let err = 0, mag = 0;
+          for (let i = 0; i < n; i++) {
+            const xr = left ? X.re(i, c) : X.re(c, i), xi = left ? X.im(i, c) : X.im(c, i);
+            err = Math.max(err, Math.hypot(xr - ref[i][0].re, xi - ref[i][0].im));
+            mag = Math.max(mag, Math.hypot(ref[i][0].re, ref[i][0].im));
           }
-          expect(worst).toBeLessThan(30);
-        }), { numRuns: 60 });
-    } finally {
-      solverBlocking(defaults);
-    }
+          worst = Math.max(worst, err / (mag * kappa * n * 2 ** -23));
+        }
+        expect(worst).toBeLessThan(30);
+      }), { numRuns: 60 });
   });
 });

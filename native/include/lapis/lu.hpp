@@ -11,23 +11,23 @@
 #include <cstdint>
 
 #include "lapis/common.hpp"
+#include "lapis/trsm.hpp"
 
 namespace lapis {
 
-// Tuning knobs, process-wide. Tests shrink them so the recursive and blocked paths run
-// at small n; 0 leaves a value unchanged.
-struct SolverBlocking {
-  index lu_leaf;       // recursion stops at panels this wide (unblocked kernel below)
-  index lu_crossover;  // matrices with min(m, n) ≤ this are factored unblocked, no GEMM calls
-  index trsm_block;    // diagonal blocks of TRSM up to this size are solved directly
+// Block sizes of the LU and its solves, passed down explicitly (as faer's Params): the
+// defaults are the tuned values; tests pass small ones so the recursive and blocked paths
+// run at small n (native/tests/test_blocking.cpp).
+struct LuParams {
+  index leaf = 16;                         // recursion stops at panels this wide (unblocked kernel below)
+  index crossover = 64;                    // min(m, n) ≤ this: factored unblocked, no GEMM calls
+  index trsm_block = TrsmParams{}.block;   // the TRSMs inside: diagonal blocks solved directly
 };
-SolverBlocking solver_blocking();
-void set_solver_blocking(index lu_leaf, index lu_crossover, index trsm_block);
 
 // m×n LU in place. ipiv has min(m, n) entries. max_threads caps the threads of the GEMM
 // calls inside (1 = this thread only, 0 = the pool).
 template <class T>
-int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads = 0);
+int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads = 0, const LuParams& p = {});
 
 // Applies the row interchanges ipiv[k1..k2) to the rows of B (row-major, ldb), forward
 // (as getrf did them) or backward (their inverse).
@@ -39,6 +39,6 @@ enum class Op { None, Trans, ConjTrans };
 // Solves op(A)·X = B with A = P·L·U from getrf (n×n, row-major lda), B n×nrhs in place.
 template <class T>
 void getrs(Op op, index n, index nrhs, const T* lu, index lda, const int32_t* ipiv, T* b, index ldb,
-           int max_threads = 0);
+           int max_threads = 0, const LuParams& p = {});
 
 }  // namespace lapis

@@ -12,8 +12,15 @@ namespace lapis {
 
 enum class Side { Left, Right };
 
+// Diagonal blocks up to `block` are solved directly, the rest of B updated with GEMM
+// (tests pass small blocks so the blocked path runs at small n).
+struct TrsmParams {
+  index block = 32;
+};
+
 template <class T>
-void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, int max_threads = 0);
+void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, int max_threads = 0,
+          const TrsmParams& p = {});
 
 }  // namespace lapis
 

@@ -6,7 +6,6 @@
 #include "lapis/lu.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <vector>
 
 #include "kernels.hpp"
@@ -15,20 +14,6 @@
 #include "lapis/trsm.hpp"
 
 namespace lapis {
-
-namespace {
-std::atomic<index> g_lu_leaf{16};
-std::atomic<index> g_lu_crossover{64};
-std::atomic<index> g_trsm_block{32};
-}  // namespace
-
-SolverBlocking solver_blocking() { return {g_lu_leaf.load(), g_lu_crossover.load(), g_trsm_block.load()}; }
-
-void set_solver_blocking(index lu_leaf, index lu_crossover, index trsm_block) {
-  if (lu_leaf > 0) g_lu_leaf = lu_leaf;
-  if (lu_crossover > 0) g_lu_crossover = lu_crossover;
-  if (trsm_block > 0) g_trsm_block = trsm_block;
-}
 
 template <class T>
 void laswp(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2, bool forward) {
@@ -63,24 +48,24 @@ int32_t getf2_any(index m, index n, T* a, index lda, int32_t* ipiv) {
 }
 
 template <class T>
-int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, int threads) {
+int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, const TrsmParams& tp, int threads) {
   const index mn = std::min(m, n);
   if (mn == 0) return 0;
   if (mn <= leaf) return getf2_any(m, n, a, lda, ipiv);
   const index n1 = std::max<index>(1, mn / 2), n2 = n - n1;
   // [A11; A21]
-  int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, threads);
+  int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, tp, threads);
   // A12: interchanges, then L11⁻¹·A12
   laswp(n2, a + n1, lda, ipiv, 0, n1, true);
   MatRef<T> L11{a, n1, n1, lda, 1};
   MatMut<T> A12{a + n1, n1, n2, lda, 1};
-  trsm<T>(Side::Left, false, true, T(1), L11, A12, threads);
+  trsm<T>(Side::Left, false, true, T(1), L11, A12, threads, tp);
   // A22 -= A21·A12
   MatMut<T> A22{a + n1 * lda + n1, m - n1, n2, lda, 1};
   if (m > n1) {
     MatRef<T> A21{a + n1 * lda, m - n1, n1, lda, 1};
     gemm<T>(T(-1), A21, A12.ref(), T(1), A22, threads);
-    int32_t info2 = getrf_rec(m - n1, n2, A22.p, lda, ipiv + n1, leaf, threads);
+    int32_t info2 = getrf_rec(m - n1, n2, A22.p, lda, ipiv + n1, leaf, tp, threads);
     if (info == 0 && info2 > 0) info = info2 + static_cast<int32_t>(n1);
     for (index i = n1; i < mn; ++i) ipiv[i] += static_cast<int32_t>(n1);
     laswp(n1, a, lda, ipiv, n1, mn, true);
@@ -91,36 +76,37 @@ int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, 
 }  // namespace
 
 template <class T>
-int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads) {
+int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads, const LuParams& p) {
   if (m <= 0 || n <= 0) return 0;
   const index mn = std::min(m, n);
-  if (mn <= g_lu_crossover.load()) return getf2_any(m, n, a, lda, ipiv);
-  return getrf_rec(m, n, a, lda, ipiv, std::max<index>(1, g_lu_leaf.load()), max_threads);
+  if (mn <= p.crossover) return getf2_any(m, n, a, lda, ipiv);
+  return getrf_rec(m, n, a, lda, ipiv, std::max<index>(1, p.leaf), TrsmParams{p.trsm_block}, max_threads);
 }
 
 template <class T>
 void getrs(Op op, index n, index nrhs, const T* lu, index lda, const int32_t* ipiv, T* b, index ldb,
-           int max_threads) {
+           int max_threads, const LuParams& p) {
   if (n <= 0 || nrhs <= 0) return;
+  const TrsmParams tp{p.trsm_block};
   MatRef<T> A{lu, n, n, lda, 1};
   MatMut<T> B{b, n, nrhs, ldb, 1};
   if (op == Op::None) {
     laswp(nrhs, b, ldb, ipiv, 0, n, true);
-    trsm<T>(Side::Left, false, true, T(1), A, B, max_threads);
-    trsm<T>(Side::Left, true, false, T(1), A, B, max_threads);
+    trsm<T>(Side::Left, false, true, T(1), A, B, max_threads, tp);
+    trsm<T>(Side::Left, true, false, T(1), A, B, max_threads, tp);
   } else {
     // op(A) = op(U)·op(L)·Pᵀ: solve with op(U) (lower), op(L) (unit upper), then undo P.
     MatRef<T> At = op == Op::Trans ? A.t() : A.h();
-    trsm<T>(Side::Left, false, false, T(1), At, B, max_threads);
-    trsm<T>(Side::Left, true, true, T(1), At, B, max_threads);
+    trsm<T>(Side::Left, false, false, T(1), At, B, max_threads, tp);
+    trsm<T>(Side::Left, true, true, T(1), At, B, max_threads, tp);
     laswp(nrhs, b, ldb, ipiv, 0, n, false);
   }
 }
 
 #define LAPIS_INST(T)                                                                                 \
-  template int32_t getrf<T>(index, index, T*, index, int32_t*, int);                                \
+  template int32_t getrf<T>(index, index, T*, index, int32_t*, int, const LuParams&);                \
   template void laswp<T>(index, T*, index, const int32_t*, index, index, bool);                     \
-  template void getrs<T>(Op, index, index, const T*, index, const int32_t*, T*, index, int);
+  template void getrs<T>(Op, index, index, const T*, index, const int32_t*, T*, index, int, const LuParams&);
 LAPIS_INST(float)
 LAPIS_INST(double)
 LAPIS_INST(std::complex<float>)

@@ -16,17 +16,6 @@
 #include "qr_internal.hpp"
 
 namespace lapis {
-namespace {
-
-std::atomic<index> g_nb{0};  // 0: chosen per matrix (block_size_for)
-
-}  // namespace
-
-void set_qr_block_size(index nb) { g_nb.store(nb <= 0 ? 0 : nb); }
-index qr_block_size() {
-  const index nb = g_nb.load();
-  return nb > 0 ? nb : 32;
-}
 
 namespace qr_detail {
 
@@ -34,9 +23,8 @@ namespace qr_detail {
 // a core's L2, 48 beyond, where each wider block update saves a pass over the trailing
 // matrix in memory (single thread, CPU time: 2048×256 9.0 → 7.8 ms, 1024² 40.5 → 33.7 ms,
 // 512² 5.4 → 5.0 ms; 256² 0.67 vs 0.72 ms and 128² favour 32).
-index block_size_for(index m, index n, std::size_t elem) {
-  const index nb = g_nb.load();
-  if (nb > 0) return nb;
+index block_size_for(index m, index n, std::size_t elem, const QrParams& p) {
+  if (p.nb > 0) return p.nb;
   return double(m) * double(n) * double(elem) > double(1 << 20) ? 48 : 32;
 }
 
@@ -323,10 +311,11 @@ void from_colmajor(const T* P, index ld, MatMut<T> A) {
 // task updates the next panel's columns and factors it at once while the other threads
 // update the rest, so the level-2-heavy panel no longer leaves threads idle.
 template <class T>
-void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, std::vector<T>* keep_v, std::vector<T>* keep_t) {
+void geqrf_blocks(MatMut<T> A, T* tau, int max_threads, std::vector<T>* keep_v, std::vector<T>* keep_t,
+                  const QrParams& p) {
   const index m = A.rows, n = A.cols, k = std::min(m, n);
   if (k == 0) return;
-  const index nb = block_size_for(m, n, sizeof(T)), leafw = leaf_width(nb);
+  const index nb = block_size_for(m, n, sizeof(T), p), leafw = leaf_width(nb);
   const int threads = qr_threads(max_threads);
   Scratch<T>& S = scratch<T>();
   const index nblocks = (k + nb - 1) / nb;
@@ -423,14 +412,14 @@ void form_q(const T* keep_v, const T* keep_t, index k, index nb, MatMut<T> Q, in
 using namespace qr_detail;
 
 template <class T>
-void geqrf(MatMut<T> A, T* tau, int max_threads) {
-  geqrf_blocks<T>(A, tau, max_threads, nullptr, nullptr);
+void geqrf(MatMut<T> A, T* tau, int max_threads, const QrParams& p) {
+  geqrf_blocks<T>(A, tau, max_threads, nullptr, nullptr, p);
   scratch<T>().trim();
 }
 
 template <class T>
-void apply_q(MatRef<T> V, const T* tau, index k, bool adjoint, MatMut<T> C, int max_threads) {
-  const index m = V.rows, nb = block_size_for(m, std::max(k, C.cols), sizeof(T));
+void apply_q(MatRef<T> V, const T* tau, index k, bool adjoint, MatMut<T> C, int max_threads, const QrParams& p) {
+  const index m = V.rows, nb = block_size_for(m, std::max(k, C.cols), sizeof(T), p);
   if (k == 0) return;
   Scratch<T>& S = scratch<T>();
   std::vector<T> G;
@@ -447,8 +436,8 @@ void apply_q(MatRef<T> V, const T* tau, index k, bool adjoint, MatMut<T> C, int 
 }
 
 template <class T>
-void orgqr(MatRef<T> V, const T* tau, index k, MatMut<T> Q, int max_threads) {
-  const index m = Q.rows, nb = block_size_for(m, Q.cols, sizeof(T));
+void orgqr(MatRef<T> V, const T* tau, index k, MatMut<T> Q, int max_threads, const QrParams& p) {
+  const index m = Q.rows, nb = block_size_for(m, Q.cols, sizeof(T), p);
   Scratch<T>& S = scratch<T>();
   std::vector<T> G, Vb, Tb;
   index nv = 0, nt = 0;
@@ -471,7 +460,7 @@ void orgqr(MatRef<T> V, const T* tau, index k, MatMut<T> Q, int max_threads) {
 }
 
 template <class T>
-void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) {
+void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads, const QrParams& p) {
   const index k = std::min(m, n);
   const index qc = mode == QrMode::Complete ? m : k, rr = mode == QrMode::Complete ? m : k;
   Scratch<T>& S = scratch<T>();
@@ -500,7 +489,7 @@ void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) 
       }
   }
   const bool want_q = mode != QrMode::R;
-  geqrf_blocks<T>(F, tau.data(), max_threads, want_q ? &S.keepV : nullptr, want_q ? &S.keepT : nullptr);
+  geqrf_blocks<T>(F, tau.data(), max_threads, want_q ? &S.keepV : nullptr, want_q ? &S.keepT : nullptr, p);
   for (index i = 0; i < rr; ++i)
     for (index j = 0; j < n; ++j) {
       T v = (i < k && j >= i) ? F(i, j) : T(0);
@@ -511,16 +500,17 @@ void qr(const T* A, index m, index n, QrMode mode, T* Q, T* R, int max_threads) 
       R[i * n + j] = v;
     }
   if (want_q)
-    form_q(S.keepV.data(), S.keepT.data(), k, block_size_for(m, n, sizeof(T)), MatMut<T>{Q, m, qc, qc, 1}, max_threads);
+    form_q(S.keepV.data(), S.keepT.data(), k, block_size_for(m, n, sizeof(T), p), MatMut<T>{Q, m, qc, qc, 1},
+           max_threads);
   S.trim();
 }
 
 #define LAPIS_INST(T)                                                                   \
   template void qr_detail::larfg<T>(T&, T*, index, index, T&);                          \
-  template void geqrf<T>(MatMut<T>, T*, int);                                           \
-  template void apply_q<T>(MatRef<T>, const T*, index, bool, MatMut<T>, int);           \
-  template void orgqr<T>(MatRef<T>, const T*, index, MatMut<T>, int);                   \
-  template void qr<T>(const T*, index, index, QrMode, T*, T*, int);
+  template void geqrf<T>(MatMut<T>, T*, int, const QrParams&);                              \
+  template void apply_q<T>(MatRef<T>, const T*, index, bool, MatMut<T>, int, const QrParams&); \
+  template void orgqr<T>(MatRef<T>, const T*, index, MatMut<T>, int, const QrParams&);        \
+  template void qr<T>(const T*, index, index, QrMode, T*, T*, int, const QrParams&);
 LAPIS_INST(float)
 LAPIS_INST(double)
 LAPIS_INST(std::complex<float>)

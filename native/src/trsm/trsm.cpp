@@ -83,9 +83,9 @@ void left_rec(bool upper, bool unit, MatRef<T> A, MatMut<T> B, index nb, int thr
 }  // namespace
 
 template <class T>
-void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, int max_threads) {
+void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, int max_threads, const TrsmParams& p) {
   if (side == Side::Right) {
-    trsm<T>(Side::Left, !upper, unit, alpha, A.t(), B.t(), max_threads);
+    trsm<T>(Side::Left, !upper, unit, alpha, A.t(), B.t(), max_threads, p);
     return;
   }
   if (B.rows == 0 || B.cols == 0) return;
@@ -94,11 +94,11 @@ void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, i
       for (index j = 0; j < B.cols; ++j) B(i, j) = alpha == T(0) ? T(0) : alpha * B(i, j);
     if (alpha == T(0)) return;
   }
-  const index nb = std::max<index>(1, solver_blocking().trsm_block);
+  const index nb = std::max<index>(1, p.block);
   left_rec(upper, unit, A, B, nb, max_threads);
 }
 
-#define LAPIS_INST(T) template void trsm<T>(Side, bool, bool, T, MatRef<T>, MatMut<T>, int);
+#define LAPIS_INST(T) template void trsm<T>(Side, bool, bool, T, MatRef<T>, MatMut<T>, int, const TrsmParams&);
 LAPIS_INST(float)
 LAPIS_INST(double)
 LAPIS_INST(std::complex<float>)

@@ -39,6 +39,7 @@ export interface BatchMaps {
 export interface MaybeAsync<O> {
   (o: O & { async: false }): void;
   (o: O & { async: true }): Promise<void>;
+  (o: O & { async: boolean }): void | Promise<void>;
 }
 
 /**
@@ -104,8 +105,6 @@ export interface Addon {
   }): void;
   /** base^(start + i·(end − start)/(steps − 1)) into `out` (float32, float64 or int32: torch's rounding). */
   logspace(o: { dtype: DTypeCode; out: FloatArray | Int32Array; steps: number; start: number; end: number; base: number }): void;
-  solverBlocking(o: { luLeaf: number; luCrossover: number; trsmBlock: number }): { luLeaf: number; luCrossover: number; trsmBlock: number };
-  qrBlockSize(o: { nb: number | null }): number;
 }
 
 let addon: Addon | undefined;

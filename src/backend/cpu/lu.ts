@@ -92,14 +92,3 @@ export function registerLuCpu(): void {
   register('luUnpack', FLOAT_DTYPES, 'cpu', luUnpack);
 }
 
-/**
- * Reads and (for the given fields) sets the native solver block sizes: `luLeaf` (width at
- * which the recursive LU switches to the unblocked kernel), `luCrossover` (matrices up to
- * this size are factored unblocked), `trsmBlock` (diagonal block size of TRSM). Tests
- * shrink them so the blocked paths run at small n.
- */
-export function solverBlocking(set: { luLeaf?: number; luCrossover?: number; trsmBlock?: number } = {}): {
-  luLeaf: number; luCrossover: number; trsmBlock: number;
-} {
-  return native().solverBlocking({ luLeaf: set.luLeaf ?? 0, luCrossover: set.luCrossover ?? 0, trsmBlock: set.trsmBlock ?? 0 });
-}

@@ -15,11 +15,6 @@ function qr(A: Tensor, mode: 'reduced' | 'complete' | 'r'): { Q: Tensor | null; 
   return { Q, R };
 }
 
-/** Panel width of the native blocked QR (tests shrink it; 0 restores the default). */
-export function qrBlockSize(nb?: number): number {
-  return native().qrBlockSize({ nb: nb ?? null });
-}
-
 export function registerQrCpu(): void {
   register('qr', FLOAT_DTYPES, 'cpu', qr);
 }

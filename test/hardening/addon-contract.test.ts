@@ -1,0 +1,126 @@
+// The native boundary (issue 11 item 2): the functions the addon exports are exactly those
+// of the Addon interface (src/backend/cpu/binding.ts), each takes one options object, and
+// every option is read by name: dropping or misspelling any one of them is a TypeError
+// that names it, never a silent default or a read of the wrong argument.
+import { describe, it, expect } from 'vitest';
+import { native, type Addon } from '../../src/backend/cpu/binding.js';
+
+/** Every function of the Addon interface, checked both ways against `keyof Addon` by tsc. */
+const ADDON_FUNCTIONS = [
+  'numThreads', 'gemmKernel', 'matmul', 'luFactor', 'luSolve', 'solve', 'solveTriangular', 'inv', 'slogdet', 'qr', 'svd',
+  'frexp', 'heaviside', 'laguerrePolynomialL', 'logspace',
+] as const satisfies readonly (keyof Addon)[];
+type Unlisted = Exclude<keyof Addon, (typeof ADDON_FUNCTIONS)[number]>;
+// A key added to Addon but not to the list makes this `false` and the line a type error.
+const everyKeyListed: [Unlisted] extends [never] ? true : false = true;
+
+type WithOptions = Exclude<keyof Addon, 'gemmKernel'>;
+type OptionsOf<K extends WithOptions> = Parameters<Addon[K]>[0];
+
+const f64 = (...v: number[]) => Float64Array.from(v);
+
+/** A valid call of each function (2×2 float64 problems), every field present. */
+function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
+  const A = () => f64(4, 3, 6, 3);
+  const maps = { aIdx: null, bIdx: null, aCount: 1, bCount: 1 };
+  const layout = { shape: f64(2), xStrides: f64(1), dtype: 1 as const };
+  return {
+    numThreads: { n: null },
+    matmul: { dtype: 1, A: A(), B: A(), C: new Float64Array(4), batch: 1, m: 2, k: 2, n: 2, ...maps },
+    luFactor: { dtype: 1, A: A(), LU: new Float64Array(4), pivots: new Int32Array(2), info: new Int32Array(1), count: 1, m: 2, n: 2, async: false },
+    luSolve: {
+      dtype: 1, LU: f64(6, 3, 2 / 3, 1), pivots: Int32Array.of(2, 2), B: f64(1, 2), X: new Float64Array(2), count: 1, n: 2, k: 1,
+      op: 0, ...maps, async: false,
+    },
+    solve: { dtype: 1, A: A(), B: f64(1, 2), X: new Float64Array(2), info: new Int32Array(1), count: 1, n: 2, k: 1, ...maps, async: false },
+    solveTriangular: {
+      dtype: 1, A: A(), B: f64(1, 2), X: new Float64Array(2), info: new Int32Array(1), count: 1, n: 2, k: 1, ...maps, op: 0,
+      upper: true, unit: false, async: false,
+    },
+    inv: { dtype: 1, A: A(), X: new Float64Array(4), info: new Int32Array(1), count: 1, n: 2, async: false },
+    slogdet: { dtype: 1, A: A(), sign: new Float64Array(1), logabs: new Float64Array(1), det: new Float64Array(1), count: 1, n: 2 },
+    qr: { dtype: 1, A: A(), Q: new Float64Array(4), R: new Float64Array(4), batch: 1, m: 2, n: 2, mode: 0 },
+    svd: {
+      dtype: 1, A: A(), S: new Float64Array(2), U: new Float64Array(4), Vh: new Float64Array(4), info: new Int32Array(1), batch: 1,
+      m: 2, n: 2, computeUV: true, fullMatrices: false,
+    },
+    frexp: { dtype: 1, x: f64(3, 0.5), mantissa: new Float64Array(2), exponent: new Int32Array(2) },
+    heaviside: { ...layout, x: f64(-1, 0), values: f64(0.5), out: new Float64Array(2), valuesStrides: f64(0) },
+    laguerrePolynomialL: { ...layout, x: f64(0.5, 2), n: f64(3), out: new Float64Array(2), nStrides: f64(0) },
+    logspace: { dtype: 1, out: new Float64Array(3), steps: 3, start: 0, end: 2, base: 10 },
+  };
+}
+
+// Calls an addon function with an options object of any shape (the point is to break it).
+function call(name: WithOptions, o: unknown): unknown {
+  return (native()[name] as unknown as (o: unknown) => unknown)(o);
+}
+
+describe('addon contract: the exported functions are the Addon interface', () => {
+  it('the addon exports exactly ADDON_FUNCTIONS, all functions', () => {
+    expect(everyKeyListed).toBe(true);
+    const exported = Object.keys(native()).sort();
+    expect(exported).toEqual([...ADDON_FUNCTIONS].sort());
+    for (const name of ADDON_FUNCTIONS) expect(typeof native()[name], name).toBe('function');
+  });
+
+  it('each valid call succeeds and computes (so the rejections below come from the one broken field)', () => {
+    const v = validOptions();
+    expect(native().numThreads(v.numThreads)).toBeGreaterThanOrEqual(1);
+    expect(['avx512', 'avx2', 'neon', 'portable']).toContain(native().gemmKernel());
+    native().luFactor(v.luFactor);
+    expect(Array.from(v.luFactor.pivots)).toEqual([2, 2]);
+    const lu = Array.from(v.luFactor.LU);
+    for (const [i, want] of [6, 3, 2 / 3, 1].entries()) expect(lu[i]).toBeCloseTo(want, 14);
+    native().solve(v.solve);
+    // [[4, 3], [6, 3]]·x = [1, 2]: x = [1/2, −1/3]
+    expect(v.solve.X[0]).toBeCloseTo(0.5, 14);
+    expect(v.solve.X[1]).toBeCloseTo(-1 / 3, 14);
+    native().slogdet(v.slogdet);
+    expect(v.slogdet.det![0]).toBeCloseTo(-6, 13);
+    native().logspace(v.logspace);
+    for (const [i, want] of [1, 10, 100].entries()) expect(v.logspace.out[i] / want).toBeCloseTo(1, 14);
+    for (const name of ADDON_FUNCTIONS) {
+      if (name === 'gemmKernel') continue;
+      const o = validOptions()[name];
+      expect(() => call(name, o), name).not.toThrow();
+    }
+  });
+
+  it('a call without one options object is a TypeError naming the function', () => {
+    for (const name of ADDON_FUNCTIONS) {
+      if (name === 'gemmKernel') continue;
+      for (const bad of [[], [1], [null], [validOptions()[name], 1], ['x']]) {
+        expect(() => (native()[name] as unknown as (...a: unknown[]) => unknown)(...bad), `${name}(${bad.length} args)`)
+          .toThrow(new TypeError(`${name}: expects one options object`));
+      }
+    }
+  });
+
+  for (const name of ADDON_FUNCTIONS) {
+    if (name === 'gemmKernel') continue;
+    it(`${name}: a missing or misspelt option is a TypeError naming it`, () => {
+      const fields = Object.keys(validOptions()[name]);
+      expect(fields.length).toBeGreaterThan(0);
+      for (const field of fields) {
+        const valid = validOptions()[name] as Record<string, unknown>;
+        const { [field]: value, ...rest } = valid;
+        const message = `${name}: option ${field} is missing`;
+        expect(() => call(name, rest), `${name} without ${field}`).toThrow(new TypeError(message));
+        // misspelt: the value under a near-miss name (wrong case, a typo)
+        const misspelt = field === field.toLowerCase() ? `${field}s` : field.toLowerCase();
+        expect(() => call(name, { ...rest, [misspelt]: value }), `${name} with ${misspelt}`).toThrow(new TypeError(message));
+        // present but undefined reads as missing too
+        expect(() => call(name, { ...rest, [field]: undefined }), `${name} ${field}: undefined`).toThrow(new TypeError(message));
+      }
+    });
+  }
+
+  it('the async variants reject a misspelt option synchronously, before any work is queued', () => {
+    const v = validOptions();
+    const { info: _info, ...rest } = v.inv;
+    expect(() => call('inv', { ...rest, async: true, Info: _info })).toThrow(new TypeError('inv: option info is missing'));
+    const { async: _a, ...noAsync } = v.luFactor;
+    expect(() => call('luFactor', { ...noAsync, asyn: true })).toThrow(new TypeError('luFactor: option async is missing'));
+  });
+});
