@@ -170,9 +170,11 @@ JacobiKernels<R> pick_jacobi() {
 template <class R> const JacobiKernels<R> g_jacobi = pick_jacobi<R>();
 template <class R> inline const JacobiKernels<R>& jk() { return g_jacobi<R>; }
 
+// The Jacobi kernels (jk()) on T, in BLAS-1 argument order (lapis/blas1.hpp): the
+// vectorised, ISA-dispatched versions of dotc and rot for the sweeps' hot loops.
 // conj(x)·y over n elements.
 template <class T>
-T dotc(const T* x, const T* y, index n) {
+T jdotc(index n, const T* x, const T* y) {
   using R = real_t<T>;
   if constexpr (is_complex_v<T>) {
     R re, im;
@@ -185,7 +187,7 @@ T dotc(const T* x, const T* y, index n) {
 
 // [x, y] ← [c·x − z̄·y, z·x + c·y]: the unitary plane rotation of one Jacobi step.
 template <class T>
-void rot(T* x, T* y, index n, real_t<T> c, T z) {
+void jrot(index n, T* x, T* y, real_t<T> c, T z) {
   using R = real_t<T>;
   if constexpr (is_complex_v<T>) {
     jk<R>().rotc(reinterpret_cast<R*>(x), reinterpret_cast<R*>(y), n, c, z.real(), z.imag());
@@ -202,15 +204,15 @@ real_t<T> col_norm(const T* x, index len, real_t<T> hint) {
   const R lo = std::sqrt(smallest_normal<T>() / eps<T>()) * R(1e4);
   const R hi = std::sqrt(std::numeric_limits<R>::max()) / R(1e4 * (len + 1));
   if (hint > lo && hint < hi) {
-    const R s = real_part(dotc(x, x, len));
+    const R s = real_part(jdotc(len, x, x));
     if (s > lo * lo && s < hi * hi) return std::sqrt(s);
   }
   return blas1::nrm2(len, x, 1);
 }
 
-// rot(x, y), then returns conj(x')·w (the next pair's dot product) from the same pass.
+// jrot(x, y), then returns conj(x')·w (the next pair's dot product) from the same pass.
 template <class T>
-T rot_dotc(T* x, T* y, const T* w, index n, real_t<T> c, T z) {
+T jrot_dotc(index n, T* x, T* y, const T* w, real_t<T> c, T z) {
   using R = real_t<T>;
   if constexpr (is_complex_v<T>) {
     R re, im;
@@ -228,12 +230,12 @@ template <class T>
 inline void rotate_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T> c, T z, const T* xnext, T& carry,
                         bool& have_carry) {
   if (xnext) {
-    carry = rot_dotc(xp, xq, xnext, len, c, z);
+    carry = jrot_dotc(len, xp, xq, xnext, c, z);
     have_carry = true;
   } else {
-    rot(xp, xq, len, c, z);
+    jrot(len, xp, xq, c, z);
   }
-  if (vp) rot(vp, vq, nv, c, z);
+  if (vp) jrot(nv, vp, vq, c, z);
 }
 
 // One Jacobi step on columns (xp, xq) with norms (dp, dq), rotating (vp, vq) alongside
@@ -257,9 +259,9 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
       tp[i] = xp[i] * ip;
       tq[i] = xq[i] * iq;
     }
-    cpq = dotc(tp.data(), tq.data(), len);
+    cpq = jdotc(len, tp.data(), tq.data());
   } else {
-    cpq = (had ? carry : dotc(xp, xq, len)) * (R(1) / (dp * dq));
+    cpq = (had ? carry : jdotc(len, xp, xq)) * (R(1) / (dp * dq));
   }
   const R cosv = std::abs(cpq);
   if (!(cosv > tol)) return false;
@@ -278,7 +280,7 @@ bool jacobi_pair(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& dp,
     for (index i = 0; i < len; ++i) xs[i] = (xs[i] * is - cbs * (xb[i] * ib)) * ds;
     if (vp) {
       const R r = ds / db;
-      rot(vp, vq, nv, R(1), qs ? T(-cpq * r) : T(cpq * r));
+      jrot(nv, vp, vq, R(1), qs ? T(-cpq * r) : T(cpq * r));
     }
     const R f = (R(1) - cosv) * (R(1) + cosv);
     (qs ? dq : dp) = f > R(0.5) ? ds * std::sqrt(f) : col_norm(xs, len, ds * std::sqrt(std::max(f, R(0))));
@@ -318,7 +320,7 @@ bool jacobi_pair_sq(T* xp, T* xq, index len, T* vp, T* vq, index nv, real_t<T>& 
   using R = real_t<T>;
   const bool had = have_carry;
   have_carry = false;
-  const T g = had ? carry : dotc(xp, xq, len);
+  const T g = had ? carry : jdotc(len, xp, xq);
   const R bq = dq * dq;
   R g2;
   if constexpr (is_complex_v<T>) g2 = g.real() * g.real() + g.imag() * g.imag();
@@ -817,7 +819,7 @@ void complete_basis(T* W, index n, std::vector<char>& good) {
         for (index i = 0; i < n; ++i) {
           if (!good[i]) continue;
           const T* w = W + i * n;
-          blas1::axpy(n, T(-dotc(w, v.data(), n)), w, 1, v.data(), 1);
+          blas1::axpy(n, T(-jdotc(n, w, v.data())), w, 1, v.data(), 1);
         }
       const R nv = blas1::nrm2(n, v.data(), 1);
       if (nv > R(0.5)) {
