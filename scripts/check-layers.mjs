@@ -136,6 +136,14 @@ function fileExists(p) {
   return false;
 }
 
+// A path the doc lists as one to create, named in full or by its tail (`./cholesky.js` in
+// an import line, `cholesky/cholesky.wgsl` relative to shaders/).
+function listedToCreate(toCreate, p) {
+  const clean = p.replace(/^\.\//, '');
+  const forms = [clean, clean.replace(/\.js$/, '.ts')];
+  return [...toCreate].some((c) => forms.some((f) => c === f || c.endsWith('/' + f)));
+}
+
 function dirExists(p) {
   const clean = p.replace(/\/$/, '');
   return dirs.has(clean) || tracked.includes(clean);
@@ -183,7 +191,7 @@ for (const doc of docs) {
         if (seen.has(p)) continue;
         seen.add(p);
         named++;
-        if (toCreate.has(p)) continue;
+        if (listedToCreate(toCreate, p)) continue;
         if (!fileExists(p) && !unchecked(p)) problems.push(`${doc}:${i + 1}: names ${p}, which does not exist`);
       }
     }
@@ -198,7 +206,7 @@ for (const doc of docs) {
         if (seen.has(p)) continue;
         seen.add(p);
         named++;
-        if (toCreate.has(p.replace(/\/$/, ''))) continue;
+        if (listedToCreate(toCreate, p.replace(/\/$/, ''))) continue;
         if (!dirExists(p) && !unchecked(p)) problems.push(`${doc}:${i + 1}: names the folder ${p}, which does not exist`);
       }
     }

@@ -56,7 +56,7 @@ beforeAll(() => {
       '<!-- paths-to-create: src/linalg/cholesky.ts shaders/cholesky/ -->',
       'Bindings: `native/binding/lu.cpp` and `native/binding/solve.cpp`.',
       'Public: `linalg/{op,nope}.ts`; GPU `gpu/g.ts`, `lu/lu.wgsl`; kernels `*_avx2.cpp`, napi.h.',
-      'Folders: native/src/lu/ and native/src/qr/; new: `src/linalg/cholesky.ts`, shaders/cholesky/.',
+      'Folders: native/src/lu/ and native/src/qr/; new: `src/linalg/cholesky.ts` (imported as `./cholesky.js`), shaders/cholesky/.',
       'Built: dist/src/index.js. Import specifier: `../backend/registry.js`. Web: https://example.com/a/b.ts',
       'Environment: `LAPIS_KEPT=1`, LAPIS_GONE.',
     ].join('\n') + '\n',
