@@ -5,12 +5,14 @@
 //      Node-API header (napi.h, node_api.h, js_native_api.h, uv.h, node.h) or a header of
 //      native/binding; native/binding is the only Node-API code.
 //   2. docs stay true: every file or folder path that README.md and docs/*.md name exists,
-//      and every LAPIS_* environment variable they name is still read by some code.
+//      every LAPIS_* environment variable they name is still read by some code, and every
+//      code name they put in backticks (`luVariant`, `solve_batched`) still occurs in it.
 //      A path counts as named when it ends in a source extension (foo/bar.ts, lu.wgsl,
 //      native/binding/lu.cpp, linalg/{lu,solve}.ts) or starts with a top-level folder of the
 //      repository (native/src/gemm/); relative ones (gpu/lu.ts) must be the tail of a real
 //      path. Files a walk-through tells the reader to create are listed in the doc itself:
-//      <!-- paths-to-create: src/linalg/cholesky.ts native/src/cholesky/ -->
+//      <!-- paths-to-create: src/linalg/cholesky.ts native/src/cholesky/ -->, and so are
+//      the names it introduces: <!-- names-to-create: choleskyEx registerCholeskyCpu -->
 // Exit status 1 with one line per problem; 0 and a one-line summary otherwise.
 // Usage: node scripts/check-layers.mjs [root] (default: this repository; test/lint gives a
 // fixture tree).
@@ -162,11 +164,13 @@ const docs = [
 // Environment variables (LAPIS_*) the docs name must still be read somewhere in the code.
 const CODE = /^(src|native|scripts|test|bench|examples|shaders|\.ci)\/|^(CMakeLists\.txt|package\.json|vitest\.config\.ts)$/;
 const CODE_TEXT = /\.(ts|mts|mjs|cjs|js|cpp|hpp|h|cc|wgsl|json|sh|cmake|py|txt)$|^\.ci\/run$/;
+// this checker and its test name example variables and names: they do not keep a doc true
+const SELF = new Set(['scripts/check-layers.mjs', 'test/lint/layers.test.ts']);
 let codeText = null;
-function envVarRead(name) {
+function inCode(name) {
   if (codeText === null) {
     codeText = tracked
-      .filter((p) => CODE.test(p) && !p.startsWith('bench/results/') && CODE_TEXT.test(p))
+      .filter((p) => CODE.test(p) && CODE_TEXT.test(p) && !SELF.has(p) && !p.startsWith('bench/results/'))
       .map((p) => readFileSync(join(root, p), 'utf8'))
       .join('\n');
   }
@@ -181,9 +185,13 @@ for (const doc of docs) {
   for (const m of text.matchAll(/<!--\s*paths-to-create:([^>]*)-->/g)) {
     for (const p of m[1].trim().split(/\s+/)) toCreate.add(p.replace(/\/$/, ''));
   }
+  const namesToCreate = new Set();
+  for (const m of text.matchAll(/<!--\s*names-to-create:([^>]*)-->/g)) {
+    for (const n of m[1].trim().split(/\s+/)) namesToCreate.add(n);
+  }
   const lines = text.split('\n');
   lines.forEach((raw, i) => {
-    if (/<!--\s*paths-to-create:/.test(raw)) return;
+    if (/<!--\s*(paths|names)-to-create:/.test(raw)) return;
     const line = raw.replace(/\bhttps?:\/\/\S+/g, ' ');
     const seen = new Set();
     for (const m of line.matchAll(FILE_RE)) {
@@ -199,7 +207,14 @@ for (const doc of docs) {
       if (seen.has(m[0])) continue;
       seen.add(m[0]);
       named++;
-      if (!envVarRead(m[0])) problems.push(`${doc}:${i + 1}: names ${m[0]}, which no code reads any more`);
+      if (!inCode(m[0])) problems.push(`${doc}:${i + 1}: names ${m[0]}, which no code reads any more`);
+    }
+    // a code name in backticks (camelCase or snake_case: `luVariant`, `solve_batched()`)
+    for (const m of line.matchAll(/`([a-z][a-z0-9]*(?:[A-Z_][A-Za-z0-9_]*)+)(?:\(\))?`/g)) {
+      if (seen.has(m[1]) || namesToCreate.has(m[1])) continue;
+      seen.add(m[1]);
+      named++;
+      if (!inCode(m[1])) problems.push(`${doc}:${i + 1}: names \`${m[1]}\`, which no code contains`);
     }
     for (const m of line.matchAll(DIR_RE)) {
       for (const p of expandBraces(m[1])) {
@@ -218,4 +233,4 @@ if (problems.length) {
   console.error(`check-layers: ${problems.length} problem(s)`);
   process.exit(1);
 }
-console.log(`check-layers: ok (${kernelFiles} native kernel files free of Node-API; ${named} paths and LAPIS_* names in ${docs.length} docs exist)`);
+console.log(`check-layers: ok (${kernelFiles} native kernel files free of Node-API; ${named} paths and names in ${docs.length} docs exist)`);

@@ -48,6 +48,7 @@ beforeAll(() => {
   put('native/tests/test_lu.cpp', '#include "lapis/lu.hpp"\n#include <node_api.h>\n');
   put('shaders/lu/lu.wgsl', '// lu\n');
   put('scripts/run.sh', 'LAPIS_KEPT=1 node x.js\n');
+  put('bench/kept.ts', 'export const runKept = (solve_kept: number) => solve_kept;\n');
   put('docs/decisions.md', 'Dropped: `native/binding/old.cpp` and LAPIS_OLD (history names removed things).\n');
   put('README.md', 'See `src/linalg/op.ts` and docs/arch.md.\n');
   put(
@@ -59,6 +60,8 @@ beforeAll(() => {
       'Folders: native/src/lu/ and native/src/qr/; new: `src/linalg/cholesky.ts` (imported as `./cholesky.js`), shaders/cholesky/.',
       'Built: dist/src/index.js. Import specifier: `../backend/registry.js`. Web: https://example.com/a/b.ts',
       'Environment: `LAPIS_KEPT=1`, LAPIS_GONE.',
+      '<!-- names-to-create: choleskyEx -->',
+      'Names: `runKept()`, `solve_kept`, `luVariant`, `choleskyEx`, `plain`, `Tensor`.',
     ].join('\n') + '\n',
   );
 });
@@ -96,7 +99,7 @@ describe('lint:layers', () => {
     );
   });
 
-  it('check-layers flags Node-API headers outside native/binding, doc paths that do not exist and LAPIS_* variables nothing reads', () => {
+  it('check-layers flags Node-API headers outside native/binding, doc paths, LAPIS_* variables and code names that no longer exist', () => {
     const r = spawnSync(process.execPath, [join(repo, 'scripts/check-layers.mjs'), tree], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split('\n');
@@ -108,7 +111,8 @@ describe('lint:layers', () => {
       'docs/arch.md:3: names linalg/nope.ts, which does not exist',
       'docs/arch.md:4: names the folder native/src/qr/, which does not exist',
       'docs/arch.md:6: names LAPIS_GONE, which no code reads any more',
-      'check-layers: 7 problem(s)',
+      'docs/arch.md:8: names `luVariant`, which no code contains',
+      'check-layers: 8 problem(s)',
     ]);
   });
 });
