@@ -891,11 +891,11 @@ void geqp2(T* B, index m, index n, T* tau, std::vector<index>& perm) {
 
 // The SVD's first step on a tall matrix given by an accessor (m ≥ n): B = the matrix
 // scaled by 1/scale, rows sorted by decreasing max-norm, columns by decreasing 2-norm
-// (static pivoting), row-major m×n. Returns the largest and the smallest nonzero row
+// (static pivoting), row-major m×n. rmax, rmin: the largest and the smallest nonzero row
 // max-norm (0 and Inf when all rows are zero).
 template <class T, class Get>
-std::pair<real_t<T>, real_t<T>> sorted_scaled_copy(Get a, index m, index n, real_t<T> scale, std::vector<T>& B, std::vector<index>& cperm,
-                             std::vector<index>& rperm) {
+void sorted_scaled_copy(Get a, index m, index n, real_t<T> scale, std::vector<T>& B, std::vector<index>& cperm,
+                        std::vector<index>& rperm, real_t<T>& rmax, real_t<T>& rmin) {
   using R = real_t<T>;
   // `scale` is a power of two (exact scaling); 1/scale may overflow when it is
   // subnormal, so such inputs are scaled element by element (the bound is the type's:
@@ -928,10 +928,10 @@ std::pair<real_t<T>, real_t<T>> sorted_scaled_copy(Get a, index m, index n, real
   B.resize(static_cast<size_t>(m * n));
   for (index i = 0; i < m; ++i)
     for (index j = 0; j < n; ++j) B[i * n + j] = scl(a(rperm[i], cperm[j]));
-  R rmax = 0, rmin = std::numeric_limits<R>::infinity();
+  rmax = 0;
+  rmin = std::numeric_limits<R>::infinity();
   for (index i = 0; i < m; ++i)
     if (rn[i] > R(0)) { rmax = std::max(rmax, rn[i]); rmin = std::min(rmin, rn[i]); }
-  return {rmax, rmin};
 }
 
 // ‖I − VᴴV‖_F for V n×n (column-major, as Vm views it); G gets VᴴV.
@@ -1029,7 +1029,8 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
   const index uc = full ? m : n;
   std::vector<T> B, tau(n);
   std::vector<index> cperm, rperm;
-  const auto [rmax, rmin] = sorted_scaled_copy<T>(a, m, n, scale, B, cperm, rperm);
+  R rmax, rmin;
+  sorted_scaled_copy<T>(a, m, n, scale, B, cperm, rperm, rmax, rmin);
   MatMut<T> Bm{B.data(), m, n, n, 1};
   const bool pivot = opts.pivot == SvdOptions::Pivot::Auto ? rmax > rmin * kPivotGrading<R>()
                                                            : opts.pivot == SvdOptions::Pivot::Always;
