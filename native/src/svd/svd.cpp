@@ -860,18 +860,13 @@ void geqp2(T* B, index m, index n, T* tau, std::vector<index>& perm) {
     qr_detail::larfg(B[i * n + i], B + (i + 1) * n + i, m - i - 1, n, tau[i]);
     if (i + 1 < n) {
       // B[i:, i+1:] ← H_iᴴ·B[i:, i+1:] with v(i) = 1, row by row for the row-major layout.
-      const T ct = conj(tau[i]);
-      for (index j = i + 1; j < n; ++j) w[j] = B[i * n + j];
-      for (index r = i + 1; r < m; ++r) {
-        const T vr = conj(B[r * n + i]);
-        for (index j = i + 1; j < n; ++j) w[j] += vr * B[r * n + j];
-      }
-      for (index j = i + 1; j < n; ++j) w[j] *= ct;
-      for (index j = i + 1; j < n; ++j) B[i * n + j] -= w[j];
-      for (index r = i + 1; r < m; ++r) {
-        const T vr = B[r * n + i];
-        for (index j = i + 1; j < n; ++j) B[r * n + j] -= vr * w[j];
-      }
+      const index nc = n - i - 1;
+      T* wi = w.data() + i + 1;
+      std::copy(B + i * n + i + 1, B + i * n + n, wi);
+      for (index r = i + 1; r < m; ++r) blas1::axpy(nc, conj(B[r * n + i]), B + r * n + i + 1, 1, wi, 1);
+      blas1::scal(nc, conj(tau[i]), wi, 1);
+      blas1::axpy(nc, T(-1), wi, 1, B + i * n + i + 1, 1);
+      for (index r = i + 1; r < m; ++r) blas1::axpy(nc, T(-B[r * n + i]), wi, 1, B + r * n + i + 1, 1);
       // Downdate the partial column norms; recompute where cancellation would spoil them.
       for (index j = i + 1; j < n; ++j) {
         if (vn1[j] == R(0)) continue;
