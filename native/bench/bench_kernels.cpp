@@ -1,13 +1,14 @@
 // A/B timing driver for the kernel families (no Node): links lapis_kernels and times one
 // call shape per family, best of several repetitions. Build against two checkouts and
 // compare (issue 11: the SIMD refactor must not change speed or results).
-// Usage: bench_kernels [reps] [--hash]
+// Usage: bench_kernels [reps] [--hash] [--cpu] [name filter]
 #include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <functional>
 #include <random>
@@ -38,11 +39,13 @@ template <class T> std::vector<T> rnd(size_t n, double diag_boost = 0, index nn 
 }
 
 int g_reps = 15;
+const char* g_filter = nullptr;  // time only the cases whose name contains this
 
 // --hash: instead of timing, print an FNV-1a hash of each family's outputs on inputs that
 // include hard cases (zero and subnormal pivots, NaN, Inf, entries near overflow), so two
 // builds can be compared bit for bit.
 bool g_hash = false;
+bool g_cpu = false;
 template <class T> uint64_t fnv(const std::vector<T>& v, uint64_t h = 1469598103934665603ull) {
   const unsigned char* p = reinterpret_cast<const unsigned char*>(v.data());
   for (size_t i = 0; i < v.size() * sizeof(T); ++i) h = (h ^ p[i]) * 1099511628211ull;
@@ -70,14 +73,23 @@ template <class... V> void report(const char* name, const V&... v) {
 }
 
 void time(const char* name, const std::function<void()>& f) {
+  if (g_filter && !std::strstr(name, g_filter)) return;
   f();
   if (g_hash) return;
+  // --cpu: this thread's CPU time instead of wall time (one thread only; steadier on a shared host)
+  auto now = [] {
+    if (g_cpu) {
+      timespec ts;
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+      return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+    }
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
   double best = 1e30;
   for (int r = 0; r < g_reps; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
+    const double t0 = now();
     f();
-    auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
+    best = std::min(best, now() - t0);
   }
   std::printf("%-34s %10.1f us\n", name, best);
 }
@@ -147,7 +159,9 @@ int main(int argc, char** argv) {
   using namespace bench;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--hash") == 0) g_hash = true;
-    else g_reps = std::atoi(argv[i]);
+    else if (std::strcmp(argv[i], "--cpu") == 0) g_cpu = true;
+    else if (argv[i][0] >= '0' && argv[i][0] <= '9') g_reps = std::atoi(argv[i]);
+    else g_filter = argv[i];
   }
   std::printf("gemm family: %s\n", lapis::gemm_kernel_name());
   gemm_case<double>("gemm d 48x48x48", 48, 48, 48);

@@ -70,6 +70,8 @@ template <class P> void check_pack(const char* name) {
     expect_bits("any (one lane)", P::any(P::gt(P::load(one), P::zero())), 1);
   }
   put(P::blend(na, nb, P::gt(na, nb))); expect("blend", [&](int l) { return a[l] > b[l] ? b[l] : a[l]; });
+  put(P::max(na, nb)); expect("max", [&](int l) { return a[l] > b[l] ? a[l] : b[l]; });
+  put(P::max(nb, na)); expect("max (swapped)", [&](int l) { return b[l] > a[l] ? b[l] : a[l]; });
   // Horizontal and complex-pair operations.
   {
     R s = 0;

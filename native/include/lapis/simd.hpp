@@ -8,7 +8,8 @@
 //             tail(n), loadt(p, t) (lanes outside t read as 0, never touching memory),
 //             storet(p, t, v) (lanes outside t untouched); kTail: false where the ISA has no
 //             cheap masked access (tail/loadt/storet are then absent)
-//   arithmetic add, sub, mul, div, sqrt, neg, abs, fma(a, b, c) = a·b + c,
+//   arithmetic add, sub, mul, div, sqrt, neg, abs, max(a, b) = a > b ? a : b (b when
+//             either is NaN, as x86's max), fma(a, b, c) = a·b + c,
 //             fnma(a, b, c) = c − a·b, hsum (sum of the lanes)
 //   bits      and_, or_, xor_, andnot(a, b) = ~a & b
 //   compares  gt, lt, eq (ordered, false on NaN), ne (true on NaN); blend(a, b, m) = m ? b : a;
@@ -151,6 +152,7 @@ template <int Bytes, class Rt> struct Pack<Generic<Bytes>, Rt> {
   static LAPIS_SIMD_INLINE V mul(V a, V b) { return a * b; }
   static LAPIS_SIMD_INLINE V div(V a, V b) { return a / b; }
   static LAPIS_SIMD_INLINE V neg(V a) { return -a; }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return a > b ? a : b; }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return a * b + c; }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return c - a * b; }
   static LAPIS_SIMD_INLINE V sqrt(V a) {
@@ -238,6 +240,7 @@ template <int Bytes, class Rt> struct Pack<Generic<Bytes>, Rt> {
   static V mul(V a, V b) { return map([&](int l) { return a.x[l] * b.x[l]; }); }
   static V div(V a, V b) { return map([&](int l) { return a.x[l] / b.x[l]; }); }
   static V neg(V a) { return map([&](int l) { return -a.x[l]; }); }
+  static V max(V a, V b) { return map([&](int l) { return a.x[l] > b.x[l] ? a.x[l] : b.x[l]; }); }
   static V fma(V a, V b, V c) { return map([&](int l) { return a.x[l] * b.x[l] + c.x[l]; }); }
   static V fnma(V a, V b, V c) { return map([&](int l) { return c.x[l] - a.x[l] * b.x[l]; }); }
   static V sqrt(V a) { return map([&](int l) { return std::sqrt(a.x[l]); }); }
@@ -304,6 +307,7 @@ template <> struct Pack<Avx2, double> {
   static LAPIS_SIMD_INLINE V sqrt(V a) { return _mm256_sqrt_pd(a); }
   static LAPIS_SIMD_INLINE V neg(V v) { return _mm256_xor_pd(v, _mm256_set1_pd(-0.0)); }
   static LAPIS_SIMD_INLINE V abs(V v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return _mm256_max_pd(a, b); }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return _mm256_fnmadd_pd(a, b, c); }
   static LAPIS_SIMD_INLINE V and_(V a, V b) { return _mm256_and_pd(a, b); }
@@ -365,6 +369,7 @@ template <> struct Pack<Avx2, float> {
   static LAPIS_SIMD_INLINE V sqrt(V a) { return _mm256_sqrt_ps(a); }
   static LAPIS_SIMD_INLINE V neg(V v) { return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f)); }
   static LAPIS_SIMD_INLINE V abs(V v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return _mm256_max_ps(a, b); }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return _mm256_fnmadd_ps(a, b, c); }
   static LAPIS_SIMD_INLINE V and_(V a, V b) { return _mm256_and_ps(a, b); }
@@ -455,6 +460,7 @@ template <> struct Pack<Avx512, double> {
   }
   static LAPIS_SIMD_INLINE V neg(V v) { return flip(v, _mm512_set1_epi64(INT64_MIN)); }
   static LAPIS_SIMD_INLINE V abs(V v) { return _mm512_abs_pd(v); }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return _mm512_max_pd(a, b); }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return _mm512_fnmadd_pd(a, b, c); }
   static LAPIS_SIMD_INLINE V and_(V a, V b) { return _mm512_and_pd(a, b); }
@@ -519,6 +525,7 @@ template <> struct Pack<Avx512, float> {
   }
   static LAPIS_SIMD_INLINE V neg(V v) { return flip(v, _mm512_set1_epi32(INT32_MIN)); }
   static LAPIS_SIMD_INLINE V abs(V v) { return _mm512_abs_ps(v); }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return _mm512_max_ps(a, b); }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return _mm512_fnmadd_ps(a, b, c); }
   static LAPIS_SIMD_INLINE V and_(V a, V b) { return _mm512_and_ps(a, b); }
@@ -605,6 +612,7 @@ template <> struct Pack<Neon, double> {
   static LAPIS_SIMD_INLINE V sqrt(V a) { return vsqrtq_f64(a); }
   static LAPIS_SIMD_INLINE V neg(V v) { return vnegq_f64(v); }
   static LAPIS_SIMD_INLINE V abs(V v) { return vabsq_f64(v); }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return vbslq_f64(vcgtq_f64(a, b), a, b); }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return vfmaq_f64(c, a, b); }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return vfmsq_f64(c, a, b); }
   static LAPIS_SIMD_INLINE uint64x2_t u(V v) { return vreinterpretq_u64_f64(v); }
@@ -668,6 +676,7 @@ template <> struct Pack<Neon, float> {
   static LAPIS_SIMD_INLINE V sqrt(V a) { return vsqrtq_f32(a); }
   static LAPIS_SIMD_INLINE V neg(V v) { return vnegq_f32(v); }
   static LAPIS_SIMD_INLINE V abs(V v) { return vabsq_f32(v); }
+  static LAPIS_SIMD_INLINE V max(V a, V b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
   static LAPIS_SIMD_INLINE V fma(V a, V b, V c) { return vfmaq_f32(c, a, b); }
   static LAPIS_SIMD_INLINE V fnma(V a, V b, V c) { return vfmsq_f32(c, a, b); }
   static LAPIS_SIMD_INLINE uint32x4_t u(V v) { return vreinterpretq_u32_f32(v); }

@@ -67,7 +67,7 @@ inline void gauss_jordan_lanes(typename P::V (&w)[N][2 * N], int32_t* info) {
     for (int j = 0; j < N; ++j) {
       nf = P::add(nf, P::mul(w[i][j], zero));
       const V a = P::abs(w[i][j]);
-      mx = P::blend(mx, a, P::gt(a, mx));
+      mx = P::max(a, mx);
     }
   const unsigned bad = P::mask_bits(P::ne(nf, nf));
   // beyond LAPACK's BIGNUM / below SMLNUM (solve/equilibrate.hpp's test): redone by the caller

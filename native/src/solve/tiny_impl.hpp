@@ -39,7 +39,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       auto scan = [&](V v) {
         fin = P::fma(v, zero, fin);
         const V av = P::abs(v);
-        mx = P::blend(mx, av, P::gt(av, mx));
+        mx = P::max(av, mx);  // (max, not compare + blend: this chain runs through every element)
       };
       int e0 = 0;
 #pragma GCC unroll 32
@@ -80,7 +80,7 @@ void tiny_groups_n(index ngroups, const T* __restrict A, const T* __restrict B, 
       for (int i = k + 1; i < N; ++i) {
         const V v = P::abs(a[i][k]);
         const M gt = P::gt(v, best);
-        best = P::blend(best, v, gt);
+        best = P::max(v, best);
         p = P::blend(p, P::set1(T(i)), gt);
       }
       V pr[C];
