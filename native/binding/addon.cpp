@@ -4,8 +4,8 @@
 
 namespace lapis::binding {
 
-std::vector<std::pair<const char*, Fn>>& exports_list() {
-  static std::vector<std::pair<const char*, Fn>> list;
+std::vector<ExportDef>& exports_list() {
+  static std::vector<ExportDef> list;
   return list;
 }
 
@@ -21,7 +21,7 @@ Napi::Value NumThreads(const Napi::CallbackInfo& info) {
   }
   return Napi::Number::New(info.Env(), num_threads());
 }
-Export e_threads("numThreads", NumThreads);
+Export e_threads("numThreads", NumThreads, {"n"});
 
 Napi::Value KernelName(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), gemm_kernel_name());
@@ -54,11 +54,15 @@ Napi::Value Guarded(const Napi::CallbackInfo& info, const char* name, Fn fn) {
 }  // namespace lapis::binding
 
 static Napi::Object InitLapis(Napi::Env env, Napi::Object exports) {
-  for (auto& [name, fn] : lapis::binding::exports_list()) {
-    const char* n = name;
-    lapis::binding::Fn f = fn;
-    exports.Set(name, Napi::Function::New(
-                          env, [n, f](const Napi::CallbackInfo& info) { return lapis::binding::Guarded(info, n, f); }, name));
+  for (const lapis::binding::ExportDef& def : lapis::binding::exports_list()) {
+    const lapis::binding::ExportDef* d = &def;
+    Napi::Function f = Napi::Function::New(
+        env, [d](const Napi::CallbackInfo& info) { return lapis::binding::Guarded(info, d->name, d->fn); }, d->name,
+        const_cast<lapis::binding::ExportDef*>(d));
+    Napi::Array names = Napi::Array::New(env, d->options.size());
+    for (uint32_t i = 0; i < d->options.size(); ++i) names.Set(i, Napi::String::New(env, d->options[i]));
+    f.Set("options", names);
+    exports.Set(d->name, f);
   }
   return exports;
 }

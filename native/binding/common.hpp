@@ -7,6 +7,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -22,11 +23,24 @@ enum DTypeCode : int { F32 = 0, F64 = 1, C64 = 2, C128 = 3, I32 = 4 };
 
 using Fn = Napi::Value (*)(const Napi::CallbackInfo&);
 
-// Self-registration: each binding file declares `static Export e("name", fn);` so adding
-// an op never edits a shared file.
-std::vector<std::pair<const char*, Fn>>& exports_list();
+// One exported function: its name, its C++ entry and the names of its options, declared
+// once here. The addon attaches the names to the JS function (`fn.options`); binding.ts
+// turns them into a wrapper that passes the options object's fields as arguments in this
+// order (JS property reads: napi named-property reads from C++ cost more than a whole tiny
+// solve, docs/decisions.md), and Opts reads each one by its name through this list.
+struct ExportDef {
+  const char* name;
+  Fn fn;
+  std::vector<const char*> options;
+};
+
+// Self-registration: each binding file declares `static Export e("name", fn, {options});`
+// so adding an op never edits a shared file.
+std::vector<ExportDef>& exports_list();
 struct Export {
-  Export(const char* name, Fn fn) { exports_list().emplace_back(name, fn); }
+  Export(const char* name, Fn fn, std::initializer_list<const char*> options = {}) {
+    exports_list().push_back({name, fn, options});
+  }
 };
 
 // The problem size of the native call running on this thread, noted by each binding once
@@ -130,27 +144,25 @@ Span<T> typed_span(Napi::Env env, napi_value v, const char* who, const char* nam
   return s;
 }
 
-// The one argument of every native call (the Addon interface in src/backend/cpu/binding.ts):
-// an options object whose fields are read by name, one property get each. Every field is
+// The options of one native call (the Addon interface in src/backend/cpu/binding.ts), read
+// by name: each name is looked up in the export's declared option list (ExportDef), whose
+// order binding.ts follows when it passes the options object's fields. Every field is
 // required; one that may be absent in meaning is passed as null. So a missing or misspelt
-// field (it reads as undefined) is a TypeError naming it, never a silent default.
+// field (it arrives as undefined) is a TypeError naming it, never a silent default.
 class Opts {
  public:
-  Opts(const Napi::CallbackInfo& info, const char* who) : env_(info.Env()), who_(who) {
-    napi_valuetype t = napi_undefined;
-    if (info.Length() >= 1) napi_typeof(env_, info[0], &t);
-    if (info.Length() != 1 || t != napi_object) type_error(env_, std::string(who) + ": expects one options object");
-    obj_ = info[0];
+  Opts(const Napi::CallbackInfo& info, const char* who)
+      : info_(info), env_(info.Env()), who_(who), def_(static_cast<const ExportDef*>(info.Data())) {
+    if (def_ == nullptr || info.Length() != def_->options.size()) type_error(env_, std::string(who) + ": expects one options object");
   }
 
   Napi::Env env() const { return env_; }
   const char* who() const { return who_; }
 
-  // The field's value; a missing (undefined) field throws. A throwing getter propagates.
+  // The field's value; a missing (undefined) field throws.
   napi_value get(const char* name) const {
-    napi_value v = nullptr;
-    if (napi_get_named_property(env_, obj_, name, &v) != napi_ok) throw Napi::Error::New(env_);
-    if (type_of(v) == napi_undefined) type_error(env_, std::string(who_) + ": option " + name + " is missing");
+    napi_value v = raw(name);
+    if (type_of(v) == napi_undefined) missing(name);
     return v;
   }
   bool is_null(napi_value v) const { return type_of(v) == napi_null; }
@@ -161,17 +173,15 @@ class Opts {
     return static_cast<int64_t>(d);
   }
   double number(const char* name) const {
-    napi_value v = get(name);
+    napi_value v = raw(name);
     double d = 0;
-    if (type_of(v) != napi_number || napi_get_value_double(env_, v, &d) != napi_ok)
-      type_error(env_, std::string(who_) + ": " + name + " must be a number");
+    if (napi_get_value_double(env_, v, &d) != napi_ok) wrong(v, name, "a number");
     return d;
   }
   bool boolean(const char* name) const {
-    napi_value v = get(name);
+    napi_value v = raw(name);
     bool b = false;
-    if (type_of(v) != napi_boolean || napi_get_value_bool(env_, v, &b) != napi_ok)
-      type_error(env_, std::string(who_) + ": " + name + " must be a boolean");
+    if (napi_get_value_bool(env_, v, &b) != napi_ok) wrong(v, name, "a boolean");
     return b;
   }
   // A typed array of T holding at least `need` elements (need < 0: any length).
@@ -188,15 +198,38 @@ class Opts {
   }
 
  private:
+  // The argument at the declared position of `name`; fields are mostly read in declared
+  // order, so the search starts after the last one found.
+  napi_value raw(const char* name) const {
+    const auto& names = def_->options;
+    const size_t n = names.size();
+    for (size_t step = 0; step < n; ++step) {
+      const size_t i = (next_ + step) % n;
+      if (names[i] == name || (names[i][0] == name[0] && std::strcmp(names[i], name) == 0)) {
+        next_ = i + 1;
+        return info_[i];
+      }
+    }
+    throw Napi::Error::New(env_, std::string(who_) + ": the binding reads an undeclared option " + name);
+  }
   napi_valuetype type_of(napi_value v) const {
     napi_valuetype t = napi_undefined;
     napi_typeof(env_, v, &t);
     return t;
   }
+  [[noreturn]] void missing(const char* name) const {
+    type_error(env_, std::string(who_) + ": option " + name + " is missing");
+  }
+  [[noreturn]] void wrong(napi_value v, const char* name, const char* what) const {
+    if (type_of(v) == napi_undefined) missing(name);
+    type_error(env_, std::string(who_) + ": " + name + " must be " + what);
+  }
 
+  const Napi::CallbackInfo& info_;
   Napi::Env env_;
   const char* who_;
-  napi_value obj_ = nullptr;
+  const ExportDef* def_;
+  mutable size_t next_ = 0;
 };
 
 // The two broadcast maps of a batched binary op (A's and B's matrix per output matrix),

@@ -25,7 +25,7 @@ Napi::Value Slogdet(const Napi::CallbackInfo& info) {
     return io.run([&] { slogdet_batched<T>(count, n, A.data, S.data, L.data, det); });
   });
 }
-Export e_slogdet("slogdet", Slogdet);
+Export e_slogdet("slogdet", Slogdet, {"dtype", "A", "sign", "logabs", "det", "count", "n"});
 
 }  // namespace
 }  // namespace lapis::binding

@@ -23,7 +23,7 @@ Napi::Value Inv(const Napi::CallbackInfo& info) {
     return io.run([=] { inv_batched<T>(count, n, A.data, X.data, I.data); });
   });
 }
-Export e_inv("inv", Inv);
+Export e_inv("inv", Inv, {"dtype", "A", "X", "info", "count", "n", "async"});
 
 }  // namespace
 }  // namespace lapis::binding

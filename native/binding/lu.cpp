@@ -38,7 +38,7 @@ Napi::Value LuFactor(const Napi::CallbackInfo& info) {
     return io.run([=] { lu_factor_batched<T>(count, m, n, A.data, LU.data, P.data, I.data); });
   });
 }
-Export e_lu("luFactor", LuFactor);
+Export e_lu("luFactor", LuFactor, {"dtype", "A", "LU", "pivots", "info", "count", "m", "n", "async"});
 
 // luSolve({ dtype, LU, pivots, B, X, count, n, k, aIdx, bIdx, aCount, bCount, op, async })
 Napi::Value LuSolve(const Napi::CallbackInfo& info) {
@@ -69,7 +69,8 @@ Napi::Value LuSolve(const Napi::CallbackInfo& info) {
     return io.run([=] { lu_solve_batched<T>(op, count, n, k, LU.data, P.data, ai.data, B.data, bi.data, X.data); });
   });
 }
-Export e_lus("luSolve", LuSolve);
+Export e_lus("luSolve", LuSolve,
+       {"dtype", "LU", "pivots", "B", "X", "count", "n", "k", "aIdx", "bIdx", "aCount", "bCount", "op", "async"});
 
 // solve({ dtype, A, B, X, info, count, n, k, aIdx, bIdx, aCount, bCount, async })
 Napi::Value Solve(const Napi::CallbackInfo& info) {
@@ -92,7 +93,8 @@ Napi::Value Solve(const Napi::CallbackInfo& info) {
     return io.run([=] { solve_batched_shared<T>(count, n, k, A.data, ai.data, ac, B.data, bi.data, X.data, I.data); });
   });
 }
-Export e_solve("solve", Solve);
+Export e_solve("solve", Solve,
+       {"dtype", "A", "B", "X", "info", "count", "n", "k", "aIdx", "bIdx", "aCount", "bCount", "async"});
 
 // solveTriangular({ dtype, A, B, X, info, count, n, k, aIdx, bIdx, aCount, bCount, op, upper,
 // unit, async }); info (Int32Array of count, or null): trtrs's status, the first exactly
@@ -125,7 +127,8 @@ Napi::Value SolveTriangular(const Napi::CallbackInfo& info) {
     });
   });
 }
-Export e_trsm("solveTriangular", SolveTriangular);
+Export e_trsm("solveTriangular", SolveTriangular,
+       {"dtype", "A", "B", "X", "info", "count", "n", "k", "aIdx", "bIdx", "aCount", "bCount", "op", "upper", "unit", "async"});
 
 }  // namespace
 }  // namespace lapis::binding

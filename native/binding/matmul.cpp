@@ -45,7 +45,8 @@ Napi::Value Matmul(const Napi::CallbackInfo& info) {
     });
   });
 }
-Export e_matmul("matmul", Matmul);
+Export e_matmul("matmul", Matmul,
+       {"dtype", "A", "B", "C", "batch", "m", "k", "n", "aIdx", "bIdx", "aCount", "bCount"});
 
 }  // namespace
 }  // namespace lapis::binding

@@ -43,7 +43,7 @@ Napi::Value Qr(const Napi::CallbackInfo& info) {
     });
   });
 }
-Export e_qr("qr", Qr);
+Export e_qr("qr", Qr, {"dtype", "A", "Q", "R", "batch", "m", "n", "mode"});
 
 }  // namespace
 }  // namespace lapis::binding

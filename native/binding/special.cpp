@@ -53,8 +53,8 @@ Layout arg_layout(const Opts& o, Call& io, const char* aStrides, const char* bSt
 }
 
 // Large outputs are fresh typed arrays whose first writes fault in 4 KiB at a time, which
-// costs more than these memory-bound kernels (80 MB: ~70 ms of faults here, the kernel
-// ~15 ms): huge-page advice from four 2 MiB pages up (lapis/pages.hpp).
+// costs more than these memory-bound kernels (docs/decisions.md): huge-page advice from four
+// 2 MiB pages up (lapis/pages.hpp).
 template <class T>
 void advise_huge(const Span<T>& s) {
   lapis::detail::advise_hugepages(s.data, static_cast<size_t>(s.count) * sizeof(T), 4);
@@ -74,7 +74,7 @@ Napi::Value Frexp(const Napi::CallbackInfo& info) {
     return io.run([&] { frexp<T>(x.count, x.data, m.data, e.data); });
   });
 }
-Export e_frexp("frexp", Frexp);
+Export e_frexp("frexp", Frexp, {"dtype", "x", "mantissa", "exponent"});
 
 // heaviside({ dtype, x, values, out, shape, xStrides, valuesStrides })
 Napi::Value Heaviside(const Napi::CallbackInfo& info) {
@@ -90,7 +90,7 @@ Napi::Value Heaviside(const Napi::CallbackInfo& info) {
     return io.run([&] { heaviside<T>(L.bc(), x.data, v.data, out.data); });
   });
 }
-Export e_heaviside("heaviside", Heaviside);
+Export e_heaviside("heaviside", Heaviside, {"dtype", "x", "values", "out", "shape", "xStrides", "valuesStrides"});
 
 // laguerrePolynomialL({ dtype, x, n, out, shape, xStrides, nStrides })
 Napi::Value Laguerre(const Napi::CallbackInfo& info) {
@@ -106,7 +106,7 @@ Napi::Value Laguerre(const Napi::CallbackInfo& info) {
     return io.run([&] { laguerre_polynomial_l<T>(L.bc(), x.data, n.data, out.data); });
   });
 }
-Export e_laguerre("laguerrePolynomialL", Laguerre);
+Export e_laguerre("laguerrePolynomialL", Laguerre, {"dtype", "x", "n", "out", "shape", "xStrides", "nStrides"});
 
 // logspace({ dtype, out, steps, start, end, base }): dtype float32, float64 or int32.
 Napi::Value Logspace(const Napi::CallbackInfo& info) {
@@ -130,7 +130,7 @@ Napi::Value Logspace(const Napi::CallbackInfo& info) {
     default: type_error(env, "logspace: dtype must be float32, float64 or int32");
   }
 }
-Export e_logspace("logspace", Logspace);
+Export e_logspace("logspace", Logspace, {"dtype", "out", "steps", "start", "end", "base"});
 
 }  // namespace
 }  // namespace lapis::binding

@@ -49,7 +49,7 @@ Napi::Value Svd(const Napi::CallbackInfo& info) {
     });
   });
 }
-Export e_svd("svd", Svd);
+Export e_svd("svd", Svd, {"dtype", "A", "S", "U", "Vh", "info", "batch", "m", "n", "computeUV", "fullMatrices"});
 
 }  // namespace
 }  // namespace lapis::binding

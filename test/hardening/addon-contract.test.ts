@@ -1,9 +1,10 @@
 // The native boundary (issue 11 item 2): the functions the addon exports are exactly those
-// of the Addon interface (src/backend/cpu/binding.ts), each takes one options object, and
-// every option is read by name: dropping or misspelling any one of them is a TypeError
-// that names it, never a silent default or a read of the wrong argument.
+// of the Addon interface (src/backend/cpu/binding.ts), each declares (native/binding) the
+// same option names as its signature, takes one options object, and reads every option by
+// name: dropping or misspelling any one of them is a TypeError that names it, never a
+// silent default or a read of the wrong argument.
 import { describe, it, expect } from 'vitest';
-import { native, type Addon } from '../../src/backend/cpu/binding.js';
+import { native, nativeOptionNames, type Addon } from '../../src/backend/cpu/binding.js';
 
 /** Every function of the Addon interface, checked both ways against `keyof Addon` by tsc. */
 const ADDON_FUNCTIONS = [
@@ -62,6 +63,13 @@ describe('addon contract: the exported functions are the Addon interface', () =>
     const exported = Object.keys(native()).sort();
     expect(exported).toEqual([...ADDON_FUNCTIONS].sort());
     for (const name of ADDON_FUNCTIONS) expect(typeof native()[name], name).toBe('function');
+  });
+
+  it('each function declares the option names of its Addon signature, no more, no fewer', () => {
+    for (const name of ADDON_FUNCTIONS) {
+      const typed = name === 'gemmKernel' ? [] : Object.keys(validOptions()[name]);
+      expect([...nativeOptionNames(name)].sort(), name).toEqual(typed.sort());
+    }
   });
 
   it('each valid call succeeds and computes (so the rejections below come from the one broken field)', () => {

@@ -19,10 +19,9 @@ namespace lapis {
 
 namespace qr_detail {
 
-// Panel width for an m×n factorization unless one was set: 32 while the matrix fits in
-// a core's L2, 48 beyond, where each wider block update saves a pass over the trailing
-// matrix in memory (single thread, CPU time: 2048×256 9.0 → 7.8 ms, 1024² 40.5 → 33.7 ms,
-// 512² 5.4 → 5.0 ms; 256² 0.67 vs 0.72 ms and 128² favour 32).
+// Panel width for an m×n factorization unless QrParams sets one: 32 while the matrix fits
+// in a core's L2, 48 beyond, where each wider block update saves a pass over the trailing
+// matrix in memory (timings: docs/decisions.md).
 index block_size_for(index m, index n, std::size_t elem, const QrParams& p) {
   if (p.nb > 0) return p.nb;
   return double(m) * double(n) * double(elem) > double(1 << 20) ? 48 : 32;

@@ -123,13 +123,46 @@ function findAddon(): string {
   );
 }
 
+/** A function as the addon exports it: its option names, declared once in native/binding, ride along. */
+type RawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
+
+/**
+ * The Addon from the raw exports: each function becomes a wrapper that checks for one
+ * options object and passes its fields as arguments in the order the binding declared them
+ * (`fn.options`), where Opts reads each by name. Plain JS property reads, since napi
+ * named-property reads from C++ cost more than a whole tiny solve (docs/decisions.md).
+ */
+function wrapAddon(raw: Record<string, RawFunction>): Addon {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(raw)) {
+    const options = fn.options;
+    if (!Array.isArray(options) || !options.every((o) => typeof o === 'string' && /^[A-Za-z_]\w*$/.test(o))) {
+      throw new DeviceError(`lapis: the native addon's ${name} declares no valid option names (a stale build? run \`npm run build:native\`)`);
+    }
+    const names = options as string[];
+    // One specialised wrapper per function, so each field read is an inline-cached load.
+    const wrapper = new Function('fn', 'TypeError', `return function ${name}(o) {
+      if (arguments.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError(${JSON.stringify(`${name}: expects one options object`)});
+      return fn(${names.map((n) => `o.${n}`).join(', ')});
+    };`)(fn, TypeError) as RawFunction;
+    wrapper.options = Object.freeze([...names]);
+    out[name] = names.length === 0 ? Object.assign((...args: unknown[]) => fn(...args), { options: wrapper.options }) : wrapper;
+  }
+  return out as unknown as Addon;
+}
+
 /** The native addon, loaded once. `LAPIS_ADDON` overrides the path (used to test another build, e.g. one with the portable kernels). */
 export function native(): Addon {
   if (!addon) {
     const require = createRequire(import.meta.url);
-    addon = require(findAddon()) as Addon;
+    addon = wrapAddon(require(findAddon()) as Record<string, RawFunction>);
   }
   return addon;
+}
+
+/** The option names each native function declares (native/binding, `Export e(…, {names})`), for the contract test. */
+export function nativeOptionNames(name: keyof Addon): readonly string[] {
+  return (native()[name] as unknown as { options: readonly string[] }).options;
 }
 
 /** Threads the native kernels use (LAPIS_NUM_THREADS at start-up, or the core count). */
