@@ -1,6 +1,10 @@
 // C++-only test of lapis/simd.hpp (every op of every packet this CPU runs, lane by lane
 // against scalar code) and of lapis/isa.hpp (what each LAPIS_KERNELS value selects).
 // Exits non-zero on any failure.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"  // Generic<32/64> values in a baseline-ISA test
+#endif
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,10 +15,6 @@
 
 #include "lapis/isa.hpp"
 #include "lapis/simd.hpp"
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"  // Generic<32/64> values in a baseline-ISA test
-#endif
 
 namespace {
 
