@@ -54,15 +54,21 @@ Napi::Value Guarded(const Napi::CallbackInfo& info, const char* name, Fn fn) {
 }  // namespace lapis::binding
 
 static Napi::Object InitLapis(Napi::Env env, Napi::Object exports) {
-  for (const lapis::binding::ExportDef& def : lapis::binding::exports_list()) {
-    const lapis::binding::ExportDef* d = &def;
-    Napi::Function f = Napi::Function::New(
-        env, [d](const Napi::CallbackInfo& info) { return lapis::binding::Guarded(info, d->name, d->fn); }, d->name,
-        const_cast<lapis::binding::ExportDef*>(d));
-    Napi::Array names = Napi::Array::New(env, d->options.size());
-    for (uint32_t i = 0; i < d->options.size(); ++i) names.Set(i, Napi::String::New(env, d->options[i]));
-    f.Set("options", names);
-    exports.Set(d->name, f);
+  // A worker terminated while it loads the addon makes these calls fail, and a C++ throw out
+  // of module registration ends the whole process (the error cannot be thrown into JS then),
+  // so a failure leaves the exports as they are.
+  try {
+    for (const lapis::binding::ExportDef& def : lapis::binding::exports_list()) {
+      const lapis::binding::ExportDef* d = &def;
+      Napi::Function f = Napi::Function::New(
+          env, [d](const Napi::CallbackInfo& info) { return lapis::binding::Guarded(info, d->name, d->fn); }, d->name,
+          const_cast<lapis::binding::ExportDef*>(d));
+      std::string names;  // "dtype,A,LU,…": one string, so loading stays a few napi calls per function
+      for (const char* o : d->options) names += (names.empty() ? "" : ",") + std::string(o);
+      f.Set("options", Napi::String::New(env, names));
+      exports.Set(d->name, f);
+    }
+  } catch (const Napi::Error&) {
   }
   return exports;
 }

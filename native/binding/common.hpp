@@ -24,7 +24,7 @@ enum DTypeCode : int { F32 = 0, F64 = 1, C64 = 2, C128 = 3, I32 = 4 };
 using Fn = Napi::Value (*)(const Napi::CallbackInfo&);
 
 // One exported function: its name, its C++ entry and the names of its options, declared
-// once here. The addon attaches the names to the JS function (`fn.options`); binding.ts
+// once here. The addon attaches them to the JS function (`fn.options`, comma-separated); binding.ts
 // turns them into a wrapper that passes the options object's fields as arguments in this
 // order (JS property reads: napi named-property reads from C++ cost more than a whole tiny
 // solve, docs/decisions.md), and Opts reads each one by its name through this list.

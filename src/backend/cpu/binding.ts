@@ -123,7 +123,7 @@ function findAddon(): string {
   );
 }
 
-/** A function as the addon exports it: its option names, declared once in native/binding, ride along. */
+/** A function as the addon exports it: its option names ("dtype,A,…"), declared once in native/binding, ride along. */
 type RawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
 
 /**
@@ -135,11 +135,11 @@ type RawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
 function wrapAddon(raw: Record<string, RawFunction>): Addon {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(raw)) {
-    const options = fn.options;
-    if (!Array.isArray(options) || !options.every((o) => typeof o === 'string' && /^[A-Za-z_]\w*$/.test(o))) {
+    const options = typeof fn.options === 'string' ? fn.options.split(',').filter((o) => o !== '') : null;
+    if (!options || !options.every((o) => /^[A-Za-z_]\w*$/.test(o))) {
       throw new DeviceError(`lapis: the native addon's ${name} declares no valid option names (a stale build? run \`npm run build:native\`)`);
     }
-    const names = options as string[];
+    const names = options;
     // One specialised wrapper per function, so each field read is an inline-cached load.
     const wrapper = new Function('fn', 'TypeError', `return function ${name}(o) {
       if (arguments.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError(${JSON.stringify(`${name}: expects one options object`)});
