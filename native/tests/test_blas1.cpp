@@ -18,8 +18,12 @@
 
 #include "lapis/blas1.hpp"
 #include "lapis/parallel.hpp"
+#include "test_util.hpp"
 
 using lapis::index;
+using lapis_test::wconj;
+using lapis_test::wide;
+using lapis_test::Wide;
 
 namespace {
 
@@ -37,26 +41,7 @@ void check(bool ok, const char* what, index n, long double err) {
 
 template <class T>
 T rnd() {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  if constexpr (lapis::is_complex_v<T>) {
-    using R = typename T::value_type;
-    return T(static_cast<R>(u(g_rng)), static_cast<R>(u(g_rng)));
-  } else {
-    return static_cast<T>(u(g_rng));
-  }
-}
-
-template <class T>
-using Wide = std::conditional_t<lapis::is_complex_v<T>, std::complex<long double>, long double>;
-template <class T>
-Wide<T> wide(T x) {
-  if constexpr (lapis::is_complex_v<T>) return Wide<T>(x.real(), x.imag());
-  else return static_cast<long double>(x);
-}
-template <class W>
-W wconj(W v) {
-  if constexpr (lapis::is_complex_v<W>) return std::conj(v);
-  else return v;
+  return lapis_test::uniform<T>(g_rng);
 }
 
 template <class T>

@@ -18,10 +18,12 @@
 
 #include "lapis/gemm.hpp"
 #include "lapis/parallel.hpp"
+#include "test_util.hpp"
 
 using lapis::index;
 using lapis::MatMut;
 using lapis::MatRef;
+using lapis_test::Info;
 
 namespace {
 
@@ -29,22 +31,10 @@ int g_failures = 0;
 long g_checks = 0;
 std::mt19937_64 g_rng(20261129);
 
-template <class T> struct Info;
-template <> struct Info<float> { static constexpr const char* name = "float"; };
-template <> struct Info<double> { static constexpr const char* name = "double"; };
-template <> struct Info<std::complex<float>> { static constexpr const char* name = "complex<float>"; };
-template <> struct Info<std::complex<double>> { static constexpr const char* name = "complex<double>"; };
 
 template <class T>
 T rnd() {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  if constexpr (lapis::is_complex_v<T>) {
-    using R = typename T::value_type;
-    double re = u(g_rng), im = u(g_rng);
-    return T(static_cast<R>(re), static_cast<R>(im));
-  } else {
-    return static_cast<T>(u(g_rng));
-  }
+  return lapis_test::uniform<T>(g_rng);
 }
 
 template <class T>

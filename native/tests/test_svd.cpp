@@ -15,9 +15,14 @@
 
 #include "lapis/parallel.hpp"
 #include "lapis/svd.hpp"
+#include "test_util.hpp"
 
 using lapis::index;
 using lapis::SvdOptions;
+using lapis_test::Info;
+using lapis_test::wconj;
+using lapis_test::wide;
+using lapis_test::Wide;
 
 namespace {
 
@@ -25,34 +30,9 @@ int g_failures = 0;
 long g_checks = 0;
 std::mt19937_64 g_rng(20261201);
 
-template <class T> struct Info;
-template <> struct Info<float> { static constexpr const char* name = "float"; };
-template <> struct Info<double> { static constexpr const char* name = "double"; };
-template <> struct Info<std::complex<float>> { static constexpr const char* name = "complex<float>"; };
-template <> struct Info<std::complex<double>> { static constexpr const char* name = "complex<double>"; };
-
-template <class T>
-using Wide = std::conditional_t<lapis::is_complex_v<T>, std::complex<long double>, long double>;
-template <class T>
-Wide<T> wide(T x) {
-  if constexpr (lapis::is_complex_v<T>) return Wide<T>(x.real(), x.imag());
-  else return static_cast<long double>(x);
-}
-template <class W>
-W wconj(W v) {
-  if constexpr (lapis::is_complex_v<W>) return std::conj(v);
-  else return v;
-}
-
 template <class T>
 T rnd() {
-  std::normal_distribution<double> g(0.0, 1.0);
-  if constexpr (lapis::is_complex_v<T>) {
-    using R = typename T::value_type;
-    return T(static_cast<R>(g(g_rng)), static_cast<R>(g(g_rng)));
-  } else {
-    return static_cast<T>(g(g_rng));
-  }
+  return lapis_test::normal<T>(g_rng);
 }
 
 void check(bool ok, const char* what, const char* type, const char* kind, index m, index n, const char* path,
