@@ -44,6 +44,22 @@
 #else
 #define LAPIS_SIMD_X86 0
 #endif
+
+// Functions between LAPIS_TARGET_BEGIN(isa) and LAPIS_TARGET_END are built for that ISA: the
+// packets below and every per-ISA kernel file use these, so the target strings live once.
+#define LAPIS_TARGET_AVX2 "avx2,fma"
+#define LAPIS_TARGET_AVX512 "avx512f,avx512dq,avx512vl,avx2,fma"
+#define LAPIS_PRAGMA_(x) _Pragma(#x)
+#if defined(__clang__)
+#define LAPIS_TARGET_BEGIN(isa) LAPIS_PRAGMA_(clang attribute push(__attribute__((target(isa))), apply_to = function))
+#define LAPIS_TARGET_END _Pragma("clang attribute pop")
+#elif defined(__GNUC__)
+#define LAPIS_TARGET_BEGIN(isa) _Pragma("GCC push_options") LAPIS_PRAGMA_(GCC target(isa))
+#define LAPIS_TARGET_END _Pragma("GCC pop_options")
+#else
+#define LAPIS_TARGET_BEGIN(isa)
+#define LAPIS_TARGET_END
+#endif
 #if defined(__aarch64__) || defined(_M_ARM64)
 #define LAPIS_SIMD_NEON 1
 #include <arm_neon.h>
@@ -276,12 +292,7 @@ template <int Bytes, class Rt> struct Pack<Generic<Bytes>, Rt> {
 // ---------------------------------------------------------------------------------------
 // x86-64: AVX2+FMA and AVX-512 (F, DQ, VL).
 #if LAPIS_SIMD_X86
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#endif
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX2)
 
 template <> struct Pack<Avx2, double> {
   using R = double;
@@ -422,13 +433,9 @@ template <> struct Pack<Avx2, float> {
   }
 };
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+LAPIS_TARGET_END
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
+#if defined(__GNUC__) && !defined(__clang__)
 // GCC 12's AVX-512 intrinsics pass an _mm512_undefined_* operand, which -Wall reports.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -583,12 +590,10 @@ template <> struct Pack<Avx512, float> {
   }
 };
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
-#pragma GCC pop_options
 #endif
+LAPIS_TARGET_END
 #endif  // LAPIS_SIMD_X86
 
 // ---------------------------------------------------------------------------------------

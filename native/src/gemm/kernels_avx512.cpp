@@ -14,12 +14,7 @@
 
 #include "lapis/simd.hpp"
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
-#endif
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
 
 #include "ukernel.hpp"
 
@@ -30,11 +25,7 @@ using Avx512S = simd::Pack<simd::Avx512, float>;
 }  // namespace
 }  // namespace lapis::gemm_detail
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+LAPIS_TARGET_END
 
 namespace lapis::gemm_detail {
 

@@ -21,12 +21,7 @@
 // GCC 12 flags the _mm512_undefined_ps() inside its own unpack/shuffle intrinsics.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
-#endif
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
 
 #include "inv_small_lanes.hpp"
 
@@ -75,9 +70,5 @@ void inv_small_avx512(index n, index count, const double* A, double* X, int32_t*
 
 }  // namespace lapis
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+LAPIS_TARGET_END
 #endif

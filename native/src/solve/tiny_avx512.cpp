@@ -12,12 +12,10 @@
 #include "tiny.hpp"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
 #pragma clang fp contract(fast)
 #else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
 #pragma GCC optimize("fp-contract=fast")
 #endif
 
@@ -26,9 +24,5 @@ template <class T> using Pk = simd::Pack<simd::Avx512, T>;
 #include "tiny_impl.hpp"
 }  // namespace lapis::detail::tiny_avx512
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+LAPIS_TARGET_END
 #endif

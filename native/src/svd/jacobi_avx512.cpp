@@ -18,11 +18,8 @@
 
 // The packets' own target (lapis/simd.hpp): their always-inline functions inline only
 // into code built for at least that ISA.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
+#if defined(__GNUC__) && !defined(__clang__)
 // GCC 12's AVX-512 intrinsics (sqrt, unpack, shuffle, integer and/or) pass an
 // _mm512_undefined_* operand, which -Wall reports as uninitialised.
 #pragma GCC diagnostic push
@@ -217,11 +214,9 @@ template <> JacobiKernels<float> avx512_jacobi<float>() {
 
 }  // namespace lapis::svd_detail
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
-#pragma GCC pop_options
 #endif
+LAPIS_TARGET_END
 
 #endif  // LAPIS_SVD_X86

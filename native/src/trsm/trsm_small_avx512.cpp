@@ -13,12 +13,10 @@
 #include "trsm_small.hpp"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
 #pragma clang fp contract(fast)
 #else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
 #pragma GCC optimize("fp-contract=fast")
 #endif
 
@@ -28,9 +26,5 @@ constexpr int kTrsmNV = 4, kTrsmRows = 6;
 #include "trsm_small_impl.hpp"
 }  // namespace lapis::detail::trsm_small_avx512
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+LAPIS_TARGET_END
 #endif
