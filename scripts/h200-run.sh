@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The GPU run on a real GPU machine (the H200 of the device tool) in one command: the GPU
+# test suite with the adapter's limits and with WebGPU's default limits, then the benchmark
+# suites linalg-gpu and matmul-gpu beside torch, then any extra (tuning) steps. Each step
+# has its own time limit, a failing step does not stop the others, and every step's
+# elapsed time and exit status go to $OUT/summary.txt.
+#
+# Usage, from the repository root on the GPU machine (no network there):
+#   bash scripts/h200-run.sh [TREE]
+# TREE is the project tree to run in: a built copy holding dist/ (npx tsc -p .) and
+# build/Release/lapis.node (default: build-h200tree if it exists, else the repository root).
+# Its node_modules may be missing or a symbolic link that does not resolve there: the
+# bundle of ../shared/tools/gpu-bundle.sh --full (.gpu-bundle/, carried beside the tree)
+# lays the node_modules it packed in its place and puts its node on PATH.
+#
+# Environment:
+#   OUT                    where results go (the device tool's folder that comes back;
+#                          default /tmp/h200-out). At most 8 plain files end up there, no
+#                          folders (the tool returns 8 files, 2 folders deep).
+#   LAPIS_H200_STEPS       steps to run, comma-separated, in this order (default: all):
+#                          test, test-default, linalg, matmul, extra
+#   LAPIS_H200_DEADLINE    seconds the whole script may take (default 570: the tool stops
+#                          a command at 600 s); a step gets min(its limit, what is left − 15)
+#   LAPIS_H200_TESTS       what vitest runs in both test steps (default test/gpu)
+#   LAPIS_H200_TEST_ARGS   more vitest arguments (-t "name", --reporter=verbose)
+#   LAPIS_H200_BENCH_ARGS  more bench arguments (--quick, --filter=text) for the bench steps
+#   LAPIS_H200_BUNDLE      the bundle folder (default: TREE/.gpu-bundle, else the
+#                          repository's); 'none' uses the node and node_modules at hand
+#   LAPIS_H200_EXTRA       extra steps, one per line: "name|seconds|command"
+#   LAPIS_BENCH_HOST       the host name in the result files (default h200)
+set -u -o pipefail
+
+t_start=$(date +%s)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tree=${1:-}
+if [ -z "$tree" ]; then
+  if [ -d "$repo/build-h200tree" ]; then tree="$repo/build-h200tree"; else tree="$repo"; fi
+fi
+tree=$(cd "$tree" && pwd) || { echo "h200-run: no tree at ${1:-}" >&2; exit 2; }
+OUT=${OUT:-/tmp/h200-out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+deadline=${LAPIS_H200_DEADLINE:-570}
+steps=${LAPIS_H200_STEPS:-test,test-default,linalg,matmul,extra}
+export LAPIS_BENCH_HOST=${LAPIS_BENCH_HOST:-h200}
+# plain logs (vitest colours its output otherwise), so the summary can grep them
+export NO_COLOR=1 FORCE_COLOR=0
+summary="$OUT/summary.txt"
+bench_tmp=$(mktemp -d /tmp/lapis-h200-bench.XXXXXX)
+
+# ---- extra steps: other helpers' tuning commands ----------------------------------------
+# One entry per step, "name|seconds|command", run from the tree after the steps above when
+# LAPIS_H200_STEPS includes 'extra' (the default). $BENCH_OUT is a scratch folder for
+# LAPIS_BENCH_OUT; result JSON written under it is copied to $OUT. Output goes to bench.log.
+# Example: "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node --expose-gc dist/bench/run.js matmul-gpu --no-python --no-torch"
+EXTRA_STEPS=(
+)
+if [ -n "${LAPIS_H200_EXTRA:-}" ]; then
+  while IFS= read -r line; do [ -n "$line" ] && EXTRA_STEPS+=("$line"); done <<<"$LAPIS_H200_EXTRA"
+fi
+# -----------------------------------------------------------------------------------------
+
+say() { echo "$*" | tee -a "$summary"; }
+elapsed() { echo $(($(date +%s) - t_start)); }
+
+want() { case ",$steps," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+# run_step NAME LIMIT LOG COMMAND: the command in the tree under `timeout`, its output to
+# LOG and to stdout; one summary line with the exit status and the elapsed time.
+run_step() {
+  local name=$1 limit=$2 log=$3 cmd=$4
+  local left=$((deadline - $(elapsed) - 15))
+  if [ "$left" -lt 20 ]; then
+    say "step $name: not run (deadline: $(elapsed) s of $deadline s used)"
+    return
+  fi
+  [ "$limit" -gt "$left" ] && limit=$left
+  {
+    echo
+    echo "## $name ($(date -u +%H:%M:%S) UTC, limit ${limit} s)"
+    echo "\$ $cmd"
+  } | tee -a "$log"
+  local t0 rc
+  t0=$(date +%s)
+  (cd "$tree" && BENCH_OUT="$bench_tmp" timeout -k 10 "$limit" bash -c "$cmd") 2>&1 | tee -a "$log"
+  rc=${PIPESTATUS[0]}
+  local dt=$(($(date +%s) - t0))
+  local what="rc $rc"
+  [ "$rc" = 124 ] || [ "$rc" = 137 ] && what="TIMED OUT after ${limit} s (rc $rc)"
+  say "step $name: $what, ${dt} s"
+}
+
+: >"$summary"
+say "# scripts/h200-run.sh: tree $tree, steps $steps, deadline $deadline s, $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
+if git -C "$repo" rev-parse --short HEAD >/dev/null 2>&1; then
+  say "# repository HEAD $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
+fi
+
+# ---- the runtime: node, Vulkan loader, node_modules --------------------------------------
+bundle=${LAPIS_H200_BUNDLE:-}
+if [ -z "$bundle" ]; then
+  for b in "$tree/.gpu-bundle" "$repo/.gpu-bundle"; do [ -f "$b/enter.sh" ] && { bundle=$b; break; }; done
+fi
+cd "$tree" || exit 2
+if [ "$bundle" != none ] && [ -n "$bundle" ]; then
+  # a node_modules link that does not resolve here: drop the link, the bundle lays its own
+  if [ -L node_modules ] && [ ! -e node_modules/webgpu/index.js ]; then rm node_modules; fi
+  # sourced here (not in a pipeline) so that its PATH and driver settings stay
+  # shellcheck disable=SC1091
+  source "$bundle/enter.sh" >"$OUT/.enter" 2>&1
+  tee -a "$summary" <"$OUT/.enter"; rm -f "$OUT/.enter"
+elif [ "$bundle" != none ]; then
+  say "# no .gpu-bundle found: using the node and node_modules at hand"
+fi
+say "# node $(node --version 2>&1), Vulkan driver ${VK_DRIVER_FILES:-default search}, $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
+for need in dist/bench/run.js build/Release/lapis.node node_modules/vitest/vitest.mjs node_modules/webgpu/index.js; do
+  [ -e "$tree/$need" ] || say "# WARNING: $tree/$need is missing"
+done
+say "# setup done at $(elapsed) s"
+
+# ---- the steps ---------------------------------------------------------------------------
+test_args=${LAPIS_H200_TEST_ARGS:-}
+bench_args=${LAPIS_H200_BENCH_ARGS:-}
+vitest="node node_modules/vitest/vitest.mjs run ${LAPIS_H200_TESTS:-test/gpu} $test_args"
+bench="LAPIS_BENCH_OUT=\$BENCH_OUT node --expose-gc dist/bench/run.js"
+
+if want test; then
+  run_step test 200 "$OUT/test-gpu.log" "$vitest"
+  grep -E '^ +(Test Files|Tests) ' "$OUT/test-gpu.log" | sed 's/^/    /' | tee -a "$summary"
+fi
+if want test-default; then
+  run_step test-default 150 "$OUT/test-gpu-default.log" "LAPIS_GPU_LIMITS=default $vitest"
+  grep -E '^ +(Test Files|Tests) ' "$OUT/test-gpu-default.log" | sed 's/^/    /' | tee -a "$summary"
+fi
+want linalg && run_step linalg-gpu 270 "$OUT/bench.log" "$bench linalg-gpu $bench_args"
+want matmul && run_step matmul-gpu 150 "$OUT/bench.log" "$bench matmul-gpu $bench_args"
+if want extra; then
+  for e in "${EXTRA_STEPS[@]}"; do
+    IFS='|' read -r ename elimit ecmd <<<"$e"
+    run_step "$ename" "$elimit" "$OUT/bench.log" "$ecmd"
+  done
+fi
+
+# ---- results back: flat, at most 8 files ----------------------------------------------------
+for f in "$bench_tmp"/bench/results/*.json; do [ -f "$f" ] && cp "$f" "$OUT/"; done
+rm -rf "$bench_tmp"
+# the tool returns 8 plain files with plain names: anything else is packed
+shopt -s nullglob
+odd=()
+for f in "$OUT"/* "$OUT"/.[!.]*; do
+  b=$(basename "$f")
+  if [ ! -f "$f" ] || [ -L "$f" ] || ! [[ "$b" =~ ^[A-Za-z0-9._-]+$ ]]; then odd+=("$b"); fi
+done
+if [ "${#odd[@]}" -gt 0 ]; then
+  tar -C "$OUT" -czf "$OUT/other.tar.gz" -- "${odd[@]}" && (cd "$OUT" && rm -rf -- "${odd[@]}")
+fi
+files=("$OUT"/*)
+if [ "${#files[@]}" -gt 8 ]; then
+  logs=()
+  for f in "$OUT"/*.log; do logs+=("$(basename "$f")"); done
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" -- "${logs[@]}" && (cd "$OUT" && rm -f -- "${logs[@]}")
+  say "# more than 8 files: the logs are in logs.tar.gz"
+fi
+say "# done in $(elapsed) s; in $OUT: $(cd "$OUT" && ls | tr '\n' ' ')"
+echo
+echo "==== summary ===="
+cat "$summary"
