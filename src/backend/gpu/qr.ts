@@ -1,0 +1,249 @@
+/// <reference types="@webgpu/types" />
+// Blocked Householder QR on the GPU (compact WY), float32 and complex64, any (…, m, n).
+// geqrf: per panel of nb columns, one workgroup per matrix factors the panel and builds
+// its V and T (shaders/qr/qr_panel.wgsl); the trailing matrix is updated by three GEMMs,
+// C −= V·(Tᴴ·(Vᴴ·C)). Q (orgqr) applies the saved block reflectors to the identity from
+// the last block to the first with the same three GEMMs. Every dispatch covers the whole
+// batch. The conventions are LAPACK's and the CPU backend's (native/src/qr/qr.cpp): beta
+// real (R's diagonal of either sign), tau complex, H = I − tau·v·vᴴ with v(0) = 1.
+import { Tensor, type GpuStorage } from '../../core/tensor.js';
+import { ArgumentError } from '../../core/errors.js';
+import { register } from '../registry.js';
+import { runProgram, cachedProgram } from './program.js';
+import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
+import { gpuLimits } from './device.js';
+import { allocStorage, bufferOf } from './pool.js';
+import { commandEncoder, recordedCommand } from './queue.js';
+import { emptyGpu } from './tensor-ops.js';
+import { gpuFloatDType, batchCount, floatsPer, dummyOutput, checkIndexRange } from './small.js';
+import { gemmGpu, type GemmOperand } from './gemm.js';
+
+export type QrMode = 'reduced' | 'complete' | 'r';
+type FloatGpu = 'float32' | 'complex64';
+
+/** Tunables of the blocked QR (tests shrink them; the defaults are for a large GPU). */
+export interface QrParams {
+  /** Panel width (block size) nb. */
+  nb?: number;
+  /** Threads of the panel kernel's workgroup (a power of two ≥ the panel's column lanes). */
+  panelWg?: number;
+}
+
+/** Default panel width: narrow panels for small matrices, 32 otherwise. */
+export function qrBlockSize(m: number, n: number): number {
+  const k = Math.min(m, n);
+  return k <= 16 ? Math.max(1, k) : 32;
+}
+
+const nextPow2 = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
+
+/** Column lanes NC and workgroup size of the panel kernel for m rows and panel width nb. */
+export function panelShape(m: number, nb: number, wg?: number): { NC: number; WG: number } {
+  const lim = gpuLimits('qr');
+  const cap = Math.min(1024, lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
+  const NC = nextPow2(nb);
+  if (NC > cap) throw new ArgumentError(`qr: panel width ${nb} needs ${NC} threads per workgroup (the device allows ${cap})`);
+  // about four rows per row lane: a tall panel gets the largest workgroup
+  const WG = wg ?? Math.min(cap, Math.max(64, NC * nextPow2(Math.ceil(m / 4))));
+  if (!Number.isInteger(Math.log2(WG)) || WG < NC || WG > cap) {
+    throw new ArgumentError(`qr: panel workgroup size ${WG} must be a power of two in [${NC}, ${cap}]`);
+  }
+  return { NC, WG };
+}
+
+const PANEL_DECL = (T: 'f32' | 'vec2f') => ({
+  inputs: {},
+  outputs: { F: T, V: T, Tm: T },
+  uniforms: {
+    count: 'u32', m: 'u32', ld: 'u32', fstride: 'u32', j0: 'u32', kb: 'u32',
+    vbase: 'u32', vstride: 'u32', tbase: 'u32', tstride: 'u32', tld: 'u32',
+  },
+} as const);
+
+/** The panel kernel (shaders/qr/qr_panel.wgsl) with NC column lanes in a workgroup of WG. */
+export function qrPanelProgram(dtype: FloatGpu, NC: number, WG: number) {
+  const key = `${dtype}|nc${NC}|wg${WG}`;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  return cachedProgram(`qr_panel|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), WG, NC, TR: WG / NC };
+    return {
+      name: 'qr_panel', key, entryPoint: `qr_panel_${defs.DTYPE}`, workgroupSize: [WG, 1, 1] as [number, number, number],
+      workgroupBytes: WG * 4 * floatsPer(dtype) + 8 * (WG / NC),
+      decl: PANEL_DECL(T), body: () => loadShader('qr/qr_panel.wgsl', defs),
+    };
+  });
+}
+
+const EW_WG = 256;
+
+/** Copy of A into the work matrix, flagging non-finite members (shaders/qr/qr_copy.wgsl). */
+export function qrCopyProgram(dtype: FloatGpu) {
+  const key = `${dtype}|wg${EW_WG}`;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  return cachedProgram(`qr_copy|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), WG: EW_WG };
+    return {
+      name: 'qr_copy', key, entryPoint: `qr_copy_${defs.DTYPE}`, workgroupSize: [EW_WG, 1, 1] as [number, number, number],
+      decl: {
+        inputs: { A: T }, outputs: { F: T, flag: 'u32' },
+        uniforms: { total: 'u32', m: 'u32', n: 'u32', ld: 'u32', fstride: 'u32' },
+      } as const,
+      body: () => loadShader('qr/qr_copy.wgsl', defs),
+    };
+  });
+}
+
+const FINISH_UNIFORMS = {
+  total: 'u32', m: 'u32', n: 'u32', cols: 'u32', rr: 'u32', k: 'u32', qc: 'u32', ld: 'u32', fstride: 'u32', want_q: 'u32',
+} as const;
+
+/** R from the factorization and Q's identity start (shaders/qr/qr_finish.wgsl); fIsQ: F lives in Q. */
+export function qrFinishProgram<Q extends boolean>(dtype: FloatGpu, fIsQ: Q) {
+  const key = `${dtype}|wg${EW_WG}|fq${+fIsQ}`;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  type Decl = {
+    inputs: Q extends true ? { flag: 'u32' } : { F: typeof T; flag: 'u32' };
+    outputs: { R: typeof T; Q: typeof T };
+    uniforms: typeof FINISH_UNIFORMS;
+  };
+  return cachedProgram(`qr_finish|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), WG: EW_WG, F_IS_Q: fIsQ };
+    const decl = {
+      inputs: fIsQ ? { flag: 'u32' } : { F: T, flag: 'u32' },
+      outputs: { R: T, Q: T },
+      uniforms: FINISH_UNIFORMS,
+    } as unknown as Decl;
+    return {
+      name: 'qr_finish', key, entryPoint: `qr_finish_${defs.DTYPE}`, workgroupSize: [EW_WG, 1, 1] as [number, number, number],
+      decl, body: () => loadShader('qr/qr_finish.wgsl', defs),
+    };
+  });
+}
+
+/** The blocks of a k-column factorization: start column, width, offset of its V in a member's V area. */
+function blocksOf(m: number, k: number, nb: number): Array<{ j0: number; kb: number; voff: number }> {
+  const out: Array<{ j0: number; kb: number; voff: number }> = [];
+  let voff = 0;
+  for (let j0 = 0; j0 < k; j0 += nb) {
+    const kb = Math.min(nb, k - j0);
+    out.push({ j0, kb, voff });
+    voff += (m - j0) * kb;
+  }
+  return out;
+}
+
+/**
+ * C ← (I − V·op(T)·Vᴴ)·C for one block over the batch: three GEMMs through W1, W2
+ * (kb × cols each). op(T) = Tᴴ applies the block's Qᴴ (the trailing update), T its Q (orgqr).
+ */
+function applyBlock(who: string, dtype: FloatGpu, batch: number, mr: number, kb: number, cols: number,
+  V: GemmOperand, T: GemmOperand, C: GemmOperand, W1: GemmOperand, W2: GemmOperand, adjoint: boolean): void {
+  if (cols === 0) return;
+  gemmGpu(who, { dtype, m: kb, n: cols, k: mr, batch, A: V, opA: 'C', B: C, C: W1 });
+  gemmGpu(who, { dtype, m: kb, n: cols, k: kb, batch, A: T, opA: adjoint ? 'C' : 'N', B: W1, C: W2 });
+  gemmGpu(who, { dtype, m: mr, n: cols, k: kb, batch, A: V, B: W2, C, alpha: -1, beta: 1 });
+}
+
+/**
+ * QR of the (…, m, n) GPU tensor A: Q (…, m, k) or (…, m, m) for 'complete', null for 'r';
+ * R (…, k, n) or (…, m, n) for 'complete'. Non-finite members get NaN Q and R.
+ */
+export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tensor | null; R: Tensor } {
+  const who = 'qr';
+  const dtype = gpuFloatDType(A, who, 'A');
+  const m = A.rows, n = A.cols, k = Math.min(m, n);
+  const batchShape = A.shape.slice(0, -2);
+  const count = batchCount(A);
+  const wantQ = mode !== 'r';
+  const qc = mode === 'complete' ? m : k, rr = mode === 'complete' ? m : k;
+  const nb = params.nb ?? qrBlockSize(m, n);
+  if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: block size nb must be a positive integer, got ${nb}`);
+  const Q = wantQ ? emptyGpu(dtype, [...batchShape, m, qc], who) : null;
+  const R = emptyGpu(dtype, [...batchShape, rr, n], who);
+  const cols = Math.max(n, wantQ ? qc : 0);
+  if (count === 0 || m === 0 || cols === 0) return { Q, R };
+  const el = 4 * floatsPer(dtype);
+  checkIndexRange(count * m * Math.max(n, qc), who);
+
+  // The work matrix: Q's first n columns when Q holds A (m ≥ n), else a scratch.
+  const fIsQ = wantQ && m >= n;
+  const ld = fIsQ ? qc : n, fstride = m * ld;
+  const scratch: GpuStorage[] = [];
+  const alloc = (elems: number) => {
+    const s = allocStorage(Math.max(1, elems) * el, who, true);
+    scratch.push(s);
+    return s;
+  };
+  const Fs = fIsQ ? Q!.gpuStorage() : alloc(count * m * n);
+  const flag = allocStorage(Math.max(1, count) * 4, who, true);
+  scratch.push(flag);
+  commandEncoder(who).clearBuffer(bufferOf(flag));
+  recordedCommand();
+  if (m * n > 0) {
+    const total = count * m * n;
+    runProgram(qrCopyProgram(dtype), {
+      inputs: { A: A.gpuStorage() }, outputs: { F: Fs, flag },
+      uniforms: { total, m, n, ld, fstride }, workgroups: Math.ceil(total / EW_WG),
+    });
+  }
+
+  const blocks = blocksOf(m, k, nb);
+  const vstride = blocks.reduce((s, b) => s + (m - b.j0) * b.kb, 0);
+  const tstride = blocks.length * nb * nb;
+  const Vs = k > 0 ? alloc(count * vstride) : undefined;
+  const Ts = k > 0 ? alloc(count * tstride) : undefined;
+  const wcols = Math.max(n, wantQ ? qc : 0);
+  const W1s = k > 0 ? alloc(count * nb * wcols) : undefined;
+  const W2s = k > 0 ? alloc(count * nb * wcols) : undefined;
+  if (k > 0) checkIndexRange(count * Math.max(vstride, tstride, nb * wcols), who);
+  const Vop = (b: { voff: number; kb: number }): GemmOperand => ({ s: Vs!, offset: b.voff, ld: b.kb, stride: vstride });
+  const Top = (bi: number): GemmOperand => ({ s: Ts!, offset: bi * nb * nb, ld: nb, stride: tstride });
+  const W1: GemmOperand = { s: W1s!, offset: 0, ld: wcols, stride: nb * wcols };
+  const W2: GemmOperand = { s: W2s!, offset: 0, ld: wcols, stride: nb * wcols };
+
+  // geqrf
+  blocks.forEach((b, bi) => {
+    const { NC, WG } = panelShape(m - b.j0, nb, params.panelWg);
+    runProgram(qrPanelProgram(dtype, NC, WG), {
+      inputs: {}, outputs: { F: Fs, V: Vs!, Tm: Ts! },
+      uniforms: {
+        count, m, ld, fstride, j0: b.j0, kb: b.kb, vbase: b.voff, vstride, tbase: bi * nb * nb, tstride, tld: nb,
+      },
+      workgroups: count,
+    });
+    const j1 = b.j0 + b.kb;
+    if (j1 < n) {
+      const C: GemmOperand = { s: Fs, offset: b.j0 * ld + j1, ld, stride: fstride };
+      applyBlock(who, dtype, count, m - b.j0, b.kb, n - j1, Vop(b), Top(bi), C, W1, W2, true);
+    }
+  });
+
+  // R, and Q's identity start (in place over the factorization when F is Q)
+  const Qs = Q ? Q.gpuStorage() : undefined;
+  const qdummy = Q ? undefined : dummyOutput(who);
+  const total = count * m * cols;
+  const uniforms = { total, m, n, cols, rr, k, qc, ld, fstride, want_q: wantQ ? 1 : 0 };
+  const outputs = { R: R.gpuStorage(), Q: Qs ?? qdummy!.gpuStorage() };
+  if (fIsQ) {
+    runProgram(qrFinishProgram(dtype, true), { inputs: { flag }, outputs, uniforms, workgroups: Math.ceil(total / EW_WG) });
+  } else {
+    runProgram(qrFinishProgram(dtype, false), { inputs: { F: Fs, flag }, outputs, uniforms, workgroups: Math.ceil(total / EW_WG) });
+  }
+  qdummy?.dispose();
+
+  // orgqr / ungqr: the blocks backwards on Q's trailing columns (those left of j0 are still
+  // identity columns, zero in the rows a block touches)
+  if (Qs && k > 0) {
+    for (let bi = blocks.length - 1; bi >= 0; bi--) {
+      const b = blocks[bi];
+      const C: GemmOperand = { s: Qs, offset: b.j0 * qc + b.j0, ld: qc, stride: m * qc };
+      applyBlock(who, dtype, count, m - b.j0, b.kb, qc - b.j0, Vop(b), Top(bi), C, W1, W2, false);
+    }
+  }
+  for (const s of scratch) s.release();
+  return { Q, R };
+}
+
+export function registerQrGpu(): void {
+  register('qr', ['float32', 'complex64'], 'gpu', (A, mode) => qrGpu(A, mode));
+}

