@@ -2,7 +2,8 @@
 // with ≥ 8 right-hand sides, the Gated DeltaNet chunk shape, take the four-columns-per-
 // thread kernel shaders/trsm/trsm_unit_lower_v4.wgsl (RHS counts that are multiples of 4)
 // or the column-per-thread one, shaders/trsm/trsm_unit_lower.wgsl; everything else the
-// general substitution kernel shaders/trsm/trsm.wgsl. All compute the same function.
+// general substitution kernel shaders/trsm/trsm.wgsl up to n = TRSM_BLOCKED_FROM, the blocked
+// solve (trsmBlockedGpu, shaders/trsm/trsm_blocked.wgsl) above. All compute the same function.
 import type { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
@@ -12,9 +13,19 @@ import { loadShader, dtypeDefines } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
 import { smallProgram, gpuFloatDType, floatsPer, uploadIndex, dummyIndex, checkIndexRange, infoTensor } from './small.js';
 import { zeroInfo } from './lu.js';
+import { gpuLimits } from './device.js';
+import { bufferOf } from './pool.js';
+import { commandEncoder, recordedCommand } from './queue.js';
+import type { GpuStorage } from '../../core/tensor.js';
 
-/** Largest n the general kernel takes (one workgroup per system). */
+/** Largest n the general kernel takes (one workgroup per system); the blocked solve takes any n. */
 export const TRSM_MAX_N = 1024;
+
+/**
+ * n from which `solveTriangular` takes the blocked solve instead of the one-workgroup-per-system
+ * kernel (whose n sequential barrier steps dominate past a few hundred rows).
+ */
+export const TRSM_BLOCKED_FROM = 128;
 
 const pow2ceil = (x: number): number => {
   let p = 1;
@@ -163,6 +174,183 @@ export function trsmDiagProgram(dtype: 'float32' | 'complex64') {
   });
 }
 
+// ---------------------------------------------------------------- blocked solve (any n)
+
+/** A strided batched matrix view: the same shape as gemm.ts's GemmOperand (which lands with the GEMM). */
+export interface GemmOperand {
+  s: GpuStorage;
+  offset: number;
+  ld: number;
+  stride: number;
+}
+
+/** Arguments of `trsmBlockedGpu`: op(A)·X = B, left side, in place in B over the batch. */
+export interface TrsmArgs {
+  dtype: 'float32' | 'complex64'; n: number; nrhs: number; batch: number;
+  /** n×n triangle (only the named triangle read; stride 0: one A for every member). */
+  A: GemmOperand;
+  /** n×nrhs right-hand sides, overwritten by X. */
+  B: GemmOperand;
+  upper: boolean; unit: boolean; op: 'N' | 'T' | 'C';
+  /** Block size (tests use small ones). */
+  nb?: number;
+  /** Rows per update tile (32, 64 or 128). */
+  bm?: number;
+}
+
+/** Defaults for a large GPU: 64-row diagonal blocks, 64-row update tiles. */
+export const TRSM_BLOCKED_DEFAULT = { nb: 64, bm: 64 } as const;
+
+const BLOCKED_WG = 256;
+const BLOCKED_KC = 16;
+
+/** Columns of B per workgroup: up to 32 (fewer for few RHS), shrunk until workgroup memory fits. */
+export function trsmBlockedColumns(dtype: 'float32' | 'complex64', nb: number, nrhs: number, bm: number, limitBytes: number): number {
+  let bc = Math.min(32, Math.max(8, pow2ceil(nrhs)));
+  while (bc > 8 && trsmBlockedBytes(dtype, nb, bc, bm) > limitBytes) bc /= 2;
+  return bc;
+}
+
+function trsmBlockedBytes(dtype: string, nb: number, bc: number, bm: number): number {
+  const kc = Math.min(BLOCKED_KC, nb);
+  const nbp = Math.ceil(nb / kc) * kc;
+  return (nbp * bc + bm * kc) * 4 * floatsPer(dtype);
+}
+
+/** The step kernel (shaders/trsm/trsm_blocked.wgsl) for a dtype, block size nb, BC columns, BM rows; sameBuf: A is read from B's buffer. */
+export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, bc: number, bm: number, sameBuf: boolean) {
+  const kc = Math.min(BLOCKED_KC, nb);
+  const nbp = Math.ceil(nb / kc) * kc;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  const key = `${dtype}|nb${nb}|bc${bc}|bm${bm}|kc${kc}|same${+sameBuf}`;
+  const uniforms = {
+    count: 'u32', per: 'u32', nct: 'u32', nrt: 'u32', blk: 'u32', fin: 'u32', n: 'u32', nrhs: 'u32',
+    r0: 'u32', r1: 'u32', aoff: 'u32', ars: 'u32', acs: 'u32', astr: 'u32', boff: 'u32', bld: 'u32', bstr: 'u32',
+    conj: 'u32', unit: 'u32', lower: 'u32',
+  } as const;
+  const defs = {
+    ...dtypeDefines(dtype), NB: nb, NBP: nbp, BC: bc, BM: bm, KC: kc, WG: BLOCKED_WG, NBPBC: nbp * bc, BMKC: bm * kc,
+    TM: bm / (BLOCKED_WG / bc), SAME_BUF: sameBuf,
+  };
+  const spec = (decl: { inputs: Record<string, typeof T>; outputs: { B: typeof T }; uniforms: typeof uniforms }) => ({
+    name: 'trsm_blocked', key, entryPoint: `trsm_blocked_${dtype === 'complex64' ? 'c64' : 'f32'}`, workgroupSize: [BLOCKED_WG, 1, 1] as [number, number, number],
+    workgroupBytes: trsmBlockedBytes(dtype, nb, bc, bm), decl,
+    body: () => loadShader('trsm/trsm_blocked.wgsl', defs),
+  });
+  return sameBuf
+    ? cachedProgram(`trsm_blocked|${key}`, () => spec({ inputs: {}, outputs: { B: T }, uniforms }))
+    : cachedProgram(`trsm_blocked|${key}`, () => spec({ inputs: { A: T }, outputs: { B: T }, uniforms }));
+}
+
+/** The matrix copy through a batch map (shaders/trsm/trsm_copy.wgsl), on f32 words. */
+export function trsmCopyProgram() {
+  return smallProgram('trsm_copy', 'trsm/trsm_copy.wgsl', 'trsm_copy', 'float32', 256, {}, {
+    inputs: { src: 'f32', map: 'i32' }, outputs: { dst: 'f32' }, uniforms: { total: 'u32', len: 'u32' },
+  });
+}
+
+const isCount = (v: number) => Number.isInteger(v) && v >= 0;
+
+/**
+ * op(A)·X = B (left side) in place in B for every batch member, any n: M = op(A) is walked
+ * by diagonal blocks of nb rows (from the top for lower M, from the bottom for upper), one
+ * dispatch per block (shaders/trsm/trsm_blocked.wgsl): every workgroup solves the diagonal
+ * block for its RC columns by substitution in workgroup memory and subtracts M_r,blk·X_blk
+ * from its BM-row tile of the rows still unsolved (right-looking, so the GEMM-shaped update
+ * spreads over (n − solved)/BM × nrhs/BC workgroups even for few right-hand sides); the
+ * solved block is written back by the next dispatch. n/nb + 1 dispatches in all, each over
+ * the whole batch; recorded into the shared encoder.
+ */
+export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
+  const { dtype, n, nrhs, batch, A, B, upper, unit, op } = args;
+  const nb = args.nb ?? TRSM_BLOCKED_DEFAULT.nb;
+  const bm = args.bm ?? TRSM_BLOCKED_DEFAULT.bm;
+  if (dtype !== 'float32' && dtype !== 'complex64') throw new ArgumentError(`${who}: trsm dtype ${String(dtype)} is not float32 or complex64`);
+  if (!isCount(n) || !isCount(nrhs) || !isCount(batch)) throw new ArgumentError(`${who}: trsm sizes n ${n}, nrhs ${nrhs}, batch ${batch} must be non-negative integers`);
+  if (op !== 'N' && op !== 'T' && op !== 'C') throw new ArgumentError(`${who}: trsm op ${String(op)} is not 'N', 'T' or 'C'`);
+  if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: trsm block size ${nb} must be a positive integer`);
+  if (bm !== 32 && bm !== 64 && bm !== 128) throw new ArgumentError(`${who}: trsm tile rows ${bm} must be 32, 64 or 128`);
+  for (const [name, o, cols] of [['A', A, n], ['B', B, nrhs]] as const) {
+    if (!isCount(o.offset) || !isCount(o.stride) || !Number.isInteger(o.ld) || o.ld < Math.max(1, cols)) {
+      throw new ArgumentError(`${who}: trsm operand ${name} has offset ${o.offset}, ld ${o.ld}, stride ${o.stride} (ld must be ≥ ${cols})`);
+    }
+  }
+  if (B.stride === 0 && batch > 1) throw new ArgumentError(`${who}: trsm B is overwritten, so its batch stride cannot be 0`);
+  if (n === 0 || nrhs === 0 || batch === 0) return;
+  // the block size stays nb for small n too: one compiled variant per (nb, BC), not one per n
+  const nbEff = nb;
+  const limits = gpuLimits(who);
+  const bc = trsmBlockedColumns(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize);
+  const sameBuf = bufferOf(A.s) === bufferOf(B.s);
+  const prog = trsmBlockedProgram(dtype, nbEff, bc, bm, sameBuf);
+  const last = (o: GemmOperand, rows: number, cols: number) => o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols;
+  checkIndexRange(Math.max(last(A, n, n), last(B, n, nrhs)), who);
+  const lower = op === 'N' ? !upper : upper;
+  const nblk = Math.ceil(n / nbEff);
+  const nct = Math.ceil(nrhs / bc);
+  const base = {
+    count: batch, nct, n, nrhs, aoff: A.offset, ars: op === 'N' ? A.ld : 1, acs: op === 'N' ? 1 : A.ld, astr: A.stride,
+    boff: B.offset, bld: B.ld, bstr: B.stride, conj: op === 'C' && dtype === 'complex64' ? 1 : 0, unit: unit ? 1 : 0, lower: lower ? 1 : 0,
+  };
+  const NONE = 0xffffffff;
+  const blockAt = (s: number) => (lower ? s : nblk - 1 - s);
+  const inputs = sameBuf ? {} : { A: A.s };
+  for (let s = 0; s <= nblk; s++) {
+    const blk = s < nblk ? blockAt(s) : NONE;
+    const fin = s > 0 ? blockAt(s - 1) : NONE;
+    // the rows still unsolved after block blk
+    const r0 = blk === NONE ? 0 : lower ? Math.min(n, (blk + 1) * nbEff) : 0;
+    const r1 = blk === NONE ? 0 : lower ? n : blk * nbEff;
+    const nrt = Math.ceil((r1 - r0) / bm);
+    const per = nct * (nrt + (fin === NONE ? 0 : 1));
+    if (per === 0) continue;
+    checkIndexRange(batch * per, who);
+    runProgram(prog as ReturnType<typeof trsmBlockedProgram>, {
+      inputs: inputs as { A: GpuStorage }, outputs: { B: B.s }, workgroups: batch * per,
+      uniforms: { ...base, per, nrt, blk: blk === NONE ? 0 : blk, fin: fin === NONE ? 0 : fin, r0, r1 },
+    });
+  }
+}
+
+/** Copies `count` matrices of `len` f32 words from src (member map[m], or m) into dst (recorded). */
+function copyMatrices(src: GpuStorage, dst: GpuStorage, map: Int32Array | null, count: number, len: number, who: string): void {
+  if (count * len === 0) return;
+  if (!map) {
+    commandEncoder(who).copyBufferToBuffer(bufferOf(src), 0, bufferOf(dst), 0, count * len * 4);
+    recordedCommand();
+    return;
+  }
+  checkIndexRange(count * len, who);
+  const m = uploadIndex(map, who)!;
+  runProgram(trsmCopyProgram(), {
+    inputs: { src, map: m.gpuStorage() }, outputs: { dst }, workgroups: Math.ceil(count * len / 256), uniforms: { total: count * len, len },
+  });
+  m.dispose();
+}
+
+/** The public solve through trsmBlockedGpu: X ← B (broadcast), A by stride (or gathered), then the blocked solve in X. */
+function solveBlocked(A: Tensor, B: Tensor, X: Tensor, plan: BatchPlan, n: number, nrhs: number, dtype: 'float32' | 'complex64', upper: boolean, unit: boolean, nb: number | undefined, who: string): void {
+  const F = floatsPer(dtype);
+  copyMatrices(B.gpuStorage(), X.gpuStorage(), plan.bIdx, plan.count, n * nrhs * F, who);
+  let aS = A.gpuStorage();
+  let stride = n * n;
+  let gathered: Tensor | undefined;
+  if (plan.aIdx) {
+    if (plan.aCount === 1) stride = 0;
+    else {
+      // a map that is no stride (e.g. A (3, 1, n, n) against B (1, 4, n, k)): gather A's members
+      gathered = emptyGpu(dtype, [plan.count, n, n], who);
+      copyMatrices(aS, gathered.gpuStorage(), plan.aIdx, plan.count, n * n * F, who);
+      aS = gathered.gpuStorage();
+    }
+  }
+  trsmBlockedGpu(who, {
+    dtype, n, nrhs, batch: plan.count, upper, unit, op: 'N', nb,
+    A: { s: aS, offset: 0, ld: n, stride }, B: { s: X.gpuStorage(), offset: 0, ld: nrhs, stride: n * nrhs },
+  });
+  gathered?.dispose();
+}
+
 export interface TrsmOptions {
   upper: boolean;
   unitriangular: boolean;
@@ -173,10 +361,17 @@ export interface TrsmOptions {
 /**
  * Which kernel solves: 'auto' (what the shape takes: the four-columns-per-thread
  * unit-lower kernel for RHS counts that are multiples of 4, else the column-per-thread
- * one, on the fast-path shapes; the general kernel otherwise), or one named (tests
- * compare them; the unit-lower kernels only on fast-path shapes).
+ * one, on the fast-path shapes; the general kernel up to `blockedFrom`, the blocked solve
+ * from there), or one named (tests compare them; the unit-lower kernels only on fast-path
+ * shapes, the general kernel only up to TRSM_MAX_N).
  */
-export type TrsmKernel = 'auto' | 'general' | 'unitLower' | 'unitLowerV4';
+export type TrsmKernel = 'auto' | 'general' | 'unitLower' | 'unitLowerV4' | 'blocked';
+
+/** Tunables of the public GPU solve: the n from which it is blocked, and the block size. */
+export interface TrsmRouting {
+  blockedFrom: number;
+  nb?: number;
+}
 
 /**
  * trtrs's status after a non-unit solve: one workgroup per output system scans its
@@ -199,15 +394,13 @@ function diagInfo(A: Tensor, X: Tensor, plan: BatchPlan, n: number, nrhs: number
 /** X = op(A)⁻¹·B (left side) and, with `opts.info`, trtrs's status; `kernel` as TrsmKernel. */
 export function solveTriangularGpu(
   A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions, kernel: TrsmKernel = 'auto',
+  routing: TrsmRouting = { blockedFrom: TRSM_BLOCKED_FROM },
 ): { X: Tensor; info: Tensor<'int32'> | null } {
   const who = 'solveTriangular';
   const dtype = gpuFloatDType(A, who, 'A');
   gpuFloatDType(B, who, 'B');
   const n = A.cols;
   if (A.rows !== n) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected square matrices`);
-  if (n > TRSM_MAX_N) {
-    throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}; the GPU kernel takes n ≤ ${TRSM_MAX_N}; move larger systems to the CPU`);
-  }
   const nrhs = B.cols;
   const X = emptyGpu(dtype, [...plan.batchShape, n, nrhs], who);
   // unit diagonal: never singular, and nothing runs for the status (the GDN path asks for none)
@@ -217,9 +410,17 @@ export function solveTriangularGpu(
   const F = floatsPer(dtype);
   checkIndexRange(Math.max(plan.count, plan.bCount) * n * nrhs * F + plan.aCount * n * n * F, who);
   const fast = trsmFastPath(dtype, n, nrhs, opts.upper, opts.unitriangular);
-  const which = kernel === 'auto' ? (fast ? (nrhs % 4 === 0 ? 'unitLowerV4' : 'unitLower') : 'general') : kernel;
-  if (which !== 'general' && !(fast && (which === 'unitLower' || nrhs % 4 === 0))) {
+  const which = kernel !== 'auto' ? kernel
+    : fast ? (nrhs % 4 === 0 ? 'unitLowerV4' : 'unitLower')
+      : n >= routing.blockedFrom || n > TRSM_MAX_N ? 'blocked' : 'general';
+  const takes = which === 'blocked' || (which === 'general' ? n <= TRSM_MAX_N : fast && (which === 'unitLower' || nrhs % 4 === 0));
+  if (!takes) {
     throw new ArgumentError(`${who}: the ${which} kernel does not take this system (n ${n}, ${nrhs} right-hand sides, upper ${opts.upper}, unit ${opts.unitriangular})`);
+  }
+  if (which === 'blocked') {
+    solveBlocked(A, B, X, plan, n, nrhs, dtype, opts.upper, opts.unitriangular, routing.nb, who);
+    if (opts.info && !opts.unitriangular) return { X, info: diagInfo(A, X, plan, n, nrhs, dtype, who) };
+    return { X, info: zero() };
   }
   const amap = uploadIndex(plan.aIdx, who);
   const bmap = uploadIndex(plan.bIdx, who);
