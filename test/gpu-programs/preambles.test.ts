@@ -11,7 +11,7 @@ import { matmulProgram, matmulSmallProgram, F32_TILES, C64_TILES } from '../../s
 import { invSmallProgram, invDirect } from '../../src/backend/gpu/inv.js';
 import { luProgram, luRegProgram, gatherProgram } from '../../src/backend/gpu/lu.js';
 import {
-  trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan,
+  trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan, trsmBlockedProgram, trsmCopyProgram,
 } from '../../src/backend/gpu/trsm.js';
 import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
@@ -45,7 +45,10 @@ function everyProgram(): Array<[string, GpuProgram]> {
   for (const dt of ['float32', 'complex64'] as const) {
     add(`trsm ${dt}`, trsmProgram(dt, 40, 5));
     add(`trsm_diag ${dt}`, trsmDiagProgram(dt));
+    add(`trsm_blocked ${dt}`, trsmBlockedProgram(dt, 64, 32, 64, false));
+    add(`trsm_blocked ${dt} A in B's buffer`, trsmBlockedProgram(dt, 8, 8, 32, true));
   }
+  add('trsm_copy', trsmCopyProgram());
   for (const n of [16, 32, 64]) {
     add(`trsm_unit_lower n=${n}`, unitLowerProgram(n, unitLowerPlan(n, 13)));
     add(`trsm_unit_lower_v4 n=${n}`, unitLowerV4Program(n, n === 64 ? 256 : 64));

@@ -831,6 +831,61 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> info: array<i32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- trsm_blocked float32: trsm_blocked → trsm_blocked_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  blk: u32,
+  fin: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> B: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- trsm_blocked float32 A in B's buffer: trsm_blocked → trsm_blocked_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  blk: u32,
+  fin: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read_write> B: array<f32>;
+@group(0) @binding(1) var<uniform> p: Params;
+
 // ---- trsm complex64: trsm → trsm_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -862,6 +917,72 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> info: array<i32>;
 @group(0) @binding(4) var<uniform> p: Params;
+
+// ---- trsm_blocked complex64: trsm_blocked → trsm_blocked_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  blk: u32,
+  fin: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> B: array<vec2f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- trsm_blocked complex64 A in B's buffer: trsm_blocked → trsm_blocked_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  blk: u32,
+  fin: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read_write> B: array<vec2f>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- trsm_copy: trsm_copy → trsm_copy_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  len: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read> map: array<i32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
 
 // ---- trsm_unit_lower n=16: trsm_unit_lower → trsm_unit_lower_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
