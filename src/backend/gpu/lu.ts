@@ -11,6 +11,9 @@ import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl } from './
 import { gpuLimits } from './device.js';
 import { loadShader } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
+import { luFactorBlockedGpu, type LuBlockParams } from './lu_blocked.js';
+import { commandEncoder, recordedCommand } from './queue.js';
+import { bufferOf } from './pool.js';
 import {
   smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, uploadIndex, dummyIndex, dummyOutput, checkIndexRange,
 } from './small.js';
@@ -256,10 +259,33 @@ export function zeroInfo(batchShape: readonly number[]): Tensor<'int32'> {
   return Tensor.fromStorage('int32', batchShape, new Int32Array(c)).to('gpu') as Tensor<'int32'>;
 }
 
-/** LU = P·A's factors, pivots and info; `kernel` picks the register or workgroup-memory kernel. */
-export function luFactorGpu(A: Tensor, kernel: Readonly<LuKernel> = LU_KERNEL_DEFAULT): { LU: Tensor; pivots: Tensor<'int32'>; info: Tensor<'int32'> } {
+/** luFactor through the blocked LU: A copied into LU, factored in place; NaN spreads as on the CPU. */
+function luFactorBlockedTensor(A: Tensor, dtype: 'float32' | 'complex64', blocks: Partial<LuBlockParams>, who: string) {
+  const m = A.rows, n = A.cols, batch = A.shape.slice(0, -2);
+  const count = batchCount(A);
+  const LU = emptyGpu(dtype, A.shape, who);
+  const pivots = emptyGpu('int32', [...batch, Math.min(m, n)], who);
+  const info = infoTensor(batch, who);
+  if (count === 0) return { LU, pivots, info };
+  if (A.byteLength > 0) {
+    commandEncoder(who).copyBufferToBuffer(bufferOf(A.gpuStorage()), 0, bufferOf(LU.gpuStorage()), 0, A.byteLength);
+    recordedCommand();
+  }
+  luFactorBlockedGpu(who, {
+    dtype, m, n, batch: count, A: LU.gpuStorage(), piv: pivots.gpuStorage(), info: info.gpuStorage(), ...blocks, nonfinite: 'propagate',
+  });
+  return { LU, pivots, info };
+}
+
+/**
+ * LU = P·A's factors, pivots and info; `kernel` picks the register or workgroup-memory
+ * kernel of square n ≤ 64; larger and rectangular matrices take the blocked LU
+ * (lu_blocked.ts) with block sizes `blocks` (defaults for a large GPU).
+ */
+export function luFactorGpu(A: Tensor, kernel: Readonly<LuKernel> = LU_KERNEL_DEFAULT, blocks: Partial<LuBlockParams> = {}): { LU: Tensor; pivots: Tensor<'int32'>; info: Tensor<'int32'> } {
   const who = 'luFactor';
   const dtype = gpuFloatDType(A, who, 'A');
+  if (A.rows !== A.cols || A.cols > LU_MAX_N) return luFactorBlockedTensor(A, dtype, blocks, who);
   const n = checkN(A, who);
   const count = batchCount(A);
   const LU = emptyGpu(dtype, A.shape, who);

@@ -1,0 +1,278 @@
+/// <reference types="@webgpu/types" />
+// Blocked right-looking LU with partial pivoting on the GPU (LAPACK dgetrf over a
+// recursive dgetrf2 panel), float32 and complex64, (batch, m, n) of any shape, in place.
+// Per block column [j, j+jb): the panel (rows j..m) is factored by recursive halving —
+// left half, U12 of the half (lu_trsm.wgsl), trailing half through gemmGpu, right half —
+// down to leaves of ≤ `leaf` columns factored by one workgroup per matrix
+// (shaders/lu/lu_panel.wgsl), which swap whole rows of the panel; then the panel's
+// interchanges go to the columns left and right of it (shaders/lu/laswp.wgsl, a gather
+// through the panel's row map), U12 = L11⁻¹·A12 (lu_trsm.wgsl) and A22 −= L21·U12
+// (gemmGpu, alpha −1, beta 1, all three in A's buffer). Every dispatch covers the whole
+// batch; nothing waits on the host. docs/gpu-linalg.md ("LU") has the details.
+import type { GpuStorage } from '../../core/tensor.js';
+import { ArgumentError, DTypeError } from '../../core/errors.js';
+import { runProgram, cachedProgram } from './program.js';
+import { loadShader, dtypeDefines } from './preprocess.js';
+import { gpuLimits } from './device.js';
+import { allocStorage } from './pool.js';
+import { gemmGpu, type GemmOperand } from './gemm.js';
+import { checkIndexRange } from './small.js';
+
+type D = 'float32' | 'complex64';
+
+/** Block sizes of the blocked LU (explicit parameters, so tests can use small ones). */
+export interface LuBlockParams {
+  /** Columns per block step (the outer panel). */
+  nb: number;
+  /** Widest leaf of the panel recursion (one workgroup per matrix walks its columns). */
+  leaf: number;
+  /** Threads per leaf workgroup (at most the device's limit; 0: pick from m). */
+  wg: number;
+}
+
+/** Defaults for a large GPU; `LAPIS_LU_NB` / `LAPIS_LU_LEAF` / `LAPIS_LU_WG` override them (tuning). */
+export function luBlockDefaults(m: number, n: number): LuBlockParams {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
+  const mn = Math.min(m, n);
+  return {
+    nb: num(env.LAPIS_LU_NB) || (mn > 4096 ? 256 : 128),
+    leaf: num(env.LAPIS_LU_LEAF) || 16,
+    wg: num(env.LAPIS_LU_WG) || 0,
+  };
+}
+
+const sfx = (dtype: D) => (dtype === 'complex64' ? 'c64' : 'f32');
+const floats = (dtype: D) => (dtype === 'complex64' ? 2 : 1);
+const elType = (dtype: D) => (dtype === 'complex64' ? 'vec2f' as const : 'f32' as const);
+
+/** The leaf kernel for (dtype, threads, widest leaf). */
+export function luPanelProgram(dtype: D, wg: number, leaf: number) {
+  const key = `${dtype}|WG=${wg}|LEAF=${leaf}`;
+  return cachedProgram(`lu_panel|${key}`, () => {
+    const defs = { ...dtypeDefines(dtype), WG: wg, LEAF: leaf };
+    return {
+      name: 'lu_panel', key, entryPoint: `lu_panel_${sfx(dtype)}`, workgroupSize: [wg, 1, 1] as [number, number, number],
+      workgroupBytes: 16 + 4 * floats(dtype) * leaf,
+      decl: {
+        inputs: {},
+        outputs: { A: elType(dtype), PIV: 'i32', INFO: 'i32', ROWID: 'i32' },
+        uniforms: { batch: 'u32', m: 'u32', n: 'u32', mn: 'u32', c: 'u32', w: 'u32', pc0: 'u32', pw: 'u32', first: 'u32' },
+      } as const,
+      body: () => loadShader('lu/lu_panel.wgsl', defs),
+    };
+  });
+}
+
+const GATHER_DECL = (T: 'f32' | 'vec2f') => ({
+  inputs: { PIV: 'i32', ROWID: 'i32' }, outputs: { A: T, S: T },
+  uniforms: { batch: 'u32', m: 'u32', n: 'u32', mn: 'u32', j: 'u32', jb: 'u32', ncols: 'u32', split: 'u32', gap: 'u32', tiles: 'u32' },
+}) as const;
+const SEQ_DECL = (T: 'f32' | 'vec2f') => ({
+  inputs: { PIV: 'i32' }, outputs: { B: T },
+  uniforms: {
+    batch: 'u32', ld: 'u32', offset: 'u32', stride: 'u32', ncols: 'u32', piv_stride: 'u32', k0: 'u32', k1: 'u32', reverse: 'u32', tiles: 'u32',
+  },
+}) as const;
+
+/** The blocked LU's row interchanges of one step (shaders/lu/laswp.wgsl, GATHER through the panel's row map). */
+export function laswpGatherProgram(dtype: D) {
+  return cachedProgram(`laswp|${dtype}|gather`, () => {
+    const defs = { ...dtypeDefines(dtype), GATHER: true };
+    return {
+      name: 'laswp', key: `${dtype}|gather`, entryPoint: `laswp_gather_${sfx(dtype)}`, workgroupSize: [64, 1, 1] as [number, number, number],
+      decl: GATHER_DECL(elType(dtype)), body: () => loadShader('lu/laswp.wgsl', defs),
+    };
+  });
+}
+
+/** LAPACK's laswp, the swaps in order per column (shaders/lu/laswp.wgsl without GATHER). */
+export function laswpSeqProgram(dtype: D) {
+  return cachedProgram(`laswp|${dtype}|seq`, () => {
+    const defs = { ...dtypeDefines(dtype), GATHER: false };
+    return {
+      name: 'laswp', key: `${dtype}|seq`, entryPoint: `laswp_seq_${sfx(dtype)}`, workgroupSize: [64, 1, 1] as [number, number, number],
+      decl: SEQ_DECL(elType(dtype)), body: () => loadShader('lu/laswp.wgsl', defs),
+    };
+  });
+}
+
+/** Rows per register block of the U12 solve. */
+const TRSM_RB = 8;
+
+/** U12 = L11⁻¹·A12 in place (unit lower L11). */
+export function luTrsmProgram(dtype: D) {
+  const key = `${dtype}|RB=${TRSM_RB}`;
+  return cachedProgram(`lu_trsm|${key}`, () => {
+    const defs = { ...dtypeDefines(dtype), RB: TRSM_RB };
+    return {
+      name: 'lu_trsm', key, entryPoint: `lu_trsm_${sfx(dtype)}`, workgroupSize: [64, 1, 1] as [number, number, number],
+      decl: {
+        inputs: {}, outputs: { A: elType(dtype) },
+        uniforms: { batch: 'u32', m: 'u32', n: 'u32', r: 'u32', nl: 'u32', cb: 'u32', ncols: 'u32', tiles: 'u32' },
+      } as const,
+      body: () => loadShader('lu/lu_trsm.wgsl', defs),
+    };
+  });
+}
+
+const STATUS_UNIFORMS = { total: 'u32', per: 'u32' } as const;
+const STATUS_DECLS = {
+  INIT: { inputs: {}, outputs: { INFO: 'i32' }, uniforms: STATUS_UNIFORMS },
+  FLAG: { inputs: { A: 'f32' }, outputs: { INFO: 'i32' }, uniforms: STATUS_UNIFORMS },
+  FINISH: { inputs: { INFO: 'i32' }, outputs: { A: 'f32' }, uniforms: STATUS_UNIFORMS },
+} as const;
+
+/** info = 0 (INIT), info = −1 for non-finite members (FLAG), NaN factors for them (FINISH). */
+export function luStatusProgram<M extends keyof typeof STATUS_DECLS>(mode: M) {
+  return cachedProgram(`lu_status|${mode}`, () => ({
+    name: 'lu_status', key: mode, entryPoint: `lu_status_${mode.toLowerCase()}`,
+    workgroupSize: [mode === 'INIT' ? 64 : 256, 1, 1] as [number, number, number],
+    decl: STATUS_DECLS[mode],
+    body: () => loadShader('lu/lu_status.wgsl', { MODE_INIT: mode === 'INIT', MODE_FLAG: mode === 'FLAG', MODE_FINISH: mode === 'FINISH' }),
+  }));
+}
+
+function checkCount(who: string, name: string, v: number): void {
+  if (!Number.isInteger(v) || v < 0) throw new ArgumentError(`${who}: ${name} must be a non-negative integer, got ${String(v)}`);
+}
+
+/** Leaf threads: the device's limit, at most 256 unless asked, at least the rows' power of two up to that. */
+function leafThreads(m: number, asked: number, who: string): number {
+  const lim = gpuLimits(who);
+  const max = Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
+  if (asked > 0) return Math.min(asked, max);
+  let w = 32;
+  while (w < m && w < 256) w *= 2;
+  return Math.min(w, max);
+}
+
+/**
+ * In place: the (batch, m, n) matrices in `A` become packed L\U; piv (batch·min(m,n), i32,
+ * 1-based) and info (batch, i32) written. `nonfinite`: 'flag' (default) — a member with
+ * NaN/Inf input gets info −1 and all-NaN factors, its neighbours unaffected (what solve,
+ * inv and det need); 'propagate' — factored as is, NaN spreading through the factors and
+ * info the first exactly zero pivot (luFactor on the CPU). `nb`, `leaf`, `wg`: block sizes.
+ */
+export function luFactorBlockedGpu(who: string, args: {
+  dtype: D; m: number; n: number; batch: number;
+  A: GpuStorage; piv: GpuStorage; info: GpuStorage; nb?: number;
+  leaf?: number; wg?: number; nonfinite?: 'flag' | 'propagate';
+}): void {
+  const { dtype, m, n, batch, A, piv, info } = args;
+  if (dtype !== 'float32' && dtype !== 'complex64') throw new DTypeError(`${who}: the GPU LU takes float32 or complex64, got ${String(dtype)}`);
+  checkCount(who, 'm', m);
+  checkCount(who, 'n', n);
+  checkCount(who, 'batch', batch);
+  const def = luBlockDefaults(m, n);
+  const nb = args.nb ?? def.nb, leaf = args.leaf ?? def.leaf;
+  if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: nb must be a positive integer, got ${nb}`);
+  if (!Number.isInteger(leaf) || leaf < 1) throw new ArgumentError(`${who}: leaf must be a positive integer, got ${leaf}`);
+  const mn = Math.min(m, n);
+  if (batch === 0) return;
+  checkIndexRange(batch * m * n * floats(dtype), who);
+  runProgram(luStatusProgram('INIT'), {
+    inputs: {}, outputs: { INFO: info }, uniforms: { total: batch, per: 1 }, workgroups: Math.ceil(batch / 64),
+  });
+  if (mn === 0) return;
+  const flag = (args.nonfinite ?? 'flag') === 'flag';
+  const scalars = batch * m * n * floats(dtype);
+  if (flag) {
+    runProgram(luStatusProgram('FLAG'), {
+      inputs: { A }, outputs: { INFO: info }, uniforms: { total: scalars, per: m * n * floats(dtype) }, workgroups: Math.ceil(scalars / 1024),
+    });
+  }
+  const wg = leafThreads(m, args.wg ?? def.wg, who);
+  const leafW = Math.min(leaf, nb, mn);
+  const panelProg = luPanelProgram(dtype, wg, leafW);
+  const trsmProg = luTrsmProgram(dtype);
+  const rowid = allocStorage(batch * m * 4, who, true);
+  const jbMax = Math.min(nb, mn);
+  const sElems = batch * jbMax * Math.max(0, n - Math.min(jbMax, n));
+  const scratch = sElems > 0 ? allocStorage(sElems * 4 * floats(dtype), who, true) : null;
+  const op = (offset: number): GemmOperand => ({ s: A, offset, ld: n, stride: m * n });
+
+  const leafRun = (c: number, w: number, pc0: number, pw: number) => {
+    runProgram(panelProg, {
+      inputs: {}, outputs: { A, PIV: piv, INFO: info, ROWID: rowid },
+      uniforms: { batch, m, n, mn, c, w, pc0, pw, first: c === pc0 ? 1 : 0 },
+      workgroups: batch,
+    });
+  };
+  // U = L⁻¹·B for the unit lower nl×nl block at (r, r) and the columns [cb, cb + ncols)
+  const trsm = (r: number, nl: number, cb: number, ncols: number) => {
+    if (ncols === 0 || nl === 0) return;
+    const tiles = Math.ceil(ncols / 64);
+    runProgram(trsmProg, {
+      inputs: {}, outputs: { A }, uniforms: { batch, m, n, r, nl, cb, ncols, tiles }, workgroups: batch * tiles,
+    });
+  };
+  // A[r1.., c1..c1+w2) −= A[r1.., c0..c1) · A[c0..c1, c1..c1+w2)  (rows r1 = c1 to m)
+  const update = (c0: number, c1: number, w2: number) => {
+    if (m - c1 === 0 || w2 === 0) return;
+    gemmGpu(who, {
+      dtype, m: m - c1, n: w2, k: c1 - c0, batch,
+      A: op(c1 * n + c0), B: op(c0 * n + c1), C: op(c1 * n + c1), alpha: -1, beta: 1,
+    });
+  };
+  // dgetrf2's recursion on the columns [c, c + w) of the panel [pc0, pc0 + pw)
+  const panel = (c: number, w: number, pc0: number, pw: number) => {
+    if (w <= leafW) {
+      leafRun(c, w, pc0, pw);
+      return;
+    }
+    const w1 = Math.min(w - 1, leafW * Math.ceil(Math.ceil(w / 2) / leafW));
+    panel(c, w1, pc0, pw);
+    trsm(c, w1, c + w1, w - w1);
+    update(c, c + w1, w - w1);
+    panel(c + w1, w - w1, pc0, pw);
+  };
+
+  for (let j = 0; j < mn; j += nb) {
+    const jb = Math.min(nb, mn - j);
+    panel(j, jb, j, jb);
+    const outside = n - jb;
+    if (outside > 0) {
+      const tiles = Math.ceil(outside / 64);
+      runProgram(laswpGatherProgram(dtype), {
+        inputs: { PIV: piv, ROWID: rowid }, outputs: { A, S: scratch! },
+        uniforms: { batch, m, n, mn, j, jb, ncols: outside, split: j, gap: jb, tiles },
+        workgroups: batch * tiles,
+      });
+    }
+    trsm(j, jb, j + jb, n - j - jb);
+    update(j, j + jb, n - j - jb);
+  }
+  rowid.release();
+  scratch?.release();
+  if (flag) {
+    runProgram(luStatusProgram('FINISH'), {
+      inputs: { INFO: info }, outputs: { A }, uniforms: { total: scalars, per: m * n * floats(dtype) }, workgroups: Math.ceil(scalars / 1024),
+    });
+  }
+}
+
+/**
+ * Applies the row interchanges piv[k0..k1) (1-based, LAPACK laswp order; reversed for
+ * reverse=true) to the columns [c0, c0+ncols) of the (batch, rows, ld) matrices of B, in
+ * place (c0 is part of B.offset). One thread per column and member.
+ */
+export function laswpGpu(who: string, args: {
+  dtype: D; batch: number; B: GemmOperand; ncols: number;
+  piv: GpuStorage; pivStride: number; k0: number; k1: number; reverse?: boolean;
+}): void {
+  const { dtype, batch, B, ncols, piv, pivStride, k0, k1 } = args;
+  if (dtype !== 'float32' && dtype !== 'complex64') throw new DTypeError(`${who}: laswp on the GPU takes float32 or complex64, got ${String(dtype)}`);
+  for (const [nm, v] of [['batch', batch], ['ncols', ncols], ['pivStride', pivStride], ['k0', k0], ['k1', k1], ['B.offset', B.offset], ['B.ld', B.ld], ['B.stride', B.stride]] as const) {
+    checkCount(who, nm, v);
+  }
+  if (k1 <= k0 || ncols === 0 || batch === 0) return;
+  const tiles = Math.ceil(ncols / 64);
+  runProgram(laswpSeqProgram(dtype), {
+    inputs: { PIV: piv }, outputs: { B: B.s },
+    uniforms: {
+      batch, ld: B.ld, offset: B.offset, stride: B.stride, ncols, piv_stride: pivStride, k0, k1, reverse: args.reverse ? 1 : 0, tiles,
+    },
+    workgroups: batch * tiles,
+  });
+}
