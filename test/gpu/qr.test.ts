@@ -57,6 +57,9 @@ async function run(ms: Mat[], dtype: D, mode: QrMode, params: QrParams, batch?: 
   return { Q, R };
 }
 
+/** Every entry NaN (real and imaginary parts; real dtypes: the real parts). */
+const allNaN = (M: Mat, cplx: boolean) => Array.from(M.data).every((v, i) => Number.isNaN(v) || (!cplx && i % 2 === 1));
+
 const rand = (m: number, n: number, rng: Rng, dtype: D) => roundTo(randomMatrix(m, n, rng, { complex: dtype === 'complex64' }), dtype);
 
 describe('gpu qr: block edges with small panel widths', () => {
@@ -80,4 +83,83 @@ describe('gpu qr: block edges with small panel widths', () => {
       }
     });
   }
+});
+
+describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
+  gpuIt('batch shape [2, 3] broadcast through every dispatch, complex64 and float32', async () => {
+    const rng = new Rng(3);
+    for (const dtype of ['float32', 'complex64'] as const) {
+      const ms = Array.from({ length: 6 }, () => rand(13, 10, rng, dtype));
+      const { Q, R } = await run(ms, dtype, 'reduced', { nb: 4 }, [2, 3]);
+      expect(Q!.shape).toEqual([2, 3, 13, 10]);
+      expect(R.shape).toEqual([2, 3, 10, 10]);
+    }
+  });
+
+  for (const dtype of ['float32', 'complex64'] as const) {
+    gpuIt(`${dtype}: NaN and Inf members give NaN Q and R; rank-deficient and zero members and the neighbours are right`, async () => {
+      const rng = new Rng(4);
+      const cplx = dtype === 'complex64';
+      const [m, n] = [19, 11];
+      const nanM = rand(m, n, rng, dtype);
+      nanM.set(7, 9, NaN);
+      const infM = rand(m, n, rng, dtype);
+      infM.set(0, 0, Infinity, 0);
+      // rank 3, and a repeated column: reflectors of zero-norm columns (tau = 0) appear
+      const low = roundTo(randomMatrix(m, 3, rng, { complex: cplx }).mul(randomMatrix(3, n, rng, { complex: cplx })), dtype);
+      const zero = new Mat(m, n);
+      const ms = [rand(m, n, rng, dtype), nanM, low, infM, zero, rand(m, n, rng, dtype)];
+      for (const mode of ['reduced', 'complete', 'r'] as const) {
+        const A = toTensor(ms, dtype);
+        const g = qrGpu(A.to('gpu'), mode, { nb: 4 });
+        const R = await cpu(g.R), Q = g.Q ? await cpu(g.Q) : null;
+        const ref = linalg.qr(A, { mode });
+        for (const b of [0, 2, 4, 5]) {
+          const r = fromTensor(R, b);
+          check(ms[b], Q ? fromTensor(Q, b) : null, r, mode);
+          expect(r.sub(fromTensor(ref.R, b)).normFro()).toBeLessThan(30 * m * EPS * Math.max(ms[b].normFro(), 1e-30));
+        }
+        for (const b of [1, 3]) {
+          // the CPU's contract: NaN in R (here all of Q and R, like LAPACK info −1 elsewhere)
+          expect(Array.from(fromTensor(ref.R, b).data).some(Number.isNaN)).toBe(true);
+          expect(allNaN(fromTensor(R, b), cplx)).toBe(true);
+          if (Q) expect(allNaN(fromTensor(Q, b), cplx)).toBe(true);
+        }
+        // the zero matrix: R = 0, Q = the identity's columns (every tau = 0)
+        expect(fromTensor(R, 4).normFro()).toBe(0);
+        if (Q) {
+          const q = fromTensor(Q, 4);
+          for (let i = 0; i < m; i++) for (let j = 0; j < q.cols; j++) expect([q.re(i, j), q.im(i, j)]).toEqual([i === j ? 1 : 0, 0]);
+        }
+      }
+    });
+  }
+
+  gpuIt('float32 and complex64 at scales 1e-33, 1e-20, 1e20, 1e35: scaled norms, no over- or underflow', async () => {
+    const rng = new Rng(5);
+    for (const dtype of ['float32', 'complex64'] as const) {
+      for (const sc of [1e-33, 1e-20, 1e20, 1e35]) {
+        const base = rand(24, 13, rng, dtype);
+        const A = roundTo(new Mat(24, 13, base.data.map((v) => v * sc)), dtype);
+        await run([A], dtype, 'reduced', { nb: 8 });
+      }
+    }
+  });
+
+  gpuIt('above 1024: 1030×16 tall (two panels of 8) and 16×1030 wide', async () => {
+    const rng = new Rng(6);
+    await run([rand(1030, 16, rng, 'float32')], 'float32', 'reduced', { nb: 8 });
+    await run([rand(16, 1030, rng, 'float32')], 'float32', 'complete', { nb: 8 });
+    await run([rand(1030, 16, rng, 'complex64')], 'complex64', 'r', {});
+  });
+
+  gpuIt('linalg.qr on a GPU tensor takes this path with the default block size (70×50, 50×70)', async () => {
+    const rng = new Rng(7);
+    for (const [m, n] of [[70, 50], [50, 70]]) {
+      const M = rand(m, n, rng, 'float32');
+      const { Q, R } = linalg.qr(toTensor([M], 'float32').to('gpu'));
+      expect(Q.device).toBe('gpu');
+      check(M, fromTensor(await cpu(Q)), fromTensor(await cpu(R)), 'reduced');
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { registerMatmulGpu } from './matmul.js';
 import { registerInvGpu } from './inv.js';
 import { registerLuGpu } from './lu.js';
 import { registerTrsmGpu } from './trsm.js';
+import { registerQrGpu } from './qr.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
@@ -13,4 +14,5 @@ export function registerGpu(): void {
   registerInvGpu();
   registerLuGpu();
   registerTrsmGpu();
+  registerQrGpu();
 }
