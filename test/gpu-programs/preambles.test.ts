@@ -16,6 +16,7 @@ import {
 import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
+import { qrPanelProgram, qrCopyProgram, qrFinishProgram } from '../../src/backend/gpu/qr.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
 function everyProgram(): Array<[string, GpuProgram]> {
@@ -63,6 +64,12 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`special laguerre ${v}`, specialProgram('laguerre', v));
   }
   add('special logspace', specialProgram('logspace', 'torch'));
+  for (const dt of ['float32', 'complex64'] as const) {
+    add(`qr_panel ${dt} nc=32 wg=1024`, qrPanelProgram(dt, 32, 1024));
+    add(`qr_copy ${dt}`, qrCopyProgram(dt));
+    add(`qr_finish ${dt} F in Q`, qrFinishProgram(dt, true));
+    add(`qr_finish ${dt} F apart`, qrFinishProgram(dt, false));
+  }
   return out;
 }
 

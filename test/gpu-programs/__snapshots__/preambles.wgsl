@@ -1327,6 +1327,382 @@ struct Params {
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<uniform> p: Params;
 
+// ---- qr_panel float32 nc=32 wg=1024: qr_panel → qr_panel_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  ld: u32,
+  fstride: u32,
+  j0: u32,
+  kb: u32,
+  vbase: u32,
+  vstride: u32,
+  tbase: u32,
+  tstride: u32,
+  tld: u32,
+}
+@group(0) @binding(0) var<storage, read_write> F: array<f32>;
+@group(0) @binding(1) var<storage, read_write> V: array<f32>;
+@group(0) @binding(2) var<storage, read_write> Tm: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- qr_copy float32: qr_copy → qr_copy_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  ld: u32,
+  fstride: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> F: array<f32>;
+@group(0) @binding(2) var<storage, read_write> flag: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- qr_finish float32 F in Q: qr_finish → qr_finish_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  cols: u32,
+  rr: u32,
+  k: u32,
+  qc: u32,
+  ld: u32,
+  fstride: u32,
+  want_q: u32,
+}
+@group(0) @binding(0) var<storage, read> flag: array<u32>;
+@group(0) @binding(1) var<storage, read_write> R: array<f32>;
+@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- qr_finish float32 F apart: qr_finish → qr_finish_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  cols: u32,
+  rr: u32,
+  k: u32,
+  qc: u32,
+  ld: u32,
+  fstride: u32,
+  want_q: u32,
+}
+@group(0) @binding(0) var<storage, read> F: array<f32>;
+@group(0) @binding(1) var<storage, read> flag: array<u32>;
+@group(0) @binding(2) var<storage, read_write> R: array<f32>;
+@group(0) @binding(3) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- qr_panel complex64 nc=32 wg=1024: qr_panel → qr_panel_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  ld: u32,
+  fstride: u32,
+  j0: u32,
+  kb: u32,
+  vbase: u32,
+  vstride: u32,
+  tbase: u32,
+  tstride: u32,
+  tld: u32,
+}
+@group(0) @binding(0) var<storage, read_write> F: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> V: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> Tm: array<vec2f>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- qr_copy complex64: qr_copy → qr_copy_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  ld: u32,
+  fstride: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> F: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> flag: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- qr_finish complex64 F in Q: qr_finish → qr_finish_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  cols: u32,
+  rr: u32,
+  k: u32,
+  qc: u32,
+  ld: u32,
+  fstride: u32,
+  want_q: u32,
+}
+@group(0) @binding(0) var<storage, read> flag: array<u32>;
+@group(0) @binding(1) var<storage, read_write> R: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> Q: array<vec2f>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- qr_finish complex64 F apart: qr_finish → qr_finish_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  cols: u32,
+  rr: u32,
+  k: u32,
+  qc: u32,
+  ld: u32,
+  fstride: u32,
+  want_q: u32,
+}
+@group(0) @binding(0) var<storage, read> F: array<vec2f>;
+@group(0) @binding(1) var<storage, read> flag: array<u32>;
+@group(0) @binding(2) var<storage, read_write> R: array<vec2f>;
+@group(0) @binding(3) var<storage, read_write> Q: array<vec2f>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_ops DET float32: det → det_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  scan_a: u32,
+  chunks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> FLAGS: array<u32>;
+@group(0) @binding(2) var<storage, read> LU: array<f32>;
+@group(0) @binding(3) var<storage, read> PIV: array<i32>;
+@group(0) @binding(4) var<storage, read> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> DET: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- lu_ops SLOGDET float32: slogdet → slogdet_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  scan_a: u32,
+  chunks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> FLAGS: array<u32>;
+@group(0) @binding(2) var<storage, read> LU: array<f32>;
+@group(0) @binding(3) var<storage, read> PIV: array<i32>;
+@group(0) @binding(4) var<storage, read> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> SIGN: array<f32>;
+@group(0) @binding(6) var<storage, read_write> LOGABS: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- lu_ops SCAN float32: det_scan → det_scan_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  chunks: u32,
+  nn: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> FLAGS: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- lu_ops mark float32: lu_mark → lu_mark_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  per: u32,
+  use_pmap: u32,
+  use_status: u32,
+  use_info: u32,
+}
+@group(0) @binding(0) var<storage, read> PMAP: array<i32>;
+@group(0) @binding(1) var<storage, read> STATUS: array<i32>;
+@group(0) @binding(2) var<storage, read> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> DST: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_ops unpack float32: lu_unpack → lu_unpack_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  count: u32,
+  m: u32,
+  n: u32,
+  k: u32,
+}
+@group(0) @binding(0) var<storage, read> LU: array<f32>;
+@group(0) @binding(1) var<storage, read> PERM: array<i32>;
+@group(0) @binding(2) var<storage, read_write> P: array<f32>;
+@group(0) @binding(3) var<storage, read_write> L: array<f32>;
+@group(0) @binding(4) var<storage, read_write> U: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- lu_ops DET complex64: det → det_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  scan_a: u32,
+  chunks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> FLAGS: array<u32>;
+@group(0) @binding(2) var<storage, read> LU: array<vec2f>;
+@group(0) @binding(3) var<storage, read> PIV: array<i32>;
+@group(0) @binding(4) var<storage, read> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> DET: array<vec2f>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- lu_ops SLOGDET complex64: slogdet → slogdet_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  scan_a: u32,
+  chunks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> FLAGS: array<u32>;
+@group(0) @binding(2) var<storage, read> LU: array<vec2f>;
+@group(0) @binding(3) var<storage, read> PIV: array<i32>;
+@group(0) @binding(4) var<storage, read> INFO: array<i32>;
+@group(0) @binding(5) var<storage, read_write> SIGN: array<vec2f>;
+@group(0) @binding(6) var<storage, read_write> LOGABS: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- lu_ops SCAN complex64: det_scan → det_scan_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  chunks: u32,
+  nn: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> FLAGS: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- lu_ops mark complex64: lu_mark → lu_mark_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  per: u32,
+  use_pmap: u32,
+  use_status: u32,
+  use_info: u32,
+}
+@group(0) @binding(0) var<storage, read> PMAP: array<i32>;
+@group(0) @binding(1) var<storage, read> STATUS: array<i32>;
+@group(0) @binding(2) var<storage, read> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> DST: array<vec2f>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_ops unpack complex64: lu_unpack → lu_unpack_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  count: u32,
+  m: u32,
+  n: u32,
+  k: u32,
+}
+@group(0) @binding(0) var<storage, read> LU: array<vec2f>;
+@group(0) @binding(1) var<storage, read> PERM: array<i32>;
+@group(0) @binding(2) var<storage, read_write> P: array<vec2f>;
+@group(0) @binding(3) var<storage, read_write> L: array<vec2f>;
+@group(0) @binding(4) var<storage, read_write> U: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- lu_ops permute float32: lu_permute → lu_permute_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  rows: u32,
+  cols: u32,
+  use_perm: u32,
+  use_smap: u32,
+  use_pmap: u32,
+  use_status: u32,
+  use_info: u32,
+  ident: u32,
+}
+@group(0) @binding(0) var<storage, read> SRC: array<f32>;
+@group(0) @binding(1) var<storage, read> PERM: array<i32>;
+@group(0) @binding(2) var<storage, read> SMAP: array<i32>;
+@group(0) @binding(3) var<storage, read> PMAP: array<i32>;
+@group(0) @binding(4) var<storage, read> STATUS: array<i32>;
+@group(0) @binding(5) var<storage, read> INFO: array<i32>;
+@group(0) @binding(6) var<storage, read_write> DST: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- lu_ops permute complex64: lu_permute → lu_permute_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  rows: u32,
+  cols: u32,
+  use_perm: u32,
+  use_smap: u32,
+  use_pmap: u32,
+  use_status: u32,
+  use_info: u32,
+  ident: u32,
+}
+@group(0) @binding(0) var<storage, read> SRC: array<vec2f>;
+@group(0) @binding(1) var<storage, read> PERM: array<i32>;
+@group(0) @binding(2) var<storage, read> SMAP: array<i32>;
+@group(0) @binding(3) var<storage, read> PMAP: array<i32>;
+@group(0) @binding(4) var<storage, read> STATUS: array<i32>;
+@group(0) @binding(5) var<storage, read> INFO: array<i32>;
+@group(0) @binding(6) var<storage, read_write> DST: array<vec2f>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- lu_ops permute int32: lu_permute → lu_permute_i32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  rows: u32,
+  cols: u32,
+  use_perm: u32,
+  use_smap: u32,
+  use_pmap: u32,
+  use_status: u32,
+  use_info: u32,
+  ident: u32,
+}
+@group(0) @binding(0) var<storage, read> SRC: array<i32>;
+@group(0) @binding(1) var<storage, read> PERM: array<i32>;
+@group(0) @binding(2) var<storage, read> SMAP: array<i32>;
+@group(0) @binding(3) var<storage, read> PMAP: array<i32>;
+@group(0) @binding(4) var<storage, read> STATUS: array<i32>;
+@group(0) @binding(5) var<storage, read> INFO: array<i32>;
+@group(0) @binding(6) var<storage, read_write> DST: array<i32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- lu_ops perm: lu_perm → lu_perm_i32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  chunks: u32,
+  m: u32,
+  k: u32,
+}
+@group(0) @binding(0) var<storage, read> PIV: array<i32>;
+@group(0) @binding(1) var<storage, read_write> PERM: array<i32>;
+@group(0) @binding(2) var<storage, read_write> IPERM: array<i32>;
+@group(0) @binding(3) var<storage, read_write> STATUS: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
