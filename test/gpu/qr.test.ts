@@ -82,6 +82,14 @@ describe('gpu qr: block edges with small panel widths', () => {
         }
       }
     });
+    gpuIt(`${dtype}: a single matrix with split-K products (row chunks of ≥ 6, remainder chunk), nb = 4 and 8`, async () => {
+      const rng = new Rng(8);
+      for (const nb of [4, 8]) {
+        for (const [m, n] of [[40, 17], [17, 40], [23, 23]]) {
+          for (const mode of ['reduced', 'complete'] as const) await run([rand(m, n, rng, dtype)], dtype, mode, { nb, splitK: 3, splitMinRows: 6 });
+        }
+      }
+    });
   }
 });
 
@@ -148,7 +156,7 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
 
   gpuIt('above 1024: 1030×16 tall (two panels of 8) and 16×1030 wide', async () => {
     const rng = new Rng(6);
-    await run([rand(1030, 16, rng, 'float32')], 'float32', 'reduced', { nb: 8 });
+    await run([rand(1030, 16, rng, 'float32')], 'float32', 'reduced', { nb: 8, splitK: 4 });
     await run([rand(16, 1030, rng, 'float32')], 'float32', 'complete', { nb: 8 });
     await run([rand(1030, 16, rng, 'complex64')], 'complex64', 'r', {});
   });

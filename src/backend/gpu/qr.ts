@@ -11,7 +11,7 @@ import { ArgumentError } from '../../core/errors.js';
 import { register } from '../registry.js';
 import { runProgram, cachedProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
-import { gpuLimits } from './device.js';
+import { gpuInfo, gpuLimits } from './device.js';
 import { allocStorage, bufferOf } from './pool.js';
 import { commandEncoder, recordedCommand } from './queue.js';
 import { emptyGpu } from './tensor-ops.js';
@@ -27,6 +27,13 @@ export interface QrParams {
   nb?: number;
   /** Threads of the panel kernel's workgroup (a power of two ≥ the panel's column lanes). */
   panelWg?: number;
+  /**
+   * Single matrices: at most this many row chunks for the deep products Vᴴ·C (split-K,
+   * summed by a kernel); 1 turns it off. Default 16 on a hardware adapter, 1 on a software one.
+   */
+  splitK?: number;
+  /** Fewest rows per split-K chunk (default 128). */
+  splitMinRows?: number;
 }
 
 /** Default panel width: narrow panels for small matrices, 32 otherwise. */
@@ -120,6 +127,26 @@ export function qrFinishProgram<Q extends boolean>(dtype: FloatGpu, fIsQ: Q) {
   });
 }
 
+/** The split-K sum (shaders/qr/qr_sum.wgsl). */
+export function qrSumProgram(dtype: FloatGpu) {
+  const key = `${dtype}|wg${EW_WG}`;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  return cachedProgram(`qr_sum|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), WG: EW_WG };
+    return {
+      name: 'qr_sum', key, entryPoint: `qr_sum_${defs.DTYPE}`, workgroupSize: [EW_WG, 1, 1] as [number, number, number],
+      decl: {
+        inputs: { P: T }, outputs: { W: T },
+        uniforms: { total: 'u32', ncols: 'u32', ld: 'u32', chunks: 'u32', pstride: 'u32' },
+      } as const,
+      body: () => loadShader('qr/qr_sum.wgsl', defs),
+    };
+  });
+}
+
+/** Split-K plan of one call: the partials' scratch and the chunking limits (null: no split). */
+interface Split { P: GpuStorage; maxChunks: number; minRows: number }
+
 /** The blocks of a k-column factorization: start column, width, offset of its V in a member's V area. */
 function blocksOf(m: number, k: number, nb: number): Array<{ j0: number; kb: number; voff: number }> {
   const out: Array<{ j0: number; kb: number; voff: number }> = [];
@@ -137,11 +164,40 @@ function blocksOf(m: number, k: number, nb: number): Array<{ j0: number; kb: num
  * (kb × cols each). op(T) = Tᴴ applies the block's Qᴴ (the trailing update), T its Q (orgqr).
  */
 function applyBlock(who: string, dtype: FloatGpu, batch: number, mr: number, kb: number, cols: number,
-  V: GemmOperand, T: GemmOperand, C: GemmOperand, W1: GemmOperand, W2: GemmOperand, adjoint: boolean): void {
+  V: GemmOperand, T: GemmOperand, C: GemmOperand, W1: GemmOperand, W2: GemmOperand, adjoint: boolean, split: Split | null): void {
   if (cols === 0) return;
-  gemmGpu(who, { dtype, m: kb, n: cols, k: mr, batch, A: V, opA: 'C', B: C, C: W1 });
+  vhC(who, dtype, batch, mr, kb, cols, V, C, W1, split);
   gemmGpu(who, { dtype, m: kb, n: cols, k: kb, batch, A: T, opA: adjoint ? 'C' : 'N', B: W1, C: W2 });
   gemmGpu(who, { dtype, m: mr, n: cols, k: kb, batch, A: V, B: W2, C, alpha: -1, beta: 1 });
+}
+
+/** W1 = Vᴴ·C (kb × cols, mr deep); a single matrix's rows split into chunks whose partial products are summed. */
+function vhC(who: string, dtype: FloatGpu, batch: number, mr: number, kb: number, cols: number,
+  V: GemmOperand, C: GemmOperand, W1: GemmOperand, split: Split | null): void {
+  const S = split && batch === 1 ? Math.min(split.maxChunks, Math.floor(mr / split.minRows)) : 1;
+  if (S < 2) {
+    gemmGpu(who, { dtype, m: kb, n: cols, k: mr, batch, A: V, opA: 'C', B: C, C: W1 });
+    return;
+  }
+  const ch = Math.ceil(mr / S), full = Math.floor(mr / ch), rem = mr - full * ch;
+  const pstride = kb * W1.ld;
+  gemmGpu(who, {
+    dtype, m: kb, n: cols, k: ch, batch: full, opA: 'C',
+    A: { ...V, stride: ch * V.ld }, B: { ...C, stride: ch * C.ld }, C: { s: split!.P, offset: 0, ld: W1.ld, stride: pstride },
+  });
+  if (rem > 0) {
+    gemmGpu(who, {
+      dtype, m: kb, n: cols, k: rem, batch: 1, opA: 'C',
+      A: { ...V, offset: V.offset + full * ch * V.ld }, B: { ...C, offset: C.offset + full * ch * C.ld },
+      C: { s: split!.P, offset: full * pstride, ld: W1.ld, stride: pstride },
+    });
+  }
+  const total = kb * cols;
+  runProgram(qrSumProgram(dtype), {
+    inputs: { P: split!.P }, outputs: { W: W1.s },
+    uniforms: { total, ncols: cols, ld: W1.ld, chunks: full + (rem > 0 ? 1 : 0), pstride },
+    workgroups: Math.ceil(total / EW_WG),
+  });
 }
 
 /**
@@ -196,6 +252,13 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
   const W1s = k > 0 ? alloc(count * nb * wcols) : undefined;
   const W2s = k > 0 ? alloc(count * nb * wcols) : undefined;
   if (k > 0) checkIndexRange(count * Math.max(vstride, tstride, nb * wcols), who);
+  const maxChunks = params.splitK ?? (gpuInfo()?.isSoftware ? 1 : 16);
+  const minRows = params.splitMinRows ?? 128;
+  if (!Number.isInteger(maxChunks) || maxChunks < 1 || !Number.isInteger(minRows) || minRows < 1) {
+    throw new ArgumentError(`${who}: splitK and splitMinRows must be positive integers, got ${maxChunks}, ${minRows}`);
+  }
+  const chunks = count === 1 && k > 0 ? Math.min(maxChunks, Math.floor(m / minRows)) : 1;
+  const split: Split | null = chunks >= 2 ? { P: alloc(chunks * nb * wcols), maxChunks, minRows } : null;
   const Vop = (b: { voff: number; kb: number }): GemmOperand => ({ s: Vs!, offset: b.voff, ld: b.kb, stride: vstride });
   const Top = (bi: number): GemmOperand => ({ s: Ts!, offset: bi * nb * nb, ld: nb, stride: tstride });
   const W1: GemmOperand = { s: W1s!, offset: 0, ld: wcols, stride: nb * wcols };
@@ -214,7 +277,7 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
     const j1 = b.j0 + b.kb;
     if (j1 < n) {
       const C: GemmOperand = { s: Fs, offset: b.j0 * ld + j1, ld, stride: fstride };
-      applyBlock(who, dtype, count, m - b.j0, b.kb, n - j1, Vop(b), Top(bi), C, W1, W2, true);
+      applyBlock(who, dtype, count, m - b.j0, b.kb, n - j1, Vop(b), Top(bi), C, W1, W2, true, split);
     }
   });
 
@@ -237,7 +300,7 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
     for (let bi = blocks.length - 1; bi >= 0; bi--) {
       const b = blocks[bi];
       const C: GemmOperand = { s: Qs, offset: b.j0 * qc + b.j0, ld: qc, stride: m * qc };
-      applyBlock(who, dtype, count, m - b.j0, b.kb, qc - b.j0, Vop(b), Top(bi), C, W1, W2, false);
+      applyBlock(who, dtype, count, m - b.j0, b.kb, qc - b.j0, Vop(b), Top(bi), C, W1, W2, false, split);
     }
   }
   for (const s of scratch) s.release();
