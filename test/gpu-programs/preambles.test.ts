@@ -17,6 +17,7 @@ import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram } from '../../src/backend/gpu/qr.js';
+import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } from '../../src/backend/gpu/lu_ops.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
 function everyProgram(): Array<[string, GpuProgram]> {
@@ -70,6 +71,13 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`qr_finish ${dt} F in Q`, qrFinishProgram(dt, true));
     add(`qr_finish ${dt} F apart`, qrFinishProgram(dt, false));
   }
+  for (const dt of ['float32', 'complex64'] as const) {
+    for (const mode of ['DET', 'SLOGDET', 'SCAN'] as const) add(`lu_ops ${mode} ${dt}`, detProgram(mode, dt, 64));
+    add(`lu_ops mark ${dt}`, markProgram(dt));
+    add(`lu_ops unpack ${dt}`, unpackProgram(dt));
+  }
+  for (const dt of ['float32', 'complex64', 'int32'] as const) add(`lu_ops permute ${dt}`, permuteProgram(dt));
+  add('lu_ops perm', permProgram());
   return out;
 }
 

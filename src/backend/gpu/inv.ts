@@ -1,6 +1,7 @@
 // GPU batched inverse. n ≤ 4: shaders/inv/inv_small.wgsl (one thread per matrix, tiles
 // staged through workgroup memory, closed form with a pivoted fallback). 4 < n ≤ 64: the
-// LU kernel's Gauss–Jordan variant (shaders/lu, one workgroup per matrix).
+// LU kernel's Gauss–Jordan variant (shaders/lu, one workgroup per matrix). n > 64: the
+// blocked LU, P·I and two blocked triangular solves (lu_ops.ts).
 import type { Tensor } from '../../core/tensor.js';
 import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
 import { register } from '../registry.js';
@@ -8,6 +9,7 @@ import { runProgram } from './program.js';
 import { emptyGpu } from './tensor-ops.js';
 import { smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, checkIndexRange } from './small.js';
 import { invLuGpu, LU_MAX_N, zeroInfo } from './lu.js';
+import { invBlockedGpu } from './lu_ops.js';
 
 /** Matrices per workgroup: 64 (measured best on an H200; docs/decisions.md). */
 function invLayout(n: number, dtype: 'float32' | 'complex64') {
@@ -92,9 +94,7 @@ function invGpu(A: Tensor): { X: Tensor; info: Tensor<'int32'> } {
   if (A.rows !== n) throw new ShapeError(`inv: A is ${fmtShape(A.shape)}, expected square matrices`);
   if (n <= 4) return invSmallGpu(A);
   if (n <= LU_MAX_N) return invLuGpu(A);
-  throw new ShapeError(
-    `inv: A is ${fmtShape(A.shape)}; the GPU kernels take n ≤ ${LU_MAX_N} (one workgroup per matrix); move larger matrices to the CPU`,
-  );
+  return invBlockedGpu(A);
 }
 
 export function registerInvGpu(): void {
