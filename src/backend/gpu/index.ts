@@ -4,6 +4,7 @@ import { registerSpecialGpu } from './special.js';
 import { registerMatmulGpu } from './matmul.js';
 import { registerInvGpu } from './inv.js';
 import { registerLuGpu } from './lu.js';
+import { registerLuOpsGpu } from './lu_ops.js';
 import { registerTrsmGpu } from './trsm.js';
 import { registerQrGpu } from './qr.js';
 
@@ -13,6 +14,7 @@ export function registerGpu(): void {
   registerMatmulGpu();
   registerInvGpu();
   registerLuGpu();
+  registerLuOpsGpu();
   registerTrsmGpu();
   registerQrGpu();
 }

@@ -14,6 +14,7 @@ import { emptyGpu } from './tensor-ops.js';
 import { luFactorBlockedGpu, type LuBlockParams } from './lu_blocked.js';
 import { commandEncoder, recordedCommand } from './queue.js';
 import { bufferOf } from './pool.js';
+import { solveBlockedGpu, luSolveBlockedGpu } from './lu_ops.js';
 import {
   smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, uploadIndex, dummyIndex, dummyOutput, checkIndexRange,
 } from './small.js';
@@ -314,6 +315,7 @@ function luSolveGpu(LU: Tensor, pivots: Tensor<'int32'>, B: Tensor, plan: BatchP
   const who = 'luSolve';
   const dtype = gpuFloatDType(LU, who, 'LU');
   gpuFloatDType(B, who, 'B');
+  if (LU.rows === LU.cols && LU.cols > LU_MAX_N) return luSolveBlockedGpu(LU, pivots, B, plan, adjoint);
   const n = checkN(LU, who);
   const nrhs = B.cols;
   const X = emptyGpu(dtype, [...plan.batchShape, n, nrhs], who);
@@ -352,6 +354,7 @@ export function solveGpu(A: Tensor, B: Tensor, plan: BatchPlan, kernel: Readonly
   const who = 'solve';
   const dtype = gpuFloatDType(A, who, 'A');
   gpuFloatDType(B, who, 'B');
+  if (A.rows === A.cols && A.cols > LU_MAX_N) return solveBlockedGpu(A, B, plan);
   const n = checkN(A, who);
   const nrhs = B.cols;
   if (plan.aIdx !== null || plan.aCount !== plan.count) {
