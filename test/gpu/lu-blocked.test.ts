@@ -14,7 +14,8 @@ useGpu();
 
 type D = 'float32' | 'complex64';
 const cpu = (t: Tensor) => t.toAsync('cpu');
-const SMALL = { nb: 8, leaf: 4 };
+const SMALL: Blocks = { nb: 8, leaf: 4 };
+interface Blocks { nb?: number; leaf?: number; wg?: number; leafRegs?: boolean }
 
 /** P (m×m), L (m×k), U (k×n) from a packed m×n LU and 1-based pivots: A = P·L·U. */
 function unpack(LU: Mat, piv: ArrayLike<number>): { P: Mat; L: Mat; U: Mat } {
@@ -39,7 +40,7 @@ function mats(m: number, n: number, count: number, rng: Rng, dtype: D): Mat[] {
 }
 
 /** The blocked LU as luFactor runs it (NaN propagating), with explicit block sizes, at any shape. */
-function factorGpu(As: Mat[], dtype: D, blocks: Partial<typeof SMALL> = SMALL, nonfinite: 'flag' | 'propagate' = 'propagate') {
+function factorGpu(As: Mat[], dtype: D, blocks: Blocks = SMALL, nonfinite: 'flag' | 'propagate' = 'propagate') {
   const m = As[0].rows, n = As[0].cols, count = As.length;
   const LU = toTensor(As, dtype, [count]).to('gpu');
   const pivots = emptyGpu('int32', [count, Math.min(m, n)], 'test'), info = emptyGpu('int32', [count], 'test');
@@ -49,7 +50,7 @@ function factorGpu(As: Mat[], dtype: D, blocks: Partial<typeof SMALL> = SMALL, n
   return { LU, pivots, info };
 }
 
-async function expectMatchesCpu(As: Mat[], dtype: D, blocks: Partial<typeof SMALL> = SMALL) {
+async function expectMatchesCpu(As: Mat[], dtype: D, blocks: Blocks = SMALL) {
   const m = As[0].rows, n = As[0].cols, k = Math.min(m, n);
   const g = factorGpu(As, dtype, blocks);
   const LU = await cpu(g.LU);
@@ -92,6 +93,17 @@ describe('gpu blocked luFactor (nb = 8, leaf 4)', () => {
     }
   });
 
+  // the leaf in registers with several row slots per thread (32 threads), and in A
+  for (const [label, extra] of [['registers, 32 threads', { wg: 32 }], ['in A, 32 threads', { wg: 32, leafRegs: false }], ['in A', { leafRegs: false }]] as const) {
+    gpuIt(`leaf ${label}: 70×70, 40×17, 17×40 float32 and 33×33 complex64 as on the CPU`, async () => {
+      const rng = new Rng(label.length);
+      const blocks = { ...SMALL, ...extra };
+      await expectMatchesCpu(mats(70, 70, 2, rng, 'float32'), 'float32', blocks);
+      await expectMatchesCpu(mats(40, 17, 2, rng, 'float32'), 'float32', blocks);
+      await expectMatchesCpu(mats(17, 40, 2, rng, 'float32'), 'float32', blocks);
+      await expectMatchesCpu(mats(33, 33, 2, rng, 'complex64'), 'complex64', blocks);
+    });
+  }
   for (const dtype of ['float32', 'complex64'] as const) {
     gpuIt(`${dtype}: exact ties pick the lowest row as LAPACK (a signed, row-permuted 16×16 Hadamard matrix: elimination is exact)`, async () => {
       const n = 16;

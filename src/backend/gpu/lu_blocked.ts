@@ -26,7 +26,7 @@ export interface LuBlockParams {
   nb: number;
   /** Widest leaf of the panel recursion (one workgroup per matrix walks its columns). */
   leaf: number;
-  /** Threads per leaf workgroup (at most the device's limit; 0: pick from m). */
+  /** Threads per leaf workgroup (at most the device's limit; 0: pick from m, see leafPlan). */
   wg: number;
 }
 
@@ -37,7 +37,7 @@ export function luBlockDefaults(m: number, n: number): LuBlockParams {
   const mn = Math.min(m, n);
   return {
     nb: num(env.LAPIS_LU_NB) || (mn > 4096 ? 256 : 128),
-    leaf: num(env.LAPIS_LU_LEAF) || 16,
+    leaf: num(env.LAPIS_LU_LEAF) || (m > 2048 ? 8 : 16),
     wg: num(env.LAPIS_LU_WG) || 0,
   };
 }
@@ -46,14 +46,14 @@ const sfx = (dtype: D) => (dtype === 'complex64' ? 'c64' : 'f32');
 const floats = (dtype: D) => (dtype === 'complex64' ? 2 : 1);
 const elType = (dtype: D) => (dtype === 'complex64' ? 'vec2f' as const : 'f32' as const);
 
-/** The leaf kernel for (dtype, threads, widest leaf). */
-export function luPanelProgram(dtype: D, wg: number, leaf: number) {
-  const key = `${dtype}|WG=${wg}|LEAF=${leaf}`;
+/** The leaf kernel for (dtype, threads, widest leaf, register row slots per thread: 0 = the leaf in A). */
+export function luPanelProgram(dtype: D, wg: number, leaf: number, rq: number) {
+  const key = `${dtype}|WG=${wg}|LEAF=${leaf}|RQ=${rq}`;
   return cachedProgram(`lu_panel|${key}`, () => {
-    const defs = { ...dtypeDefines(dtype), WG: wg, LEAF: leaf };
+    const defs = { ...dtypeDefines(dtype), WG: wg, LEAF: leaf, REG: rq > 0, RQ: rq, RQL: Math.max(1, rq * leaf) };
     return {
       name: 'lu_panel', key, entryPoint: `lu_panel_${sfx(dtype)}`, workgroupSize: [wg, 1, 1] as [number, number, number],
-      workgroupBytes: 16 + 4 * floats(dtype) * leaf,
+      workgroupBytes: 16 + 4 * floats(dtype) * leaf * (rq > 0 ? 2 : 1),
       decl: {
         inputs: {},
         outputs: { A: elType(dtype), PIV: 'i32', INFO: 'i32', ROWID: 'i32' },
@@ -137,14 +137,31 @@ function checkCount(who: string, name: string, v: number): void {
   if (!Number.isInteger(v) || v < 0) throw new ArgumentError(`${who}: ${name} must be a non-negative integer, got ${String(v)}`);
 }
 
-/** Leaf threads: the device's limit, at most 256 unless asked, at least the rows' power of two up to that. */
-function leafThreads(m: number, asked: number, who: string): number {
+/** 32-bit registers of one SM (NVIDIA, AMD CU: 64 Ki): a thread of a `wg`-thread group may hold 65536/wg. */
+const REG_FILE = 65536;
+/** Registers a leaf thread needs besides its row slots (indices, pivot, loop state). */
+const REG_OVERHEAD = 40;
+
+/**
+ * Threads and register row slots of the leaf for m rows: the fewest threads (a power of
+ * two from min(m, 256)) whose slots fit the register file (rq·leaf scalars plus overhead
+ * within 65536/wg); none fits, or `regs` false: the leaf in A with min(256, …) threads.
+ * `wg` > 0 fixes the threads.
+ */
+export function leafPlan(m: number, leaf: number, dtype: D, wg: number, regs: boolean, who: string): { wg: number; rq: number } {
   const lim = gpuLimits(who);
-  const max = Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
-  if (asked > 0) return Math.min(asked, max);
-  let w = 32;
-  while (w < m && w < 256) w *= 2;
-  return Math.min(w, max);
+  const max = Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX, 1024);
+  let w0 = 32;
+  while (w0 < Math.min(m, 256)) w0 *= 2;
+  const cands = wg > 0 ? [Math.min(wg, max)] : [32, 64, 128, 256, 512, 1024].filter((w) => w >= Math.min(w0, max) && w <= max);
+  if (regs) {
+    for (const w of cands) {
+      const rq = Math.ceil(m / w);
+      if (rq <= 32 && rq * leaf * floats(dtype) + REG_OVERHEAD <= REG_FILE / w) return { wg: w, rq };
+    }
+    if (wg > 0) return { wg: cands[0], rq: Math.ceil(m / cands[0]) };
+  }
+  return { wg: wg > 0 ? cands[0] : Math.min(w0, max), rq: 0 };
 }
 
 /**
@@ -152,12 +169,13 @@ function leafThreads(m: number, asked: number, who: string): number {
  * 1-based) and info (batch, i32) written. `nonfinite`: 'flag' (default) — a member with
  * NaN/Inf input gets info −1 and all-NaN factors, its neighbours unaffected (what solve,
  * inv and det need); 'propagate' — factored as is, NaN spreading through the factors and
- * info the first exactly zero pivot (luFactor on the CPU). `nb`, `leaf`, `wg`: block sizes.
+ * info the first exactly zero pivot (luFactor on the CPU). `nb`, `leaf`, `wg`: block sizes and
+ * leaf threads (luBlockDefaults); `leafRegs` false keeps the leaf in A (tests: both variants).
  */
 export function luFactorBlockedGpu(who: string, args: {
   dtype: D; m: number; n: number; batch: number;
   A: GpuStorage; piv: GpuStorage; info: GpuStorage; nb?: number;
-  leaf?: number; wg?: number; nonfinite?: 'flag' | 'propagate';
+  leaf?: number; wg?: number; leafRegs?: boolean; nonfinite?: 'flag' | 'propagate';
 }): void {
   const { dtype, m, n, batch, A, piv, info } = args;
   if (dtype !== 'float32' && dtype !== 'complex64') throw new DTypeError(`${who}: the GPU LU takes float32 or complex64, got ${String(dtype)}`);
@@ -182,9 +200,9 @@ export function luFactorBlockedGpu(who: string, args: {
       inputs: { A }, outputs: { INFO: info }, uniforms: { total: scalars, per: m * n * floats(dtype) }, workgroups: Math.ceil(scalars / 1024),
     });
   }
-  const wg = leafThreads(m, args.wg ?? def.wg, who);
   const leafW = Math.min(leaf, nb, mn);
-  const panelProg = luPanelProgram(dtype, wg, leafW);
+  const plan = leafPlan(m, leafW, dtype, args.wg ?? def.wg, args.leafRegs ?? true, who);
+  const panelProg = luPanelProgram(dtype, plan.wg, leafW, plan.rq);
   const trsmProg = luTrsmProgram(dtype);
   const rowid = allocStorage(batch * m * 4, who, true);
   const jbMax = Math.min(nb, mn);
