@@ -21,6 +21,7 @@ const RS = 0x1p103f;
 
 var<workgroup> red: array<${T}, ${WG}>;
 var<workgroup> nst: array<vec2f, ${TR}>;
+var<workgroup> gsum: array<${T}, ${NC}>;
 
 // (scale, ssq) with scale² · ssq = the sum of squares so far, updated with |a| (lassq).
 // NaN is skipped here: non-finite input is flagged before the factorization.
@@ -84,6 +85,20 @@ fn sync() {
   workgroupBarrier();
 }
 
+// T(0:i, i) = −tau_i · T(0:i, 0:i) · G(0:i, i) (LAPACK larft), G(l, i) = v_lᴴ·v_i in gsum;
+// thread t owns row t of T, so it reads back only its own writes.
+fn t_column(tb: u32, tld: u32, i: u32, tau: ${T}, lid: u32) {
+  if (lid < i) {
+    var sum = ${ZERO};
+    for (var l = lid; l < i; l++) { sum = tfma(Tm[tb + lid * tld + l], gsum[l], sum); }
+    Tm[tb + lid * tld + i] = -tmul(tau, sum);
+  }
+  if (lid == i) {
+    Tm[tb + i * tld + i] = tau;
+    for (var l = 0u; l < i; l++) { Tm[tb + i * tld + l] = ${ZERO}; }
+  }
+}
+
 @compute @workgroup_size(${WG})
 fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                      @builtin(local_invocation_index) lid: u32) {
@@ -108,8 +123,11 @@ fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   }
   sync();
 
+  var tau_prev = ${ZERO};
   for (var i = 0u; i < kb; i++) {
     let r = j0 + i;
+    // column i − 1 of T, from the Gram column the last step left in gsum
+    if (i > 0u) { t_column(tb, tld, i - 1u, tau_prev, lid); }
     for (var s = TR / 2u; s > 0u; s >>= 1u) {
       if (lid < s) { nst[lid] = combine(nst[lid], nst[lid + s]); }
       workgroupBarrier();
@@ -147,7 +165,6 @@ fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
 #endif
       fac = tdiv(${ONE}, as_ - real_t(bs));
     }
-    workgroupBarrier(); // nst[0] read by all before the update pass rewrites nst
     for (var q = r + 1u + lid; q < m; q += WG) {
       var x = F[fb + q * ld + r];
       for (var t = 0u; t < knt; t++) { x *= RS; }
@@ -156,10 +173,7 @@ fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
       V[vb + (q - j0) * kb + i] = x;
     }
     if (lid < i) { V[vb + lid * kb + i] = ${ZERO}; }
-    if (lid == 0u) {
-      F[fb + r * ld + r] = beta;
-      V[vb + i * kb + i] = ${ONE};
-    }
+    if (lid == 0u) { V[vb + i * kb + i] = ${ONE}; }
     sync();
     // jc > i: v_iᴴ·a_jc (the update); jc < i: v_jcᴴ·v_i (column i of the Gram matrix, for T)
     var acc = ${ZERO};
@@ -176,24 +190,14 @@ fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     }
     red[lid] = acc;
     workgroupBarrier();
-    for (var s = TR / 2u; s > 0u; s >>= 1u) {
-      if (jr < s) { red[lid] += red[lid + s * NC]; }
-      workgroupBarrier();
-    }
-    // T(0:i, i) = −tau_i · T(0:i, 0:i) · G(0:i, i); thread t owns row t of T
-    if (lid < i) {
-      var sum = ${ZERO};
-      for (var l = lid; l < i; l++) { sum = tfma(Tm[tb + lid * tld + l], red[l], sum); }
-      Tm[tb + lid * tld + i] = -tmul(tau, sum);
-    }
-    if (lid == i) {
-      Tm[tb + i * tld + i] = tau;
-      for (var l = 0u; l < i; l++) { Tm[tb + i * tld + l] = ${ZERO}; }
-    }
+    // every lane sums its column's row-lane partials (a tree would cost log2(TR) barriers)
+    var g = ${ZERO};
+    for (var t = 0u; t < TR; t++) { g += red[t * NC + jc]; }
+    if (jr == 0u && jc < i) { gsum[jc] = g; }
     // a_jc −= conj(tau)·v_i·(v_iᴴ a_jc); lanes of column i + 1 gather its next norm
     var st = vec2f(0.0);
     if (jc > i && jc < kb) {
-      let d = tmul(tconj(tau), red[jc]);
+      let d = tmul(tconj(tau), g);
       for (var q = r + jr; q < m; q += TR) {
         let idx = fb + q * ld + j0 + jc;
         let a = tfma(-V[vb + (q - j0) * kb + i], d, F[idx]);
@@ -202,6 +206,10 @@ fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
       }
     }
     if (jc == i + 1u) { nst[jr] = st; }
+    // after two barriers: every thread has read alpha from here
+    if (lid == 0u) { F[fb + r * ld + r] = beta; }
+    tau_prev = tau;
     sync();
   }
+  t_column(tb, tld, kb - 1u, tau_prev, lid);
 }
