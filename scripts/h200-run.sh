@@ -8,7 +8,8 @@
 # Usage, from the repository root on the GPU machine (no network there):
 #   bash scripts/h200-run.sh [TREE]
 # TREE is the project tree to run in: a built copy holding dist/ (npx tsc -p .) and
-# build/Release/lapis.node (default: build-h200tree if it exists, else the repository root).
+# build/Release/lapis.node (default: build-h200tree if it exists, else the repository root,
+# whose dist/ and build/Release must then be carried); `--prepare` below makes one.
 # Its node_modules may be missing or a symbolic link that does not resolve there: the
 # bundle of ../shared/tools/gpu-bundle.sh --full (.gpu-bundle/, carried beside the tree)
 # lays the node_modules it packed in its place and puts its node on PATH.
@@ -32,6 +33,32 @@ set -u -o pipefail
 
 t_start=$(date +%s)
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# ---- --prepare: build the tree here, before the device call -------------------------------
+# bash scripts/h200-run.sh --prepare [TREE]   (default TREE: build-h200tree)
+# Copies the working tree's files (tracked and untracked-not-ignored, as git lists them),
+# compiles dist/ there, copies build/Release/lapis.node and links node_modules (the link
+# does not resolve on the device; the bundle replaces it). Then, through the device tool:
+#   carry [".gpu-bundle", "build-h200tree"], command "bash scripts/h200-run.sh build-h200tree"
+if [ "${1:-}" = --prepare ]; then
+  ptree=${2:-$repo/build-h200tree}
+  mkdir -p "$ptree"
+  ptree=$(cd "$ptree" && pwd)
+  if [ "$ptree" = "$repo" ] || { [ -n "$(ls -A "$ptree")" ] && [ ! -f "$ptree/.h200-tree" ]; }; then
+    echo "h200-run --prepare: $ptree is not empty and was not made by --prepare; not touching it" >&2
+    exit 2
+  fi
+  find "$ptree" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
+  (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
+    xargs -0 cp --parents -t "$ptree")
+  touch "$ptree/.h200-tree"
+  ln -s "$repo/node_modules" "$ptree/node_modules"
+  (cd "$ptree" && node node_modules/typescript/bin/tsc -p tsconfig.json) || echo "h200-run --prepare: tsc reported errors (dist/ is written all the same)" >&2
+  mkdir -p "$ptree/build/Release" && cp "$repo/build/Release/lapis.node" "$ptree/build/Release/"
+  echo "prepared $ptree ($(du -sh "$ptree" | cut -f1), from $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" status --porcelain --untracked-files=no | grep -q . && echo ' + uncommitted changes'))"
+  exit 0
+fi
 tree=${1:-}
 if [ -z "$tree" ]; then
   if [ -d "$repo/build-h200tree" ]; then tree="$repo/build-h200tree"; else tree="$repo"; fi
