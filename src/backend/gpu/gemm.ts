@@ -1,0 +1,219 @@
+/// <reference types="@webgpu/types" />
+// Strided batched GEMM on the GPU (shaders/matmul/gemm.wgsl): C ← alpha·op(A)·op(B) + beta·C
+// for float32 and complex64 operands given as (storage, offset, ld, batch stride) views.
+// The building block of the blocked factorizations' trailing updates (LU, TRSM, QR).
+import type { GpuStorage } from '../../core/tensor.js';
+import { ArgumentError, DTypeError } from '../../core/errors.js';
+import { runProgram, cachedProgram, type StorageType } from './program.js';
+import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
+import { bufferOf } from './pool.js';
+import { gpuInfo, gpuLimits } from './device.js';
+
+export interface GemmOperand {
+  s: GpuStorage;      // the buffer (tensor.gpuStorage() or a scratch from allocStorage)
+  offset: number;     // elements (complex64: complex elements) to the matrix's (0,0) for batch member 0
+  ld: number;         // row stride in elements (row-major)
+  stride: number;     // elements between consecutive batch members (0: the same matrix for all)
+}
+
+export interface GemmArgs {
+  dtype: 'float32' | 'complex64';
+  m: number; n: number; k: number; batch: number;
+  A: GemmOperand; B: GemmOperand; C: GemmOperand;
+  opA?: 'N' | 'T' | 'C';   // op(A) is m×k: A itself (N), Aᵀ (T) or Aᴴ (C)
+  opB?: 'N' | 'T' | 'C';   // op(B) is k×n
+  alpha?: number;          // real, default 1
+  beta?: number;           // real, default 0 (C is not read when beta = 0)
+}
+
+/** Tile shape of a GEMM variant: workgroup tile BM×BN, depth BK, per-thread TM×TN. */
+export interface GemmTile {
+  BM: number; BN: number; BK: number; TM: number; TN: number;
+}
+
+/** The tiles `pickGemmTile` chooses from, largest first. */
+export const GEMM_F32_TILES = {
+  t128: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8 },
+  t64: { BM: 64, BN: 64, BK: 16, TM: 4, TN: 4 },
+  t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
+} as const satisfies Record<string, GemmTile>;
+export const GEMM_C64_TILES = {
+  t64r8: { BM: 64, BN: 64, BK: 8, TM: 8, TN: 4 },
+  t64: { BM: 64, BN: 64, BK: 8, TM: 4, TN: 4 },
+  t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
+} as const satisfies Record<string, GemmTile>;
+
+/** Tile rows a run of consecutive workgroups sweeps (shares A and B panels in L2). */
+const GROUP = 8;
+
+function checkTile(t: GemmTile, complex: boolean): void {
+  const wgx = t.BN / t.TN, wgy = t.BM / t.TM, nt = wgx * wgy;
+  const ok = Number.isInteger(wgx) && Number.isInteger(wgy) && nt <= 1024
+    && (complex
+      ? (t.BM * t.BK) % nt === 0 && (t.BK * t.BN) % nt === 0
+      : t.TM % 4 === 0 && t.TN % 4 === 0 && t.BK % 4 === 0 && (t.BM * t.BK / 4) % nt === 0 && (t.BK * t.BN / 4) % nt === 0);
+  if (!ok) throw new ArgumentError(`gemm: invalid tile ${JSON.stringify(t)}`);
+}
+
+/** Workgroup memory of a tile: A and B panels, double buffered (vec2f per element for complex). */
+export function gemmTileBytes(t: GemmTile, complex: boolean): number {
+  return 2 * t.BK * (t.BM + t.BN) * (complex ? 8 : 4);
+}
+
+/** Whether a tile fits the device's workgroup limits (WebGPU's defaults: 16 KiB, 256 invocations). */
+export function gemmTileFits(t: GemmTile, complex: boolean): boolean {
+  const lim = gpuLimits('gemm');
+  const x = t.BN / t.TN, y = t.BM / t.TM;
+  return gemmTileBytes(t, complex) <= lim.maxComputeWorkgroupStorageSize && x * y <= lim.maxComputeInvocationsPerWorkgroup
+    && x <= lim.maxComputeWorkgroupSizeX && y <= lim.maxComputeWorkgroupSizeY;
+}
+
+/** The largest tile whose workgroup count still fills a large GPU (about 2 per SM on an H200). */
+export function pickGemmTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): GemmTile {
+  const complex = dtype === 'complex64';
+  const list = Object.values<GemmTile>(complex ? GEMM_C64_TILES : GEMM_F32_TILES)
+    .filter((t, i, all) => gemmTileFits(t, complex) || i === all.length - 1);
+  // A software adapter runs a few workgroups at a time on CPU cores: no occupancy to keep up.
+  const minCount = gpuInfo()?.isSoftware ? 1 : 256;
+  for (const t of list) {
+    const count = batch * Math.ceil(m / t.BM) * Math.ceil(n / t.BN);
+    if (m >= t.BM / 2 && n >= t.BN / 2 && count >= minCount) return t;
+  }
+  return list[list.length - 1];
+}
+
+/** What a GEMM kernel variant is specialised for, besides the dtype and tile. */
+export interface GemmVariant {
+  /** op T or C (C conjugates through a uniform: T and C share the pipeline). */
+  transA: boolean; transB: boolean;
+  /** float32: the operand is read as vec4f (offset, ld, stride multiples of 4; not aliased). */
+  vecA: boolean; vecB: boolean;
+  /** The operand lives in C's buffer and is read through C's binding. */
+  aliasA: boolean; aliasB: boolean;
+}
+
+const GEMM_UNIFORMS = {
+  M: 'u32', N: 'u32', K: 'u32', total: 'u32', tilesN: 'u32', tilesPerMat: 'u32',
+  offA: 'u32', lda: 'u32', sA: 'u32', offB: 'u32', ldb: 'u32', sB: 'u32', offC: 'u32', ldc: 'u32', sC: 'u32',
+  alpha: 'f32', beta: 'f32', cjA: 'vec2f', cjB: 'vec2f',
+} as const;
+
+interface GemmDecl {
+  inputs: Record<string, StorageType>;
+  outputs: { C: StorageType };
+  uniforms: typeof GEMM_UNIFORMS;
+}
+
+/** The GEMM kernel (shaders/matmul/gemm.wgsl) for a dtype, tile and variant. */
+export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: GemmVariant) {
+  const complex = dtype === 'complex64';
+  const f = (b: boolean) => (b ? 1 : 0);
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|g${GROUP}`
+    + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}a${f(v.aliasA)}${f(v.aliasB)}`;
+  return cachedProgram(`gemm|${key}`, () => {
+    checkTile(tile, complex);
+    if (complex && (v.vecA || v.vecB)) throw new ArgumentError('gemm: vec4 loads are float32 only');
+    if ((v.vecA && v.aliasA) || (v.vecB && v.aliasB)) throw new ArgumentError('gemm: an aliased operand is read as scalars');
+    const T: StorageType = complex ? 'vec2f' : 'f32';
+    const defs: Defines = {
+      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, GROUP,
+      TRANS_A: v.transA, TRANS_B: v.transB,
+      VEC_A: v.vecA, VEC_B: v.vecB, ALIAS_A: v.aliasA, ALIAS_B: v.aliasB,
+    };
+    const inputs: Record<string, StorageType> = {};
+    if (!v.aliasA) inputs.A = v.vecA ? 'vec4f' : T;
+    if (!v.aliasB) inputs.B = v.vecB ? 'vec4f' : T;
+    const decl: GemmDecl = { inputs, outputs: { C: T }, uniforms: GEMM_UNIFORMS };
+    return {
+      name: 'gemm', key, entryPoint: `gemm_${defs.DTYPE}`,
+      workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1] as [number, number, number],
+      workgroupBytes: gemmTileBytes(tile, complex),
+      decl,
+      body: () => loadShader('matmul/gemm.wgsl', defs),
+    };
+  });
+}
+
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
+/**
+ * Checks a rows×cols operand view over `batch` members: non-negative integer offset, ld
+ * and stride, ld ≥ cols, and its furthest element inside the storage's bytes.
+ */
+function checkOperand(who: string, name: string, o: GemmOperand, rows: number, cols: number, batch: number, elBytes: number): void {
+  if (!o || typeof o !== 'object' || !o.s) throw new ArgumentError(`${who}: gemm operand ${name} has no storage`);
+  for (const f of ['offset', 'ld', 'stride'] as const) {
+    if (!isCount(o[f])) throw new ArgumentError(`${who}: gemm operand ${name}.${f} must be a non-negative integer, got ${String(o[f])}`);
+  }
+  if (o.ld < cols) throw new ArgumentError(`${who}: gemm operand ${name}.ld = ${o.ld} is less than its row length ${cols}`);
+  if (rows * cols * batch === 0) return;
+  const last = o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols - 1;
+  if ((last + 1) * elBytes > o.s.byteLength) {
+    throw new ArgumentError(`${who}: gemm operand ${name} (${rows}×${cols}, offset ${o.offset}, ld ${o.ld}, stride ${o.stride}, batch ${batch}) `
+      + `reaches element ${last}, past its storage of ${Math.floor(o.s.byteLength / elBytes)} elements`);
+  }
+  if (last >= 2 ** 32) throw new ArgumentError(`${who}: gemm operand ${name} is too large for 32-bit indexing on the GPU`);
+}
+
+/** The tile, kernel variant and workgroup counts gemmGpu uses for (valid) args. */
+export function planGemm(args: GemmArgs, tile?: GemmTile): { tile: GemmTile; variant: GemmVariant; total: number; tilesN: number; tilesPerMat: number } {
+  const { dtype, m, n, batch, A, B, C } = args;
+  const complex = dtype === 'complex64';
+  const t = tile ?? pickGemmTile(dtype, batch, m, n);
+  const tilesN = Math.ceil(n / t.BN);
+  const tilesPerMat = Math.ceil(m / t.BM) * tilesN;
+  const total = batch * tilesPerMat;
+  if (total > 0xffffffff) throw new ArgumentError(`gemm: ${total} workgroups, more than 32-bit indexing allows`);
+  // One buffer is bound once: an operand in C's buffer is read through C's binding.
+  const cBuf = bufferOf(C.s);
+  const aliasA = bufferOf(A.s) === cBuf, aliasB = bufferOf(B.s) === cBuf;
+  const vec = (o: GemmOperand, alias: boolean) => !complex && !alias && o.offset % 4 === 0 && o.ld % 4 === 0 && o.stride % 4 === 0;
+  const variant: GemmVariant = {
+    transA: (args.opA ?? 'N') !== 'N', transB: (args.opB ?? 'N') !== 'N',
+    vecA: vec(A, aliasA), vecB: vec(B, aliasB), aliasA, aliasB,
+  };
+  return { tile: t, variant, total, tilesN, tilesPerMat };
+}
+
+/**
+ * C ← alpha·op(A)·op(B) + beta·C over the batch, recorded into the shared encoder. A and/or B may
+ * live in the same buffer as C (disjoint regions: the LU/QR trailing update); m, n or k = 0 is a no-op
+ * (k = 0 scales C by beta). `tile`: a tile to use instead of the picked one (tests, the bench).
+ */
+export function gemmGpu(who: string, args: GemmArgs, tile?: GemmTile): void {
+  const { dtype, m, n, k, batch, A, B, C } = args;
+  if (dtype !== 'float32' && dtype !== 'complex64') throw new DTypeError(`${who}: gemm on the GPU takes float32 or complex64, got ${String(dtype)}`);
+  for (const [nm, v] of [['m', m], ['n', n], ['k', k], ['batch', batch]] as const) {
+    if (!isCount(v)) throw new ArgumentError(`${who}: gemm ${nm} must be a non-negative integer, got ${String(v)}`);
+  }
+  const opA = args.opA ?? 'N', opB = args.opB ?? 'N';
+  for (const [nm, op] of [['opA', opA], ['opB', opB]] as const) {
+    if (op !== 'N' && op !== 'T' && op !== 'C') throw new ArgumentError(`${who}: gemm ${nm} must be 'N', 'T' or 'C', got ${String(op)}`);
+  }
+  const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+  if (typeof alpha !== 'number' || typeof beta !== 'number') throw new ArgumentError(`${who}: gemm alpha and beta must be numbers`);
+  const complex = dtype === 'complex64';
+  const el = complex ? 8 : 4;
+  const tA = opA !== 'N', tB = opB !== 'N';
+  checkOperand(who, 'A', A, tA ? k : m, tA ? m : k, batch, el);
+  checkOperand(who, 'B', B, tB ? n : k, tB ? k : n, batch, el);
+  checkOperand(who, 'C', C, m, n, batch, el);
+  if (batch > 1 && C.stride === 0 && m * n > 0) throw new ArgumentError(`${who}: gemm C.stride = 0 with batch ${batch} would write one matrix from every member`);
+  if (m * n * batch === 0) return;
+  const { tile: t, variant, total, tilesN, tilesPerMat } = planGemm(args, tile);
+  // alpha = 0 reads neither A nor B (BLAS): NaN in them must not reach C.
+  const K = alpha === 0 ? 0 : k;
+  const inputs: Record<string, GpuStorage> = {};
+  if (!variant.aliasA) inputs.A = A.s;
+  if (!variant.aliasB) inputs.B = B.s;
+  runProgram(gemmProgram(dtype, t, variant), {
+    inputs, outputs: { C: C.s },
+    uniforms: {
+      M: m, N: n, K, total, tilesN, tilesPerMat,
+      offA: A.offset, lda: A.ld, sA: A.stride, offB: B.offset, ldb: B.ld, sB: B.stride,
+      offC: C.offset, ldc: C.ld, sC: C.stride, alpha, beta,
+      cjA: [1, opA === 'C' ? -1 : 1], cjB: [1, opB === 'C' ? -1 : 1],
+    },
+    workgroups: total,
+  });
+}

@@ -1,0 +1,262 @@
+// gemmGpu (src/backend/gpu/gemm.ts): strided batched C ← alpha·op(A)·op(B) + beta·C against
+// a float64 host reference, each entry within c·k·eps·(|alpha|·|A||B| + |beta|·|C|); every
+// element of the buffers outside C's view must come back unchanged (no stray writes).
+import { describe, expect } from 'vitest';
+import { Tensor, ArgumentError, DTypeError } from '../../src/index.js';
+import { useGpu, gpuIt } from '../helpers/gpu.js';
+import {
+  gemmGpu, planGemm, GEMM_F32_TILES, GEMM_C64_TILES, type GemmArgs, type GemmTile,
+} from '../../src/backend/gpu/gemm.js';
+
+useGpu();
+
+const EPS32 = 1.1920928955078125e-7;
+type D = 'float32' | 'complex64';
+type Op = 'N' | 'T' | 'C';
+
+function rand(n: number, seed: number): Float32Array {
+  // xorshift: deterministic, uniform in [-1, 1)
+  let s = (seed * 2654435761) >>> 0 || 1;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    out[i] = (s / 4294967296) * 2 - 1;
+  }
+  return out;
+}
+
+interface View { offset: number; ld: number; stride: number }
+interface Case {
+  dtype: D; m: number; n: number; k: number; batch: number;
+  opA?: Op; opB?: Op; alpha?: number; beta?: number;
+  A: View; B: View; C: View;
+  /** A and/or B in C's buffer (their views must not overlap C's). */
+  aliasA?: boolean; aliasB?: boolean;
+  /** C's view starts as NaN (beta = 0 must not read it). */
+  nanC?: boolean;
+  /** A's view holds NaN (alpha = 0 must not read it). */
+  nanA?: boolean;
+  tile?: GemmTile;
+  /** Whether A and B must be read as vec4s (checks the variant the plan picks). */
+  vec?: [boolean, boolean];
+}
+
+/** Element indices of a rows×cols view over the batch. */
+function* viewIndices(v: View, rows: number, cols: number, batch: number): Generator<number> {
+  for (let b = 0; b < batch; b++) for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) yield v.offset + b * v.stride + i * v.ld + j;
+}
+
+function extent(v: View, rows: number, cols: number, batch: number): number {
+  return rows * cols * batch === 0 ? v.offset : v.offset + (batch - 1) * v.stride + (rows - 1) * v.ld + cols;
+}
+
+async function runCase(c: Case): Promise<void> {
+  const w = c.dtype === 'complex64' ? 2 : 1;
+  const opA = c.opA ?? 'N', opB = c.opB ?? 'N';
+  const alpha = c.alpha ?? 1, beta = c.beta ?? 0;
+  const { m, n, k, batch } = c;
+  const aDims: [number, number] = opA === 'N' ? [m, k] : [k, m];
+  const bDims: [number, number] = opB === 'N' ? [k, n] : [n, k];
+  let cLen = extent(c.C, m, n, batch);
+  if (c.aliasA) cLen = Math.max(cLen, extent(c.A, ...aDims, batch));
+  if (c.aliasB) cLen = Math.max(cLen, extent(c.B, ...bDims, batch));
+  const aLen = extent(c.A, ...aDims, batch), bLen = extent(c.B, ...bDims, batch);
+  const slack = 5;
+  const cHost = rand((cLen + slack) * w, 3);
+  const aHost = c.aliasA ? cHost : rand((aLen + slack) * w, 1);
+  const bHost = c.aliasB ? cHost : rand((bLen + slack) * w, 2);
+  if (c.nanC) for (const e of viewIndices(c.C, m, n, batch)) for (let q = 0; q < w; q++) cHost[e * w + q] = NaN;
+  if (c.nanA) for (const e of viewIndices(c.A, ...aDims, batch)) aHost[e * w] = NaN;
+
+  // float64 reference and the entry-wise error bound
+  const get = (h: Float32Array, e: number, conj: boolean): [number, number] =>
+    [h[e * w], w === 2 ? (conj ? -h[e * w + 1] : h[e * w + 1]) : 0];
+  const expect64 = new Map<number, { re: number; im: number; bound: number }>();
+  for (let b = 0; b < batch; b++) {
+    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
+      let re = 0, im = 0, bound = 0;
+      for (let p = 0; p < k && alpha !== 0; p++) {
+        const ea = c.A.offset + b * c.A.stride + (opA === 'N' ? i * c.A.ld + p : p * c.A.ld + i);
+        const eb = c.B.offset + b * c.B.stride + (opB === 'N' ? p * c.B.ld + j : j * c.B.ld + p);
+        const [ar, ai] = get(aHost, ea, opA === 'C');
+        const [br, bi] = get(bHost, eb, opB === 'C');
+        re += ar * br - ai * bi;
+        im += ar * bi + ai * br;
+        bound += Math.hypot(ar, ai) * Math.hypot(br, bi);
+      }
+      const ec = c.C.offset + b * c.C.stride + i * c.C.ld + j;
+      const [cr, ci] = beta === 0 ? [0, 0] : get(cHost, ec, false);
+      expect64.set(ec, {
+        re: alpha * re + beta * cr, im: alpha * im + beta * ci,
+        bound: (Math.max(k, 1) + 2) * EPS32 * (Math.abs(alpha) * bound + Math.abs(beta) * Math.hypot(cr, ci)),
+      });
+    }
+  }
+
+  const up = (h: Float32Array) => Tensor.fromStorage(c.dtype, [h.length / w], h.slice()).to('gpu');
+  const tC = up(cHost);
+  const tA = c.aliasA ? tC : up(aHost);
+  const tB = c.aliasB ? tC : up(bHost);
+  const args: GemmArgs = {
+    dtype: c.dtype, m, n, k, batch, opA, opB, alpha, beta,
+    A: { s: tA.gpuStorage(), ...c.A }, B: { s: tB.gpuStorage(), ...c.B }, C: { s: tC.gpuStorage(), ...c.C },
+  };
+  if (c.vec) {
+    const v = planGemm(args, c.tile).variant;
+    expect([v.vecA, v.vecB]).toEqual(c.vec);
+  }
+  gemmGpu('test', args, c.tile);
+  const out = (await tC.data()) as Float32Array;
+  let worst = 0;
+  for (let e = 0; e < out.length / w; e++) {
+    const x = expect64.get(e);
+    if (!x) {
+      // outside C's view: untouched, bit for bit (NaN included)
+      for (let q = 0; q < w; q++) if (!Object.is(out[e * w + q], cHost[e * w + q])) expect.fail(`element ${e} outside C's view changed`);
+      continue;
+    }
+    const err = Math.hypot(out[e * w] - x.re, w === 2 ? out[e * w + 1] - x.im : 0);
+    if (!(err <= 4 * x.bound + 1e-30)) worst = Math.max(worst, Number.isNaN(err) ? Infinity : err / (x.bound + 1e-30));
+  }
+  expect(worst, 'error / (k·eps·(|alpha||A||B| + |beta||C|))').toBe(0);
+  for (const t of new Set([tA, tB, tC])) t.dispose();
+}
+
+/**
+ * A case with views padded by `pad` (offsets, ld > cols, stride > matrix); `padB` for B
+ * (pad 4: offset, ld and stride multiples of 4, so a float32 operand is read as vec4s).
+ */
+function padded(dtype: D, m: number, n: number, k: number, batch: number, opA: Op, opB: Op, pad: number, more: Partial<Case> = {}, padB = pad): Case {
+  const view = (rows: number, cols: number, off: number, q: number): View => {
+    const ld = q % 4 === 0 ? Math.ceil(cols / 4) * 4 + q : cols + q;
+    return { offset: off, ld, stride: rows * ld + q };
+  };
+  const a = opA === 'N' ? view(m, k, pad, pad) : view(k, m, pad, pad);
+  const b = opB === 'N' ? view(k, n, 2 * padB, padB) : view(n, k, 2 * padB, padB);
+  return { dtype, m, n, k, batch, opA, opB, A: a, B: b, C: view(m, n, 3 * pad + 1, pad), ...more };
+}
+
+// Pipelines compile slowly on lavapipe: the cases below pick few kernel variants that
+// still cover every load path (op N/T × vec4/scalar, for A and for B) and op combination.
+describe('gemmGpu ops and views', () => {
+  // [opA, opB, pad of A, pad of B]: 4 (vec4 loads) or 3 (scalar loads)
+  const f32Cases: Array<[Op, Op, number, number]> = [['N', 'N', 4, 3], ['N', 'T', 3, 4], ['T', 'N', 3, 4], ['T', 'T', 4, 3]];
+  for (const [opA, opB, pa, pb] of f32Cases) {
+    gpuIt(`float32 op(A)=${opA} (${pa === 4 ? 'vec4' : 'scalar'}) op(B)=${opB} (${pb === 4 ? 'vec4' : 'scalar'}): offsets, ld > cols, batch strides, alpha/beta`, async () => {
+      await runCase(padded('float32', 37, 29, 19, 3, opA, opB, pa, { alpha: -0.75, beta: 0.5, tile: GEMM_F32_TILES.t32, vec: [pa === 4, pb === 4] }, pb));
+    });
+  }
+  const ops: Op[] = ['N', 'T', 'C'];
+  for (const opA of ops) {
+    gpuIt(`complex64 op(A)=${opA}, op(B) = N, T, C: offsets, ld > cols, batch strides, alpha/beta`, async () => {
+      for (const opB of ops) await runCase(padded('complex64', 37, 29, 19, 3, opA, opB, 3, { alpha: -0.75, beta: 0.5, tile: GEMM_C64_TILES.t32 }));
+    });
+  }
+  for (const [name, tile] of Object.entries(GEMM_F32_TILES)) {
+    gpuIt(`float32 tile ${name}: sizes across the tile edges (m, n = BM ± 1, k = 2·BK + 3)`, async () => {
+      await runCase(padded('float32', tile.BM + 1, tile.BN - 1, tile.BK * 2 + 3, 2, 'N', 'N', 4, { tile, beta: 1, vec: [true, true] }));
+      await runCase(padded('float32', tile.BM - 1, tile.BN + 2, tile.BK + 1, 1, 'T', 'T', 1, { tile, beta: 1, vec: [false, false] }));
+    });
+  }
+  for (const [name, tile] of Object.entries(GEMM_C64_TILES)) {
+    gpuIt(`complex64 tile ${name}: sizes across the tile edges`, async () => {
+      await runCase(padded('complex64', tile.BM + 1, tile.BN - 1, tile.BK * 2 + 3, 2, 'C', 'N', 1, { tile, beta: -1 }));
+      await runCase(padded('complex64', tile.BM - 1, tile.BN + 2, tile.BK + 1, 1, 'N', 'C', 0, { tile, beta: 1 }));
+    });
+  }
+  gpuIt('float32 m = 1030 (one size above 1024), n = 40, k = 24, default tile', async () => {
+    await runCase(padded('float32', 1030, 40, 24, 1, 'N', 'N', 0, { beta: 1 }));
+  });
+});
+
+describe('gemmGpu alpha, beta and empty sizes', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    gpuIt(`${dtype} beta = 0 over NaN in C: C is not read`, async () => {
+      await runCase(padded(dtype, 9, 7, 5, 2, 'N', 'T', 1, { nanC: true, alpha: 2 }));
+      await runCase(padded(dtype, 9, 7, 5, 2, 'N', 'N', 4, { nanC: true }));
+    });
+    gpuIt(`${dtype} alpha = 0 over NaN in A: C ← beta·C`, async () => {
+      await runCase(padded(dtype, 9, 7, 5, 2, 'N', 'N', 1, { nanA: true, alpha: 0, beta: 0.5 }));
+    });
+    gpuIt(`${dtype} k = 0 scales C by beta; m = 0 and n = 0 leave C alone`, async () => {
+      await runCase(padded(dtype, 9, 7, 0, 2, 'N', 'N', 1, { beta: -2 }));
+      await runCase(padded(dtype, 9, 7, 0, 2, 'T', 'N', 1, { beta: 0, nanC: true }));
+      await runCase(padded(dtype, 0, 7, 5, 2, 'N', 'N', 1, { beta: 3 }));
+      await runCase(padded(dtype, 6, 0, 5, 2, 'N', 'N', 1, { beta: 3 }));
+      await runCase(padded(dtype, 6, 5, 4, 0, 'N', 'N', 1, { beta: 3 }));
+    });
+    gpuIt(`${dtype} stride 0: A, B broadcast over the batch`, async () => {
+      await runCase({ ...padded(dtype, 11, 13, 6, 3, 'N', 'N', 2, { beta: 1 }), A: { offset: 2, ld: 8, stride: 0 } });
+      await runCase({ ...padded(dtype, 11, 13, 6, 3, 'N', 'T', 4, { beta: 1 }), B: { offset: 4, ld: 8, stride: 0 } });
+      await runCase({ ...padded(dtype, 11, 13, 6, 3, 'N', 'N', 2), A: { offset: 0, ld: 6, stride: 0 }, B: { offset: 1, ld: 13, stride: 0 } });
+    });
+  }
+});
+
+describe('gemmGpu with A and/or B in C\'s buffer', () => {
+  // The LU trailing update: one n×n matrix per member holds A21 (rows nb.., cols ..nb),
+  // A12 (rows ..nb, cols nb..) and A22 ← A22 − A21·A12, all bound once read_write.
+  for (const dtype of ['float32', 'complex64'] as const) {
+    for (const [N, nb] of [[20, 5], [40, 8]] as const) {
+      gpuIt(`${dtype} LU trailing update n=${N} nb=${nb}, batch 2: A and B alias C`, async () => {
+        const sz = N * N;
+        const tile = N === 40 && dtype === 'float32' ? GEMM_F32_TILES.t32 : undefined;
+        await runCase({
+          dtype, m: N - nb, n: N - nb, k: nb, batch: 2, alpha: -1, beta: 1, aliasA: true, aliasB: true, tile,
+          A: { offset: nb * N, ld: N, stride: sz }, B: { offset: nb, ld: N, stride: sz }, C: { offset: nb * N + nb, ld: N, stride: sz },
+        });
+      });
+    }
+    gpuIt(`${dtype} only A aliases C; only B aliases C (op T, C)`, async () => {
+      // C: rows 0..9 of a 10×24 block, cols 0..11; A beside it in cols 12..23
+      await runCase({
+        dtype, m: 10, n: 12, k: 12, batch: 2, beta: 0.5, aliasA: true, opB: 'T',
+        A: { offset: 12, ld: 24, stride: 240 }, B: { offset: 0, ld: 12, stride: 144 }, C: { offset: 0, ld: 24, stride: 240 },
+      });
+      await runCase({
+        dtype, m: 10, n: 12, k: 12, batch: 2, beta: 0.5, aliasB: true, opB: dtype === 'complex64' ? 'C' : 'T', opA: 'T',
+        A: { offset: 1, ld: 10, stride: 120 }, B: { offset: 12, ld: 24, stride: 240 }, C: { offset: 0, ld: 24, stride: 240 },
+      });
+    });
+  }
+});
+
+describe('gemmGpu large batches and bad views', () => {
+  gpuIt('float32 batch 70,000 (70,000 workgroups: a folded dispatch)', async () => {
+    await runCase({
+      dtype: 'float32', m: 3, n: 2, k: 2, batch: 70_000, beta: 1, tile: GEMM_F32_TILES.t32,
+      A: { offset: 0, ld: 2, stride: 6 }, B: { offset: 1, ld: 2, stride: 4 }, C: { offset: 0, ld: 2, stride: 7 },
+    });
+  }, 60_000);
+
+  gpuIt('bad views throw ArgumentError naming the operand, before any work', () => {
+    const t = Tensor.fromStorage('float32', [100], new Float32Array(100)).to('gpu');
+    const s = t.gpuStorage();
+    const ok = (): GemmArgs => ({
+      dtype: 'float32', m: 4, n: 4, k: 4, batch: 2,
+      A: { s, offset: 0, ld: 4, stride: 16 }, B: { s, offset: 32, ld: 4, stride: 16 }, C: { s, offset: 64, ld: 4, stride: 16 },
+    });
+    const bad: Array<[string, (a: GemmArgs) => void, RegExp]> = [
+      ['negative offset', (a) => { a.A.offset = -1; }, /operand A\.offset/],
+      ['fractional ld', (a) => { a.B.ld = 4.5; }, /operand B\.ld/],
+      ['ld < cols', (a) => { a.C.ld = 3; }, /operand C\.ld = 3/],
+      ['past the end', (a) => { a.C.offset = 69; }, /operand C .*past its storage/],
+      ['past the end via stride', (a) => { a.B.stride = 60; }, /operand B .*past its storage/],
+      ['past the end via op T', (a) => { a.opA = 'T'; a.m = 5; a.A.ld = 5; a.A.offset = 90; a.C.stride = 0; a.batch = 1; }, /operand A /],
+      ['C stride 0 over a batch', (a) => { a.C.stride = 0; }, /C\.stride = 0/],
+      ['bad op', (a) => { (a as { opB: string }).opB = 'X'; }, /opB/],
+      ['bad m', (a) => { a.m = -1; }, /gemm m/],
+      ['NaN batch', (a) => { a.batch = NaN; }, /gemm batch/],
+    ];
+    for (const [what, edit, msg] of bad) {
+      const a = ok();
+      edit(a);
+      expect(() => gemmGpu('caller', a), what).toThrow(ArgumentError);
+      expect(() => gemmGpu('caller', a), what).toThrow(msg);
+      expect(() => gemmGpu('caller', a), what).toThrow(/^caller: /);
+    }
+    expect(() => gemmGpu('caller', { ...ok(), dtype: 'float64' as 'float32' })).toThrow(DTypeError);
+    gemmGpu('caller', ok());
+    t.dispose();
+  });
+});
