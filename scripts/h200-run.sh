@@ -77,9 +77,13 @@ bench_tmp=$(mktemp -d /tmp/lapis-h200-bench.XXXXXX)
 
 # ---- extra steps: other helpers' tuning commands ----------------------------------------
 # One entry per step, "name|seconds|command", run from the tree after the steps above when
-# LAPIS_H200_STEPS includes 'extra' (the default). $BENCH_OUT is a scratch folder for
-# LAPIS_BENCH_OUT; result JSON written under it is copied to $OUT. Output goes to bench.log.
-# Example: "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node --expose-gc dist/bench/run.js matmul-gpu --no-python --no-torch"
+# LAPIS_H200_STEPS includes 'extra' (the default). Output goes to bench.log; $BENCH_OUT is a
+# scratch folder for LAPIS_BENCH_OUT, and LAPIS_BENCH_HOST is h200-<name> in an extra step,
+# so its result JSON does not replace the main run's (extra results come back packed in
+# extra.tar.gz). Examples (block sizes of the blocked LU, GEMM tiles):
+#   "lu-nb64|60|LAPIS_LU_NB=64 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
+#   "lu-leaf32|60|LAPIS_LU_LEAF=32 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
+#   "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js matmul-gpu --no-torch"
 EXTRA_STEPS=(
 )
 if [ -n "${LAPIS_H200_EXTRA:-}" ]; then
@@ -92,10 +96,11 @@ elapsed() { echo $(($(date +%s) - t_start)); }
 
 want() { case ",$steps," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
-# run_step NAME LIMIT LOG COMMAND: the command in the tree under `timeout`, its output to
-# LOG and to stdout; one summary line with the exit status and the elapsed time.
+# run_step NAME LIMIT LOG COMMAND [HOST]: the command in the tree under `timeout` (bench
+# results named for HOST), its output to LOG and to stdout; one summary line with the exit
+# status and the elapsed time; result JSON copied to $OUT.
 run_step() {
-  local name=$1 limit=$2 log=$3 cmd=$4
+  local name=$1 limit=$2 log=$3 cmd=$4 host=${5:-$LAPIS_BENCH_HOST}
   local left=$((deadline - $(elapsed) - 15))
   if [ "$left" -lt 20 ]; then
     say "step $name: not run (deadline: $(elapsed) s of $deadline s used)"
@@ -109,8 +114,9 @@ run_step() {
   } | tee -a "$log"
   local t0 rc
   t0=$(date +%s)
-  (cd "$tree" && BENCH_OUT="$bench_tmp" timeout -k 10 "$limit" bash -c "$cmd") 2>&1 | tee -a "$log"
+  (cd "$tree" && BENCH_OUT="$bench_tmp" LAPIS_BENCH_HOST="$host" timeout -k 10 "$limit" bash -c "$cmd") 2>&1 | tee -a "$log"
   rc=${PIPESTATUS[0]}
+  for f in "$bench_tmp"/bench/results/*.json; do [ -f "$f" ] && cp "$f" "$OUT/"; done
   local dt=$(($(date +%s) - t0))
   local what="rc $rc"
   [ "$rc" = 124 ] || [ "$rc" = 137 ] && what="TIMED OUT after ${limit} s (rc $rc)"
@@ -164,29 +170,24 @@ want matmul && run_step matmul-gpu 150 "$OUT/bench.log" "$bench matmul-gpu $benc
 if want extra; then
   for e in "${EXTRA_STEPS[@]}"; do
     IFS='|' read -r ename elimit ecmd <<<"$e"
-    run_step "$ename" "$elimit" "$OUT/bench.log" "$ecmd"
+    run_step "$ename" "$elimit" "$OUT/bench.log" "$ecmd" "$LAPIS_BENCH_HOST-$ename"
   done
 fi
 
 # ---- results back: flat, at most 8 files ----------------------------------------------------
-for f in "$bench_tmp"/bench/results/*.json; do [ -f "$f" ] && cp "$f" "$OUT/"; done
 rm -rf "$bench_tmp"
-# the tool returns 8 plain files with plain names: anything else is packed
-shopt -s nullglob
-odd=()
+# The tool returns at most 8 plain files with plain names: the main ones stay, anything
+# else (extra steps' results, files a step left) is packed into extra.tar.gz.
+main="summary.txt test-gpu.log test-gpu-default.log bench.log extra.tar.gz linalg-gpu-$LAPIS_BENCH_HOST.json matmul-gpu-$LAPIS_BENCH_HOST.json"
+others=()
 for f in "$OUT"/* "$OUT"/.[!.]*; do
-  b=$(basename "$f")
-  if [ ! -f "$f" ] || [ -L "$f" ] || ! [[ "$b" =~ ^[A-Za-z0-9._-]+$ ]]; then odd+=("$b"); fi
+  [ -e "$f" ] || [ -L "$f" ] || continue
+  case " $main " in *" $(basename "$f") "*) [ -f "$f" ] && [ ! -L "$f" ] && continue ;; esac
+  others+=("$(basename "$f")")
 done
-if [ "${#odd[@]}" -gt 0 ]; then
-  tar -C "$OUT" -czf "$OUT/other.tar.gz" -- "${odd[@]}" && (cd "$OUT" && rm -rf -- "${odd[@]}")
-fi
-files=("$OUT"/*)
-if [ "${#files[@]}" -gt 8 ]; then
-  logs=()
-  for f in "$OUT"/*.log; do logs+=("$(basename "$f")"); done
-  tar -C "$OUT" -czf "$OUT/logs.tar.gz" -- "${logs[@]}" && (cd "$OUT" && rm -f -- "${logs[@]}")
-  say "# more than 8 files: the logs are in logs.tar.gz"
+if [ "${#others[@]}" -gt 0 ]; then
+  tar -C "$OUT" -czf "$OUT/extra.tar.gz" -- "${others[@]}" && (cd "$OUT" && rm -rf -- "${others[@]}")
+  say "# packed into extra.tar.gz: ${others[*]}"
 fi
 say "# done in $(elapsed) s; in $OUT: $(cd "$OUT" && ls | tr '\n' ' ')"
 echo
