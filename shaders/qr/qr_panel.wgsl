@@ -45,16 +45,6 @@ fn lassq_t(x: ${T}, st: vec2f) -> vec2f {
 #endif
 }
 
-fn combine(a: vec2f, b: vec2f) -> vec2f {
-  if (a.x >= b.x) {
-    if (a.x == 0.0) { return a; }
-    let r = b.x / a.x;
-    return vec2f(a.x, a.y + b.y * r * r);
-  }
-  let r = a.x / b.x;
-  return vec2f(b.x, b.y + a.y * r * r);
-}
-
 fn re(x: ${T}) -> f32 {
 #if IS_COMPLEX
   return x.x;
@@ -128,11 +118,18 @@ fn qr_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     let r = j0 + i;
     // column i − 1 of T, from the Gram column the last step left in gsum
     if (i > 0u) { t_column(tb, tld, i - 1u, tau_prev, lid); }
-    for (var s = TR / 2u; s > 0u; s >>= 1u) {
-      if (lid < s) { nst[lid] = combine(nst[lid], nst[lid + s]); }
-      workgroupBarrier();
+    // the row lanes' (scale, ssq) pairs joined by every thread: no barrier tree
+    var smax = 0.0;
+    for (var t = 0u; t < TR; t++) { smax = max(smax, nst[t].x); }
+    var ssq = 0.0;
+    if (smax > 0.0) {
+      for (var t = 0u; t < TR; t++) {
+        let e = nst[t];
+        let f = e.x / smax;
+        ssq += e.y * f * f;
+      }
     }
-    let xs = nst[0];
+    let xs = vec2f(smax, ssq);
     let alpha = F[fb + r * ld + r];
     // larfg, in every thread (the same values, no broadcast needed)
     let ar = re(alpha);
