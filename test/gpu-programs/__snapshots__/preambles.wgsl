@@ -1400,6 +1400,19 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> Q: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- qr_sum float32: qr_sum → qr_sum_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ncols: u32,
+  ld: u32,
+  chunks: u32,
+  pstride: u32,
+}
+@group(0) @binding(0) var<storage, read> P: array<f32>;
+@group(0) @binding(1) var<storage, read_write> W: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- qr_panel complex64 nc=32 wg=1024: qr_panel → qr_panel_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -1472,6 +1485,19 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> R: array<vec2f>;
 @group(0) @binding(3) var<storage, read_write> Q: array<vec2f>;
 @group(0) @binding(4) var<uniform> p: Params;
+
+// ---- qr_sum complex64: qr_sum → qr_sum_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ncols: u32,
+  ld: u32,
+  chunks: u32,
+  pstride: u32,
+}
+@group(0) @binding(0) var<storage, read> P: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> W: array<vec2f>;
+@group(0) @binding(2) var<uniform> p: Params;
 
 // ---- lu_ops DET float32: det → det_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
