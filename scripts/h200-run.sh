@@ -36,7 +36,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # ---- --prepare: build the tree here, before the device call -------------------------------
 # bash scripts/h200-run.sh --prepare [TREE]   (default TREE: build-h200tree)
-# Copies the working tree's files (tracked and untracked-not-ignored, as git lists them),
+# Copies the tracked files as they are in the working tree (untracked ones stay out),
 # compiles dist/ there, copies build/Release/lapis.node and links node_modules (the link
 # does not resolve on the device; the bundle replaces it). Then, through the device tool:
 #   carry [".gpu-bundle", "build-h200tree"], command "bash scripts/h200-run.sh build-h200tree"
@@ -49,9 +49,12 @@ if [ "${1:-}" = --prepare ]; then
     exit 2
   fi
   find "$ptree" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+  # tracked files as they are in the working tree; untracked ones (scratch tests) stay out
+  (cd "$repo" && git ls-files -z --cached |
     while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
     xargs -0 cp --parents -t "$ptree")
+  left=$(cd "$repo" && git ls-files --others --exclude-standard | tr '\n' ' ')
+  [ -n "$left" ] && echo "h200-run --prepare: untracked files left out (git add them to include them): $left" >&2
   touch "$ptree/.h200-tree"
   ln -s "$repo/node_modules" "$ptree/node_modules"
   (cd "$ptree" && node node_modules/typescript/bin/tsc -p tsconfig.json) || echo "h200-run --prepare: tsc reported errors (dist/ is written all the same)" >&2
