@@ -8,7 +8,7 @@
 //  - one finalize tile (rt = nrt, when fin is set): B_fin ← M_fin,fin⁻¹ · B_fin.
 // Z is solved by every update workgroup itself (substitution in workgroup memory: backward
 // stable even for ill-conditioned diagonal blocks, where an explicit inverse is not), so a step
-// is one dispatch. B_blk is only read in this dispatch: its solved values are written by the
+// is one dispatch; with DIAG_SMEM the diagonal block is staged in workgroup memory first. B_blk is only read in this dispatch: its solved values are written by the
 // next dispatch's finalize tile (fin = the previous step's blk), which reads nothing another
 // workgroup of that dispatch writes.
 //
@@ -28,6 +28,9 @@ const NONE: u32 = 0xffffffffu;
 
 var<workgroup> zs: array<${T}, ${NBPBC}>;  // Z (NBP × BC; rows past the block are zero)
 var<workgroup> ms: array<${T}, ${BMKC}>;   // a BM × KC chunk of M
+#if DIAG_SMEM
+var<workgroup> ds: array<${T}, ${NBNB}>;   // the diagonal block of M (its triangle; zero elsewhere)
+#endif
 
 fn ldA(e: u32) -> ${T} {
 #if SAME_BUF
@@ -43,6 +46,15 @@ fn ldA(e: u32) -> ${T} {
 
 // M(r, c) of the member whose A starts at `ab`.
 fn mel(ab: u32, r: u32, c: u32) -> ${T} { return ldA(ab + r * p.ars + c * p.acs); }
+
+// M(k0 + r, k0 + c) of the diagonal block: from workgroup memory when it is staged there.
+fn dget(ab: u32, k0: u32, r: u32, c: u32) -> ${T} {
+#if DIAG_SMEM
+  return ds[r * NB + c];
+#else
+  return mel(ab, k0 + r, k0 + c);
+#endif
+}
 
 @compute @workgroup_size(${WG})
 fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -72,12 +84,23 @@ fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgro
     if (k < nbk && colOk) { v = B[bb + (k0 + k) * p.bld + col]; }
     zs[k * BC + tc] = v;
   }
+  // M chunk loads run along the contiguous direction of A (cs = 1: along k; else along rows).
+  let alongK = p.acs == 1u;
+#if DIAG_SMEM
+  for (var t = lid; t < NB * NB; t += WG) {
+    let r = select(t % NB, t / NB, alongK);
+    let c = select(t / NB, t % NB, alongK);
+    var v = ${ZERO};
+    if (r < nbk && c < nbk && select((c >= r), (c <= r), lower) && !(unit && r == c)) { v = mel(ab, k0 + r, k0 + c); }
+    ds[r * NB + c] = v;
+  }
+#endif
   workgroupBarrier();
   // Substitution, one barrier per step: row i is final when step s begins; the step removes
   // its multiple from the open rows, and the row that becomes final divides by its diagonal.
   if (!unit) {
     let f = select(nbk - 1u, 0u, lower);
-    if (tr == 0u) { zs[f * BC + tc] = tdiv(zs[f * BC + tc], mel(ab, k0 + f, k0 + f)); }
+    if (tr == 0u) { zs[f * BC + tc] = tdiv(zs[f * BC + tc], dget(ab, k0, f, f)); }
   }
   workgroupBarrier();
   for (var s = 0u; s + 1u < nbk; s++) {
@@ -86,8 +109,8 @@ fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgro
     let zi = zs[i * BC + tc];
     for (var k = tr; k < nbk; k += TR) {
       if (select((k < i), (k > i), lower)) {
-        var v = zs[k * BC + tc] - tmul(mel(ab, k0 + k, k0 + i), zi);
-        if (k == next && !unit) { v = tdiv(v, mel(ab, k0 + k, k0 + k)); }
+        var v = zs[k * BC + tc] - tmul(dget(ab, k0, k, i), zi);
+        if (k == next && !unit) { v = tdiv(v, dget(ab, k0, k, k)); }
         zs[k * BC + tc] = v;
       }
     }
@@ -105,8 +128,6 @@ fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgro
   let r0t = p.r0 + rt * BM;
   var acc: array<${T}, ${TM}>;
   for (var q = 0u; q < TM; q++) { acc[q] = ${ZERO}; }
-  // M chunk loads run along the contiguous direction of A (cs = 1: along k; else along rows).
-  let alongK = p.acs == 1u;
   for (var kc = 0u; kc < nbk; kc += KC) {
     for (var t = lid; t < BM * KC; t += WG) {
       let lr = select(t % BM, t / KC, alongK);

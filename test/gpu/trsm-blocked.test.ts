@@ -62,6 +62,8 @@ interface Case {
   sameBuffer?: boolean;
   /** Triangles to use instead of random well-conditioned ones. */
   Ts?: Mat[];
+  path?: 'fused' | 'gemm';
+  stageDiag?: boolean;
 }
 
 /** Runs trsmBlockedGpu on host-built operands; returns the residual ratio and X of each member. */
@@ -85,7 +87,7 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
   const bd = pack(Bs, lbLocal, complex, bTotal, 777);
   let args: TrsmArgs;
   let bT: Tensor, lb: Layout;
-  const common = { dtype: c.dtype, n, nrhs, batch, upper: c.upper, unit: c.unit, op: c.op, nb: c.nb };
+  const common = { dtype: c.dtype, n, nrhs, batch, upper: c.upper, unit: c.unit, op: c.op, nb: c.nb, path: c.path, stageDiag: c.stageDiag };
   if (c.sameBuffer) {
     const both = new Float32Array((aTotal + bTotal) * F);
     both.set(ad, 0);
@@ -117,14 +119,15 @@ describe('trsmBlockedGpu: every variant across block edges (nb = 8)', () => {
   for (const dtype of ['float32', 'complex64'] as const) {
     for (const upper of [false, true]) {
       for (const unit of [false, true]) {
-        gpuIt(`${dtype} upper=${upper} unit=${unit}, op N/T/C: ratio < 30 for n = 1, 7, 8, 9, 17, 40 and 1, 3, 64 RHS`, async () => {
+        gpuIt(`${dtype} upper=${upper} unit=${unit}, op N/T/C: ratio < 30 for n = 1, 7, 8, 9, 17, 40 and 1, 3, 64 RHS, diagonal block staged or not`, async () => {
           const rng = new Rng(100 + (upper ? 1 : 0) + (unit ? 2 : 0) + (dtype === 'complex64' ? 4 : 0));
           const sizes = [1, 7, 8, 9, 17, 40];
           const rhs = [1, 3, 64];
           for (const op of OPS) {
             for (let s = 0; s < sizes.length; s++) {
               const n = sizes[s], nrhs = rhs[(s + OPS.indexOf(op)) % 3];
-              const r = await solveCase({ dtype, n, nrhs, batch: 2, upper, unit, op, nb: 8 }, rng);
+              // the diagonal block from global memory (T) or staged in workgroup memory (N, C)
+              const r = await solveCase({ dtype, n, nrhs, batch: 2, upper, unit, op, nb: 8, stageDiag: op !== 'T' }, rng);
               for (const x of r.Xs) expect(Array.from(x.data).every(Number.isFinite), `${op} n=${n} k=${nrhs}`).toBe(true);
               for (const q of r.ratios) expect(q, `${op} n=${n} k=${nrhs}`).toBeLessThan(30);
             }
@@ -159,6 +162,35 @@ describe('trsmBlockedGpu: operands', () => {
       const r = await solveCase({ dtype: 'float32', n: 150, nrhs: 40, batch: 2, upper: op !== 'T', unit: false, op }, rng);
       for (const q of r.ratios) expect(q, op).toBeLessThan(30);
     }
+  });
+});
+
+describe('trsmBlockedGpu: the GEMM path (block solves, then gemmGpu updates)', () => {
+  for (const dtype of ['float32', 'complex64'] as const) {
+    gpuIt(`${dtype}: every (upper, unit, op), n = 9, 17, 40 with nb = 8; strided, stride-0 A, one buffer`, async () => {
+      const rng = new Rng(dtype === 'float32' ? 21 : 22);
+      for (const op of OPS) {
+        for (const upper of [false, true]) {
+          for (const unit of [false, true]) {
+            for (const [n, nrhs] of [[9, 3], [17, 40], [40, 5]] as const) {
+              const tag = `op=${op} upper=${upper} unit=${unit} n=${n} k=${nrhs}`;
+              const r = await solveCase({ dtype, n, nrhs, batch: 2, upper, unit, op, nb: 8, path: 'gemm', strided: n === 17 }, rng);
+              for (const q of r.ratios) expect(q, tag).toBeLessThan(30);
+            }
+          }
+        }
+        const a = await solveCase({ dtype, n: 19, nrhs: 6, batch: 3, upper: true, unit: false, op, nb: 8, path: 'gemm', strided: true, shareA: true }, rng);
+        for (const q of a.ratios) expect(q, `shared A op=${op}`).toBeLessThan(30);
+        const b = await solveCase({ dtype, n: 21, nrhs: 4, batch: 2, upper: false, unit: false, op, nb: 8, path: 'gemm', strided: true, sameBuffer: true }, rng);
+        for (const q of b.ratios) expect(q, `one buffer op=${op}`).toBeLessThan(30);
+      }
+    });
+  }
+
+  gpuIt('default choice: 256 right-hand sides take the GEMM path (nb 128), n = 150', async () => {
+    const rng = new Rng(23);
+    const r = await solveCase({ dtype: 'float32', n: 150, nrhs: 256, batch: 1, upper: false, unit: false, op: 'T' }, rng);
+    expect(r.ratios[0]).toBeLessThan(30);
   });
 });
 

@@ -16,6 +16,7 @@ import { zeroInfo } from './lu.js';
 import { gpuLimits } from './device.js';
 import { bufferOf } from './pool.js';
 import { commandEncoder, recordedCommand } from './queue.js';
+import { gemmGpu, type GemmOperand } from './gemm.js';
 import type { GpuStorage } from '../../core/tensor.js';
 
 /** Largest n the general kernel takes (one workgroup per system); the blocked solve takes any n. */
@@ -176,14 +177,6 @@ export function trsmDiagProgram(dtype: 'float32' | 'complex64') {
 
 // ---------------------------------------------------------------- blocked solve (any n)
 
-/** A strided batched matrix view: the same shape as gemm.ts's GemmOperand (which lands with the GEMM). */
-export interface GemmOperand {
-  s: GpuStorage;
-  offset: number;
-  ld: number;
-  stride: number;
-}
-
 /** Arguments of `trsmBlockedGpu`: op(A)·X = B, left side, in place in B over the batch. */
 export interface TrsmArgs {
   dtype: 'float32' | 'complex64'; n: number; nrhs: number; batch: number;
@@ -194,35 +187,52 @@ export interface TrsmArgs {
   upper: boolean; unit: boolean; op: 'N' | 'T' | 'C';
   /** Block size (tests use small ones). */
   nb?: number;
-  /** Rows per update tile (32, 64 or 128). */
+  /** Rows per update tile of the fused path (32, 64 or 128). */
   bm?: number;
+  /** 'fused': one dispatch per block; 'gemm': the block's solve, then the update through gemmGpu. Default: by nrhs. */
+  path?: 'fused' | 'gemm';
+  /** Stage the diagonal block in workgroup memory (default: when it fits the device). */
+  stageDiag?: boolean;
 }
 
-/** Defaults for a large GPU: 64-row diagonal blocks, 64-row update tiles. */
-export const TRSM_BLOCKED_DEFAULT = { nb: 64, bm: 64 } as const;
+/**
+ * Defaults for a large GPU: the fused path (64-row blocks, 64-row update tiles) below
+ * `gemmFrom` right-hand sides, where the whole solve is a chain of n/nb latency-bound steps;
+ * from there the updates are GEMMs of k = gemmNb, large enough for gemmGpu's big tiles.
+ */
+export const TRSM_BLOCKED_DEFAULT = { nb: 64, bm: 64, gemmNb: 128, gemmFrom: 256 } as const;
 
 const BLOCKED_WG = 256;
 const BLOCKED_KC = 16;
 
-/** Columns of B per workgroup: up to 32 (fewer for few RHS), shrunk until workgroup memory fits. */
-export function trsmBlockedColumns(dtype: 'float32' | 'complex64', nb: number, nrhs: number, bm: number, limitBytes: number): number {
-  let bc = Math.min(32, Math.max(8, pow2ceil(nrhs)));
-  while (bc > 8 && trsmBlockedBytes(dtype, nb, bc, bm) > limitBytes) bc /= 2;
-  return bc;
+/**
+ * Columns of B per workgroup (up to 32, fewer for few RHS) and whether the diagonal block is
+ * staged in workgroup memory: staging if any column count fits with it (the substitution's
+ * nb steps then read no global memory), else the widest that fits without.
+ */
+export function trsmBlockedShape(dtype: 'float32' | 'complex64', nb: number, nrhs: number, bm: number, limitBytes: number, stage?: boolean): { bc: number; diagSmem: boolean } {
+  const top = Math.min(32, Math.max(8, pow2ceil(nrhs)));
+  for (const diagSmem of stage === undefined ? [true, false] : [stage]) {
+    for (let bc = top; bc >= 8; bc /= 2) if (trsmBlockedBytes(dtype, nb, bc, bm, diagSmem) <= limitBytes) return { bc, diagSmem };
+  }
+  throw new ArgumentError(`trsm: block size ${nb} needs ${trsmBlockedBytes(dtype, nb, 8, bm, stage ?? false)} bytes of workgroup memory; the device allows ${limitBytes}`);
 }
 
-function trsmBlockedBytes(dtype: string, nb: number, bc: number, bm: number): number {
+function trsmBlockedBytes(dtype: string, nb: number, bc: number, bm: number, diagSmem: boolean): number {
   const kc = Math.min(BLOCKED_KC, nb);
   const nbp = Math.ceil(nb / kc) * kc;
-  return (nbp * bc + bm * kc) * 4 * floatsPer(dtype);
+  return (nbp * bc + bm * kc + (diagSmem ? nb * nb : 0)) * 4 * floatsPer(dtype);
 }
 
-/** The step kernel (shaders/trsm/trsm_blocked.wgsl) for a dtype, block size nb, BC columns, BM rows; sameBuf: A is read from B's buffer. */
-export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, bc: number, bm: number, sameBuf: boolean) {
+/**
+ * The step kernel (shaders/trsm/trsm_blocked.wgsl) for a dtype, block size nb, BC columns, BM
+ * rows; sameBuf: A is read from B's buffer; diagSmem: the diagonal block is staged in workgroup memory.
+ */
+export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, bc: number, bm: number, sameBuf: boolean, diagSmem: boolean) {
   const kc = Math.min(BLOCKED_KC, nb);
   const nbp = Math.ceil(nb / kc) * kc;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
-  const key = `${dtype}|nb${nb}|bc${bc}|bm${bm}|kc${kc}|same${+sameBuf}`;
+  const key = `${dtype}|nb${nb}|bc${bc}|bm${bm}|kc${kc}|same${+sameBuf}|ds${+diagSmem}`;
   const uniforms = {
     count: 'u32', per: 'u32', nct: 'u32', nrt: 'u32', blk: 'u32', fin: 'u32', n: 'u32', nrhs: 'u32',
     r0: 'u32', r1: 'u32', aoff: 'u32', ars: 'u32', acs: 'u32', astr: 'u32', boff: 'u32', bld: 'u32', bstr: 'u32',
@@ -230,11 +240,11 @@ export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, b
   } as const;
   const defs = {
     ...dtypeDefines(dtype), NB: nb, NBP: nbp, BC: bc, BM: bm, KC: kc, WG: BLOCKED_WG, NBPBC: nbp * bc, BMKC: bm * kc,
-    TM: bm / (BLOCKED_WG / bc), SAME_BUF: sameBuf,
+    TM: bm / (BLOCKED_WG / bc), SAME_BUF: sameBuf, DIAG_SMEM: diagSmem, NBNB: nb * nb,
   };
   const spec = (decl: { inputs: Record<string, typeof T>; outputs: { B: typeof T }; uniforms: typeof uniforms }) => ({
     name: 'trsm_blocked', key, entryPoint: `trsm_blocked_${dtype === 'complex64' ? 'c64' : 'f32'}`, workgroupSize: [BLOCKED_WG, 1, 1] as [number, number, number],
-    workgroupBytes: trsmBlockedBytes(dtype, nb, bc, bm), decl,
+    workgroupBytes: trsmBlockedBytes(dtype, nb, bc, bm, diagSmem), decl,
     body: () => loadShader('trsm/trsm_blocked.wgsl', defs),
   });
   return sameBuf
@@ -263,8 +273,10 @@ const isCount = (v: number) => Number.isInteger(v) && v >= 0;
  */
 export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   const { dtype, n, nrhs, batch, A, B, upper, unit, op } = args;
-  const nb = args.nb ?? TRSM_BLOCKED_DEFAULT.nb;
+  const path = args.path ?? (nrhs >= TRSM_BLOCKED_DEFAULT.gemmFrom ? 'gemm' : 'fused');
+  const nb = args.nb ?? (path === 'gemm' ? TRSM_BLOCKED_DEFAULT.gemmNb : TRSM_BLOCKED_DEFAULT.nb);
   const bm = args.bm ?? TRSM_BLOCKED_DEFAULT.bm;
+  if (path !== 'fused' && path !== 'gemm') throw new ArgumentError(`${who}: trsm path ${String(path)} is not 'fused' or 'gemm'`);
   if (dtype !== 'float32' && dtype !== 'complex64') throw new ArgumentError(`${who}: trsm dtype ${String(dtype)} is not float32 or complex64`);
   if (!isCount(n) || !isCount(nrhs) || !isCount(batch)) throw new ArgumentError(`${who}: trsm sizes n ${n}, nrhs ${nrhs}, batch ${batch} must be non-negative integers`);
   if (op !== 'N' && op !== 'T' && op !== 'C') throw new ArgumentError(`${who}: trsm op ${String(op)} is not 'N', 'T' or 'C'`);
@@ -280,9 +292,9 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   // the block size stays nb for small n too: one compiled variant per (nb, BC), not one per n
   const nbEff = nb;
   const limits = gpuLimits(who);
-  const bc = trsmBlockedColumns(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize);
+  const { bc, diagSmem } = trsmBlockedShape(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag);
   const sameBuf = bufferOf(A.s) === bufferOf(B.s);
-  const prog = trsmBlockedProgram(dtype, nbEff, bc, bm, sameBuf);
+  const prog = trsmBlockedProgram(dtype, nbEff, bc, bm, sameBuf, diagSmem);
   const last = (o: GemmOperand, rows: number, cols: number) => o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols;
   checkIndexRange(Math.max(last(A, n, n), last(B, n, nrhs)), who);
   const lower = op === 'N' ? !upper : upper;
@@ -294,7 +306,29 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   };
   const NONE = 0xffffffff;
   const blockAt = (s: number) => (lower ? s : nblk - 1 - s);
-  const inputs = sameBuf ? {} : { A: A.s };
+  const inputs = (sameBuf ? {} : { A: A.s }) as { A: GpuStorage };
+  if (path === 'gemm') {
+    // per block: its solve in place (one workgroup per member and column tile), then
+    // B_rest -= M_rest,blk · X_blk as one GEMM over the batch
+    for (let s = 0; s < nblk; s++) {
+      const blk = blockAt(s);
+      const k0 = blk * nbEff, kb = Math.min(nbEff, n - k0);
+      runProgram(prog, {
+        inputs, outputs: { B: B.s }, workgroups: batch * nct,
+        uniforms: { ...base, per: nct, nrt: 0, blk: 0, fin: blk, r0: 0, r1: 0 },
+      });
+      const r0 = lower ? k0 + kb : 0, r1 = lower ? n : k0;
+      if (r1 <= r0) continue;
+      gemmGpu(who, {
+        dtype, m: r1 - r0, n: nrhs, k: kb, batch, alpha: -1, beta: 1, opA: op,
+        // M_rest,blk is A[r0:r1, k0:k0+kb] (op N) or op(A[k0:k0+kb, r0:r1]) (T, C)
+        A: { ...A, offset: A.offset + (op === 'N' ? r0 * A.ld + k0 : k0 * A.ld + r0) },
+        B: { ...B, offset: B.offset + k0 * B.ld },
+        C: { ...B, offset: B.offset + r0 * B.ld },
+      });
+    }
+    return;
+  }
   for (let s = 0; s <= nblk; s++) {
     const blk = s < nblk ? blockAt(s) : NONE;
     const fin = s > 0 ? blockAt(s - 1) : NONE;
@@ -305,8 +339,8 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
     const per = nct * (nrt + (fin === NONE ? 0 : 1));
     if (per === 0) continue;
     checkIndexRange(batch * per, who);
-    runProgram(prog as ReturnType<typeof trsmBlockedProgram>, {
-      inputs: inputs as { A: GpuStorage }, outputs: { B: B.s }, workgroups: batch * per,
+    runProgram(prog, {
+      inputs, outputs: { B: B.s }, workgroups: batch * per,
       uniforms: { ...base, per, nrt, blk: blk === NONE ? 0 : blk, fin: fin === NONE ? 0 : fin, r0, r1 },
     });
   }
