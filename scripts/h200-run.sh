@@ -87,6 +87,7 @@ bench_tmp=$(mktemp -d /tmp/lapis-h200-bench.XXXXXX)
 #   "lu-nb64|60|LAPIS_LU_NB=64 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
 #   "lu-leaf32|60|LAPIS_LU_LEAF=32 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
 #   "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js matmul-gpu --no-torch"
+#   "lu-tune|150|LU_TUNE_CASES=4096,8192,c2048,b1024x128 node bench/gpu-lu-blocked-tune.mjs"
 EXTRA_STEPS=(
 )
 if [ -n "${LAPIS_H200_EXTRA:-}" ]; then
