@@ -18,6 +18,9 @@ import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrSumProgram } from '../../src/backend/gpu/qr.js';
 import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } from '../../src/backend/gpu/lu_ops.js';
+import {
+  luPanelProgram, laswpGatherProgram, laswpSeqProgram, luTrsmProgram, luStatusProgram,
+} from '../../src/backend/gpu/lu_blocked.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
 function everyProgram(): Array<[string, GpuProgram]> {
@@ -44,6 +47,14 @@ function everyProgram(): Array<[string, GpuProgram]> {
     for (const n of [5, 16, 32]) add(`lu_reg ${mode} n=${n}`, luRegProgram(mode, n, mode === 'SOLVE' ? 3 : mode === 'INV' ? n : 0));
   }
   add('gather i32', gatherProgram());
+  for (const dt of ['float32', 'complex64'] as const) {
+    add(`lu_panel ${dt} leaf in A`, luPanelProgram(dt, 256, 16, 0));
+    add(`lu_panel ${dt} leaf in registers`, luPanelProgram(dt, 256, 8, 4));
+    add(`laswp gather ${dt}`, laswpGatherProgram(dt));
+    add(`laswp seq ${dt}`, laswpSeqProgram(dt));
+    add(`lu_trsm ${dt}`, luTrsmProgram(dt));
+  }
+  for (const mode of ['INIT', 'FLAG', 'FINISH'] as const) add(`lu_status ${mode}`, luStatusProgram(mode));
   for (const dt of ['float32', 'complex64'] as const) {
     add(`trsm ${dt}`, trsmProgram(dt, 40, 5));
     add(`trsm_diag ${dt}`, trsmDiagProgram(dt));

@@ -24,7 +24,8 @@ type D = 'float32' | 'complex64';
 export interface LuBlockParams {
   /** Columns per block step (the outer panel). */
   nb: number;
-  /** Widest leaf of the panel recursion (one workgroup per matrix walks its columns). */
+  /** Widest leaf of the panel recursion (one workgroup per matrix walks its columns); 0: 16 where
+   *  that leaf fits in registers (leafPlan), else 8. */
   leaf: number;
   /** Threads per leaf workgroup (at most the device's limit; 0: pick from m, see leafPlan). */
   wg: number;
@@ -37,7 +38,7 @@ export function luBlockDefaults(m: number, n: number): LuBlockParams {
   const mn = Math.min(m, n);
   return {
     nb: num(env.LAPIS_LU_NB) || (mn > 4096 ? 256 : 128),
-    leaf: num(env.LAPIS_LU_LEAF) || (m > 2048 ? 8 : 16),
+    leaf: num(env.LAPIS_LU_LEAF),
     wg: num(env.LAPIS_LU_WG) || 0,
   };
 }
@@ -183,10 +184,12 @@ export function luFactorBlockedGpu(who: string, args: {
   checkCount(who, 'n', n);
   checkCount(who, 'batch', batch);
   const def = luBlockDefaults(m, n);
-  const nb = args.nb ?? def.nb, leaf = args.leaf ?? def.leaf;
+  const nb = args.nb ?? def.nb;
+  const mn = Math.min(m, n);
+  const regs = args.leafRegs ?? true, wgAsked = args.wg ?? def.wg;
+  const leaf = args.leaf ?? (def.leaf || (mn > 0 && leafPlan(m, Math.min(16, nb, mn), dtype, wgAsked, regs, who).rq > 0 ? 16 : 8));
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: nb must be a positive integer, got ${nb}`);
   if (!Number.isInteger(leaf) || leaf < 1) throw new ArgumentError(`${who}: leaf must be a positive integer, got ${leaf}`);
-  const mn = Math.min(m, n);
   if (batch === 0) return;
   checkIndexRange(batch * m * n * floats(dtype), who);
   runProgram(luStatusProgram('INIT'), {
@@ -201,7 +204,7 @@ export function luFactorBlockedGpu(who: string, args: {
     });
   }
   const leafW = Math.min(leaf, nb, mn);
-  const plan = leafPlan(m, leafW, dtype, args.wg ?? def.wg, args.leafRegs ?? true, who);
+  const plan = leafPlan(m, leafW, dtype, wgAsked, regs, who);
   const panelProg = luPanelProgram(dtype, plan.wg, leafW, plan.rq);
   const trsmProg = luTrsmProgram(dtype);
   const rowid = allocStorage(batch * m * 4, who, true);

@@ -799,6 +799,217 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> dst: array<i32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
+// ---- lu_panel float32 leaf in A: lu_panel → lu_panel_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_panel float32 leaf in registers: lu_panel → lu_panel_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- laswp gather float32: laswp → laswp_gather_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  j: u32,
+  jb: u32,
+  ncols: u32,
+  split: u32,
+  gap: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> PIV: array<i32>;
+@group(0) @binding(1) var<storage, read> ROWID: array<i32>;
+@group(0) @binding(2) var<storage, read_write> A: array<f32>;
+@group(0) @binding(3) var<storage, read_write> S: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- laswp seq float32: laswp → laswp_seq_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  ld: u32,
+  offset: u32,
+  stride: u32,
+  ncols: u32,
+  piv_stride: u32,
+  k0: u32,
+  k1: u32,
+  reverse: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> PIV: array<i32>;
+@group(0) @binding(1) var<storage, read_write> B: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- lu_trsm float32: lu_trsm → lu_trsm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  r: u32,
+  nl: u32,
+  cb: u32,
+  ncols: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<f32>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- lu_panel complex64 leaf in A: lu_panel → lu_panel_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_panel complex64 leaf in registers: lu_panel → lu_panel_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- laswp gather complex64: laswp → laswp_gather_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  j: u32,
+  jb: u32,
+  ncols: u32,
+  split: u32,
+  gap: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> PIV: array<i32>;
+@group(0) @binding(1) var<storage, read> ROWID: array<i32>;
+@group(0) @binding(2) var<storage, read_write> A: array<vec2f>;
+@group(0) @binding(3) var<storage, read_write> S: array<vec2f>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- laswp seq complex64: laswp → laswp_seq_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  ld: u32,
+  offset: u32,
+  stride: u32,
+  ncols: u32,
+  piv_stride: u32,
+  k0: u32,
+  k1: u32,
+  reverse: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> PIV: array<i32>;
+@group(0) @binding(1) var<storage, read_write> B: array<vec2f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- lu_trsm complex64: lu_trsm → lu_trsm_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  r: u32,
+  nl: u32,
+  cb: u32,
+  ncols: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- lu_status INIT: lu_status → lu_status_init
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  per: u32,
+}
+@group(0) @binding(0) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- lu_status FLAG: lu_status → lu_status_flag
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  per: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- lu_status FINISH: lu_status → lu_status_finish
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  per: u32,
+}
+@group(0) @binding(0) var<storage, read> INFO: array<i32>;
+@group(0) @binding(1) var<storage, read_write> A: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- trsm float32: trsm → trsm_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
