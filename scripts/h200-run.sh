@@ -44,8 +44,10 @@ if [ "${1:-}" = --prepare ]; then
   ptree=${2:-$repo/build-h200tree}
   mkdir -p "$ptree"
   ptree=$(cd "$ptree" && pwd)
-  if [ "$ptree" = "$repo" ] || { [ -n "$(ls -A "$ptree")" ] && [ ! -f "$ptree/.h200-tree" ]; }; then
-    echo "h200-run --prepare: $ptree is not empty and was not made by --prepare; not touching it" >&2
+  # clear only a tree made here before (the marker) or a copy of this project without a .git
+  is_copy() { [ ! -e "$ptree/.git" ] && grep -qs '"name": "lapis"' "$ptree/package.json"; }
+  if [ "$ptree" = "$repo" ] || { [ -n "$(ls -A "$ptree")" ] && [ ! -f "$ptree/.h200-tree" ] && ! is_copy; }; then
+    echo "h200-run --prepare: $ptree is not empty and is not a tree made by --prepare; not touching it" >&2
     exit 2
   fi
   find "$ptree" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
