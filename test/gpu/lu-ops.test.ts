@@ -165,7 +165,8 @@ describe('gpu luUnpack and lu', () => {
         const g = luUnpackGpu(f.LU.to('gpu'), f.pivots.to('gpu') as Tensor<'int32'>);
         const c = lookup('luUnpack', dtype, 'cpu')(f.LU, f.pivots);
         const k = Math.min(m, n);
-        for (const [name, t, shape] of [['P', g.P, [count, m, m]], ['L', g.L, [count, m, k]], ['U', g.U, [count, k, n]]] as const) {
+        const bs = count === 1 ? [] : [count];
+        for (const [name, t, shape] of [['P', g.P, [...bs, m, m]], ['L', g.L, [...bs, m, k]], ['U', g.U, [...bs, k, n]]] as const) {
           expect(t.shape, name).toEqual(shape);
           expect(Array.from(await t.data()), name).toEqual(Array.from(c[name].dataSync()));
         }
