@@ -179,8 +179,6 @@ function checkQr(A: Float32Array, Q: Float32Array, R: Float32Array, m: number, n
 // ---------------------------------------------------------------------------------------
 // Cases
 
-const TORCH_DT: Record<D, string> = { float32: 'torch.float32', complex64: 'torch.complex64' };
-
 /** torch setup: a seeded uniform(-1, 1) tensor `name` of `shape` on the GPU. */
 function torchUniform(name: string, dtype: D, shape: number[], seed: number): string {
   const dims = shape.join(', ');
@@ -192,7 +190,7 @@ function torchUniform(name: string, dtype: D, shape: number[], seed: number): st
 /**
  * A GPU case: `setup` makes the data (lazily, on the first call, so only cases that run pay
  * for it), `run` records one call and returns its outputs, `check` verifies one result on
- * the host. Errors come out as "error: <name>: <message>" in the case's gpu note.
+ * the host. Errors come out as "error: <ErrorClass>: <message>" in the case's gpu note.
  */
 function gpuCase(spec: {
   name: string;
