@@ -10,9 +10,10 @@
 // TRANS_A / TRANS_B (op T or C); op C conjugates on load through the uniforms cjA, cjB
 // ((1, -1); (1, 1) otherwise), so T and C share a pipeline;
 // VEC_A / VEC_B (float32: the operand is read as vec4f along its contiguous direction:
-// offset, ld and batch stride are multiples of 4); ALIAS_A / ALIAS_B (the operand lives
-// in C's buffer: read through the read_write binding C, since WebGPU forbids binding one
-// buffer read-only and read-write in the same dispatch).
+// offset, ld and batch stride are multiples of 4); WIDE_A / WIDE_B / VEC_C (the binding
+// holding the operand is array<vec4f>; C is then stored as vec4s); ALIAS_A / ALIAS_B (the
+// operand lives in C's buffer: read through the read_write binding C, since WebGPU forbids
+// binding one buffer read-only and read-write in the same dispatch).
 // Bindings: A (unless ALIAS_A), B (unless ALIAS_B) → C; uniforms M, N, K, total
 // (workgroups: batch · tilesPerMat), tilesN, tilesPerMat, offA, lda, sA, offB, ldb, sB,
 // offC, ldc, sC, alpha, beta, cjA, cjB. beta = 0: C is not read (it may hold NaN).
@@ -57,32 +58,61 @@ fn addr_b(base: u32, kk: u32, j: u32) -> u32 {
 #endif
 }
 
-#if !VEC_A
+// The bindings that hold A and B: their own, or C's when they live in C's buffer. WIDE_X:
+// that binding is an array<vec4f> (a float32 view aligned to 4 elements, checked to end
+// inside the binding), read by component where the operand itself is not aligned.
 fn ld_a(i: u32) -> ${T} {
 #if ALIAS_A
-  let v = C[i];
+#if WIDE_A
+  return C[i / 4u][i % 4u];
+#elif IS_COMPLEX
+  return C[i] * p.cjA;
 #else
-  let v = A[i];
+  return C[i];
 #endif
-#if IS_COMPLEX
-  return v * p.cjA;
+#elif WIDE_A
+  return A[i / 4u][i % 4u];
+#elif IS_COMPLEX
+  return A[i] * p.cjA;
 #else
-  return v;
+  return A[i];
+#endif
+}
+
+#if WIDE_A
+fn ld_a4(i: u32) -> vec4f {
+#if ALIAS_A
+  return C[i];
+#else
+  return A[i];
 #endif
 }
 #endif
 
-#if !VEC_B
 fn ld_b(i: u32) -> ${T} {
 #if ALIAS_B
-  let v = C[i];
+#if WIDE_B
+  return C[i / 4u][i % 4u];
+#elif IS_COMPLEX
+  return C[i] * p.cjB;
 #else
-  let v = B[i];
+  return C[i];
 #endif
-#if IS_COMPLEX
-  return v * p.cjB;
+#elif WIDE_B
+  return B[i / 4u][i % 4u];
+#elif IS_COMPLEX
+  return B[i] * p.cjB;
 #else
-  return v;
+  return B[i];
+#endif
+}
+
+#if WIDE_B
+fn ld_b4(i: u32) -> vec4f {
+#if ALIAS_B
+  return C[i];
+#else
+  return B[i];
 #endif
 }
 #endif
@@ -205,13 +235,11 @@ var<workgroup> Bs: array<vec4f, 2u * BK * BN4>;   // [stage][k][n/4]
 
 #if VEC_A
 const LA = BM * BK / 4u / NT;       // vec4 loads of A per thread
-fn ld_a4(i: u32) -> vec4f { return A[i]; }
 #else
 const LA = BM * BK / NT;            // scalar loads of A per thread
 #endif
 #if VEC_B
 const LB = BK * BN / 4u / NT;
-fn ld_b4(i: u32) -> vec4f { return B[i]; }
 #else
 const LB = BK * BN / NT;
 #endif
@@ -381,6 +409,21 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
         let gn = n0 + (tx + h * WGX) * 4u;
         let v = alpha * acc[(g * 4u + r) * TN4 + h];
         let base = cOff + gm * p.ldc + gn;
+#if VEC_C
+        if (gn + 3u < N) {
+          var o = v;
+          if (beta != 0.0) { o = fma(vec4f(beta), C[base / 4u], o); }
+          C[base / 4u] = o;
+          continue;
+        }
+        for (var c = 0u; c < 4u; c++) {
+          if (gn + c < N) {
+            var o = v[c];
+            if (beta != 0.0) { o = fma(beta, C[base / 4u][c], o); }
+            C[base / 4u][c] = o;
+          }
+        }
+#else
         for (var c = 0u; c < 4u; c++) {
           if (gn + c < N) {
             var o = v[c];
@@ -388,6 +431,7 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
             C[base + c] = o;
           }
         }
+#endif
       }
     }
   }

@@ -39,6 +39,10 @@ interface Case {
   tile?: GemmTile;
   /** Whether A and B must be read as vec4s (checks the variant the plan picks). */
   vec?: [boolean, boolean];
+  /** Whether C must be bound as vec4s. */
+  vecC?: boolean;
+  /** Elements past the furthest view in each buffer (default 5). */
+  slack?: number;
 }
 
 /** Element indices of a rows×cols view over the batch. */
@@ -61,7 +65,7 @@ async function runCase(c: Case): Promise<void> {
   if (c.aliasA) cLen = Math.max(cLen, extent(c.A, ...aDims, batch));
   if (c.aliasB) cLen = Math.max(cLen, extent(c.B, ...bDims, batch));
   const aLen = extent(c.A, ...aDims, batch), bLen = extent(c.B, ...bDims, batch);
-  const slack = 5;
+  const slack = c.slack ?? 5;
   const cHost = rand((cLen + slack) * w, 3);
   const aHost = c.aliasA ? cHost : rand((aLen + slack) * w, 1);
   const bHost = c.aliasB ? cHost : rand((bLen + slack) * w, 2);
@@ -101,10 +105,9 @@ async function runCase(c: Case): Promise<void> {
     dtype: c.dtype, m, n, k, batch, opA, opB, alpha, beta,
     A: { s: tA.gpuStorage(), ...c.A }, B: { s: tB.gpuStorage(), ...c.B }, C: { s: tC.gpuStorage(), ...c.C },
   };
-  if (c.vec) {
-    const v = planGemm(args, c.tile).variant;
-    expect([v.vecA, v.vecB]).toEqual(c.vec);
-  }
+  const v = planGemm(args, c.tile).variant;
+  if (c.vec) expect([v.vecA, v.vecB], 'vec4 loads of A, B').toEqual(c.vec);
+  if (c.vecC !== undefined) expect(v.vecC, 'vec4 binding of C').toBe(c.vecC);
   gemmGpu('test', args, c.tile);
   const out = (await tC.data()) as Float32Array;
   let worst = 0;
@@ -164,6 +167,11 @@ describe('gemmGpu ops and views', () => {
       await runCase(padded('complex64', tile.BM - 1, tile.BN + 2, tile.BK + 1, 1, 'N', 'C', 0, { tile, beta: 1 }));
     });
   }
+  gpuIt('float32 aligned views ending in a partial vec4 at the buffer end: scalar access', async () => {
+    await runCase(padded('float32', 9, 7, 5, 2, 'N', 'N', 4, { slack: 0, vec: [false, false], beta: 1 }));
+    await runCase({ ...padded('float32', 9, 7, 5, 2, 'N', 'N', 4, { slack: 0, beta: 1 }), C: { offset: 4, ld: 8, stride: 72 }, vecC: false });
+    await runCase({ ...padded('float32', 9, 7, 5, 2, 'N', 'N', 4, { slack: 3, beta: 1 }), C: { offset: 4, ld: 8, stride: 72 }, vecC: true });
+  });
   gpuIt('float32 m = 1030 (one size above 1024), n = 40, k = 24, default tile', async () => {
     await runCase(padded('float32', 1030, 40, 24, 1, 'N', 'N', 0, { beta: 1 }));
   });
@@ -197,13 +205,15 @@ describe('gemmGpu with A and/or B in C\'s buffer', () => {
   // The LU trailing update: one n×n matrix per member holds A21 (rows nb.., cols ..nb),
   // A12 (rows ..nb, cols nb..) and A22 ← A22 − A21·A12, all bound once read_write.
   for (const dtype of ['float32', 'complex64'] as const) {
+    // n=20, nb=5: scalar access; n=40, nb=8: C bound as vec4 and A, B read as vec4s through it
     for (const [N, nb] of [[20, 5], [40, 8]] as const) {
       gpuIt(`${dtype} LU trailing update n=${N} nb=${nb}, batch 2: A and B alias C`, async () => {
         const sz = N * N;
-        const tile = N === 40 && dtype === 'float32' ? GEMM_F32_TILES.t32 : undefined;
+        const v4 = dtype === 'float32' && nb % 4 === 0;
         await runCase({
-          dtype, m: N - nb, n: N - nb, k: nb, batch: 2, alpha: -1, beta: 1, aliasA: true, aliasB: true, tile,
+          dtype, m: N - nb, n: N - nb, k: nb, batch: 2, alpha: -1, beta: 1, aliasA: true, aliasB: true,
           A: { offset: nb * N, ld: N, stride: sz }, B: { offset: nb, ld: N, stride: sz }, C: { offset: nb * N + nb, ld: N, stride: sz },
+          vec: [v4, v4], vecC: v4,
         });
       });
     }
@@ -216,6 +226,12 @@ describe('gemmGpu with A and/or B in C\'s buffer', () => {
       await runCase({
         dtype, m: 10, n: 12, k: 12, batch: 2, beta: 0.5, aliasB: true, opB: dtype === 'complex64' ? 'C' : 'T', opA: 'T',
         A: { offset: 1, ld: 10, stride: 120 }, B: { offset: 12, ld: 24, stride: 240 }, C: { offset: 0, ld: 24, stride: 240 },
+      });
+      // C aligned (a vec4 binding), A beside it unaligned: read by component through C
+      await runCase({
+        dtype, m: 10, n: 12, k: 12, batch: 2, beta: 1, aliasA: true,
+        A: { offset: 13, ld: 28, stride: 280 }, B: { offset: 0, ld: 12, stride: 144 }, C: { offset: 0, ld: 28, stride: 280 },
+        vec: [false, dtype === 'float32'], vecC: dtype === 'float32',
       });
     });
   }

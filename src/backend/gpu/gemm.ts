@@ -86,8 +86,12 @@ export function pickGemmTile(dtype: 'float32' | 'complex64', batch: number, m: n
 export interface GemmVariant {
   /** op T or C (C conjugates through a uniform: T and C share the pipeline). */
   transA: boolean; transB: boolean;
-  /** float32: the operand is read as vec4f (offset, ld, stride multiples of 4; not aliased). */
+  /** float32: the operand is read as vec4f (offset, ld, stride multiples of 4). */
   vecA: boolean; vecB: boolean;
+  /** float32: the binding holding the operand is array<vec4f> (C's when aliased). */
+  wideA: boolean; wideB: boolean;
+  /** float32: C is bound as array<vec4f> and stored as vec4s. */
+  vecC: boolean;
   /** The operand lives in C's buffer and is read through C's binding. */
   aliasA: boolean; aliasB: boolean;
 }
@@ -109,21 +113,24 @@ export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: G
   const complex = dtype === 'complex64';
   const f = (b: boolean) => (b ? 1 : 0);
   const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|g${GROUP}`
-    + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}a${f(v.aliasA)}${f(v.aliasB)}`;
+    + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}${f(v.vecC)}w${f(v.wideA)}${f(v.wideB)}a${f(v.aliasA)}${f(v.aliasB)}`;
   return cachedProgram(`gemm|${key}`, () => {
     checkTile(tile, complex);
-    if (complex && (v.vecA || v.vecB)) throw new ArgumentError('gemm: vec4 loads are float32 only');
-    if ((v.vecA && v.aliasA) || (v.vecB && v.aliasB)) throw new ArgumentError('gemm: an aliased operand is read as scalars');
+    const wide = v.vecA || v.vecB || v.vecC || v.wideA || v.wideB;
+    if (complex && wide) throw new ArgumentError('gemm: vec4 access is float32 only');
+    if ((v.vecA && !v.wideA) || (v.vecB && !v.wideB) || (v.aliasA && v.wideA !== v.vecC) || (v.aliasB && v.wideB !== v.vecC)) {
+      throw new ArgumentError(`gemm: inconsistent variant ${JSON.stringify(v)}`);
+    }
     const T: StorageType = complex ? 'vec2f' : 'f32';
     const defs: Defines = {
       ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, GROUP,
       TRANS_A: v.transA, TRANS_B: v.transB,
-      VEC_A: v.vecA, VEC_B: v.vecB, ALIAS_A: v.aliasA, ALIAS_B: v.aliasB,
+      VEC_A: v.vecA, VEC_B: v.vecB, WIDE_A: v.wideA, WIDE_B: v.wideB, VEC_C: v.vecC, ALIAS_A: v.aliasA, ALIAS_B: v.aliasB,
     };
     const inputs: Record<string, StorageType> = {};
-    if (!v.aliasA) inputs.A = v.vecA ? 'vec4f' : T;
-    if (!v.aliasB) inputs.B = v.vecB ? 'vec4f' : T;
-    const decl: GemmDecl = { inputs, outputs: { C: T }, uniforms: GEMM_UNIFORMS };
+    if (!v.aliasA) inputs.A = v.wideA ? 'vec4f' : T;
+    if (!v.aliasB) inputs.B = v.wideB ? 'vec4f' : T;
+    const decl: GemmDecl = { inputs, outputs: { C: v.vecC ? 'vec4f' : T }, uniforms: GEMM_UNIFORMS };
     return {
       name: 'gemm', key, entryPoint: `gemm_${defs.DTYPE}`,
       workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1] as [number, number, number],
@@ -132,6 +139,11 @@ export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: G
       body: () => loadShader('matmul/gemm.wgsl', defs),
     };
   });
+}
+
+/** Index of a view's furthest element (an empty view: its offset). */
+function lastElement(o: GemmOperand, rows: number, cols: number, batch: number): number {
+  return rows * cols * batch === 0 ? o.offset : o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols - 1;
 }
 
 const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
@@ -147,7 +159,7 @@ function checkOperand(who: string, name: string, o: GemmOperand, rows: number, c
   }
   if (o.ld < cols) throw new ArgumentError(`${who}: gemm operand ${name}.ld = ${o.ld} is less than its row length ${cols}`);
   if (rows * cols * batch === 0) return;
-  const last = o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols - 1;
+  const last = lastElement(o, rows, cols, batch);
   if ((last + 1) * elBytes > o.s.byteLength) {
     throw new ArgumentError(`${who}: gemm operand ${name} (${rows}×${cols}, offset ${o.offset}, ld ${o.ld}, stride ${o.stride}, batch ${batch}) `
       + `reaches element ${last}, past its storage of ${Math.floor(o.s.byteLength / elBytes)} elements`);
@@ -157,7 +169,7 @@ function checkOperand(who: string, name: string, o: GemmOperand, rows: number, c
 
 /** The tile, kernel variant and workgroup counts gemmGpu uses for (valid) args. */
 export function planGemm(args: GemmArgs, tile?: GemmTile): { tile: GemmTile; variant: GemmVariant; total: number; tilesN: number; tilesPerMat: number } {
-  const { dtype, m, n, batch, A, B, C } = args;
+  const { dtype, m, n, k, batch, A, B, C } = args;
   const complex = dtype === 'complex64';
   const t = tile ?? pickGemmTile(dtype, batch, m, n);
   const tilesN = Math.ceil(n / t.BN);
@@ -167,10 +179,18 @@ export function planGemm(args: GemmArgs, tile?: GemmTile): { tile: GemmTile; var
   // One buffer is bound once: an operand in C's buffer is read through C's binding.
   const cBuf = bufferOf(C.s);
   const aliasA = bufferOf(A.s) === cBuf, aliasB = bufferOf(B.s) === cBuf;
-  const vec = (o: GemmOperand, alias: boolean) => !complex && !alias && o.offset % 4 === 0 && o.ld % 4 === 0 && o.stride % 4 === 0;
+  // vec4 access needs 4-element alignment, and the view's last vec4 inside the binding
+  // (an array<vec4f> over a binding of byteLength rounded to 4 has floor(bytes/16) elements).
+  const tA = (args.opA ?? 'N') !== 'N', tB = (args.opB ?? 'N') !== 'N';
+  const aligned = (o: GemmOperand) => !complex && o.offset % 4 === 0 && o.ld % 4 === 0 && o.stride % 4 === 0;
+  const fits = (o: GemmOperand, rows: number, cols: number) =>
+    Math.floor(lastElement(o, rows, cols, batch) / 4) < Math.floor(Math.max(16, Math.ceil(o.s.byteLength / 4) * 4) / 16);
+  const fitA = fits(A, tA ? k : m, tA ? m : k), fitB = fits(B, tB ? n : k, tB ? k : n);
+  const vecC = aligned(C) && fits(C, m, n) && (!aliasA || fitA) && (!aliasB || fitB);
+  const wideA = aliasA ? vecC : aligned(A) && fitA;
+  const wideB = aliasB ? vecC : aligned(B) && fitB;
   const variant: GemmVariant = {
-    transA: (args.opA ?? 'N') !== 'N', transB: (args.opB ?? 'N') !== 'N',
-    vecA: vec(A, aliasA), vecB: vec(B, aliasB), aliasA, aliasB,
+    transA: tA, transB: tB, vecA: wideA && aligned(A), vecB: wideB && aligned(B), wideA, wideB, vecC, aliasA, aliasB,
   };
   return { tile: t, variant, total, tilesN, tilesPerMat };
 }
