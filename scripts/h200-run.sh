@@ -120,13 +120,22 @@ run_step() {
   } | tee -a "$log"
   local t0 rc
   t0=$(date +%s)
-  (cd "$tree" && BENCH_OUT="$bench_tmp" LAPIS_BENCH_HOST="$host" timeout -k 10 "$limit" bash -c "$cmd") 2>&1 | tee -a "$log"
+  : >"$OUT/.step"
+  (cd "$tree" && BENCH_OUT="$bench_tmp" LAPIS_BENCH_HOST="$host" timeout -k 10 "$limit" bash -c "$cmd") 2>&1 | tee -a "$log" "$OUT/.step"
   rc=${PIPESTATUS[0]}
   for f in "$bench_tmp"/bench/results/*.json; do [ -f "$f" ] && cp "$f" "$OUT/"; done
   local dt=$(($(date +%s) - t0))
   local what="rc $rc"
   [ "$rc" = 124 ] || [ "$rc" = 137 ] && what="TIMED OUT after ${limit} s (rc $rc)"
   say "step $name: $what, ${dt} s"
+  # the step's headline results into the summary: vitest's totals and failures, bench tables
+  {
+    grep -E '^ +(Test Files|Tests) ' "$OUT/.step"
+    grep -E '^ *FAIL ' "$OUT/.step" | sort -u | head -40
+    grep -B1 -E '^    (gpu|torch|lapis): ' "$OUT/.step" | grep -v '^--$' | head -40
+    awk '/^[A-Za-z0-9_-]+ on [A-Za-z0-9._-]+$/ { p = 1 } p { print } p && /^$/ { p = 0 }' "$OUT/.step"
+  } | sed 's/^/    /' | tee -a "$summary"
+  rm -f "$OUT/.step"
 }
 
 : >"$summary"
@@ -163,14 +172,9 @@ bench_args=${LAPIS_H200_BENCH_ARGS:-}
 vitest="node node_modules/vitest/vitest.mjs run ${LAPIS_H200_TESTS:-test/gpu} $test_args"
 bench="LAPIS_BENCH_OUT=\$BENCH_OUT node --expose-gc dist/bench/run.js"
 
-if want test; then
-  run_step test 200 "$OUT/test-gpu.log" "$vitest"
-  grep -E '^ +(Test Files|Tests) ' "$OUT/test-gpu.log" | sed 's/^/    /' | tee -a "$summary"
-fi
-if want test-default; then
-  run_step test-default 150 "$OUT/test-gpu-default.log" "LAPIS_GPU_LIMITS=default $vitest"
-  grep -E '^ +(Test Files|Tests) ' "$OUT/test-gpu-default.log" | sed 's/^/    /' | tee -a "$summary"
-fi
+want test && run_step test 200 "$OUT/test-gpu.log" "$vitest"
+want test-default && run_step test-default 150 "$OUT/test-gpu-default.log" "LAPIS_GPU_LIMITS=default $vitest"
+
 want linalg && run_step linalg-gpu 270 "$OUT/bench.log" "$bench linalg-gpu $bench_args"
 want matmul && run_step matmul-gpu 150 "$OUT/bench.log" "$bench matmul-gpu $bench_args"
 if want extra; then
