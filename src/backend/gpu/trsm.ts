@@ -202,6 +202,21 @@ export interface TrsmArgs {
  */
 export const TRSM_BLOCKED_DEFAULT = { nb: 64, bm: 64, gemmNb: 128, gemmFrom: 256 } as const;
 
+/** The tunables in effect: TRSM_BLOCKED_DEFAULT, overridden (tuning runs) by LAPIS_TRSM_NB, _BM, _GEMM_NB, _GEMM_FROM, _BLOCKED_FROM, _STAGE (0/1). */
+export function trsmBlockedDefaults(): { nb: number; bm: number; gemmNb: number; gemmFrom: number; blockedFrom: number; stageDiag?: boolean } {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
+  const stage = env.LAPIS_TRSM_STAGE;
+  return {
+    nb: num(env.LAPIS_TRSM_NB) || TRSM_BLOCKED_DEFAULT.nb,
+    bm: num(env.LAPIS_TRSM_BM) || TRSM_BLOCKED_DEFAULT.bm,
+    gemmNb: num(env.LAPIS_TRSM_GEMM_NB) || TRSM_BLOCKED_DEFAULT.gemmNb,
+    gemmFrom: num(env.LAPIS_TRSM_GEMM_FROM) || TRSM_BLOCKED_DEFAULT.gemmFrom,
+    blockedFrom: num(env.LAPIS_TRSM_BLOCKED_FROM) || TRSM_BLOCKED_FROM,
+    stageDiag: stage === '0' ? false : stage === '1' ? true : undefined,
+  };
+}
+
 const BLOCKED_WG = 256;
 const BLOCKED_KC = 16;
 
@@ -273,9 +288,10 @@ const isCount = (v: number) => Number.isInteger(v) && v >= 0;
  */
 export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   const { dtype, n, nrhs, batch, A, B, upper, unit, op } = args;
-  const path = args.path ?? (nrhs >= TRSM_BLOCKED_DEFAULT.gemmFrom ? 'gemm' : 'fused');
-  const nb = args.nb ?? (path === 'gemm' ? TRSM_BLOCKED_DEFAULT.gemmNb : TRSM_BLOCKED_DEFAULT.nb);
-  const bm = args.bm ?? TRSM_BLOCKED_DEFAULT.bm;
+  const def = trsmBlockedDefaults();
+  const path = args.path ?? (nrhs >= def.gemmFrom ? 'gemm' : 'fused');
+  const nb = args.nb ?? (path === 'gemm' ? def.gemmNb : def.nb);
+  const bm = args.bm ?? def.bm;
   if (path !== 'fused' && path !== 'gemm') throw new ArgumentError(`${who}: trsm path ${String(path)} is not 'fused' or 'gemm'`);
   if (dtype !== 'float32' && dtype !== 'complex64') throw new ArgumentError(`${who}: trsm dtype ${String(dtype)} is not float32 or complex64`);
   if (!isCount(n) || !isCount(nrhs) || !isCount(batch)) throw new ArgumentError(`${who}: trsm sizes n ${n}, nrhs ${nrhs}, batch ${batch} must be non-negative integers`);
@@ -292,7 +308,7 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   // the block size stays nb for small n too: one compiled variant per (nb, BC), not one per n
   const nbEff = nb;
   const limits = gpuLimits(who);
-  const { bc, diagSmem } = trsmBlockedShape(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag);
+  const { bc, diagSmem } = trsmBlockedShape(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag ?? def.stageDiag);
   const sameBuf = bufferOf(A.s) === bufferOf(B.s);
   const prog = trsmBlockedProgram(dtype, nbEff, bc, bm, sameBuf, diagSmem);
   const last = (o: GemmOperand, rows: number, cols: number) => o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols;
@@ -428,7 +444,7 @@ function diagInfo(A: Tensor, X: Tensor, plan: BatchPlan, n: number, nrhs: number
 /** X = op(A)⁻¹·B (left side) and, with `opts.info`, trtrs's status; `kernel` as TrsmKernel. */
 export function solveTriangularGpu(
   A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions, kernel: TrsmKernel = 'auto',
-  routing: TrsmRouting = { blockedFrom: TRSM_BLOCKED_FROM },
+  routing: TrsmRouting = { blockedFrom: trsmBlockedDefaults().blockedFrom },
 ): { X: Tensor; info: Tensor<'int32'> | null } {
   const who = 'solveTriangular';
   const dtype = gpuFloatDType(A, who, 'A');
