@@ -82,6 +82,14 @@ describe('gpu qr: block edges with small panel widths', () => {
         }
       }
     });
+    gpuIt(`${dtype}: nb = 5 (idle column lanes) and panel workgroups of 8 and 16 threads (1 and 2 row lanes)`, async () => {
+      const rng = new Rng(9);
+      for (const [nb, panelWg] of [[5, undefined], [8, 8], [8, 16], [4, 16]] as const) {
+        for (const [m, n] of [[40, 17], [17, 40], [12, 12]]) {
+          await run([rand(m, n, rng, dtype), rand(m, n, rng, dtype)], dtype, 'complete', { nb, panelWg });
+        }
+      }
+    });
     gpuIt(`${dtype}: a single matrix with split-K products (row chunks of ≥ 6, remainder chunk), nb = 4 and 8`, async () => {
       const rng = new Rng(8);
       for (const nb of [4, 8]) {
@@ -159,6 +167,14 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
     await run([rand(1030, 16, rng, 'float32')], 'float32', 'reduced', { nb: 8, splitK: 4 });
     await run([rand(16, 1030, rng, 'float32')], 'float32', 'complete', { nb: 8 });
     await run([rand(1030, 16, rng, 'complex64')], 'complex64', 'r', {});
+  });
+
+  gpuIt('bad tunables are ArgumentErrors naming qr', () => {
+    const A = toTensor([new Mat(4, 4)], 'float32').to('gpu');
+    expect(() => qrGpu(A, 'reduced', { nb: 0 })).toThrow(/qr: block size nb/);
+    expect(() => qrGpu(A, 'reduced', { nb: 4, panelWg: 2 })).toThrow(/qr: panel workgroup size 2/);
+    expect(() => qrGpu(A, 'reduced', { nb: 4, panelWg: 48 })).toThrow(/power of two/);
+    expect(() => qrGpu(A, 'reduced', { splitK: 0 })).toThrow(/qr: splitK/);
   });
 
   gpuIt('linalg.qr on a GPU tensor takes this path with the default block size (70×50, 50×70)', async () => {

@@ -36,10 +36,18 @@ export interface QrParams {
   splitMinRows?: number;
 }
 
-/** Default panel width: narrow panels for small matrices, 32 otherwise. */
+const envNum = (name: string): number => {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v && /^\d+$/.test(v) ? Number(v) : 0;
+};
+
+/**
+ * Default panel width: one panel for k ≤ 16, else 32 (`LAPIS_QR_NB` overrides it, for tuning;
+ * `LAPIS_QR_WG` and `LAPIS_QR_SPLITK` likewise set `panelWg` and `splitK`).
+ */
 export function qrBlockSize(m: number, n: number): number {
   const k = Math.min(m, n);
-  return k <= 16 ? Math.max(1, k) : 32;
+  return envNum('LAPIS_QR_NB') || (k <= 16 ? Math.max(1, k) : 32);
 }
 
 const nextPow2 = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
@@ -51,7 +59,7 @@ export function panelShape(m: number, nb: number, wg?: number): { NC: number; WG
   const NC = nextPow2(nb);
   if (NC > cap) throw new ArgumentError(`qr: panel width ${nb} needs ${NC} threads per workgroup (the device allows ${cap})`);
   // about four rows per row lane: a tall panel gets the largest workgroup
-  const WG = wg ?? Math.min(cap, Math.max(64, NC * nextPow2(Math.ceil(m / 4))));
+  const WG = wg ?? (envNum('LAPIS_QR_WG') || Math.min(cap, Math.max(64, NC * nextPow2(Math.ceil(m / 4)))));
   if (!Number.isInteger(Math.log2(WG)) || WG < NC || WG > cap) {
     throw new ArgumentError(`qr: panel workgroup size ${WG} must be a power of two in [${NC}, ${cap}]`);
   }
@@ -214,96 +222,110 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
   const qc = mode === 'complete' ? m : k, rr = mode === 'complete' ? m : k;
   const nb = params.nb ?? qrBlockSize(m, n);
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: block size nb must be a positive integer, got ${nb}`);
-  const Q = wantQ ? emptyGpu(dtype, [...batchShape, m, qc], who) : null;
   const R = emptyGpu(dtype, [...batchShape, rr, n], who);
+  let Q: Tensor | null = null;
+  try {
+    Q = wantQ ? emptyGpu(dtype, [...batchShape, m, qc], who) : null;
+  } catch (e) {
+    R.dispose(); // Q over the device's limits (DeviceError from the pool)
+    throw e;
+  }
   const cols = Math.max(n, wantQ ? qc : 0);
   if (count === 0 || m === 0 || cols === 0) return { Q, R };
   const el = 4 * floatsPer(dtype);
   checkIndexRange(count * m * Math.max(n, qc), who);
 
-  // The work matrix: Q's first n columns when Q holds A (m ≥ n), else a scratch.
-  const fIsQ = wantQ && m >= n;
-  const ld = fIsQ ? qc : n, fstride = m * ld;
   const scratch: GpuStorage[] = [];
-  const alloc = (elems: number) => {
-    const s = allocStorage(Math.max(1, elems) * el, who, true);
-    scratch.push(s);
-    return s;
-  };
-  const Fs = fIsQ ? Q!.gpuStorage() : alloc(count * m * n);
-  const flag = allocStorage(Math.max(1, count) * 4, who, true);
-  scratch.push(flag);
-  commandEncoder(who).clearBuffer(bufferOf(flag));
-  recordedCommand();
-  if (m * n > 0) {
-    const total = count * m * n;
-    runProgram(qrCopyProgram(dtype), {
-      inputs: { A: A.gpuStorage() }, outputs: { F: Fs, flag },
-      uniforms: { total, m, n, ld, fstride }, workgroups: Math.ceil(total / EW_WG),
-    });
-  }
-
-  const blocks = blocksOf(m, k, nb);
-  const vstride = blocks.reduce((s, b) => s + (m - b.j0) * b.kb, 0);
-  const tstride = blocks.length * nb * nb;
-  const Vs = k > 0 ? alloc(count * vstride) : undefined;
-  const Ts = k > 0 ? alloc(count * tstride) : undefined;
-  const wcols = Math.max(n, wantQ ? qc : 0);
-  const W1s = k > 0 ? alloc(count * nb * wcols) : undefined;
-  const W2s = k > 0 ? alloc(count * nb * wcols) : undefined;
-  if (k > 0) checkIndexRange(count * Math.max(vstride, tstride, nb * wcols), who);
-  const maxChunks = params.splitK ?? (gpuInfo()?.isSoftware ? 1 : 16);
-  const minRows = params.splitMinRows ?? 128;
-  if (!Number.isInteger(maxChunks) || maxChunks < 1 || !Number.isInteger(minRows) || minRows < 1) {
-    throw new ArgumentError(`${who}: splitK and splitMinRows must be positive integers, got ${maxChunks}, ${minRows}`);
-  }
-  const chunks = count === 1 && k > 0 ? Math.min(maxChunks, Math.floor(m / minRows)) : 1;
-  const split: Split | null = chunks >= 2 ? { P: alloc(chunks * nb * wcols), maxChunks, minRows } : null;
-  const Vop = (b: { voff: number; kb: number }): GemmOperand => ({ s: Vs!, offset: b.voff, ld: b.kb, stride: vstride });
-  const Top = (bi: number): GemmOperand => ({ s: Ts!, offset: bi * nb * nb, ld: nb, stride: tstride });
-  const W1: GemmOperand = { s: W1s!, offset: 0, ld: wcols, stride: nb * wcols };
-  const W2: GemmOperand = { s: W2s!, offset: 0, ld: wcols, stride: nb * wcols };
-
-  // geqrf
-  blocks.forEach((b, bi) => {
-    const { NC, WG } = panelShape(m - b.j0, nb, params.panelWg);
-    runProgram(qrPanelProgram(dtype, NC, WG), {
-      inputs: {}, outputs: { F: Fs, V: Vs!, Tm: Ts! },
-      uniforms: {
-        count, m, ld, fstride, j0: b.j0, kb: b.kb, vbase: b.voff, vstride, tbase: bi * nb * nb, tstride, tld: nb,
-      },
-      workgroups: count,
-    });
-    const j1 = b.j0 + b.kb;
-    if (j1 < n) {
-      const C: GemmOperand = { s: Fs, offset: b.j0 * ld + j1, ld, stride: fstride };
-      applyBlock(who, dtype, count, m - b.j0, b.kb, n - j1, Vop(b), Top(bi), C, W1, W2, true, split);
+  try {
+    // The work matrix: Q's first n columns when Q holds A (m ≥ n), else a scratch.
+    const fIsQ = wantQ && m >= n;
+    const ld = fIsQ ? qc : n, fstride = m * ld;
+    const alloc = (elems: number) => {
+      const s = allocStorage(Math.max(1, elems) * el, who, true);
+      scratch.push(s);
+      return s;
+    };
+    const Fs = fIsQ ? Q!.gpuStorage() : alloc(count * m * n);
+    const flag = allocStorage(Math.max(1, count) * 4, who, true);
+    scratch.push(flag);
+    commandEncoder(who).clearBuffer(bufferOf(flag));
+    recordedCommand();
+    if (m * n > 0) {
+      const total = count * m * n;
+      runProgram(qrCopyProgram(dtype), {
+        inputs: { A: A.gpuStorage() }, outputs: { F: Fs, flag },
+        uniforms: { total, m, n, ld, fstride }, workgroups: Math.ceil(total / EW_WG),
+      });
     }
-  });
 
-  // R, and Q's identity start (in place over the factorization when F is Q)
-  const Qs = Q ? Q.gpuStorage() : undefined;
-  const qdummy = Q ? undefined : dummyOutput(who);
-  const total = count * m * cols;
-  const uniforms = { total, m, n, cols, rr, k, qc, ld, fstride, want_q: wantQ ? 1 : 0 };
-  const outputs = { R: R.gpuStorage(), Q: Qs ?? qdummy!.gpuStorage() };
-  if (fIsQ) {
-    runProgram(qrFinishProgram(dtype, true), { inputs: { flag }, outputs, uniforms, workgroups: Math.ceil(total / EW_WG) });
-  } else {
-    runProgram(qrFinishProgram(dtype, false), { inputs: { F: Fs, flag }, outputs, uniforms, workgroups: Math.ceil(total / EW_WG) });
-  }
-  qdummy?.dispose();
-
-  // orgqr / ungqr: the blocks backwards on Q's trailing columns (those left of j0 are still
-  // identity columns, zero in the rows a block touches)
-  if (Qs && k > 0) {
-    for (let bi = blocks.length - 1; bi >= 0; bi--) {
-      const b = blocks[bi];
-      const C: GemmOperand = { s: Qs, offset: b.j0 * qc + b.j0, ld: qc, stride: m * qc };
-      applyBlock(who, dtype, count, m - b.j0, b.kb, qc - b.j0, Vop(b), Top(bi), C, W1, W2, false, split);
+    const blocks = blocksOf(m, k, nb);
+    const vstride = blocks.reduce((s, b) => s + (m - b.j0) * b.kb, 0);
+    const tstride = blocks.length * nb * nb;
+    const Vs = k > 0 ? alloc(count * vstride) : undefined;
+    const Ts = k > 0 ? alloc(count * tstride) : undefined;
+    const wcols = Math.max(n, wantQ ? qc : 0);
+    const W1s = k > 0 ? alloc(count * nb * wcols) : undefined;
+    const W2s = k > 0 ? alloc(count * nb * wcols) : undefined;
+    if (k > 0) checkIndexRange(count * Math.max(vstride, tstride, nb * wcols), who);
+    const maxChunks = params.splitK ?? (envNum('LAPIS_QR_SPLITK') || (gpuInfo()?.isSoftware ? 1 : 16));
+    const minRows = params.splitMinRows ?? 128;
+    if (!Number.isInteger(maxChunks) || maxChunks < 1 || !Number.isInteger(minRows) || minRows < 1) {
+      throw new ArgumentError(`${who}: splitK and splitMinRows must be positive integers, got ${maxChunks}, ${minRows}`);
     }
+    const chunks = count === 1 && k > 0 ? Math.min(maxChunks, Math.floor(m / minRows)) : 1;
+    const split: Split | null = chunks >= 2 ? { P: alloc(chunks * nb * wcols), maxChunks, minRows } : null;
+    const Vop = (b: { voff: number; kb: number }): GemmOperand => ({ s: Vs!, offset: b.voff, ld: b.kb, stride: vstride });
+    const Top = (bi: number): GemmOperand => ({ s: Ts!, offset: bi * nb * nb, ld: nb, stride: tstride });
+    const W1: GemmOperand = { s: W1s!, offset: 0, ld: wcols, stride: nb * wcols };
+    const W2: GemmOperand = { s: W2s!, offset: 0, ld: wcols, stride: nb * wcols };
+
+    // geqrf
+    blocks.forEach((b, bi) => {
+      const { NC, WG } = panelShape(m - b.j0, nb, params.panelWg);
+      runProgram(qrPanelProgram(dtype, NC, WG), {
+        inputs: {}, outputs: { F: Fs, V: Vs!, Tm: Ts! },
+        uniforms: {
+          count, m, ld, fstride, j0: b.j0, kb: b.kb, vbase: b.voff, vstride, tbase: bi * nb * nb, tstride, tld: nb,
+        },
+        workgroups: count,
+      });
+      const j1 = b.j0 + b.kb;
+      if (j1 < n) {
+        const C: GemmOperand = { s: Fs, offset: b.j0 * ld + j1, ld, stride: fstride };
+        applyBlock(who, dtype, count, m - b.j0, b.kb, n - j1, Vop(b), Top(bi), C, W1, W2, true, split);
+      }
+    });
+
+    // R, and Q's identity start (in place over the factorization when F is Q)
+    const Qs = Q ? Q.gpuStorage() : undefined;
+    const qdummy = Q ? undefined : dummyOutput(who);
+    const total = count * m * cols;
+    const uniforms = { total, m, n, cols, rr, k, qc, ld, fstride, want_q: wantQ ? 1 : 0 };
+    const outputs = { R: R.gpuStorage(), Q: Qs ?? qdummy!.gpuStorage() };
+    if (fIsQ) {
+      runProgram(qrFinishProgram(dtype, true), { inputs: { flag }, outputs, uniforms, workgroups: Math.ceil(total / EW_WG) });
+    } else {
+      runProgram(qrFinishProgram(dtype, false), { inputs: { F: Fs, flag }, outputs, uniforms, workgroups: Math.ceil(total / EW_WG) });
+    }
+    qdummy?.dispose();
+
+    // orgqr / ungqr: the blocks backwards on Q's trailing columns (those left of j0 are still
+    // identity columns, zero in the rows a block touches)
+    if (Qs && k > 0) {
+      for (let bi = blocks.length - 1; bi >= 0; bi--) {
+        const b = blocks[bi];
+        const C: GemmOperand = { s: Qs, offset: b.j0 * qc + b.j0, ld: qc, stride: m * qc };
+        applyBlock(who, dtype, count, m - b.j0, b.kb, qc - b.j0, Vop(b), Top(bi), C, W1, W2, false, split);
+      }
+    }
+  } catch (e) {
+    // a scratch over the device's limits: nothing was recorded that the caller sees
+    Q?.dispose();
+    R.dispose();
+    throw e;
+  } finally {
+    for (const s of scratch) s.release();
   }
-  for (const s of scratch) s.release();
   return { Q, R };
 }
 
