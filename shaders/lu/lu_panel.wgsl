@@ -10,20 +10,24 @@
 //     wins ties as LAPACK's i?amax. The key is |a| (|re| + |im| for complex, as LAPACK's
 //     icamax and the CPU kernel), its float bits being ordered as the values; a NaN key is
 //     the largest, so the first NaN wins as on the CPU (NaN input spreads, never skipped);
-//  3. rows k and p are swapped across the whole outer panel [pc0, pc0 + pw) (its other
-//     columns need the same interchange; the columns outside the panel get it later from
-//     lu_laswp.wgsl through ROWID, the original row now at each position), the pivot row's
-//     leaf part goes to workgroup memory, pivot and info are written;
+//  3. rows k and p are swapped in the leaf's columns, the pivot row's leaf part goes to
+//     workgroup memory;
 //  4. every row below k forms its multiplier — a·(1/p), or a/p when |p| is below the
 //     smallest normal (dgetrf2's rule), exactly ±1 when a = ±p as in lu.wgsl — and
 //     updates its leaf columns right of k.
 // An exactly zero pivot sets info (the first one: leaves run left to right) and the step
 // goes on with multiplier a (zero), as the CPU kernel does.
+// After the last column the leaf's interchanges go to the rest of the outer panel
+// [pc0, pc0 + pw) and to ROWID (the panel's row map: the original row now at each
+// position; laswp.wgsl applies the panel's interchanges outside it through that map) in
+// one gather per column: thread 0 replays the ≤ LEAF swaps into the rows now at positions
+// c..c+w and the displaced rows below, then every column loads those rows at once (no
+// chain of dependent swaps, no global memory traffic inside the column loop).
 //
 // REG: the leaf block lives in registers (slot q of thread t: row c + t + q·WG, RQ slots,
 // LEAF columns, constant indices only once the loops are unrolled): loaded once, written
-// back once; the pivot row and row k trade their leaf parts through workgroup memory. The
-// outer panel's other columns are swapped in A. Without REG the leaf is read and written
+// back once; the pivot row and row k trade their leaf parts through workgroup memory.
+// Without REG the leaf is read and written
 // in A (L1/L2-resident) at every column: any number of rows.
 //
 // Bindings (lu_blocked.ts, luPanelProgram): A (T, read_write), PIV (i32, batch × mn,
@@ -39,11 +43,15 @@ const NONE: u32 = 0xffffffffu;
 var<workgroup> kmax_s: array<atomic<u32>, 2>;
 var<workgroup> kidx_s: array<atomic<u32>, 2>;
 var<workgroup> u_s: array<${T}, ${LEAF}>;
+var<workgroup> piv_s: array<u32, ${LEAF}>;     // pivot row of each leaf column
+var<workgroup> src_s: array<u32, ${LEAF}>;     // the row (at the leaf's start) now at position c + t
+var<workgroup> low_s: array<vec2u, ${LEAF}>;   // displaced rows below c + w: (position, row it takes)
+var<workgroup> nlow_s: u32;
 #if REG
 var<workgroup> v_s: array<${T}, ${LEAF}>;
 const RQ: u32 = ${RQ}u;
-const LEAF: u32 = ${LEAF}u;
 #endif
+const LEAF: u32 = ${LEAF}u;
 
 #if IS_COMPLEX
 fn mag1(v: vec2f) -> f32 { return abs(v.x) + abs(v.y); }
@@ -96,6 +104,7 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   }
 #endif
   sync();
+  var zinfo = 0u;  // the leaf's first zero pivot (1-based)
   for (var kk = 0u; kk < w; kk++) {
     let k = c + kk;
     let s = kk & 1u;
@@ -137,32 +146,19 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
         }
       }
     }
-    for (var t = lid; t < p.pw; t += WG) {
-      let col = p.pc0 + t;
-      if (piv != k && (col < c || col >= c + w)) {
-        let vp = A[base + piv * n + col];
-        A[base + piv * n + col] = A[base + k * n + col];
-        A[base + k * n + col] = vp;
-      }
-    }
 #else
-    for (var t = lid; t < p.pw; t += WG) {
-      let col = p.pc0 + t;
+    for (var t = lid; t < w; t += WG) {
+      let col = c + t;
       let vp = A[base + piv * n + col];
       if (piv != k) {
         A[base + piv * n + col] = A[base + k * n + col];
         A[base + k * n + col] = vp;
       }
-      if (col >= k && col < c + w) { u_s[col - c] = vp; }
+      if (t >= kk) { u_s[t] = vp; }
     }
 #endif
     if (lid == 0u) {
-      if (piv != k) {
-        let t = ROWID[rbase + k];
-        ROWID[rbase + k] = ROWID[rbase + piv];
-        ROWID[rbase + piv] = t;
-      }
-      PIV[b * p.mn + k] = i32(piv + 1u);
+      piv_s[kk] = piv;
       // the other slot, read by everyone before the previous column's last barrier
       atomicStore(&kmax_s[s ^ 1u], 0u);
       atomicStore(&kidx_s[s ^ 1u], NONE);
@@ -171,7 +167,7 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     // 4. multipliers and the update of the leaf columns right of k
     let pv = u_s[kk];
     let zero = iszero(pv);
-    if (lid == 0u && zero && INFO[b] == 0) { INFO[b] = i32(k + 1u); }
+    if (zero && zinfo == 0u) { zinfo = k + 1u; }
     let tiny = tabs(pv) < 1.17549435e-38;
     let rp = tdiv(${ONE}, pv);
 #if REG
@@ -221,4 +217,52 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     }
   }
 #endif
+  // the leaf's interchanges as a gather: replay them on row names (thread 0, ≤ LEAF² steps)
+  if (lid == 0u) {
+    if (zinfo != 0u && INFO[b] == 0) { INFO[b] = i32(zinfo); }
+    for (var t = 0u; t < w; t++) { src_s[t] = c + t; }
+    var nl = 0u;
+    for (var kk = 0u; kk < w; kk++) {
+      let k = c + kk;
+      let q = piv_s[kk];
+      PIV[b * p.mn + k] = i32(q + 1u);
+      if (q == k) { continue; }
+      if (q < c + w) {
+        let t = src_s[kk];
+        src_s[kk] = src_s[q - c];
+        src_s[q - c] = t;
+      } else {
+        var slot = nl;
+        for (var e = 0u; e < nl; e++) { if (low_s[e].x == q) { slot = e; } }
+        if (slot == nl) { low_s[nl] = vec2u(q, q); nl += 1u; }
+        let t = src_s[kk];
+        src_s[kk] = low_s[slot].y;
+        low_s[slot].y = t;
+      }
+    }
+    nlow_s = nl;
+  }
+  workgroupBarrier();
+  let nlow = workgroupUniformLoad(&nlow_s);
+  // columns of the outer panel outside the leaf, then ROWID as one more column (t = pw)
+  for (var t = lid; t <= p.pw; t += WG) {
+    let col = p.pc0 + t;
+    if (t < p.pw && col >= c && col < c + w) { continue; }
+    var vals: array<${T}, ${LEAF}>;
+    var ids: array<i32, ${LEAF}>;
+    for (var q = 0u; q < LEAF; q++) {
+      if (q < w) {
+        if (t < p.pw) { vals[q] = A[base + src_s[q] * n + col]; } else { ids[q] = ROWID[rbase + src_s[q]]; }
+      }
+    }
+    for (var e = 0u; e < nlow; e++) {
+      let d = low_s[e];
+      if (t < p.pw) { A[base + d.x * n + col] = A[base + d.y * n + col]; } else { ROWID[rbase + d.x] = ROWID[rbase + d.y]; }
+    }
+    for (var q = 0u; q < LEAF; q++) {
+      if (q < w) {
+        if (t < p.pw) { A[base + (c + q) * n + col] = vals[q]; } else { ROWID[rbase + c + q] = ids[q]; }
+      }
+    }
+  }
 }
