@@ -8,7 +8,8 @@
 //  - one finalize tile (rt = nrt, when fin is set): B_fin ← M_fin,fin⁻¹ · B_fin.
 // Z is solved by every update workgroup itself (substitution in workgroup memory: backward
 // stable even for ill-conditioned diagonal blocks, where an explicit inverse is not), so a step
-// is one dispatch; with DIAG_SMEM the diagonal block is staged in workgroup memory first. B_blk is only read in this dispatch: its solved values are written by the
+// is one dispatch; with DIAG_SMEM the diagonal block is staged in workgroup memory first, with
+// MS_FULL the update tile's whole M_r,blk too (else it goes through in KC-deep chunks). B_blk is only read in this dispatch: its solved values are written by the
 // next dispatch's finalize tile (fin = the previous step's blk), which reads nothing another
 // workgroup of that dispatch writes.
 //
@@ -20,14 +21,14 @@ const NB: u32 = ${NB}u;   // block size
 const NBP: u32 = ${NBP}u; // NB rounded up to a multiple of KC (rows of zs)
 const BC: u32 = ${BC}u;   // columns of B per workgroup
 const BM: u32 = ${BM}u;   // rows per update tile
-const KC: u32 = ${KC}u;   // depth of the staged M chunk
+const KC: u32 = ${KC}u;   // depth of the staged M chunk (NB with MS_FULL: the whole tile)
 const WG: u32 = ${WG}u;
 const TR: u32 = WG / BC;  // thread rows
 const TM: u32 = BM / TR;  // update rows per thread
 const NONE: u32 = 0xffffffffu;
 
 var<workgroup> zs: array<${T}, ${NBPBC}>;  // Z (NBP × BC; rows past the block are zero)
-var<workgroup> ms: array<${T}, ${BMKC}>;   // a BM × KC chunk of M
+var<workgroup> ms: array<${T}, ${BMKC}>;   // a BM × KC chunk of M (MS_FULL: the BM × NB tile)
 #if DIAG_SMEM
 var<workgroup> ds: array<${T}, ${NBNB}>;   // the diagonal block of M (its triangle; zero elsewhere)
 #endif
@@ -54,6 +55,18 @@ fn dget(ab: u32, k0: u32, r: u32, c: u32) -> ${T} {
 #else
   return mel(ab, k0 + r, k0 + c);
 #endif
+}
+
+// Rows r0t.. (BM of them, those < r1) × columns kc.. (KC) of M_·,blk into ms, loaded along the
+// contiguous direction of A (alongK: cs = 1, consecutive threads take consecutive k).
+fn load_m(ab: u32, r0t: u32, k0: u32, kc: u32, nbk: u32, lid: u32, alongK: bool) {
+  for (var t = lid; t < BM * KC; t += WG) {
+    let lr = select(t % BM, t / KC, alongK);
+    let kk = select(t / BM, t % KC, alongK);
+    var v = ${ZERO};
+    if (r0t + lr < p.r1 && kc + kk < nbk) { v = mel(ab, r0t + lr, k0 + kc + kk); }
+    ms[lr * KC + kk] = v;
+  }
 }
 
 @compute @workgroup_size(${WG})
@@ -84,8 +97,12 @@ fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgro
     if (k < nbk && colOk) { v = B[bb + (k0 + k) * p.bld + col]; }
     zs[k * BC + tc] = v;
   }
-  // M chunk loads run along the contiguous direction of A (cs = 1: along k; else along rows).
   let alongK = p.acs == 1u;
+  let r0t = p.r0 + rt * BM;  // the update tile's first row
+#if MS_FULL
+  // the whole M tile (KC = NB), loaded with the block: its latency overlaps theirs
+  if (!fin) { load_m(ab, r0t, k0, 0u, nbk, lid, alongK); }
+#endif
 #if DIAG_SMEM
   for (var t = lid; t < NB * NB; t += WG) {
     let r = select(t % NB, t / NB, alongK);
@@ -125,17 +142,16 @@ fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgro
   }
 
   // Update tile: rows r0t .. r0t + BM of the unsolved range [p.r0, p.r1).
-  let r0t = p.r0 + rt * BM;
   var acc: array<${T}, ${TM}>;
   for (var q = 0u; q < TM; q++) { acc[q] = ${ZERO}; }
+#if MS_FULL
+  for (var kk = 0u; kk < nbk; kk++) {
+    let z = zs[kk * BC + tc];
+    for (var q = 0u; q < TM; q++) { acc[q] = tfma(ms[(tr + TR * q) * KC + kk], z, acc[q]); }
+  }
+#else
   for (var kc = 0u; kc < nbk; kc += KC) {
-    for (var t = lid; t < BM * KC; t += WG) {
-      let lr = select(t % BM, t / KC, alongK);
-      let kk = select(t / BM, t % KC, alongK);
-      var v = ${ZERO};
-      if (r0t + lr < p.r1 && kc + kk < nbk) { v = mel(ab, r0t + lr, k0 + kc + kk); }
-      ms[lr * KC + kk] = v;
-    }
+    load_m(ab, r0t, k0, kc, nbk, lid, alongK);
     workgroupBarrier();
     for (var kk = 0u; kk < KC; kk++) {
       let z = zs[(kc + kk) * BC + tc];
@@ -143,6 +159,7 @@ fn trsm_blocked_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgro
     }
     workgroupBarrier();
   }
+#endif
   if (colOk) {
     for (var q = 0u; q < TM; q++) {
       let r = r0t + tr + TR * q;

@@ -58,8 +58,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
   for (const dt of ['float32', 'complex64'] as const) {
     add(`trsm ${dt}`, trsmProgram(dt, 40, 5));
     add(`trsm_diag ${dt}`, trsmDiagProgram(dt));
-    add(`trsm_blocked ${dt}`, trsmBlockedProgram(dt, 64, 32, 64, false, false));
-    add(`trsm_blocked ${dt} A in B's buffer`, trsmBlockedProgram(dt, 8, 8, 32, true, true));
+    add(`trsm_blocked ${dt}`, trsmBlockedProgram(dt, 64, 64, { bc: 32, diagSmem: false, msFull: false }, false));
+    add(`trsm_blocked ${dt} A in B's buffer`, trsmBlockedProgram(dt, 8, 32, { bc: 8, diagSmem: true, msFull: true }, true));
   }
   add('trsm_copy', trsmCopyProgram());
   for (const n of [16, 32, 64]) {

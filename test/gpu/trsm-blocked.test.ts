@@ -64,6 +64,7 @@ interface Case {
   Ts?: Mat[];
   path?: 'fused' | 'gemm';
   stageDiag?: boolean;
+  stageTile?: boolean;
 }
 
 /** Runs trsmBlockedGpu on host-built operands; returns the residual ratio and X of each member. */
@@ -87,7 +88,7 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
   const bd = pack(Bs, lbLocal, complex, bTotal, 777);
   let args: TrsmArgs;
   let bT: Tensor, lb: Layout;
-  const common = { dtype: c.dtype, n, nrhs, batch, upper: c.upper, unit: c.unit, op: c.op, nb: c.nb, path: c.path, stageDiag: c.stageDiag };
+  const common = { dtype: c.dtype, n, nrhs, batch, upper: c.upper, unit: c.unit, op: c.op, nb: c.nb, path: c.path, stageDiag: c.stageDiag, stageTile: c.stageTile };
   if (c.sameBuffer) {
     const both = new Float32Array((aTotal + bTotal) * F);
     both.set(ad, 0);
@@ -155,6 +156,20 @@ describe('trsmBlockedGpu: operands', () => {
       }
     });
   }
+
+  gpuIt('nb = 24 (two 16-deep M chunks, the last one partial), the tile and the diagonal block staged or not', async () => {
+    const rng = new Rng(19);
+    for (const dtype of ['float32', 'complex64'] as const) {
+      for (const op of OPS) {
+        // (complex64 only the unstaged variant: each variant is a pipeline compile on lavapipe)
+        for (const [stageDiag, stageTile] of dtype === 'float32' ? [[false, false], [true, false], [false, true]] as const : [[false, false]] as const) {
+          const upper = op === 'N';
+          const r = await solveCase({ dtype, n: 50, nrhs: 5, batch: 2, upper, unit: false, op, nb: 24, stageDiag, stageTile }, rng);
+          for (const q of r.ratios) expect(q, `${dtype} op=${op} diag=${stageDiag} tile=${stageTile}`).toBeLessThan(30);
+        }
+      }
+    }
+  });
 
   gpuIt('default block size, 40 RHS in several column tiles, n = 150', async () => {
     const rng = new Rng(13);

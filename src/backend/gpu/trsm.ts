@@ -193,6 +193,8 @@ export interface TrsmArgs {
   path?: 'fused' | 'gemm';
   /** Stage the diagonal block in workgroup memory (default: when it fits the device). */
   stageDiag?: boolean;
+  /** Load an update tile's whole M_r,blk up front (default: when it fits after the diagonal block). */
+  stageTile?: boolean;
 }
 
 /**
@@ -220,34 +222,55 @@ export function trsmBlockedDefaults(): { nb: number; bm: number; gemmNb: number;
 const BLOCKED_WG = 256;
 const BLOCKED_KC = 16;
 
+/** What the step kernel keeps in workgroup memory besides the solved block's columns. */
+export interface TrsmBlockedShape {
+  /** Columns of B per workgroup. */
+  bc: number;
+  /** The diagonal block staged (the substitution's nb steps then read no global memory). */
+  diagSmem: boolean;
+  /** The update tile's whole M_r,blk loaded up front (else KC-deep chunks, a barrier pair each). */
+  msFull: boolean;
+}
+
 /**
- * Columns of B per workgroup (up to 32, fewer for few RHS) and whether the diagonal block is
- * staged in workgroup memory: staging if any column count fits with it (the substitution's
- * nb steps then read no global memory), else the widest that fits without.
+ * The kernel shape for a device's workgroup memory: the diagonal block staged if it fits
+ * with any column count, then the whole M tile, then the widest column tile (up to 32, fewer
+ * for few RHS); `stage` and `stageTile` force those choices.
  */
-export function trsmBlockedShape(dtype: 'float32' | 'complex64', nb: number, nrhs: number, bm: number, limitBytes: number, stage?: boolean): { bc: number; diagSmem: boolean } {
+export function trsmBlockedShape(
+  dtype: 'float32' | 'complex64', nb: number, nrhs: number, bm: number, limitBytes: number, stage?: boolean, stageTile?: boolean,
+): TrsmBlockedShape {
   const top = Math.min(32, Math.max(8, pow2ceil(nrhs)));
   for (const diagSmem of stage === undefined ? [true, false] : [stage]) {
-    for (let bc = top; bc >= 8; bc /= 2) if (trsmBlockedBytes(dtype, nb, bc, bm, diagSmem) <= limitBytes) return { bc, diagSmem };
+    for (const msFull of stageTile === undefined ? [true, false] : [stageTile]) {
+      for (let bc = top; bc >= 8; bc /= 2) {
+        const sh = { bc, diagSmem, msFull };
+        if (trsmBlockedBytes(dtype, nb, bm, sh) <= limitBytes) return sh;
+      }
+    }
   }
-  throw new ArgumentError(`trsm: block size ${nb} needs ${trsmBlockedBytes(dtype, nb, 8, bm, stage ?? false)} bytes of workgroup memory; the device allows ${limitBytes}`);
+  const least = trsmBlockedBytes(dtype, nb, bm, { bc: 8, diagSmem: stage ?? false, msFull: stageTile ?? false });
+  throw new ArgumentError(`trsm: block size ${nb} needs ${least} bytes of workgroup memory; the device allows ${limitBytes}`);
 }
 
-function trsmBlockedBytes(dtype: string, nb: number, bc: number, bm: number, diagSmem: boolean): number {
-  const kc = Math.min(BLOCKED_KC, nb);
+const depthOf = (nb: number, msFull: boolean) => (msFull ? nb : Math.min(BLOCKED_KC, nb));
+
+function trsmBlockedBytes(dtype: string, nb: number, bm: number, sh: TrsmBlockedShape): number {
+  const kc = depthOf(nb, sh.msFull);
   const nbp = Math.ceil(nb / kc) * kc;
-  return (nbp * bc + bm * kc + (diagSmem ? nb * nb : 0)) * 4 * floatsPer(dtype);
+  return (nbp * sh.bc + bm * kc + (sh.diagSmem ? nb * nb : 0)) * 4 * floatsPer(dtype);
 }
 
 /**
- * The step kernel (shaders/trsm/trsm_blocked.wgsl) for a dtype, block size nb, BC columns, BM
- * rows; sameBuf: A is read from B's buffer; diagSmem: the diagonal block is staged in workgroup memory.
+ * The step kernel (shaders/trsm/trsm_blocked.wgsl) for a dtype, block size nb, BM rows and a
+ * shape (TrsmBlockedShape); sameBuf: A is read from B's buffer.
  */
-export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, bc: number, bm: number, sameBuf: boolean, diagSmem: boolean) {
-  const kc = Math.min(BLOCKED_KC, nb);
+export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, bm: number, sh: TrsmBlockedShape, sameBuf: boolean) {
+  const { bc, diagSmem, msFull } = sh;
+  const kc = depthOf(nb, msFull);
   const nbp = Math.ceil(nb / kc) * kc;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
-  const key = `${dtype}|nb${nb}|bc${bc}|bm${bm}|kc${kc}|same${+sameBuf}|ds${+diagSmem}`;
+  const key = `${dtype}|nb${nb}|bc${bc}|bm${bm}|kc${kc}|same${+sameBuf}|ds${+diagSmem}|full${+msFull}`;
   const uniforms = {
     count: 'u32', per: 'u32', nct: 'u32', nrt: 'u32', blk: 'u32', fin: 'u32', n: 'u32', nrhs: 'u32',
     r0: 'u32', r1: 'u32', aoff: 'u32', ars: 'u32', acs: 'u32', astr: 'u32', boff: 'u32', bld: 'u32', bstr: 'u32',
@@ -255,11 +278,11 @@ export function trsmBlockedProgram(dtype: 'float32' | 'complex64', nb: number, b
   } as const;
   const defs = {
     ...dtypeDefines(dtype), NB: nb, NBP: nbp, BC: bc, BM: bm, KC: kc, WG: BLOCKED_WG, NBPBC: nbp * bc, BMKC: bm * kc,
-    TM: bm / (BLOCKED_WG / bc), SAME_BUF: sameBuf, DIAG_SMEM: diagSmem, NBNB: nb * nb,
+    TM: bm / (BLOCKED_WG / bc), SAME_BUF: sameBuf, DIAG_SMEM: diagSmem, MS_FULL: msFull, NBNB: nb * nb,
   };
   const spec = (decl: { inputs: Record<string, typeof T>; outputs: { B: typeof T }; uniforms: typeof uniforms }) => ({
     name: 'trsm_blocked', key, entryPoint: `trsm_blocked_${dtype === 'complex64' ? 'c64' : 'f32'}`, workgroupSize: [BLOCKED_WG, 1, 1] as [number, number, number],
-    workgroupBytes: trsmBlockedBytes(dtype, nb, bc, bm, diagSmem), decl,
+    workgroupBytes: trsmBlockedBytes(dtype, nb, bm, sh), decl,
     body: () => loadShader('trsm/trsm_blocked.wgsl', defs),
   });
   return sameBuf
@@ -308,9 +331,10 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   // the block size stays nb for small n too: one compiled variant per (nb, BC), not one per n
   const nbEff = nb;
   const limits = gpuLimits(who);
-  const { bc, diagSmem } = trsmBlockedShape(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag ?? def.stageDiag);
+  const shape = trsmBlockedShape(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag ?? def.stageDiag, args.stageTile);
+  const bc = shape.bc;
   const sameBuf = bufferOf(A.s) === bufferOf(B.s);
-  const prog = trsmBlockedProgram(dtype, nbEff, bc, bm, sameBuf, diagSmem);
+  const prog = trsmBlockedProgram(dtype, nbEff, bm, shape, sameBuf);
   const last = (o: GemmOperand, rows: number, cols: number) => o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols;
   checkIndexRange(Math.max(last(A, n, n), last(B, n, nrhs)), who);
   const lower = op === 'N' ? !upper : upper;
