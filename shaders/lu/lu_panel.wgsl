@@ -22,7 +22,9 @@
 // position; laswp.wgsl applies the panel's interchanges outside it through that map) in
 // one gather per column: thread 0 replays the ≤ LEAF swaps into the rows now at positions
 // c..c+w and the displaced rows below, then every column loads those rows at once (no
-// chain of dependent swaps, no global memory traffic inside the column loop).
+// chain of dependent swaps, no global memory traffic inside the column loop). A left
+// child of the recursion also solves its parent's U12 block (the rw columns right of it)
+// in the same pass: those rows are in registers there, and L11 is final.
 //
 // REG: the leaf block lives in registers (slot q of thread t: row c + t + q·WG, RQ slots,
 // LEAF columns, constant indices only once the loops are unrolled): loaded once, written
@@ -33,7 +35,8 @@
 // Bindings (lu_blocked.ts, luPanelProgram): A (T, read_write), PIV (i32, batch × mn,
 // 1-based absolute rows), INFO (i32, batch), ROWID (i32 scratch, batch × m).
 // Uniforms: batch, m, n, mn, c (first column = first row), w (width), pc0, pw (the outer
-// panel's columns), first (1: initialise ROWID[c..m) first: the panel's first leaf).
+// panel's columns), first (1: initialise ROWID[c..m) first: the panel's first leaf), rw
+// (columns right of the leaf to solve with its L11, 0: none).
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
 
@@ -242,6 +245,7 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     }
     nlow_s = nl;
   }
+  storageBarrier();  // the leaf's L11 (written back, or updated in place) for the U12 below
   workgroupBarrier();
   let nlow = workgroupUniformLoad(&nlow_s);
   // columns of the outer panel outside the leaf, then ROWID as one more column (t = pw)
@@ -258,6 +262,14 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     for (var e = 0u; e < nlow; e++) {
       let d = low_s[e];
       if (t < p.pw) { A[base + d.x * n + col] = A[base + d.y * n + col]; } else { ROWID[rbase + d.x] = ROWID[rbase + d.y]; }
+    }
+    // the parent's U12 for the rw columns right of the leaf: L11⁻¹ (unit lower, final in A)
+    if (t < p.pw && col >= c + w && col < c + w + p.rw) {
+      for (var q = 1u; q < LEAF; q++) {
+        for (var q2 = 0u; q2 < q; q2++) {
+          if (q < w) { vals[q] = vals[q] - tmul(A[base + (c + q) * n + c + q2], vals[q2]); }
+        }
+      }
     }
     for (var q = 0u; q < LEAF; q++) {
       if (q < w) {

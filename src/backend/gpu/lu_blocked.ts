@@ -58,7 +58,7 @@ export function luPanelProgram(dtype: D, wg: number, leaf: number, rq: number) {
       decl: {
         inputs: {},
         outputs: { A: elType(dtype), PIV: 'i32', INFO: 'i32', ROWID: 'i32' },
-        uniforms: { batch: 'u32', m: 'u32', n: 'u32', mn: 'u32', c: 'u32', w: 'u32', pc0: 'u32', pw: 'u32', first: 'u32' },
+        uniforms: { batch: 'u32', m: 'u32', n: 'u32', mn: 'u32', c: 'u32', w: 'u32', pc0: 'u32', pw: 'u32', first: 'u32', rw: 'u32' },
       } as const,
       body: () => loadShader('lu/lu_panel.wgsl', defs),
     };
@@ -213,10 +213,11 @@ export function luFactorBlockedGpu(who: string, args: {
   const scratch = sElems > 0 ? allocStorage(sElems * 4 * floats(dtype), who, true) : null;
   const op = (offset: number): GemmOperand => ({ s: A, offset, ld: n, stride: m * n });
 
-  const leafRun = (c: number, w: number, pc0: number, pw: number) => {
+  // a leaf; rw > 0: it also solves L11⁻¹ on the rw columns right of it (its parent's U12)
+  const leafRun = (c: number, w: number, pc0: number, pw: number, rw = 0) => {
     runProgram(panelProg, {
       inputs: {}, outputs: { A, PIV: piv, INFO: info, ROWID: rowid },
-      uniforms: { batch, m, n, mn, c, w, pc0, pw, first: c === pc0 ? 1 : 0 },
+      uniforms: { batch, m, n, mn, c, w, pc0, pw, first: c === pc0 ? 1 : 0, rw },
       workgroups: batch,
     });
   };
@@ -243,8 +244,11 @@ export function luFactorBlockedGpu(who: string, args: {
       return;
     }
     const w1 = Math.min(w - 1, leafW * Math.ceil(Math.ceil(w / 2) / leafW));
-    panel(c, w1, pc0, pw);
-    trsm(c, w1, c + w1, w - w1);
+    if (w1 <= leafW) leafRun(c, w1, pc0, pw, w - w1);  // the leaf solves U12 itself
+    else {
+      panel(c, w1, pc0, pw);
+      trsm(c, w1, c + w1, w - w1);
+    }
     update(c, c + w1, w - w1);
     panel(c + w1, w - w1, pc0, pw);
   };
