@@ -811,6 +811,7 @@ struct Params {
   pc0: u32,
   pw: u32,
   first: u32,
+  rw: u32,
 }
 @group(0) @binding(0) var<storage, read_write> A: array<f32>;
 @group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
@@ -830,6 +831,7 @@ struct Params {
   pc0: u32,
   pw: u32,
   first: u32,
+  rw: u32,
 }
 @group(0) @binding(0) var<storage, read_write> A: array<f32>;
 @group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
@@ -902,6 +904,7 @@ struct Params {
   pc0: u32,
   pw: u32,
   first: u32,
+  rw: u32,
 }
 @group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
 @group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
@@ -921,6 +924,7 @@ struct Params {
   pc0: u32,
   pw: u32,
   first: u32,
+  rw: u32,
 }
 @group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
 @group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
