@@ -169,6 +169,19 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
     await run([rand(1030, 16, rng, 'complex64')], 'complex64', 'r', {});
   });
 
+  gpuIt('a batch of 65,600 3×2 matrices, mode r (panel dispatch folded past 65,535 workgroups), against the CPU', async () => {
+    const count = 65600;
+    const data = new Float32Array(count * 6);
+    const rng = new Rng(10);
+    for (let i = 0; i < data.length; i++) data[i] = rng.normal();
+    const A = Tensor.fromStorage('float32', [count, 3, 2], data);
+    const R = await qrGpu(A.to('gpu'), 'r', {}).R.data();
+    const Rc = linalg.qr(A, { mode: 'r' }).R.dataSync();
+    let worst = 0;
+    for (let i = 0; i < R.length; i++) worst = Math.max(worst, Math.abs(R[i] - Rc[i]));
+    expect(worst).toBeLessThan(1e-5 * 8);
+  });
+
   gpuIt('bad tunables are ArgumentErrors naming qr', () => {
     const A = toTensor([new Mat(4, 4)], 'float32').to('gpu');
     expect(() => qrGpu(A, 'reduced', { nb: 0 })).toThrow(/qr: block size nb/);

@@ -58,8 +58,8 @@ export function panelShape(m: number, nb: number, wg?: number): { NC: number; WG
   const cap = Math.min(1024, lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
   const NC = nextPow2(nb);
   if (NC > cap) throw new ArgumentError(`qr: panel width ${nb} needs ${NC} threads per workgroup (the device allows ${cap})`);
-  // about four rows per row lane: a tall panel gets the largest workgroup
-  const WG = wg ?? (envNum('LAPIS_QR_WG') || Math.min(cap, Math.max(64, NC * nextPow2(Math.ceil(m / 4)))));
+  // about four rows per row lane (at least one warp): a tall panel gets the largest workgroup
+  const WG = wg ?? (envNum('LAPIS_QR_WG') || Math.min(cap, Math.max(32, NC * nextPow2(Math.ceil(m / 4)))));
   if (!Number.isInteger(Math.log2(WG)) || WG < NC || WG > cap) {
     throw new ArgumentError(`qr: panel workgroup size ${WG} must be a power of two in [${NC}, ${cap}]`);
   }
