@@ -67,7 +67,7 @@ export function luPanelProgram(dtype: D, wg: number, leaf: number, rq: number) {
 
 const GATHER_DECL = (T: 'f32' | 'vec2f') => ({
   inputs: { PIV: 'i32', ROWID: 'i32' }, outputs: { A: T, S: T },
-  uniforms: { batch: 'u32', m: 'u32', n: 'u32', mn: 'u32', j: 'u32', jb: 'u32', ncols: 'u32', split: 'u32', gap: 'u32', tiles: 'u32' },
+  uniforms: { batch: 'u32', m: 'u32', n: 'u32', mn: 'u32', j: 'u32', jb: 'u32', ncols: 'u32', split: 'u32', gap: 'u32', tiles: 'u32', solve: 'u32' },
 }) as const;
 const SEQ_DECL = (T: 'f32' | 'vec2f') => ({
   inputs: { PIV: 'i32' }, outputs: { B: T },
@@ -79,7 +79,7 @@ const SEQ_DECL = (T: 'f32' | 'vec2f') => ({
 /** The blocked LU's row interchanges of one step (shaders/lu/laswp.wgsl, GATHER through the panel's row map). */
 export function laswpGatherProgram(dtype: D) {
   return cachedProgram(`laswp|${dtype}|gather`, () => {
-    const defs = { ...dtypeDefines(dtype), GATHER: true };
+    const defs = { ...dtypeDefines(dtype), GATHER: true, RB: TRSM_RB };
     return {
       name: 'laswp', key: `${dtype}|gather`, entryPoint: `laswp_gather_${sfx(dtype)}`, workgroupSize: [64, 1, 1] as [number, number, number],
       decl: GATHER_DECL(elType(dtype)), body: () => loadShader('lu/laswp.wgsl', defs),
@@ -261,11 +261,11 @@ export function luFactorBlockedGpu(who: string, args: {
       const tiles = Math.ceil(outside / 64);
       runProgram(laswpGatherProgram(dtype), {
         inputs: { PIV: piv, ROWID: rowid }, outputs: { A, S: scratch! },
-        uniforms: { batch, m, n, mn, j, jb, ncols: outside, split: j, gap: jb, tiles },
+        uniforms: { batch, m, n, mn, j, jb, ncols: outside, split: j, gap: jb, tiles, solve: 1 },
         workgroups: batch * tiles,
       });
     }
-    trsm(j, jb, j + jb, n - j - jb);
+    // (U12 = L11⁻¹·A12 came with the interchanges: the gather solves the columns right of the panel)
     update(j, j + jb, n - j - jb);
   }
   rowid.release();
