@@ -16,7 +16,7 @@ import {
 import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
-import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrSumProgram } from '../../src/backend/gpu/qr.js';
+import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
 import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } from '../../src/backend/gpu/lu_ops.js';
 import {
   luPanelProgram, laswpGatherProgram, laswpSeqProgram, luTrsmProgram, luStatusProgram,
@@ -81,7 +81,7 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`qr_copy ${dt}`, qrCopyProgram(dt));
     add(`qr_finish ${dt} F in Q`, qrFinishProgram(dt, true));
     add(`qr_finish ${dt} F apart`, qrFinishProgram(dt, false));
-    add(`qr_sum ${dt}`, qrSumProgram(dt));
+    add(`qr_tw ${dt} nb=32`, qrTwProgram(dt, 32));
   }
   for (const dt of ['float32', 'complex64'] as const) {
     for (const mode of ['DET', 'SLOGDET', 'SCAN'] as const) add(`lu_ops ${mode} ${dt}`, detProgram(mode, dt, 64));

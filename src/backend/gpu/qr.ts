@@ -135,19 +135,25 @@ export function qrFinishProgram<Q extends boolean>(dtype: FloatGpu, fIsQ: Q) {
   });
 }
 
-/** The split-K sum (shaders/qr/qr_sum.wgsl). */
-export function qrSumProgram(dtype: FloatGpu) {
-  const key = `${dtype}|wg${EW_WG}`;
+const TW_UNIFORMS = {
+  total: 'u32', cols: 'u32', kb: 'u32', chunks: 'u32', pld: 'u32', pchunk: 'u32', pmember: 'u32', row0: 'u32', rem: 'u32',
+  voff: 'u32', vstride: 'u32', coff: 'u32', cld: 'u32', cstride: 'u32', toff: 'u32', tld: 'u32', tstride: 'u32',
+  adjoint: 'u32', wld: 'u32', wstride: 'u32',
+} as const;
+
+/**
+ * W2 = op(T)·W1, W1 summed from the split-K partials and the rows past the last chunk
+ * (shaders/qr/qr_tw.wgsl); NB ≥ kb is the private array's length.
+ */
+export function qrTwProgram(dtype: FloatGpu, NB: number) {
+  const key = `${dtype}|wg${EW_WG}|nb${NB}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
-  return cachedProgram(`qr_sum|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), WG: EW_WG };
+  return cachedProgram(`qr_tw|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), WG: EW_WG, NB };
     return {
-      name: 'qr_sum', key, entryPoint: `qr_sum_${defs.DTYPE}`, workgroupSize: [EW_WG, 1, 1] as [number, number, number],
-      decl: {
-        inputs: { P: T }, outputs: { W: T },
-        uniforms: { total: 'u32', ncols: 'u32', ld: 'u32', chunks: 'u32', pstride: 'u32' },
-      } as const,
-      body: () => loadShader('qr/qr_sum.wgsl', defs),
+      name: 'qr_tw', key, entryPoint: `qr_tw_${defs.DTYPE}`, workgroupSize: [EW_WG, 1, 1] as [number, number, number],
+      decl: { inputs: { P: T, V: T, C: T, Tm: T }, outputs: { W: T }, uniforms: TW_UNIFORMS } as const,
+      body: () => loadShader('qr/qr_tw.wgsl', defs),
     };
   });
 }
@@ -168,44 +174,45 @@ function blocksOf(m: number, k: number, nb: number): Array<{ j0: number; kb: num
 }
 
 /**
- * C ← (I − V·op(T)·Vᴴ)·C for one block over the batch: three GEMMs through W1, W2
- * (kb × cols each). op(T) = Tᴴ applies the block's Qᴴ (the trailing update), T its Q (orgqr).
+ * C ← (I − V·op(T)·Vᴴ)·C for one block over the batch: W1 = Vᴴ·C (a GEMM; for a single
+ * matrix its rows cut into chunks, one batched GEMM of partial products), W2 = op(T)·W1 (one
+ * kernel that also sums the partials and adds the rows past the last chunk), C −= V·W2 (a
+ * GEMM). op(T) = Tᴴ applies the block's Qᴴ (the trailing update), T its Q (orgqr).
  */
 function applyBlock(who: string, dtype: FloatGpu, batch: number, mr: number, kb: number, cols: number,
   V: GemmOperand, T: GemmOperand, C: GemmOperand, W1: GemmOperand, W2: GemmOperand, adjoint: boolean, split: Split | null): void {
   if (cols === 0) return;
-  vhC(who, dtype, batch, mr, kb, cols, V, C, W1, split);
-  gemmGpu(who, { dtype, m: kb, n: cols, k: kb, batch, A: T, opA: adjoint ? 'C' : 'N', B: W1, C: W2 });
-  gemmGpu(who, { dtype, m: mr, n: cols, k: kb, batch, A: V, B: W2, C, alpha: -1, beta: 1 });
-}
-
-/** W1 = Vᴴ·C (kb × cols, mr deep); a single matrix's rows split into chunks whose partial products are summed. */
-function vhC(who: string, dtype: FloatGpu, batch: number, mr: number, kb: number, cols: number,
-  V: GemmOperand, C: GemmOperand, W1: GemmOperand, split: Split | null): void {
   const S = split && batch === 1 ? Math.min(split.maxChunks, Math.floor(mr / split.minRows)) : 1;
-  if (S < 2) {
-    gemmGpu(who, { dtype, m: kb, n: cols, k: mr, batch, A: V, opA: 'C', B: C, C: W1 });
-    return;
-  }
-  const ch = Math.ceil(mr / S), full = Math.floor(mr / ch), rem = mr - full * ch;
-  const pstride = kb * W1.ld;
-  gemmGpu(who, {
-    dtype, m: kb, n: cols, k: ch, batch: full, opA: 'C',
-    A: { ...V, stride: ch * V.ld }, B: { ...C, stride: ch * C.ld }, C: { s: split!.P, offset: 0, ld: W1.ld, stride: pstride },
-  });
-  if (rem > 0) {
+  let P: GpuStorage, chunks: number, pchunk: number, row0: number;
+  if (S >= 2) {
+    // S chunks of ch rows; the rem = mr − S·ch < S rows left over are added by qr_tw
+    const ch = Math.floor(mr / S);
+    pchunk = kb * W1.ld;
     gemmGpu(who, {
-      dtype, m: kb, n: cols, k: rem, batch: 1, opA: 'C',
-      A: { ...V, offset: V.offset + full * ch * V.ld }, B: { ...C, offset: C.offset + full * ch * C.ld },
-      C: { s: split!.P, offset: full * pstride, ld: W1.ld, stride: pstride },
+      dtype, m: kb, n: cols, k: ch, batch: S, opA: 'C',
+      A: { ...V, stride: ch * V.ld }, B: { ...C, stride: ch * C.ld }, C: { s: split!.P, offset: 0, ld: W1.ld, stride: pchunk },
     });
+    P = split!.P;
+    chunks = S;
+    row0 = S * ch;
+  } else {
+    gemmGpu(who, { dtype, m: kb, n: cols, k: mr, batch, A: V, opA: 'C', B: C, C: W1 });
+    P = W1.s;
+    chunks = 1;
+    pchunk = 0;
+    row0 = mr;
   }
-  const total = kb * cols;
-  runProgram(qrSumProgram(dtype), {
-    inputs: { P: split!.P }, outputs: { W: W1.s },
-    uniforms: { total, ncols: cols, ld: W1.ld, chunks: full + (rem > 0 ? 1 : 0), pstride },
+  const total = batch * cols;
+  runProgram(qrTwProgram(dtype, nextPow2(T.ld)), {
+    inputs: { P, V: V.s, C: C.s, Tm: T.s }, outputs: { W: W2.s },
+    uniforms: {
+      total, cols, kb, chunks, pld: W1.ld, pchunk, pmember: W1.stride, row0, rem: mr - row0,
+      voff: V.offset, vstride: V.stride, coff: C.offset, cld: C.ld, cstride: C.stride,
+      toff: T.offset, tld: T.ld, tstride: T.stride, adjoint: adjoint ? 1 : 0, wld: W2.ld, wstride: W2.stride,
+    },
     workgroups: Math.ceil(total / EW_WG),
   });
+  gemmGpu(who, { dtype, m: mr, n: cols, k: kb, batch, A: V, B: W2, C, alpha: -1, beta: 1 });
 }
 
 /**

@@ -852,6 +852,7 @@ struct Params {
   split: u32,
   gap: u32,
   tiles: u32,
+  solve: u32,
 }
 @group(0) @binding(0) var<storage, read> PIV: array<i32>;
 @group(0) @binding(1) var<storage, read> ROWID: array<i32>;
@@ -945,6 +946,7 @@ struct Params {
   split: u32,
   gap: u32,
   tiles: u32,
+  solve: u32,
 }
 @group(0) @binding(0) var<storage, read> PIV: array<i32>;
 @group(0) @binding(1) var<storage, read> ROWID: array<i32>;
@@ -1615,18 +1617,36 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> Q: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-// ---- qr_sum float32: qr_sum → qr_sum_f32
+// ---- qr_tw float32 nb=32: qr_tw → qr_tw_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   total: u32,
-  ncols: u32,
-  ld: u32,
+  cols: u32,
+  kb: u32,
   chunks: u32,
-  pstride: u32,
+  pld: u32,
+  pchunk: u32,
+  pmember: u32,
+  row0: u32,
+  rem: u32,
+  voff: u32,
+  vstride: u32,
+  coff: u32,
+  cld: u32,
+  cstride: u32,
+  toff: u32,
+  tld: u32,
+  tstride: u32,
+  adjoint: u32,
+  wld: u32,
+  wstride: u32,
 }
 @group(0) @binding(0) var<storage, read> P: array<f32>;
-@group(0) @binding(1) var<storage, read_write> W: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> V: array<f32>;
+@group(0) @binding(2) var<storage, read> C: array<f32>;
+@group(0) @binding(3) var<storage, read> Tm: array<f32>;
+@group(0) @binding(4) var<storage, read_write> W: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
 
 // ---- qr_panel complex64 nc=32 wg=1024: qr_panel → qr_panel_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -1701,18 +1721,36 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> Q: array<vec2f>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-// ---- qr_sum complex64: qr_sum → qr_sum_c64
+// ---- qr_tw complex64 nb=32: qr_tw → qr_tw_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   total: u32,
-  ncols: u32,
-  ld: u32,
+  cols: u32,
+  kb: u32,
   chunks: u32,
-  pstride: u32,
+  pld: u32,
+  pchunk: u32,
+  pmember: u32,
+  row0: u32,
+  rem: u32,
+  voff: u32,
+  vstride: u32,
+  coff: u32,
+  cld: u32,
+  cstride: u32,
+  toff: u32,
+  tld: u32,
+  tstride: u32,
+  adjoint: u32,
+  wld: u32,
+  wstride: u32,
 }
 @group(0) @binding(0) var<storage, read> P: array<vec2f>;
-@group(0) @binding(1) var<storage, read_write> W: array<vec2f>;
-@group(0) @binding(2) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> V: array<vec2f>;
+@group(0) @binding(2) var<storage, read> C: array<vec2f>;
+@group(0) @binding(3) var<storage, read> Tm: array<vec2f>;
+@group(0) @binding(4) var<storage, read_write> W: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
 
 // ---- lu_ops DET float32: det → det_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
