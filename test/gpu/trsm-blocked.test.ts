@@ -65,6 +65,8 @@ interface Case {
   path?: 'fused' | 'gemm';
   stageDiag?: boolean;
   stageTile?: boolean;
+  /** B = op(M)·X₀ for a random X₀ (moderate X however ill-conditioned M is) instead of random B. */
+  consistent?: boolean;
 }
 
 /** Runs trsmBlockedGpu on host-built operands; returns the residual ratio and X of each member. */
@@ -77,7 +79,9 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
     if (c.unit) for (let i = 0; i < n; i++) R.set(i, i, NaN, NaN);
     return R;
   });
-  const Bs = Array.from({ length: batch }, () => roundTo(randomMatrix(n, nrhs, rng, { complex }), c.dtype));
+  const Ms = Ts.map((T) => opOf(T, c.upper, c.unit, c.op));
+  const Bs = Array.from({ length: batch }, (_, b) => roundTo(
+    c.consistent ? Ms[c.shareA ? 0 : b].mul(randomMatrix(n, nrhs, rng, { complex })) : randomMatrix(n, nrhs, rng, { complex }), c.dtype));
   const pad = c.strided ? 3 : 0;
   const la: Layout = { off: c.strided ? 5 : 0, ld: n + pad, stride: c.shareA ? 0 : n * (n + pad) + 2 * pad };
   const aTotal = la.off + Math.max(1, nA) * (n * (n + pad) + 2 * pad) + 1;
@@ -108,7 +112,6 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
   const inB = new Uint8Array(out.length / F);
   for (let b = 0; b < batch; b++) for (let i = 0; i < n; i++) for (let j = 0; j < nrhs; j++) inB[lb.off + b * lb.stride + i * lb.ld + j] = 1;
   for (let e = c.sameBuffer ? aTotal : 0; e < out.length / F; e++) if (!inB[e]) expect(out[e * F]).toBe(777);
-  const Ms = Ts.map((T) => opOf(T, c.upper, c.unit, c.op));
   const Xs = Bs.map((_, b) => unpack(out, lb, b, n, nrhs, complex));
   const ratios = Xs.map((X, b) => ratioSolve(Ms[c.shareA ? 0 : b], X, Bs[b], c.dtype));
   return { ratios, Xs, Ms, Bs };
@@ -210,17 +213,21 @@ describe('trsmBlockedGpu: the GEMM path (block solves, then gemmGpu updates)', (
 });
 
 describe('trsmBlockedGpu: ill-conditioned triangles', () => {
-  gpuIt('Kahan matrices (κ far beyond 1/eps) and graded diagonals: ratio < 30 for every op', async () => {
+  // With B = M·X₀ (X₀ moderate), inverting 64×64 Kahan diagonal blocks explicitly gives
+  // ratios near 1e6 (float32, simulated on the host); substitution stays below 1.
+  gpuIt('Kahan matrices (κ far beyond 1/eps) with the default block size and graded diagonals: ratio < 30 for every op', async () => {
     const rng = new Rng(14);
     for (const dtype of ['float32', 'complex64'] as const) {
       for (const op of OPS) {
         // Kahan is upper; its transpose is an ill-conditioned lower triangle
         for (const upper of [true, false]) {
-          const K = kahan(40, 1.2);
+          const K = kahan(70, 1.2);
           const T = upper ? K : K.transpose();
-          for (let i = 0; i < 40; i++) for (let j = 0; j < 40; j++) if (upper ? j < i : j > i) T.set(i, j, NaN, NaN);
-          const r = await solveCase({ dtype, n: 40, nrhs: 3, batch: 1, upper, unit: false, op, nb: 8, Ts: [T] }, rng);
-          expect(r.ratios[0], `${dtype} ${op} upper=${upper}`).toBeLessThan(30);
+          for (let i = 0; i < 70; i++) for (let j = 0; j < 70; j++) if (upper ? j < i : j > i) T.set(i, j, NaN, NaN);
+          for (const consistent of [true, false]) {
+            const r = await solveCase({ dtype, n: 70, nrhs: 40, batch: 1, upper, unit: false, op, Ts: [T], consistent }, rng);
+            expect(r.ratios[0], `${dtype} ${op} upper=${upper} consistent=${consistent}`).toBeLessThan(30);
+          }
           // graded: diagonal from 1 down to 1e-4 (κ ~ 1e4 and more from the off-diagonal part)
           const G = triangular(40, upper, rng, { complex: dtype === 'complex64' });
           for (let i = 0; i < 40; i++) G.set(i, i, 10 ** (-4 * i / 39) * (i % 2 ? -1 : 1), 0);
