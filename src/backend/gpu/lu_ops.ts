@@ -308,7 +308,9 @@ export function luSolveBlockedGpu(
   const X = emptyGpu(dtype, [...plan.batchShape, n, nrhs], who);
   if (plan.count === 0 || n === 0 || nrhs === 0) return X;
   const F = floatsPer(dtype);
-  checkIndexRange(Math.max(plan.count, plan.bCount) * n * nrhs * F + Math.max(plan.aCount, plan.count) * n * n * F, who);
+  // each buffer is indexed on its own: B/X, and the factors (a gathered copy has count of them)
+  checkIndexRange(Math.max(plan.count, plan.bCount) * n * nrhs * F, who);
+  checkIndexRange((plan.aIdx !== null && plan.aCount > 1 ? plan.count : plan.aCount) * n * n * F, who);
   const { perm, iperm, status } = permutations(pivots, plan.aCount, n, n, who);
   const amap = uploadIndex(plan.aIdx, who);
   const bmap = uploadIndex(plan.bIdx, who);
