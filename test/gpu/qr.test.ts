@@ -3,6 +3,7 @@
 // signs), every mode, tall/square/wide on block edges with small panel widths, complex64,
 // NaN and rank-deficient batch members beside untouched neighbours, and one size > 1024.
 import { describe, expect } from 'vitest';
+import fc from 'fast-check';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { qrGpu, type QrMode, type QrParams } from '../../src/backend/gpu/qr.js';
@@ -101,6 +102,18 @@ describe('gpu qr: block edges with small panel widths', () => {
   }
 });
 
+describe('gpu qr: random shapes, block sizes and modes (fast-check)', () => {
+  gpuIt('ratios < 30 and R as on the CPU for m, n in 1..24, nb in {2, 3, 5, 8}, both dtypes, every mode', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 24 }), fc.integer({ min: 1, max: 24 }), fc.constantFrom(2, 3, 5, 8),
+      fc.constantFrom<D>('float32', 'complex64'), fc.constantFrom<QrMode>('reduced', 'complete', 'r'), fc.integer({ min: 0, max: 1e6 }),
+      async (m, n, nb, dtype, mode, seed) => {
+        const rng = new Rng(seed);
+        await run([rand(m, n, rng, dtype), rand(m, n, rng, dtype)], dtype, mode, { nb });
+      }), { numRuns: 4 });
+  });
+});
+
 describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
   gpuIt('batch shape [2, 3] broadcast through every dispatch, complex64 and float32', async () => {
     const rng = new Rng(3);
@@ -180,6 +193,23 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
     let worst = 0;
     for (let i = 0; i < R.length; i++) worst = Math.max(worst, Math.abs(R[i] - Rc[i]));
     expect(worst).toBeLessThan(1e-5 * 8);
+  });
+
+  gpuIt('empty shapes: 3×0 (complete Q = I), 0×3, a batch of 0; shapes as on the CPU', async () => {
+    for (const shape of [[3, 0], [0, 3], [0, 4, 4], [2, 3, 0]]) {
+      for (const mode of ['reduced', 'complete', 'r'] as const) {
+        const A = Tensor.empty('float32', shape);
+        const g = qrGpu(A.to('gpu'), mode, {});
+        const ref = linalg.qr(A, { mode });
+        expect(g.R.shape).toEqual(ref.R.shape);
+        expect(Array.from(await g.R.data())).toEqual(Array.from(ref.R.dataSync()));
+        if (mode === 'r') expect(g.Q).toBeNull();
+        else {
+          expect(g.Q!.shape).toEqual(ref.Q.shape);
+          expect(Array.from(await g.Q!.data())).toEqual(Array.from(ref.Q.dataSync()));
+        }
+      }
+    }
   });
 
   gpuIt('bad tunables are ArgumentErrors naming qr', () => {
