@@ -2,16 +2,17 @@
 // trsmBlockedGpu). M = op(A) is read through strides (rs, cs) and a conjugation flag, so one
 // source serves A, Aᵀ and Aᴴ of either triangle; `lower` says which triangle M has.
 //
-// A dispatch does, for every batch member and RC-column tile of B:
+// A dispatch does, for every batch member and BC-column tile of B:
 //  - update tiles (rt < nrt): B_r -= M_r,blk · Z with Z = M_blk,blk⁻¹ · B_blk, for the BM-row
 //    tiles r of the rows still unsolved (rows ≥ (blk+1)·NB for lower M, < blk·NB for upper);
 //  - one finalize tile (rt = nrt, when fin is set): B_fin ← M_fin,fin⁻¹ · B_fin.
 // Z is solved by every update workgroup itself (substitution in workgroup memory: backward
 // stable even for ill-conditioned diagonal blocks, where an explicit inverse is not), so a step
 // is one dispatch; with DIAG_SMEM the diagonal block is staged in workgroup memory first, with
-// MS_FULL the update tile's whole M_r,blk too (else it goes through in KC-deep chunks). B_blk is only read in this dispatch: its solved values are written by the
-// next dispatch's finalize tile (fin = the previous step's blk), which reads nothing another
-// workgroup of that dispatch writes.
+// MS_FULL the update tile's whole M_r,blk too (else it goes through in KC-deep chunks).
+// B_blk is only read in this dispatch: its solved values are written by the next dispatch's
+// finalize tile (fin = the previous step's blk), which reads nothing another workgroup of
+// that dispatch writes. The GEMM path runs finalize tiles alone (nrt = 0, fin = blk).
 //
 // Bindings: A (unless SAME_BUF: A lives in B's buffer and is read from it), B (read_write).
 #include "common/linear_id.wgsl"

@@ -301,13 +301,15 @@ const isCount = (v: number) => Number.isInteger(v) && v >= 0;
 
 /**
  * op(A)·X = B (left side) in place in B for every batch member, any n: M = op(A) is walked
- * by diagonal blocks of nb rows (from the top for lower M, from the bottom for upper), one
- * dispatch per block (shaders/trsm/trsm_blocked.wgsl): every workgroup solves the diagonal
- * block for its RC columns by substitution in workgroup memory and subtracts M_r,blk·X_blk
- * from its BM-row tile of the rows still unsolved (right-looking, so the GEMM-shaped update
- * spreads over (n − solved)/BM × nrhs/BC workgroups even for few right-hand sides); the
- * solved block is written back by the next dispatch. n/nb + 1 dispatches in all, each over
- * the whole batch; recorded into the shared encoder.
+ * by diagonal blocks of nb rows (from the top for lower M, from the bottom for upper).
+ * Fused path, one dispatch per block (shaders/trsm/trsm_blocked.wgsl): every workgroup solves
+ * the diagonal block for its BC columns by substitution in workgroup memory and subtracts
+ * M_r,blk·X_blk from its BM-row tile of the rows still unsolved (right-looking, so the
+ * GEMM-shaped update spreads over (n − solved)/BM × nrhs/BC workgroups even for few
+ * right-hand sides); the solved block is written back by the next dispatch: n/nb + 1
+ * dispatches in all. GEMM path (many right-hand sides): per block, the same kernel solves the
+ * block in place, then gemmGpu updates the rest. Every dispatch covers the whole batch; all
+ * are recorded into the shared encoder.
  */
 export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   const { dtype, n, nrhs, batch, A, B, upper, unit, op } = args;
@@ -329,16 +331,15 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   if (B.stride === 0 && batch > 1) throw new ArgumentError(`${who}: trsm B is overwritten, so its batch stride cannot be 0`);
   if (n === 0 || nrhs === 0 || batch === 0) return;
   // the block size stays nb for small n too: one compiled variant per (nb, BC), not one per n
-  const nbEff = nb;
   const limits = gpuLimits(who);
-  const shape = trsmBlockedShape(dtype, nbEff, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag ?? def.stageDiag, args.stageTile);
+  const shape = trsmBlockedShape(dtype, nb, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag ?? def.stageDiag, args.stageTile);
   const bc = shape.bc;
   const sameBuf = bufferOf(A.s) === bufferOf(B.s);
-  const prog = trsmBlockedProgram(dtype, nbEff, bm, shape, sameBuf);
+  const prog = trsmBlockedProgram(dtype, nb, bm, shape, sameBuf);
   const last = (o: GemmOperand, rows: number, cols: number) => o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols;
   checkIndexRange(Math.max(last(A, n, n), last(B, n, nrhs)), who);
   const lower = op === 'N' ? !upper : upper;
-  const nblk = Math.ceil(n / nbEff);
+  const nblk = Math.ceil(n / nb);
   const nct = Math.ceil(nrhs / bc);
   const base = {
     count: batch, nct, n, nrhs, aoff: A.offset, ars: op === 'N' ? A.ld : 1, acs: op === 'N' ? 1 : A.ld, astr: A.stride,
@@ -352,7 +353,7 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
     // B_rest -= M_rest,blk · X_blk as one GEMM over the batch
     for (let s = 0; s < nblk; s++) {
       const blk = blockAt(s);
-      const k0 = blk * nbEff, kb = Math.min(nbEff, n - k0);
+      const k0 = blk * nb, kb = Math.min(nb, n - k0);
       runProgram(prog, {
         inputs, outputs: { B: B.s }, workgroups: batch * nct,
         uniforms: { ...base, per: nct, nrt: 0, blk: 0, fin: blk, r0: 0, r1: 0 },
@@ -373,8 +374,8 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
     const blk = s < nblk ? blockAt(s) : NONE;
     const fin = s > 0 ? blockAt(s - 1) : NONE;
     // the rows still unsolved after block blk
-    const r0 = blk === NONE ? 0 : lower ? Math.min(n, (blk + 1) * nbEff) : 0;
-    const r1 = blk === NONE ? 0 : lower ? n : blk * nbEff;
+    const r0 = blk === NONE ? 0 : lower ? Math.min(n, (blk + 1) * nb) : 0;
+    const r1 = blk === NONE ? 0 : lower ? n : blk * nb;
     const nrt = Math.ceil((r1 - r0) / bm);
     const per = nct * (nrt + (fin === NONE ? 0 : 1));
     if (per === 0) continue;
