@@ -4,6 +4,7 @@
 // and the public solveTriangular above the general kernel's range (broadcast, info, n > 1024)
 // against the CPU backend.
 import { describe, expect } from 'vitest';
+import fc from 'fast-check';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { planBatch } from '../../src/core/batch.js';
 import { trsmBlockedGpu, solveTriangularGpu, TRSM_BLOCKED_FROM, type TrsmArgs } from '../../src/backend/gpu/trsm.js';
@@ -210,6 +211,24 @@ describe('trsmBlockedGpu: the GEMM path (block solves, then gemmGpu updates)', (
     const r = await solveCase({ dtype: 'float32', n: 150, nrhs: 256, batch: 1, upper: false, unit: false, op: 'T' }, rng);
     expect(r.ratios[0]).toBeLessThan(30);
   });
+});
+
+describe('trsmBlockedGpu: random shapes (property)', () => {
+  gpuIt('ratio < 30 for any n, RHS count, batch, block size, triangle, op, path and layout', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.record({
+        complex: fc.boolean(), n: fc.integer({ min: 1, max: 45 }), nrhs: fc.integer({ min: 1, max: 20 }),
+        batch: fc.integer({ min: 1, max: 3 }), nb: fc.constantFrom(8, 16), upper: fc.boolean(), unit: fc.boolean(),
+        op: fc.constantFrom<Op>('N', 'T', 'C'), gemm: fc.boolean(), strided: fc.boolean(), shareA: fc.boolean(),
+        seed: fc.integer({ min: 0, max: 1000 }),
+      }),
+      async (c) => {
+        const dtype: Dt = c.complex ? 'complex64' : 'float32';
+        const r = await solveCase({ ...c, dtype, path: c.gemm ? 'gemm' : 'fused' }, new Rng(c.seed));
+        for (const q of r.ratios) expect(q).toBeLessThan(30);
+      },
+    ), { numRuns: 5 });
+  }, 120_000);
 });
 
 describe('trsmBlockedGpu: ill-conditioned triangles', () => {
