@@ -1,48 +1,49 @@
 // W2 = op(T)·W1 for a block step, W1 = Vᴴ·C summed here: the split-K chunks' partial
 // products P_s (one per chunk; a single one without split-K) plus the rows past the last
-// whole chunk (rem < chunks rows, V and C read directly). One thread per column j of one
-// batch member keeps W1(:, j) in a private array (kb ≤ NB) and multiplies by op(T) (Tᴴ
-// when adjoint: the trailing update applies Qᴴ; T when forming Q). T is upper triangular.
-// Bindings: P, V, C, Tm (T) read; W (T) read_write; uniforms total, cols, kb, chunks,
-// pld, pchunk, pmember, row0, rem, voff, vstride, coff, cld, cstride, toff, tld, tstride,
-// adjoint, wld, wstride.
+// whole chunk (rem < chunks rows, V and C read directly). A workgroup takes JC columns of
+// one batch member: thread (l, jj) forms W1(l, j) into workgroup memory, then W2(l, j) =
+// Σ op(T)(l, l')·W1(l', j) (Tᴴ when adjoint: the trailing update applies Qᴴ; T when
+// forming Q). T is upper triangular. Threads are NB rows (≥ kb) × JC columns.
+// Bindings: P, V, C, Tm (T) read; W (T) read_write; uniforms total, tiles, cols, kb,
+// chunks, pld, pchunk, pmember, row0, rem, voff, vstride, coff, cld, cstride, toff, tld,
+// tstride, adjoint, wld, wstride.
 #include "common/complex.wgsl"
 #include "common/linear_id.wgsl"
 
-const NB = ${NB}u;
+const JC = ${JC}u;
+
+var<workgroup> w1: array<${T}, ${WG}>;
 
 @compute @workgroup_size(${WG})
 fn qr_tw_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                   @builtin(local_invocation_index) lid: u32) {
-  let e = linear_workgroup_id(wid, nwg) * ${WG}u + lid;
-  if (e >= p.total) { return; }
-  let b = e / p.cols;
-  let j = e - b * p.cols;
+  let g = linear_workgroup_id(wid, nwg);
+  if (g >= p.total) { return; }
+  let b = g / p.tiles;
+  let jj = lid % JC;
+  let l = lid / JC;
+  let j = (g - b * p.tiles) * JC + jj;
   let kb = p.kb;
-  var w: array<${T}, NB>;
-  let pb = b * p.pmember + j;
-  for (var l = 0u; l < kb; l++) {
-    var s = P[pb + l * p.pld];
-    for (var c = 1u; c < p.chunks; c++) { s += P[pb + c * p.pchunk + l * p.pld]; }
-    w[l] = s;
-  }
-  if (p.rem > 0u) {
-    let vb = p.voff + b * p.vstride;
+  let live = l < kb && j < p.cols;
+  var s = ${ZERO};
+  if (live) {
+    let pb = b * p.pmember + l * p.pld + j;
+    s = P[pb];
+    for (var c = 1u; c < p.chunks; c++) { s += P[pb + c * p.pchunk]; }
+    let vb = p.voff + b * p.vstride + l;
     let cb = p.coff + b * p.cstride + j;
-    for (var r = p.row0; r < p.row0 + p.rem; r++) {
-      let x = C[cb + r * p.cld];
-      for (var l = 0u; l < kb; l++) { w[l] = tfma(tconj(V[vb + r * kb + l]), x, w[l]); }
-    }
+    for (var r = p.row0; r < p.row0 + p.rem; r++) { s = tfma(tconj(V[vb + r * kb]), C[cb + r * p.cld], s); }
   }
-  let tb = p.toff + b * p.tstride;
-  let ob = b * p.wstride + j;
-  for (var i = 0u; i < kb; i++) {
-    var s = ${ZERO};
+  w1[lid] = s;
+  workgroupBarrier();
+  if (live) {
+    let tb = p.toff + b * p.tstride;
+    var o = ${ZERO};
     if (p.adjoint != 0u) {
-      for (var l = 0u; l <= i; l++) { s = tfma(tconj(Tm[tb + l * p.tld + i]), w[l], s); }
+      for (var q = 0u; q <= l; q++) { o = tfma(tconj(Tm[tb + q * p.tld + l]), w1[q * JC + jj], o); }
     } else {
-      for (var l = i; l < kb; l++) { s = tfma(Tm[tb + i * p.tld + l], w[l], s); }
+      for (var q = l; q < kb; q++) { o = tfma(Tm[tb + l * p.tld + q], w1[q * JC + jj], o); }
     }
-    W[ob + i * p.wld] = s;
+    W[b * p.wstride + l * p.wld + j] = o;
   }
 }

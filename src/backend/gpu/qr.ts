@@ -136,22 +136,30 @@ export function qrFinishProgram<Q extends boolean>(dtype: FloatGpu, fIsQ: Q) {
 }
 
 const TW_UNIFORMS = {
-  total: 'u32', cols: 'u32', kb: 'u32', chunks: 'u32', pld: 'u32', pchunk: 'u32', pmember: 'u32', row0: 'u32', rem: 'u32',
+  total: 'u32', tiles: 'u32', cols: 'u32', kb: 'u32', chunks: 'u32', pld: 'u32', pchunk: 'u32', pmember: 'u32', row0: 'u32', rem: 'u32',
   voff: 'u32', vstride: 'u32', coff: 'u32', cld: 'u32', cstride: 'u32', toff: 'u32', tld: 'u32', tstride: 'u32',
   adjoint: 'u32', wld: 'u32', wstride: 'u32',
 } as const;
 
+/** Threads of qr_tw: NB rows (a power of two ≥ kb) × JC columns. */
+function twShape(NB: number): { WG: number; JC: number } {
+  const WG = Math.max(256, NB);
+  return { WG, JC: WG / NB };
+}
+
 /**
  * W2 = op(T)·W1, W1 summed from the split-K partials and the rows past the last chunk
- * (shaders/qr/qr_tw.wgsl); NB ≥ kb is the private array's length.
+ * (shaders/qr/qr_tw.wgsl), for panels of at most NB columns (a power of two).
  */
 export function qrTwProgram(dtype: FloatGpu, NB: number) {
-  const key = `${dtype}|wg${EW_WG}|nb${NB}`;
+  const { WG, JC } = twShape(NB);
+  const key = `${dtype}|wg${WG}|jc${JC}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
   return cachedProgram(`qr_tw|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), WG: EW_WG, NB };
+    const defs: Defines = { ...dtypeDefines(dtype), WG, JC };
     return {
-      name: 'qr_tw', key, entryPoint: `qr_tw_${defs.DTYPE}`, workgroupSize: [EW_WG, 1, 1] as [number, number, number],
+      name: 'qr_tw', key, entryPoint: `qr_tw_${defs.DTYPE}`, workgroupSize: [WG, 1, 1] as [number, number, number],
+      workgroupBytes: WG * 4 * floatsPer(dtype),
       decl: { inputs: { P: T, V: T, C: T, Tm: T }, outputs: { W: T }, uniforms: TW_UNIFORMS } as const,
       body: () => loadShader('qr/qr_tw.wgsl', defs),
     };
@@ -202,15 +210,15 @@ function applyBlock(who: string, dtype: FloatGpu, batch: number, mr: number, kb:
     pchunk = 0;
     row0 = mr;
   }
-  const total = batch * cols;
-  runProgram(qrTwProgram(dtype, nextPow2(T.ld)), {
+  const NB = nextPow2(T.ld), tiles = Math.ceil(cols / twShape(NB).JC), total = batch * tiles;
+  runProgram(qrTwProgram(dtype, NB), {
     inputs: { P, V: V.s, C: C.s, Tm: T.s }, outputs: { W: W2.s },
     uniforms: {
-      total, cols, kb, chunks, pld: W1.ld, pchunk, pmember: W1.stride, row0, rem: mr - row0,
+      total, tiles, cols, kb, chunks, pld: W1.ld, pchunk, pmember: W1.stride, row0, rem: mr - row0,
       voff: V.offset, vstride: V.stride, coff: C.offset, cld: C.ld, cstride: C.stride,
       toff: T.offset, tld: T.ld, tstride: T.stride, adjoint: adjoint ? 1 : 0, wld: W2.ld, wstride: W2.stride,
     },
-    workgroups: Math.ceil(total / EW_WG),
+    workgroups: total,
   });
   gemmGpu(who, { dtype, m: mr, n: cols, k: kb, batch, A: V, B: W2, C, alpha: -1, beta: 1 });
 }

@@ -317,6 +317,171 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> C: array<vec2f>;
 @group(0) @binding(5) var<uniform> p: Params;
 
+// ---- gemm f32 t128 vec4: gemm → gemm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  offA: u32,
+  lda: u32,
+  sA: u32,
+  offB: u32,
+  ldb: u32,
+  sB: u32,
+  offC: u32,
+  ldc: u32,
+  sC: u32,
+  alpha: f32,
+  beta: f32,
+  cjA: vec2f,
+  cjB: vec2f,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read> B: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gemm f32 t128 scalar, op T/T: gemm → gemm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  offA: u32,
+  lda: u32,
+  sA: u32,
+  offB: u32,
+  ldb: u32,
+  sB: u32,
+  offC: u32,
+  ldc: u32,
+  sC: u32,
+  alpha: f32,
+  beta: f32,
+  cjA: vec2f,
+  cjB: vec2f,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read_write> C: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gemm f32 t64 A, B in C (vec4): gemm → gemm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  offA: u32,
+  lda: u32,
+  sA: u32,
+  offB: u32,
+  ldb: u32,
+  sB: u32,
+  offC: u32,
+  ldc: u32,
+  sC: u32,
+  alpha: f32,
+  beta: f32,
+  cjA: vec2f,
+  cjB: vec2f,
+}
+@group(0) @binding(0) var<storage, read_write> C: array<vec4f>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- gemm f32 t32 A in C (scalar), maps: gemm → gemm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  offA: u32,
+  lda: u32,
+  sA: u32,
+  offB: u32,
+  ldb: u32,
+  sB: u32,
+  offC: u32,
+  ldc: u32,
+  sC: u32,
+  alpha: f32,
+  beta: f32,
+  cjA: vec2f,
+  cjB: vec2f,
+}
+@group(0) @binding(0) var<storage, read> B: array<f32>;
+@group(0) @binding(1) var<storage, read> aIdx: array<u32>;
+@group(0) @binding(2) var<storage, read> bIdx: array<u32>;
+@group(0) @binding(3) var<storage, read_write> C: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- gemm c64 t64r8: gemm → gemm_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  offA: u32,
+  lda: u32,
+  sA: u32,
+  offB: u32,
+  ldb: u32,
+  sB: u32,
+  offC: u32,
+  ldc: u32,
+  sC: u32,
+  alpha: f32,
+  beta: f32,
+  cjA: vec2f,
+  cjB: vec2f,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read> B: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> C: array<vec2f>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gemm c64 t32 A, B in C: gemm → gemm_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  M: u32,
+  N: u32,
+  K: u32,
+  total: u32,
+  tilesN: u32,
+  tilesPerMat: u32,
+  offA: u32,
+  lda: u32,
+  sA: u32,
+  offB: u32,
+  ldb: u32,
+  sB: u32,
+  offC: u32,
+  ldc: u32,
+  sC: u32,
+  alpha: f32,
+  beta: f32,
+  cjA: vec2f,
+  cjB: vec2f,
+}
+@group(0) @binding(0) var<storage, read_write> C: array<vec2f>;
+@group(0) @binding(1) var<uniform> p: Params;
+
 // ---- inv_small float32 n=1: inv_small → inv_small_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -1621,6 +1786,7 @@ struct Params {
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   total: u32,
+  tiles: u32,
   cols: u32,
   kb: u32,
   chunks: u32,
@@ -1725,6 +1891,7 @@ struct Params {
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   total: u32,
+  tiles: u32,
   cols: u32,
   kb: u32,
   chunks: u32,
