@@ -303,19 +303,26 @@ describe('gpu solveTriangular: the blocked path', () => {
     }
   });
 
-  gpuIt('an exactly zero diagonal: info and NaN for that member only (float32 and complex64)', async () => {
+  gpuIt('an exactly zero diagonal and a NaN entry: info and NaN for those members only, as on the CPU (float32 and complex64)', async () => {
     const rng = new Rng(17);
     for (const dtype of ['float32', 'complex64'] as const) {
       const complex = dtype === 'complex64';
       const n = 160;
-      const Ts = [0, 1, 2].map(() => roundTo(triangular(n, false, rng, { complex }), dtype));
+      const Ts = [0, 1, 2, 3].map(() => roundTo(triangular(n, false, rng, { complex }), dtype));
       Ts[1].set(100, 100, 0, 0);
+      Ts[3].set(90, 20, NaN, 0);
       const Bs = Ts.map(() => roundTo(randomMatrix(n, 3, rng, { complex }), dtype));
-      const r = linalg.solveTriangularEx(toTensor(Ts, dtype).to('gpu'), toTensor(Bs, dtype).to('gpu'), { upper: false });
-      expect(Array.from((await r.info.data()) as Int32Array)).toEqual([0, 101, 0]);
+      const A = toTensor(Ts, dtype), B = toTensor(Bs, dtype);
+      const r = linalg.solveTriangularEx(A.to('gpu'), B.to('gpu'), { upper: false });
+      const ref = linalg.solveTriangularEx(A, B, { upper: false });
+      const info = Array.from((await r.info.data()) as Int32Array);
+      expect(info).toEqual(Array.from(ref.info.dataSync() as Int32Array));
+      expect(info.slice(0, 3)).toEqual([0, 101, 0]);
       const X = await cpu(r.solution);
-      const X1 = fromTensor(X, 1);
+      const X1 = fromTensor(X, 1), X3 = fromTensor(X, 3);
       for (let i = 0; i < n; i++) for (let j = 0; j < 3; j++) expect(X1.re(i, j)).toBeNaN();
+      // rows from the NaN entry's row on are NaN, the rows above it are solved
+      for (let j = 0; j < 3; j++) { expect(X3.re(90, j)).toBeNaN(); expect(Number.isFinite(X3.re(89, j))).toBe(true); }
       for (const b of [0, 2]) expect(ratioSolve(triangleOf(Ts[b], false), fromTensor(X, b), Bs[b], dtype)).toBeLessThan(30);
     }
   });
