@@ -220,11 +220,11 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
     expect(() => qrGpu(A, 'reduced', { splitK: 0 })).toThrow(/qr: splitK/);
   });
 
-  gpuIt('linalg.qr on a GPU tensor takes this path with the default block size (70×50, 50×70)', async () => {
+  gpuIt('linalg.qr on a GPU tensor takes this path with the default block size (70×50, 50×70, complex64 45×40)', async () => {
     const rng = new Rng(7);
-    for (const [m, n] of [[70, 50], [50, 70]]) {
-      const M = rand(m, n, rng, 'float32');
-      const { Q, R } = linalg.qr(toTensor([M], 'float32').to('gpu'));
+    for (const [m, n, dtype] of [[70, 50, 'float32'], [50, 70, 'float32'], [45, 40, 'complex64']] as const) {
+      const M = rand(m, n, rng, dtype);
+      const { Q, R } = linalg.qr(toTensor([M], dtype).to('gpu'));
       expect(Q.device).toBe('gpu');
       check(M, fromTensor(await cpu(Q)), fromTensor(await cpu(R)), 'reduced');
     }
