@@ -138,8 +138,26 @@ function checkCount(who: string, name: string, v: number): void {
   if (!Number.isInteger(v) || v < 0) throw new ArgumentError(`${who}: ${name} must be a non-negative integer, got ${String(v)}`);
 }
 
+/** Largest min(m, n) factored by a single leaf when it fits in registers. */
+const WHOLE_MAX = 128;
+/** The kernel's leaf width for a whole-matrix leaf of w columns: 4, 8, 16, 32, 64, 96 or 128 (few variants serve every size). */
+function leafBucket(w: number): number {
+  if (w > 32) return Math.ceil(w / 32) * 32;
+  let b = 4;
+  while (b < w) b *= 2;
+  return b;
+}
+
+/** Whether LAPIS_LU_NB or LAPIS_LU_LEAF is set (then the blocks are used as given). */
+function envBlocks(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  return !!(env.LAPIS_LU_NB || env.LAPIS_LU_LEAF);
+}
+
 /** 32-bit registers of one SM (NVIDIA, AMD CU: 64 Ki): a thread of a `wg`-thread group may hold 65536/wg. */
 const REG_FILE = 65536;
+/** Registers one thread can address (NVIDIA: 255). */
+const MAX_THREAD_REGS = 255;
 /** Registers a leaf thread needs besides its row slots (indices, pivot, loop state). */
 const REG_OVERHEAD = 40;
 
@@ -158,7 +176,7 @@ export function leafPlan(m: number, leaf: number, dtype: D, wg: number, regs: bo
   if (regs) {
     for (const w of cands) {
       const rq = Math.ceil(m / w);
-      if (rq <= 32 && rq * leaf * floats(dtype) + REG_OVERHEAD <= REG_FILE / w) return { wg: w, rq };
+      if (rq <= 32 && rq * leaf * floats(dtype) + REG_OVERHEAD <= Math.min(MAX_THREAD_REGS, REG_FILE / w)) return { wg: w, rq };
     }
     if (wg > 0) return { wg: cands[0], rq: Math.ceil(m / cands[0]) };
   }
@@ -184,10 +202,13 @@ export function luFactorBlockedGpu(who: string, args: {
   checkCount(who, 'n', n);
   checkCount(who, 'batch', batch);
   const def = luBlockDefaults(m, n);
-  const nb = args.nb ?? def.nb;
   const mn = Math.min(m, n);
   const regs = args.leafRegs ?? true, wgAsked = args.wg ?? def.wg;
-  const leaf = args.leaf ?? (def.leaf || (mn > 0 && leafPlan(m, Math.min(16, nb, mn), dtype, wgAsked, regs, who).rq > 0 ? 16 : 8));
+  // min(m, n) ≤ 128 with the whole of it in registers: one leaf, one dispatch (batches of small matrices)
+  const whole = args.nb === undefined && args.leaf === undefined && !envBlocks() && mn > 0 && mn <= WHOLE_MAX
+    && leafPlan(m, leafBucket(mn), dtype, wgAsked, regs, who).rq > 0;
+  const nb = args.nb ?? (whole ? mn : def.nb);
+  const leaf = args.leaf ?? (whole ? mn : def.leaf || (mn > 0 && leafPlan(m, Math.min(16, nb, mn), dtype, wgAsked, regs, who).rq > 0 ? 16 : 8));
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: nb must be a positive integer, got ${nb}`);
   if (!Number.isInteger(leaf) || leaf < 1) throw new ArgumentError(`${who}: leaf must be a positive integer, got ${leaf}`);
   if (batch === 0) return;
@@ -204,8 +225,9 @@ export function luFactorBlockedGpu(who: string, args: {
     });
   }
   const leafW = Math.min(leaf, nb, mn);
-  const plan = leafPlan(m, leafW, dtype, wgAsked, regs, who);
-  const panelProg = luPanelProgram(dtype, plan.wg, leafW, plan.rq);
+  const leafCap = whole ? leafBucket(mn) : leafW;
+  const plan = leafPlan(m, leafCap, dtype, wgAsked, regs, who);
+  const panelProg = luPanelProgram(dtype, plan.wg, leafCap, plan.rq);
   const trsmProg = luTrsmProgram(dtype);
   const rowid = allocStorage(batch * m * 4, who, true);
   const jbMax = Math.min(nb, mn);
