@@ -1,12 +1,17 @@
 // Matrix products on the GPU: lapis's WGSL GEMM against torch on CUDA (no TF32) in the
 // same run. Registered into suite `matmul` beside the CPU cases, and alone as
 // `matmul-gpu`. On a software adapter (lavapipe) the sizes shrink so the suite stays short.
-// LAPIS_BENCH_TUNE=1 adds one case per tile `pickTile` chooses from, without the torch
-// peer; LAPIS_BENCH_TUNE=t128,t64 names the tiles to time. (Tiles that lost are in
-// docs/decisions.md and git history; try one by passing it to matmulGpu.)
+// LAPIS_BENCH_TUNE=1 adds the tile tuning cases, all through gemmGpu: every candidate tile
+// (src/backend/gpu/gemm.ts GEMM_F32_CANDIDATES / GEMM_C64_CANDIDATES) on sgemm 4096 and
+// 8192, cgemm 2048 and the LU-shaped rank-128 update of a 4096×4096 matrix (A, B and C in
+// one buffer), torch timed once per shape, plus the old matmul.wgsl kernel for the A/B.
+// LAPIS_BENCH_TUNE=t128,128x128x16/8x8 names the tiles to time (names or BMxBNxBK/TMxTN).
 import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
 import { gpu, linalg, randn, type Tensor } from '../../src/index.js';
 import { F32_TILES, C64_TILES, matmulGpu, type MatmulTile } from '../../src/backend/gpu/matmul.js';
+import {
+  gemmGpu, gemmTileOf, gemmTileFits, GEMM_F32_CANDIDATES, GEMM_C64_CANDIDATES, type GemmTile,
+} from '../../src/backend/gpu/gemm.js';
 import { planBatch } from '../../src/core/batch.js';
 
 const EPS32 = 1.1920928955078125e-7;
@@ -75,6 +80,117 @@ function gemmCase(
   };
 }
 
+/**
+ * C = A·B (n×n) through gemmGpu with a given tile, or (`old`) through matmul.wgsl's tile
+ * of the same name; torch's `a @ b` beside it when `torch`.
+ */
+function tileCase(dtype: 'float32' | 'complex64', n: number, name: string, tile: GemmTile, torch: boolean, old = false): BenchCase {
+  const complex = dtype === 'complex64';
+  const A = randn([n, n], { dtype, seed: n });
+  const B = randn([n, n], { dtype, seed: n + 1 });
+  let Ag: Tensor | undefined, Bg: Tensor | undefined, Cg: Tensor | undefined;
+  const tdt = complex ? 'torch.complex64' : 'torch.float32';
+  const run = () => {
+    if (old) {
+      matmulGpu(Ag!, Bg!, planBatch(Ag!, Bg!, 'bench'), n, n, n, tile as MatmulTile).dispose();
+      return;
+    }
+    const v = (t: Tensor, ld: number) => ({ s: t.gpuStorage(), offset: 0, ld, stride: 0 });
+    gemmGpu('bench', { dtype, m: n, n, k: n, batch: 1, A: v(Ag!, n), B: v(Bg!, n), C: v(Cg!, n) }, tile);
+  };
+  return {
+    name: `gpu tune ${complex ? 'c' : 's'}gemm n=${n} ${old ? 'matmul.wgsl' : 'gemm'} ${name}`,
+    flops: (complex ? 8 : 2) * n ** 3,
+    gpu: async () => {
+      if (!Ag) {
+        Ag = A.to('gpu'); Bg = B.to('gpu'); Cg = randn([n, n], { dtype, seed: 7 }).to('gpu');
+        if (old) {
+          const C = matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'bench'), n, n, n, tile as MatmulTile);
+          await spotCheck(A, B, C, complex);
+          C.dispose();
+        } else {
+          run();
+          await spotCheck(A, B, Cg, complex);
+        }
+      }
+      run();
+      await gpu.sync();
+    },
+    torch: torch ? {
+      setup: `g = torch.Generator(device=dev).manual_seed(${n})\na = torch.randn(${n}, ${n}, device=dev, dtype=${tdt}, generator=g)\nb = torch.randn(${n}, ${n}, device=dev, dtype=${tdt}, generator=g)`,
+      stmt: 'a @ b',
+    } : undefined,
+  };
+}
+
+/**
+ * The LU trailing update of one n×n matrix M: M[r:, r:] −= M[r:, :r]·M[:r, r:], with A, B
+ * and C views of one buffer (bound once), as the blocked factorizations call gemmGpu.
+ */
+function rankUpdateCase(n: number, r: number, name: string, tile: GemmTile | undefined, torch: boolean): BenchCase {
+  const M = randn([n, n], { dtype: 'float32', seed: 3 });
+  let Mg: Tensor | undefined;
+  const m = n - r;
+  const run = () => {
+    const s = Mg!.gpuStorage();
+    gemmGpu('bench', {
+      dtype: 'float32', m, n: m, k: r, batch: 1, alpha: -1, beta: 1,
+      A: { s, offset: r * n, ld: n, stride: 0 }, B: { s, offset: r, ld: n, stride: 0 }, C: { s, offset: r * n + r, ld: n, stride: 0 },
+    }, tile);
+  };
+  return {
+    name: `gpu tune rank-${r} update n=${n} ${name}`,
+    flops: 2 * m * m * r,
+    gpu: async () => {
+      if (!Mg) {
+        Mg = M.to('gpu');
+        run();
+        // sampled entries against float64 on the host, within k·eps·(|C| + |A||B|)
+        const h = M.dataSync() as Float32Array, o = (await Mg.data()) as Float32Array;
+        for (let q = 0; q < 64; q++) {
+          const i = r + ((q * 2654435761) >>> 0) % m, j = r + ((q * 40503 + 17) >>> 0) % m;
+          let d = h[i * n + j], bound = Math.abs(d);
+          for (let p = 0; p < r; p++) { d -= h[i * n + p] * h[p * n + j]; bound += Math.abs(h[i * n + p] * h[p * n + j]); }
+          if (!(Math.abs(o[i * n + j] - d) <= 4 * (r + 2) * EPS32 * bound)) throw new Error(`matmul-gpu: rank-${r} update wrong at (${i}, ${j})`);
+        }
+      }
+      run();
+      await gpu.sync();
+    },
+    torch: torch ? {
+      setup: `g = torch.Generator(device=dev).manual_seed(3)\nM = torch.randn(${n}, ${n}, device=dev, dtype=torch.float32, generator=g)\nC = M[${r}:, ${r}:]\nA = M[${r}:, :${r}]\nB = M[:${r}, ${r}:]`,
+      stmt: 'C.addmm_(A, B, alpha=-1)',
+    } : undefined,
+  };
+}
+
+/** The tuning cases: every candidate tile (or the named ones) on each shape. */
+function tuneCases(tune: string): BenchCase[] {
+  const pick = (dtype: 'float32' | 'complex64', all: Record<string, GemmTile>, skip: string[]): Array<[string, GemmTile]> => {
+    const names = tune === '1' ? Object.keys(all).filter((t) => !skip.includes(t)) : tune.split(',');
+    const out: Array<[string, GemmTile]> = [];
+    for (const nm of names) {
+      let t: GemmTile;
+      try { t = gemmTileOf(dtype, nm); } catch { continue; }
+      if (gemmTileFits(t, dtype === 'complex64')) out.push([nm, t]);
+      else console.warn(`matmul-gpu tune: tile ${nm} does not fit this device's workgroup limits`);
+    }
+    return out;
+  };
+  // t64/t32 are the small-size fallbacks: not contenders at these sizes.
+  const f32 = pick('float32', GEMM_F32_CANDIDATES, ['t64', 't32']);
+  const c64 = pick('complex64', GEMM_C64_CANDIDATES, ['t32']);
+  const cases: BenchCase[] = [];
+  for (const n of [4096, 8192]) f32.forEach(([nm, t], i) => cases.push(tileCase('float32', n, nm, t, i === 0)));
+  f32.forEach(([nm, t], i) => cases.push(rankUpdateCase(4096, 128, nm, t, i === 0)));
+  cases.push(rankUpdateCase(4096, 128, 'picked', undefined, false));
+  c64.forEach(([nm, t], i) => cases.push(tileCase('complex64', 2048, nm, t, i === 0)));
+  // the old kernel (matmul.wgsl) on its default tiles, for the one-kernel-family A/B
+  cases.push(tileCase('float32', 4096, 't128', F32_TILES.t128, false, true));
+  cases.push(tileCase('complex64', 2048, 't64r8', C64_TILES.t64r8, false, true));
+  return cases;
+}
+
 async function gpuCases(): Promise<BenchCase[]> {
   const ok = await gpu.available();
   const soft = !ok || gpu.info()?.isSoftware === true;
@@ -91,11 +207,7 @@ async function gpuCases(): Promise<BenchCase[]> {
     gemmCase('complex64', 4096, 1),
   ];
   const tune = process.env.LAPIS_BENCH_TUNE;
-  if (tune) {
-    const want = (t: string) => tune === '1' || tune.split(',').includes(t);
-    for (const t of Object.keys(F32_TILES)) if (want(t)) cases.push(gemmCase('float32', 4096, 1, { tile: t, torch: false }));
-    for (const t of Object.keys(C64_TILES)) if (want(t)) cases.push(gemmCase('complex64', 2048, 1, { tile: t, torch: false }));
-  }
+  if (tune) cases.push(...tuneCases(tune));
   return cases;
 }
 

@@ -14,7 +14,9 @@
 // holding the operand is array<vec4f>; C is then stored as vec4s); ALIAS_A / ALIAS_B (the
 // operand lives in C's buffer: read through the read_write binding C, since WebGPU forbids
 // binding one buffer read-only and read-write in the same dispatch).
-// Bindings: A (unless ALIAS_A), B (unless ALIAS_B) → C; uniforms M, N, K, total
+// MAP_A / MAP_B: batch member b reads the operand's matrix aIdx[b] / bIdx[b] (linalg.matmul's
+// broadcast batch dimensions) instead of b.
+// Bindings: A (unless ALIAS_A), B (unless ALIAS_B), aIdx (MAP_A), bIdx (MAP_B) → C; uniforms M, N, K, total
 // (workgroups: batch · tilesPerMat), tilesN, tilesPerMat, offA, lda, sA, offB, ldb, sB,
 // offC, ldc, sC, alpha, beta, cjA, cjB. beta = 0: C is not read (it may hold NaN).
 #include "common/linear_id.wgsl"
@@ -155,8 +157,16 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   let m0 = tile.x * BM;
   let n0 = tile.y * BN;
   let M = p.M; let N = p.N; let K = p.K;
+#if MAP_A
+  let aOff = p.offA + aIdx[batch] * p.sA;
+#else
   let aOff = p.offA + batch * p.sA;
+#endif
+#if MAP_B
+  let bOff = p.offB + bIdx[batch] * p.sB;
+#else
   let bOff = p.offB + batch * p.sB;
+#endif
   let cOff = p.offC + batch * p.sC;
   let tx = lid3.x;
   let ty = lid3.y;
@@ -166,9 +176,31 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   var acc: array<vec2f, TM * TN>;
   let nt = (K + BK - 1u) / BK;
 
-  for (var kt = 0u; kt <= nt; kt++) {
-    if (kt < nt) {
-      let k0 = kt * BK;
+  // fetch tile 0 into registers
+  if (nt > 0u) {
+    for (var i = 0u; i < LA; i++) {
+      let q = pos_a(tid + i * NT); let gm = m0 + q.x; let gk = q.y;
+      ra[i] = select(vec2f(0), ld_a(addr_a(aOff, min(gm, M - 1u), min(gk, K - 1u))), gm < M && gk < K);
+    }
+    for (var i = 0u; i < LB; i++) {
+      let q = pos_b(tid + i * NT); let gk = q.x; let gn = n0 + q.y;
+      rb[i] = select(vec2f(0), ld_b(addr_b(bOff, min(gk, K - 1u), min(gn, N - 1u))), gk < K && gn < N);
+    }
+  }
+  for (var kt = 0u; kt < nt; kt++) {
+    let s = (kt & 1u) * BK;
+    for (var i = 0u; i < LA; i++) {
+      let q = pos_a(tid + i * NT);
+      As[(s + q.y) * BM + q.x] = ra[i];
+    }
+    for (var i = 0u; i < LB; i++) {
+      let q = pos_b(tid + i * NT);
+      Bs[(s + q.x) * BN + q.y] = rb[i];
+    }
+    workgroupBarrier();
+    // fetch tile kt+1 while tile kt is multiplied
+    if (kt + 1u < nt) {
+      let k0 = (kt + 1u) * BK;
       for (var i = 0u; i < LA; i++) {
         let q = pos_a(tid + i * NT); let gm = m0 + q.x; let gk = k0 + q.y;
         ra[i] = select(vec2f(0), ld_a(addr_a(aOff, min(gm, M - 1u), min(gk, K - 1u))), gm < M && gk < K);
@@ -178,31 +210,17 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
         rb[i] = select(vec2f(0), ld_b(addr_b(bOff, min(gk, K - 1u), min(gn, N - 1u))), gk < K && gn < N);
       }
     }
-    if (kt > 0u) {
-      let s = ((kt - 1u) & 1u) * BK;
-      for (var k = 0u; k < BK; k++) {
-        var a: array<vec2f, TM>;
-        var b: array<vec2f, TN>;
-        for (var i = 0u; i < TM; i++) { a[i] = As[(s + k) * BM + ty + i * WGY]; }
-        for (var j = 0u; j < TN; j++) { b[j] = Bs[(s + k) * BN + tx + j * WGX]; }
-        for (var i = 0u; i < TM; i++) {
-          for (var j = 0u; j < TN; j++) { acc[i * TN + j] = cfma(a[i], b[j], acc[i * TN + j]); }
-        }
+    for (var k = 0u; k < BK; k++) {
+      var a: array<vec2f, TM>;
+      var b: array<vec2f, TN>;
+      for (var i = 0u; i < TM; i++) { a[i] = As[(s + k) * BM + ty + i * WGY]; }
+      for (var j = 0u; j < TN; j++) { b[j] = Bs[(s + k) * BN + tx + j * WGX]; }
+      for (var i = 0u; i < TM; i++) {
+        for (var j = 0u; j < TN; j++) { acc[i * TN + j] = cfma(a[i], b[j], acc[i * TN + j]); }
       }
     }
-    if (kt < nt) {
-      // Stage tile kt. Its buffer was last read while multiplying tile kt-2, which every
-      // thread finished before the barrier at the end of the previous iteration.
-      let s = (kt & 1u) * BK;
-      for (var i = 0u; i < LA; i++) {
-        let q = pos_a(tid + i * NT);
-        As[(s + q.y) * BM + q.x] = ra[i];
-      }
-      for (var i = 0u; i < LB; i++) {
-        let q = pos_b(tid + i * NT);
-        Bs[(s + q.x) * BN + q.y] = rb[i];
-      }
-    }
+    // The other stage is rewritten next iteration; this barrier keeps the writers behind
+    // the readers of the stage they are about to overwrite two iterations on.
     workgroupBarrier();
   }
   let alpha = p.alpha;
@@ -287,8 +305,16 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   let m0 = tile.x * BM;
   let n0 = tile.y * BN;
   let M = p.M; let N = p.N; let K = p.K;
+#if MAP_A
+  let aOff = p.offA + aIdx[batch] * p.sA;
+#else
   let aOff = p.offA + batch * p.sA;
+#endif
+#if MAP_B
+  let bOff = p.offB + bIdx[batch] * p.sB;
+#else
   let bOff = p.offB + batch * p.sB;
+#endif
   let cOff = p.offC + batch * p.sC;
   let tx = lid3.x;
   let ty = lid3.y;

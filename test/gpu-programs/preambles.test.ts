@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { wgslPreamble, type GpuProgram } from '../../src/backend/gpu/program.js';
 import { matmulProgram, matmulSmallProgram, F32_TILES, C64_TILES } from '../../src/backend/gpu/matmul.js';
+import { gemmProgram, GEMM_F32_TILES, GEMM_C64_TILES, type GemmVariant } from '../../src/backend/gpu/gemm.js';
 import { invSmallProgram, invDirect } from '../../src/backend/gpu/inv.js';
 import { luProgram, luRegProgram, gatherProgram } from '../../src/backend/gpu/lu.js';
 import {
@@ -31,6 +32,16 @@ function everyProgram(): Array<[string, GpuProgram]> {
   }
   for (const [name, t] of Object.entries(C64_TILES)) add(`matmul c64 ${name}`, matmulProgram('complex64', t, false, false));
   for (const dt of ['float32', 'complex64'] as const) add(`matmul_small ${dt}`, matmulSmallProgram(dt));
+  const gv = (o: Partial<GemmVariant>): GemmVariant => ({
+    transA: false, transB: false, vecA: false, vecB: false, wideA: false, wideB: false, vecC: false, aliasA: false, aliasB: false, ...o,
+  });
+  const wide = { vecA: true, vecB: true, wideA: true, wideB: true, vecC: true };
+  add('gemm f32 t128 vec4', gemmProgram('float32', GEMM_F32_TILES.t128, gv(wide)));
+  add('gemm f32 t128 scalar, op T/T', gemmProgram('float32', GEMM_F32_TILES.t128, gv({ transA: true, transB: true })));
+  add('gemm f32 t64 A, B in C (vec4)', gemmProgram('float32', GEMM_F32_TILES.t64, gv({ ...wide, aliasA: true, aliasB: true })));
+  add('gemm f32 t32 A in C (scalar), maps', gemmProgram('float32', GEMM_F32_TILES.t32, gv({ aliasA: true, mapA: true, mapB: true })));
+  add('gemm c64 t64r8', gemmProgram('complex64', GEMM_C64_TILES.t64r8, gv({ transB: true })));
+  add('gemm c64 t32 A, B in C', gemmProgram('complex64', GEMM_C64_TILES.t32, gv({ aliasA: true, aliasB: true })));
   for (const dt of ['float32', 'complex64'] as const) {
     for (let n = 1; n <= 4; n++) {
       add(`inv_small ${dt} n=${n}`, invSmallProgram(n, dt, false));

@@ -57,7 +57,7 @@ function absOf(d: Float32Array, complex: boolean): Float32Array {
 }
 
 /** `tile`: the GPU product through that tile (the GPU entry with an explicit tile), else linalg.matmul's choice. */
-async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'complex64', seed: number, tile?: MatmulTile): Promise<void> {
+async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'complex64', seed: number, tile?: MatmulTile, kernel?: 'gemm' | 'matmul'): Promise<void> {
   const complex = dtype === 'complex64';
   const w = complex ? 2 : 1;
   const size = (s: number[]) => s.reduce((x, y) => x * y, 1);
@@ -66,7 +66,7 @@ async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'c
   const cpu = linalg.matmul(A, B);
   const Ag = A.to('gpu'), Bg = B.to('gpu');
   const mk = aShape.slice(-2), kn = bShape.slice(-2);
-  const Cg = tile ? matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), mk[0], mk[1], kn[1], tile) : linalg.matmul(Ag, Bg);
+  const Cg = tile || kernel ? matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), mk[0], mk[1], kn[1], tile, kernel) : linalg.matmul(Ag, Bg);
   expect(Cg.device).toBe('gpu');
   expect(Cg.shape).toEqual(cpu.shape);
   const got = (await Cg.data()) as Float32Array;
@@ -92,28 +92,39 @@ async function compare(aShape: number[], bShape: number[], dtype: 'float32' | 'c
 }
 
 describe('gpu matmul', () => {
-  gpuIt('matches the CPU on tile edges for every float32 tile variant', async () => {
-    for (const t of Object.values<MatmulTile>(F32_TILES)) {
-      if (!tileFits(t, false)) {
-        // a tile over the device's workgroup limits: refused by name
-        const a = Tensor.fromStorage('float32', [t.BM, t.BK], new Float32Array(t.BM * t.BK)).to('gpu');
-        const b = Tensor.fromStorage('float32', [t.BK, t.BN], new Float32Array(t.BK * t.BN)).to('gpu');
-        expect(() => matmulGpu(a, b, planBatch(a, b, 'test'), t.BM, t.BK, t.BN, t)).toThrow(/workgroup memory/);
-        continue;
+  // Both tiled kernels while the old one stays selectable: gemm.wgsl (float32's default)
+  // and matmul.wgsl (complex64's), until the H200 A/B retires one.
+  for (const kernel of ['gemm', 'matmul'] as const) {
+    gpuIt(`matches the CPU on tile edges for every float32 tile variant (${kernel}.wgsl)`, async () => {
+      for (const t of Object.values<MatmulTile>(F32_TILES)) {
+        if (!tileFits(t, false)) {
+          // a tile over the device's workgroup limits: refused by name
+          const a = Tensor.fromStorage('float32', [t.BM, t.BK], new Float32Array(t.BM * t.BK)).to('gpu');
+          const b = Tensor.fromStorage('float32', [t.BK, t.BN], new Float32Array(t.BK * t.BN)).to('gpu');
+          expect(() => matmulGpu(a, b, planBatch(a, b, 'test'), t.BM, t.BK, t.BN, t, kernel)).toThrow(/workgroup memory/);
+          continue;
+        }
+        for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, t.BN], [2 * t.BM + 1, 3, 5], [7, 4 * t.BK - 1, 2 * t.BN - 1]]) {
+          await compare([m, k], [k, n], 'float32', m * 131 + k * 7 + n, t, kernel);
+        }
       }
-      for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, t.BN], [2 * t.BM + 1, 3, 5], [7, 4 * t.BK - 1, 2 * t.BN - 1]]) {
-        await compare([m, k], [k, n], 'float32', m * 131 + k * 7 + n, t);
-      }
-    }
-  });
+    });
 
-  gpuIt('matches the CPU for complex64 on tile edges', async () => {
-    for (const t of Object.values<MatmulTile>(C64_TILES)) {
-      for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, 3]]) {
-        await compare([m, k], [k, n], 'complex64', m + 3 * k + 5 * n, t);
+    gpuIt(`matches the CPU for complex64 on tile edges (${kernel}.wgsl)`, async () => {
+      for (const t of Object.values<MatmulTile>(C64_TILES)) {
+        for (const [m, k, n] of [[1, 1, 1], [t.BM - 1, t.BK + 1, t.BN + 1], [t.BM + 1, 2 * t.BK, 3]]) {
+          await compare([m, k], [k, n], 'complex64', m + 3 * k + 5 * n, t, kernel);
+        }
       }
-    }
-  });
+    });
+
+    gpuIt(`broadcasts batch dims through index maps and stride 0 (${kernel}.wgsl)`, async () => {
+      await compare([2, 1, 40, 24], [3, 24, 36], 'float32', 21, undefined, kernel);
+      await compare([3, 24, 20], [2, 1, 20, 36], 'float32', 22, undefined, kernel);
+      await compare([4, 33, 17], [17, 29], 'complex64', 23, undefined, kernel);
+      await compare([1, 17, 20], [5, 20, 40], 'complex64', 24, undefined, kernel);
+    });
+  }
 
   gpuIt('matches the CPU for small matrices (one thread per element) in big batches', async () => {
     expect(SMALL_MAX).toBeGreaterThanOrEqual(4);

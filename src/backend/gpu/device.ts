@@ -39,6 +39,14 @@ export interface GpuInfo {
    * (docs/gpu-portability.md).
    */
   subnormals: boolean;
+  /**
+   * Whether the device has WebGPU's `subgroups` feature (requested at init when the
+   * adapter offers it), and the adapter's subgroup sizes (0 when it does not say).
+   * Kernels with a subgroup variant use it only then.
+   */
+  subgroups: boolean;
+  subgroupMinSize: number;
+  subgroupMaxSize: number;
 }
 
 export interface GpuInitOptions {
@@ -200,9 +208,10 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
       if (typeof v === 'number') requiredLimits[k] = v;
     }
   }
+  const wantSubgroups = adapter.features.has('subgroups');
   let device: GPUDevice;
   try {
-    device = await adapter.requestDevice({ requiredLimits });
+    device = await adapter.requestDevice({ requiredLimits, requiredFeatures: wantSubgroups ? ['subgroups' as GPUFeatureName] : [] });
   } catch (e) {
     throw new DeviceError(`gpu.init: the adapter refused a device (${(e as Error).message})`);
   }
@@ -231,6 +240,9 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
     limitsMode,
     limits,
     subnormals,
+    subgroups: device.features.has('subgroups'),
+    subgroupMinSize: (ai as { subgroupMinSize?: number }).subgroupMinSize ?? 0,
+    subgroupMaxSize: (ai as { subgroupMaxSize?: number }).subgroupMaxSize ?? 0,
   };
   const s: State = { gpu: owner, adapter, device, info };
   device.lost.then((l) => {

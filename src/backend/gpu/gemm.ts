@@ -43,6 +43,40 @@ export const GEMM_C64_TILES = {
   t32: { BM: 32, BN: 32, BK: 8, TM: 4, TN: 4 },
 } as const satisfies Record<string, GemmTile>;
 
+/**
+ * Candidate tiles the tune bench times against the defaults (bench/suites/matmul-gpu.ts,
+ * LAPIS_BENCH_TUNE): deeper BK (fewer barriers per FLOP), wider tiles and per-thread
+ * blocks (more FLOPs per workgroup-memory read). Not picked automatically until measured.
+ */
+export const GEMM_F32_CANDIDATES = {
+  ...GEMM_F32_TILES,
+  t128k16: { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8 },
+  t128r16x8: { BM: 128, BN: 128, BK: 8, TM: 16, TN: 8 },
+  t128r16x8k16: { BM: 128, BN: 128, BK: 16, TM: 16, TN: 8 },
+  t128x256: { BM: 128, BN: 256, BK: 8, TM: 8, TN: 16 },
+  t128x256k16: { BM: 128, BN: 256, BK: 16, TM: 8, TN: 16 },
+  t256x128: { BM: 256, BN: 128, BK: 8, TM: 16, TN: 8 },
+  t64k32: { BM: 64, BN: 64, BK: 32, TM: 4, TN: 4 },
+} as const satisfies Record<string, GemmTile>;
+export const GEMM_C64_CANDIDATES = {
+  ...GEMM_C64_TILES,
+  t64r8k16: { BM: 64, BN: 64, BK: 16, TM: 8, TN: 4 },
+  t64r8x8: { BM: 64, BN: 64, BK: 8, TM: 8, TN: 8 },
+  t128x64: { BM: 128, BN: 64, BK: 8, TM: 8, TN: 4 },
+  t128x64k16: { BM: 128, BN: 64, BK: 16, TM: 8, TN: 4 },
+} as const satisfies Record<string, GemmTile>;
+
+/** A tile from a name of the candidate lists or a spec "BMxBNxBK/TMxTN" (e.g. "128x128x16/8x8"). */
+export function gemmTileOf(dtype: 'float32' | 'complex64', spec: string): GemmTile {
+  const named = (dtype === 'complex64' ? GEMM_C64_CANDIDATES : GEMM_F32_CANDIDATES) as Record<string, GemmTile>;
+  if (Object.hasOwn(named, spec)) return named[spec];
+  const m = /^(\d+)x(\d+)x(\d+)\/(\d+)x(\d+)$/.exec(spec);
+  if (!m) throw new ArgumentError(`gemm: unknown tile "${spec}" (a candidate name or BMxBNxBK/TMxTN)`);
+  const t = { BM: +m[1], BN: +m[2], BK: +m[3], TM: +m[4], TN: +m[5] };
+  checkTile(t, dtype === 'complex64');
+  return t;
+}
+
 /** Tile rows a run of consecutive workgroups sweeps (shares A and B panels in L2). */
 const GROUP = 8;
 
@@ -94,6 +128,8 @@ export interface GemmVariant {
   vecC: boolean;
   /** The operand lives in C's buffer and is read through C's binding. */
   aliasA: boolean; aliasB: boolean;
+  /** Batch member b reads the operand's matrix map[b] (a u32 binding) instead of b. */
+  mapA?: boolean; mapB?: boolean;
 }
 
 const GEMM_UNIFORMS = {
@@ -113,7 +149,7 @@ export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: G
   const complex = dtype === 'complex64';
   const f = (b: boolean) => (b ? 1 : 0);
   const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|g${GROUP}`
-    + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}${f(v.vecC)}w${f(v.wideA)}${f(v.wideB)}a${f(v.aliasA)}${f(v.aliasB)}`;
+    + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}${f(v.vecC)}w${f(v.wideA)}${f(v.wideB)}a${f(v.aliasA)}${f(v.aliasB)}m${f(!!v.mapA)}${f(!!v.mapB)}`;
   return cachedProgram(`gemm|${key}`, () => {
     checkTile(tile, complex);
     const wide = v.vecA || v.vecB || v.vecC || v.wideA || v.wideB;
@@ -126,10 +162,13 @@ export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: G
       ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, GROUP,
       TRANS_A: v.transA, TRANS_B: v.transB,
       VEC_A: v.vecA, VEC_B: v.vecB, WIDE_A: v.wideA, WIDE_B: v.wideB, VEC_C: v.vecC, ALIAS_A: v.aliasA, ALIAS_B: v.aliasB,
+      MAP_A: !!v.mapA, MAP_B: !!v.mapB,
     };
     const inputs: Record<string, StorageType> = {};
     if (!v.aliasA) inputs.A = v.wideA ? 'vec4f' : T;
     if (!v.aliasB) inputs.B = v.wideB ? 'vec4f' : T;
+    if (v.mapA) inputs.aIdx = 'u32';
+    if (v.mapB) inputs.bIdx = 'u32';
     const decl: GemmDecl = { inputs, outputs: { C: v.vecC ? 'vec4f' : T }, uniforms: GEMM_UNIFORMS };
     return {
       name: 'gemm', key, entryPoint: `gemm_${defs.DTYPE}`,
@@ -167,9 +206,19 @@ function checkOperand(who: string, name: string, o: GemmOperand, rows: number, c
   if (last >= 2 ** 32) throw new ArgumentError(`${who}: gemm operand ${name} is too large for 32-bit indexing on the GPU`);
 }
 
+/**
+ * Batch index maps (linalg.matmul's broadcasting): member b of the product reads A's
+ * matrix aIdx[b] (u32, batch entries, each < aCount) instead of b; likewise B.
+ */
+export interface GemmMaps {
+  aIdx?: GpuStorage; aCount: number;
+  bIdx?: GpuStorage; bCount: number;
+}
+
 /** The tile, kernel variant and workgroup counts gemmGpu uses for (valid) args. */
-export function planGemm(args: GemmArgs, tile?: GemmTile): { tile: GemmTile; variant: GemmVariant; total: number; tilesN: number; tilesPerMat: number } {
+export function planGemm(args: GemmArgs, tile?: GemmTile, maps?: GemmMaps): { tile: GemmTile; variant: GemmVariant; total: number; tilesN: number; tilesPerMat: number } {
   const { dtype, m, n, k, batch, A, B, C } = args;
+  const aCount = maps?.aIdx ? maps.aCount : batch, bCount = maps?.bIdx ? maps.bCount : batch;
   const complex = dtype === 'complex64';
   const t = tile ?? pickGemmTile(dtype, batch, m, n);
   const tilesN = Math.ceil(n / t.BN);
@@ -183,14 +232,15 @@ export function planGemm(args: GemmArgs, tile?: GemmTile): { tile: GemmTile; var
   // (an array<vec4f> over a binding of byteLength rounded to 4 has floor(bytes/16) elements).
   const tA = (args.opA ?? 'N') !== 'N', tB = (args.opB ?? 'N') !== 'N';
   const aligned = (o: GemmOperand) => !complex && o.offset % 4 === 0 && o.ld % 4 === 0 && o.stride % 4 === 0;
-  const fits = (o: GemmOperand, rows: number, cols: number) =>
-    Math.floor(lastElement(o, rows, cols, batch) / 4) < Math.floor(Math.max(16, Math.ceil(o.s.byteLength / 4) * 4) / 16);
-  const fitA = fits(A, tA ? k : m, tA ? m : k), fitB = fits(B, tB ? n : k, tB ? k : n);
-  const vecC = aligned(C) && fits(C, m, n) && (!aliasA || fitA) && (!aliasB || fitB);
+  const fits = (o: GemmOperand, rows: number, cols: number, count: number) =>
+    Math.floor(lastElement(o, rows, cols, count) / 4) < Math.floor(Math.max(16, Math.ceil(o.s.byteLength / 4) * 4) / 16);
+  const fitA = fits(A, tA ? k : m, tA ? m : k, aCount), fitB = fits(B, tB ? n : k, tB ? k : n, bCount);
+  const vecC = aligned(C) && fits(C, m, n, batch) && (!aliasA || fitA) && (!aliasB || fitB);
   const wideA = aliasA ? vecC : aligned(A) && fitA;
   const wideB = aliasB ? vecC : aligned(B) && fitB;
   const variant: GemmVariant = {
     transA: tA, transB: tB, vecA: wideA && aligned(A), vecB: wideB && aligned(B), wideA, wideB, vecC, aliasA, aliasB,
+    mapA: !!maps?.aIdx, mapB: !!maps?.bIdx,
   };
   return { tile: t, variant, total, tilesN, tilesPerMat };
 }
@@ -200,7 +250,7 @@ export function planGemm(args: GemmArgs, tile?: GemmTile): { tile: GemmTile; var
  * live in the same buffer as C (disjoint regions: the LU/QR trailing update); m, n or k = 0 is a no-op
  * (k = 0 scales C by beta). `tile`: a tile to use instead of the picked one (tests, the bench).
  */
-export function gemmGpu(who: string, args: GemmArgs, tile?: GemmTile): void {
+export function gemmGpu(who: string, args: GemmArgs, tile?: GemmTile, maps?: GemmMaps): void {
   const { dtype, m, n, k, batch, A, B, C } = args;
   if (dtype !== 'float32' && dtype !== 'complex64') throw new DTypeError(`${who}: gemm on the GPU takes float32 or complex64, got ${String(dtype)}`);
   for (const [nm, v] of [['m', m], ['n', n], ['k', k], ['batch', batch]] as const) {
@@ -215,17 +265,21 @@ export function gemmGpu(who: string, args: GemmArgs, tile?: GemmTile): void {
   const complex = dtype === 'complex64';
   const el = complex ? 8 : 4;
   const tA = opA !== 'N', tB = opB !== 'N';
-  checkOperand(who, 'A', A, tA ? k : m, tA ? m : k, batch, el);
-  checkOperand(who, 'B', B, tB ? n : k, tB ? k : n, batch, el);
+  // A mapped operand spans its own count of matrices (the maps' entries are the caller's: matmul builds them).
+  const aCount = maps?.aIdx ? maps.aCount : batch, bCount = maps?.bIdx ? maps.bCount : batch;
+  checkOperand(who, 'A', A, tA ? k : m, tA ? m : k, aCount, el);
+  checkOperand(who, 'B', B, tB ? n : k, tB ? k : n, bCount, el);
   checkOperand(who, 'C', C, m, n, batch, el);
   if (batch > 1 && C.stride === 0 && m * n > 0) throw new ArgumentError(`${who}: gemm C.stride = 0 with batch ${batch} would write one matrix from every member`);
   if (m * n * batch === 0) return;
-  const { tile: t, variant, total, tilesN, tilesPerMat } = planGemm(args, tile);
+  const { tile: t, variant, total, tilesN, tilesPerMat } = planGemm(args, tile, maps);
   // alpha = 0 reads neither A nor B (BLAS): NaN in them must not reach C.
   const K = alpha === 0 ? 0 : k;
   const inputs: Record<string, GpuStorage> = {};
   if (!variant.aliasA) inputs.A = A.s;
   if (!variant.aliasB) inputs.B = B.s;
+  if (maps?.aIdx) inputs.aIdx = maps.aIdx;
+  if (maps?.bIdx) inputs.bIdx = maps.bIdx;
   runProgram(gemmProgram(dtype, t, variant), {
     inputs, outputs: { C: C.s },
     uniforms: {

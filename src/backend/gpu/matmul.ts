@@ -11,6 +11,7 @@ import { allocStorage, bufferOf } from './pool.js';
 import { gpuDevice, gpuInfo, gpuLimits } from './device.js';
 import { commandEncoder, recordedCommand } from './queue.js';
 import type { GpuStorage } from '../../core/tensor.js';
+import { gemmGpu } from './gemm.js';
 
 /** Tile shape of a GEMM variant: workgroup tile BM×BN, depth BK, per-thread TM×TN. */
 export interface MatmulTile {
@@ -134,11 +135,17 @@ function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean }
 }
 
 /**
- * C = A·B for the plan's batch. `tile`: a tile to use instead of the picked one (tests
- * and the tile bench; it also skips the small-product kernel); one that does not fit the
- * device is refused by runProgram with a DeviceError naming it.
+ * C = A·B for the plan's batch, through the strided GEMM (gemm.ts, shaders/matmul/gemm.wgsl)
+ * with the plan's broadcast maps; products with m, n ≤ SMALL_MAX through matmul_small.wgsl.
+ * `tile`: a tile to use instead of the picked one (tests and the tile bench; it also skips
+ * the small-product kernel); one that does not fit the device is refused by runProgram with
+ * a DeviceError naming it. `kernel`: 'gemm' (default for float32) or 'matmul', the previous
+ * tiled kernel (matmul.wgsl; default for complex64), kept selectable for the H200 A/B until
+ * gemm.wgsl is measured not slower there.
  */
-export function matmulGpu(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, tile?: MatmulTile): Tensor {
+export function matmulGpu(
+  A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, tile?: MatmulTile, kernel?: 'gemm' | 'matmul',
+): Tensor {
   const who = 'matmul';
   requireGpu(A, who, 'A');
   requireGpu(B, who, 'B');
@@ -154,10 +161,28 @@ export function matmulGpu(A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: n
   if (count * Math.max(m * n, m * k, k * n) > 0xffffffff) {
     throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
   }
+  const small = m <= SMALL_MAX && n <= SMALL_MAX && !tile;
+  // complex64 stays on matmul.wgsl until measured: gemm.wgsl's ran slower on lavapipe.
+  if ((kernel ?? (dtype === 'float32' ? 'gemm' : 'matmul')) === 'gemm' && !small) {
+    // A broadcast operand with one matrix is stride 0; other broadcasts go through a map.
+    const aOne = plan.aIdx !== null && plan.aCount === 1, bOne = plan.bIdx !== null && plan.bCount === 1;
+    const ai = indexStorage(aOne ? null : plan.aIdx), bi = indexStorage(bOne ? null : plan.bIdx);
+    gemmGpu(who, {
+      dtype, m, n, k, batch: count,
+      A: { s: A.gpuStorage(), offset: 0, ld: k, stride: aOne ? 0 : m * k },
+      B: { s: B.gpuStorage(), offset: 0, ld: n, stride: bOne ? 0 : k * n },
+      C: { s: C.gpuStorage(), offset: 0, ld: n, stride: m * n },
+    }, tile, {
+      aIdx: ai.owned ? ai.s : undefined, aCount: plan.aCount, bIdx: bi.owned ? bi.s : undefined, bCount: plan.bCount,
+    });
+    if (ai.owned) ai.s.release();
+    if (bi.owned) bi.s.release();
+    return C;
+  }
   const ai = indexStorage(plan.aIdx), bi = indexStorage(plan.bIdx);
   const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), aIdx: ai.s, bIdx: bi.s };
   const maps = { aMapped: plan.aIdx ? 1 : 0, bMapped: plan.bIdx ? 1 : 0 };
-  if (m <= SMALL_MAX && n <= SMALL_MAX && !tile) {
+  if (small) {
     const total = count * m * n;
     runProgram(matmulSmallProgram(dtype), {
       inputs, outputs: { C: C.gpuStorage() },
