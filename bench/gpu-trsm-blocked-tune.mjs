@@ -5,7 +5,7 @@
 // ratio ‖B − A·X‖₁/(‖A‖₁‖X‖₁·eps) on the host, and prints the fastest per case.
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-trsm-blocked-tune.mjs
-//   TRSM_TUNE_CASES=4096x64,8192x64 TRSM_TUNE_NB=32,64,128 TRSM_TUNE_BM=32,64,128 node bench/gpu-trsm-blocked-tune.mjs
+//   TRSM_TUNE_CASES=4096x64,8192x64 TRSM_TUNE_NB=32,64,96,128 TRSM_TUNE_BM=32,64,128 node bench/gpu-trsm-blocked-tune.mjs
 // Cases: <n>x<nrhs> (float32), c<n>x<nrhs> (complex64). TRSM_TUNE_PATH=fused,gemm (default
 // fused for nrhs < 256, both above), TRSM_TUNE_STAGE=auto,0,1 (default auto). Each setting goes
 // through the LAPIS_TRSM_* variables the library reads per call (trsmBlockedDefaults), so the
@@ -19,7 +19,7 @@ console.log(info.description);
 
 const list = (v, d) => (v ? v.split(',') : d);
 const cases = list(process.env.TRSM_TUNE_CASES, ['4096x64', '8192x64', '1024x64', 'c2048x64', '4096x1', '4096x4096']);
-const nbs = list(process.env.TRSM_TUNE_NB, ['32', '64', '128']).map(Number);
+const nbs = list(process.env.TRSM_TUNE_NB, ['32', '64', '96', '128']).map(Number);
 const bms = list(process.env.TRSM_TUNE_BM, ['32', '64', '128']).map(Number);
 const stages = list(process.env.TRSM_TUNE_STAGE, ['auto']);
 
