@@ -130,8 +130,8 @@ describe('gpu blocked luFactor (nb = 8, leaf 4)', () => {
 });
 
 describe('gpu blocked luFactor: singular and non-finite members', () => {
-  for (const dtype of ['float32', 'complex64'] as const) {
-    gpuIt(`${dtype}: a zero column (info = CPU's), a NaN and an Inf member; neighbours identical to factoring alone`, async () => {
+  for (const dtype of ['float32', 'complex64'] as const) for (const [label, blocks] of [['nb 8, leaf 4', SMALL], ['default blocks: one leaf', {}]] as const) {
+    gpuIt(`${dtype}, ${label}: a zero column (info = CPU's), a NaN and an Inf member; neighbours identical to factoring alone`, async () => {
       const n = 19;
       const rng = new Rng(5);
       const As = mats(n, n, 5, rng, dtype);
@@ -142,7 +142,7 @@ describe('gpu blocked luFactor: singular and non-finite members', () => {
       As[3] = As[3].clone();
       As[3].set(15, 2, Infinity);
       // luFactor (propagate, as the CPU): info and pivots as on the CPU, NaN where the CPU has it
-      const g = factorGpu(As, dtype);
+      const g = factorGpu(As, dtype, blocks);
       const info = Array.from(await g.info.data());
       const ref = linalg.luFactorEx(toTensor(As, dtype, [As.length]));
       expect(info).toEqual(Array.from(ref.info.dataSync()));
@@ -153,12 +153,12 @@ describe('gpu blocked luFactor: singular and non-finite members', () => {
       const nanAt = (t: Tensor, b: number) => Array.from(fromTensor(t, b).data).map(Number.isNaN);
       for (const b of [2, 3]) expect(nanAt(LU, b)).toEqual(nanAt(ref.LU, b));
       // 'flag' (what solve/inv/det take): info −1 and all-NaN factors for the NaN and Inf members only
-      const f = factorGpu(As, dtype, SMALL, 'flag');
+      const f = factorGpu(As, dtype, blocks, 'flag');
       expect(Array.from(await f.info.data())).toEqual([0, 11, -1, -1, 0]);
       const F = await cpu(f.LU);
       for (const b of [2, 3]) expect(Array.from(fromTensor(F, b).data).filter((_, i) => dtype === 'complex64' || i % 2 === 0).every(Number.isNaN)).toBe(true);
       for (const b of [0, 1, 4]) {
-        const alone = factorGpu([As[b]], dtype);
+        const alone = factorGpu([As[b]], dtype, blocks);
         expect(Array.from(fromTensor(F, b).data)).toEqual(Array.from(fromTensor(await cpu(alone.LU), 0).data));
         expect(Array.from(fromTensor(LU, b).data)).toEqual(Array.from(fromTensor(await cpu(alone.LU), 0).data));
       }
