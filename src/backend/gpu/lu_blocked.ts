@@ -2,13 +2,15 @@
 // Blocked right-looking LU with partial pivoting on the GPU (LAPACK dgetrf over a
 // recursive dgetrf2 panel), float32 and complex64, (batch, m, n) of any shape, in place.
 // Per block column [j, j+jb): the panel (rows j..m) is factored by recursive halving —
-// left half, U12 of the half (lu_trsm.wgsl), trailing half through gemmGpu, right half —
-// down to leaves of ≤ `leaf` columns factored by one workgroup per matrix
-// (shaders/lu/lu_panel.wgsl), which swap whole rows of the panel; then the panel's
-// interchanges go to the columns left and right of it (shaders/lu/laswp.wgsl, a gather
-// through the panel's row map), U12 = L11⁻¹·A12 (lu_trsm.wgsl) and A22 −= L21·U12
-// (gemmGpu, alpha −1, beta 1, all three in A's buffer). Every dispatch covers the whole
-// batch; nothing waits on the host. docs/gpu-linalg.md ("LU") has the details.
+// left half, U12 of the half (lu_trsm.wgsl, or by the left leaf itself), trailing half
+// through gemmGpu, right half — down to leaves of ≤ `leaf` columns factored by one
+// workgroup per matrix (shaders/lu/lu_panel.wgsl), each passing its interchanges to the
+// rest of the panel when it ends; then the panel's interchanges go to the columns left and
+// right of it with U12 = L11⁻¹·A12 solved in the same pass (shaders/lu/laswp.wgsl, a
+// gather through the panel's row map), and A22 −= L21·U12 (gemmGpu, alpha −1, beta 1, all
+// three in A's buffer). min(m, n) ≤ 128 in registers: one leaf for the whole matrix.
+// Every dispatch covers the whole batch; nothing waits on the host. docs/gpu-linalg.md
+// ("LU") has the details.
 import type { GpuStorage } from '../../core/tensor.js';
 import { ArgumentError, DTypeError } from '../../core/errors.js';
 import { runProgram, cachedProgram } from './program.js';
@@ -25,7 +27,7 @@ export interface LuBlockParams {
   /** Columns per block step (the outer panel). */
   nb: number;
   /** Widest leaf of the panel recursion (one workgroup per matrix walks its columns); 0: 16 where
-   *  that leaf fits in registers (leafPlan), else 8. */
+   *  that leaf fits in registers (leafPlan), else 8 (or the whole matrix, luFactorBlockedGpu). */
   leaf: number;
   /** Threads per leaf workgroup (at most the device's limit; 0: pick from m, see leafPlan). */
   wg: number;
