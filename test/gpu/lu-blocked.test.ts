@@ -186,6 +186,10 @@ describe('gpu blocked luFactor: batches and sizes', () => {
     await expectMatchesCpu(mats(96, 96, 3, new Rng(96), 'float32'), 'float32', {});
   });
 
+  gpuIt('a batch of 2 × 150×140 with the default blocks (two block steps, leaves of 16): ratio < 30, pivots as on the CPU', async () => {
+    await expectMatchesCpu(mats(150, 140, 2, new Rng(150), 'float32'), 'float32', {});
+  });
+
   gpuIt('n = 1030 through linalg.luFactorEx (default blocks): ‖P·A·v − L·(U·v)‖ ratio small, info 0', async () => {
     const n = 1030;
     const rng = new Rng(1030);
