@@ -6,7 +6,8 @@
 // workgroup memory ([k][m] and [k][n]), double-buffered; the next tile is fetched into
 // registers while the current one is multiplied.
 //
-// Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, WGX, WGY, GROUP;
+// Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, WGX, WGY, GROUP, SW (float32: thread
+// (tx, ty) from 32-lane blocks of SW × 32/SW; 0: tx, ty of the invocation id);
 // TRANS_A / TRANS_B (op T or C); op C conjugates on load through the uniforms cjA, cjB
 // ((1, -1); (1, 1) otherwise), so T and C share a pipeline;
 // VEC_A / VEC_B (float32: the operand is read as vec4f along its contiguous direction:
@@ -31,6 +32,7 @@ const WGX = ${WGX}u;
 const WGY = ${WGY}u;
 const NT = WGX * WGY;
 const GROUP = ${GROUP}u;
+const SW = ${SW}u;
 
 // Tile (row, col) of the t-th workgroup of a matrix. Consecutive workgroups sweep GROUP
 // tile rows column by column, so the A and B panels they share stay in L2.
@@ -316,8 +318,16 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   let bOff = p.offB + batch * p.sB;
 #endif
   let cOff = p.offC + batch * p.sC;
+#if SW
+  // 32-lane blocks of SW × 32/SW threads: a warp reads fewer distinct A and B vec4s.
+  let lane = tid % 32u;
+  let w = tid / 32u;
+  let tx = (w % (WGX / SW)) * SW + lane % SW;
+  let ty = (w / (WGX / SW)) * (32u / SW) + lane / SW;
+#else
   let tx = lid3.x;
   let ty = lid3.y;
+#endif
 
 #if VEC_A
   var ra: array<vec4f, LA>;

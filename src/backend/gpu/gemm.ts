@@ -29,6 +29,11 @@ export interface GemmArgs {
 /** Tile shape of a GEMM variant: workgroup tile BM×BN, depth BK, per-thread TM×TN. */
 export interface GemmTile {
   BM: number; BN: number; BK: number; TM: number; TN: number;
+  /**
+   * float32: threads grouped in 32-lane blocks of SW columns × 32/SW rows of the thread grid
+   * instead of 32 consecutive of a row (fewer distinct workgroup-memory addresses per warp).
+   */
+  SW?: number;
 }
 
 /** The tiles `pickGemmTile` chooses from, largest first. */
@@ -57,6 +62,8 @@ export const GEMM_F32_CANDIDATES = {
   t128x256k16: { BM: 128, BN: 256, BK: 16, TM: 8, TN: 16 },
   t256x128: { BM: 256, BN: 128, BK: 8, TM: 16, TN: 8 },
   t64k32: { BM: 64, BN: 64, BK: 32, TM: 4, TN: 4 },
+  t128w8: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, SW: 8 },
+  t128r16x8w8: { BM: 128, BN: 128, BK: 8, TM: 16, TN: 8, SW: 8 },
 } as const satisfies Record<string, GemmTile>;
 export const GEMM_C64_CANDIDATES = {
   ...GEMM_C64_TILES,
@@ -66,13 +73,13 @@ export const GEMM_C64_CANDIDATES = {
   t128x64k16: { BM: 128, BN: 64, BK: 16, TM: 8, TN: 4 },
 } as const satisfies Record<string, GemmTile>;
 
-/** A tile from a name of the candidate lists or a spec "BMxBNxBK/TMxTN" (e.g. "128x128x16/8x8"). */
+/** A tile from a name of the candidate lists or a spec "BMxBNxBK/TMxTN[wSW]" (e.g. "128x128x16/8x8", "128x128x8/8x8w8"). */
 export function gemmTileOf(dtype: 'float32' | 'complex64', spec: string): GemmTile {
   const named = (dtype === 'complex64' ? GEMM_C64_CANDIDATES : GEMM_F32_CANDIDATES) as Record<string, GemmTile>;
   if (Object.hasOwn(named, spec)) return named[spec];
-  const m = /^(\d+)x(\d+)x(\d+)\/(\d+)x(\d+)$/.exec(spec);
-  if (!m) throw new ArgumentError(`gemm: unknown tile "${spec}" (a candidate name or BMxBNxBK/TMxTN)`);
-  const t = { BM: +m[1], BN: +m[2], BK: +m[3], TM: +m[4], TN: +m[5] };
+  const m = /^(\d+)x(\d+)x(\d+)\/(\d+)x(\d+)(?:w(\d+))?$/.exec(spec);
+  if (!m) throw new ArgumentError(`gemm: unknown tile "${spec}" (a candidate name or BMxBNxBK/TMxTN[wSW])`);
+  const t: GemmTile = { BM: +m[1], BN: +m[2], BK: +m[3], TM: +m[4], TN: +m[5], ...(m[6] ? { SW: +m[6] } : {}) };
   checkTile(t, dtype === 'complex64');
   return t;
 }
@@ -85,7 +92,8 @@ function checkTile(t: GemmTile, complex: boolean): void {
   const ok = Number.isInteger(wgx) && Number.isInteger(wgy) && nt <= 1024
     && (complex
       ? (t.BM * t.BK) % nt === 0 && (t.BK * t.BN) % nt === 0
-      : t.TM % 4 === 0 && t.TN % 4 === 0 && t.BK % 4 === 0 && (t.BM * t.BK / 4) % nt === 0 && (t.BK * t.BN / 4) % nt === 0);
+      : t.TM % 4 === 0 && t.TN % 4 === 0 && t.BK % 4 === 0 && (t.BM * t.BK / 4) % nt === 0 && (t.BK * t.BN / 4) % nt === 0)
+    && (t.SW === undefined || (!complex && 32 % t.SW === 0 && wgx % t.SW === 0 && wgy % (32 / t.SW) === 0));
   if (!ok) throw new ArgumentError(`gemm: invalid tile ${JSON.stringify(t)}`);
 }
 
@@ -148,7 +156,7 @@ interface GemmDecl {
 export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: GemmVariant) {
   const complex = dtype === 'complex64';
   const f = (b: boolean) => (b ? 1 : 0);
-  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|g${GROUP}`
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|sw${tile.SW ?? 0}|g${GROUP}`
     + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}${f(v.vecC)}w${f(v.wideA)}${f(v.wideB)}a${f(v.aliasA)}${f(v.aliasB)}m${f(!!v.mapA)}${f(!!v.mapB)}`;
   return cachedProgram(`gemm|${key}`, () => {
     checkTile(tile, complex);
@@ -159,7 +167,8 @@ export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: G
     }
     const T: StorageType = complex ? 'vec2f' : 'f32';
     const defs: Defines = {
-      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, GROUP,
+      ...dtypeDefines(dtype), BM: tile.BM, BN: tile.BN, BK: tile.BK, TM: tile.TM, TN: tile.TN, SW: tile.SW ?? 0,
+      WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, GROUP,
       TRANS_A: v.transA, TRANS_B: v.transB,
       VEC_A: v.vecA, VEC_B: v.vecB, WIDE_A: v.wideA, WIDE_B: v.wideB, VEC_C: v.vecC, ALIAS_A: v.aliasA, ALIAS_B: v.aliasB,
       MAP_A: !!v.mapA, MAP_B: !!v.mapB,
