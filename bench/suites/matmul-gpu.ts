@@ -177,8 +177,8 @@ function tuneCases(tune: string): BenchCase[] {
     }
     return out;
   };
-  // t64/t32 are the small-size fallbacks: not contenders at these sizes.
-  const f32 = pick('float32', GEMM_F32_CANDIDATES, ['t64', 't32']);
+  // t64/t32/t64k32 are small-size tiles: not contenders at these sizes.
+  const f32 = pick('float32', GEMM_F32_CANDIDATES, ['t64', 't32', 't64k32']);
   const c64 = pick('complex64', GEMM_C64_CANDIDATES, ['t32']);
   const cases: BenchCase[] = [];
   for (const n of [4096, 8192]) f32.forEach(([nm, t], i) => cases.push(tileCase('float32', n, nm, t, i === 0)));

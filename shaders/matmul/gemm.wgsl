@@ -7,7 +7,8 @@
 // registers while the current one is multiplied.
 //
 // Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, WGX, WGY, GROUP, SW (float32: thread
-// (tx, ty) from 32-lane blocks of SW × 32/SW; 0: tx, ty of the invocation id);
+// (tx, ty) from 32-lane blocks of SW × 32/SW; 0: tx, ty of the invocation id), DS (float32:
+// stage the fetched tile before the multiply instead of after it: shorter register lifetimes);
 // TRANS_A / TRANS_B (op T or C); op C conjugates on load through the uniforms cjA, cjB
 // ((1, -1); (1, 1) otherwise), so T and C share a pipeline;
 // VEC_A / VEC_B (float32: the operand is read as vec4f along its contiguous direction:
@@ -375,6 +376,7 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
 #endif
       }
     }
+#if !DS
     if (kt > 0u) {
       // Multiply tile kt-1, staged in workgroup memory.
       let s = ((kt - 1u) & 1u) * BK;
@@ -393,6 +395,7 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
         }
       }
     }
+#endif
     if (kt < nt) {
       // Stage tile kt. Its buffer was last read while multiplying tile kt-2, which every
       // thread finished before the barrier at the end of the previous iteration.
@@ -432,6 +435,27 @@ fn gemm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
 #endif
       }
     }
+#if DS
+    // DS: tile kt was staged first, so its registers are free during the multiply.
+    if (kt > 0u) {
+      // Multiply tile kt-1, staged in workgroup memory.
+      let s = ((kt - 1u) & 1u) * BK;
+      for (var k = 0u; k < BK; k++) {
+        var a: array<vec4f, TM4>;
+        var b: array<vec4f, TN4>;
+        for (var g = 0u; g < TM4; g++) { a[g] = As[(s + k) * BM4 + ty + g * WGY]; }
+        for (var h = 0u; h < TN4; h++) { b[h] = Bs[(s + k) * BN4 + tx + h * WGX]; }
+        for (var g = 0u; g < TM4; g++) {
+          for (var r = 0u; r < 4u; r++) {
+            let av = vec4f(a[g][r]);
+            for (var h = 0u; h < TN4; h++) {
+              acc[(g * 4u + r) * TN4 + h] = fma(av, b[h], acc[(g * 4u + r) * TN4 + h]);
+            }
+          }
+        }
+      }
+    }
+#endif
     workgroupBarrier();
   }
 

@@ -34,6 +34,8 @@ export interface GemmTile {
    * instead of 32 consecutive of a row (fewer distinct workgroup-memory addresses per warp).
    */
   SW?: number;
+  /** float32: store the fetched panel to workgroup memory before the multiply (fewer live registers). */
+  DS?: boolean;
 }
 
 /** The tiles `pickGemmTile` chooses from, largest first. */
@@ -64,6 +66,9 @@ export const GEMM_F32_CANDIDATES = {
   t64k32: { BM: 64, BN: 64, BK: 32, TM: 4, TN: 4 },
   t128w8: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, SW: 8 },
   t128r16x8w8: { BM: 128, BN: 128, BK: 8, TM: 16, TN: 8, SW: 8 },
+  t128ds: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, DS: true },
+  t128w8ds: { BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, SW: 8, DS: true },
+  t128k16ds: { BM: 128, BN: 128, BK: 16, TM: 8, TN: 8, DS: true },
 } as const satisfies Record<string, GemmTile>;
 export const GEMM_C64_CANDIDATES = {
   ...GEMM_C64_TILES,
@@ -73,13 +78,13 @@ export const GEMM_C64_CANDIDATES = {
   t128x64k16: { BM: 128, BN: 64, BK: 16, TM: 8, TN: 4 },
 } as const satisfies Record<string, GemmTile>;
 
-/** A tile from a name of the candidate lists or a spec "BMxBNxBK/TMxTN[wSW]" (e.g. "128x128x16/8x8", "128x128x8/8x8w8"). */
+/** A tile from a name of the candidate lists or a spec "BMxBNxBK/TMxTN[wSW][ds]" (e.g. "128x128x16/8x8", "128x128x8/8x8w8ds"). */
 export function gemmTileOf(dtype: 'float32' | 'complex64', spec: string): GemmTile {
   const named = (dtype === 'complex64' ? GEMM_C64_CANDIDATES : GEMM_F32_CANDIDATES) as Record<string, GemmTile>;
   if (Object.hasOwn(named, spec)) return named[spec];
-  const m = /^(\d+)x(\d+)x(\d+)\/(\d+)x(\d+)(?:w(\d+))?$/.exec(spec);
-  if (!m) throw new ArgumentError(`gemm: unknown tile "${spec}" (a candidate name or BMxBNxBK/TMxTN[wSW])`);
-  const t: GemmTile = { BM: +m[1], BN: +m[2], BK: +m[3], TM: +m[4], TN: +m[5], ...(m[6] ? { SW: +m[6] } : {}) };
+  const m = /^(\d+)x(\d+)x(\d+)\/(\d+)x(\d+)(?:w(\d+))?(ds)?$/.exec(spec);
+  if (!m) throw new ArgumentError(`gemm: unknown tile "${spec}" (a candidate name or BMxBNxBK/TMxTN[wSW][ds])`);
+  const t: GemmTile = { BM: +m[1], BN: +m[2], BK: +m[3], TM: +m[4], TN: +m[5], ...(m[6] ? { SW: +m[6] } : {}), ...(m[7] ? { DS: true } : {}) };
   checkTile(t, dtype === 'complex64');
   return t;
 }
@@ -93,7 +98,8 @@ function checkTile(t: GemmTile, complex: boolean): void {
     && (complex
       ? (t.BM * t.BK) % nt === 0 && (t.BK * t.BN) % nt === 0
       : t.TM % 4 === 0 && t.TN % 4 === 0 && t.BK % 4 === 0 && (t.BM * t.BK / 4) % nt === 0 && (t.BK * t.BN / 4) % nt === 0)
-    && (t.SW === undefined || (!complex && 32 % t.SW === 0 && wgx % t.SW === 0 && wgy % (32 / t.SW) === 0));
+    && (t.SW === undefined || (!complex && 32 % t.SW === 0 && wgx % t.SW === 0 && wgy % (32 / t.SW) === 0))
+    && (!t.DS || !complex);
   if (!ok) throw new ArgumentError(`gemm: invalid tile ${JSON.stringify(t)}`);
 }
 
@@ -156,7 +162,7 @@ interface GemmDecl {
 export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: GemmVariant) {
   const complex = dtype === 'complex64';
   const f = (b: boolean) => (b ? 1 : 0);
-  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|sw${tile.SW ?? 0}|g${GROUP}`
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|sw${tile.SW ?? 0}|ds${tile.DS ? 1 : 0}|g${GROUP}`
     + `|t${f(v.transA)}${f(v.transB)}v${f(v.vecA)}${f(v.vecB)}${f(v.vecC)}w${f(v.wideA)}${f(v.wideB)}a${f(v.aliasA)}${f(v.aliasB)}m${f(!!v.mapA)}${f(!!v.mapB)}`;
   return cachedProgram(`gemm|${key}`, () => {
     checkTile(tile, complex);
@@ -167,7 +173,7 @@ export function gemmProgram(dtype: 'float32' | 'complex64', tile: GemmTile, v: G
     }
     const T: StorageType = complex ? 'vec2f' : 'f32';
     const defs: Defines = {
-      ...dtypeDefines(dtype), BM: tile.BM, BN: tile.BN, BK: tile.BK, TM: tile.TM, TN: tile.TN, SW: tile.SW ?? 0,
+      ...dtypeDefines(dtype), BM: tile.BM, BN: tile.BN, BK: tile.BK, TM: tile.TM, TN: tile.TN, SW: tile.SW ?? 0, DS: !!tile.DS,
       WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, GROUP,
       TRANS_A: v.transA, TRANS_B: v.transB,
       VEC_A: v.vecA, VEC_B: v.vecB, WIDE_A: v.wideA, WIDE_B: v.wideB, VEC_C: v.vecC, ALIAS_A: v.aliasA, ALIAS_B: v.aliasB,
