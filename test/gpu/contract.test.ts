@@ -5,10 +5,12 @@
 // or workspace larger than the adapter's maxStorageBufferBindingSize / maxBufferSize is a
 // DeviceError naming the byte size, raised before any memory is touched (the inputs here
 // are small; only the buffer that would be too large is over the limit), after which the
-// device is still usable (no Dawn validation error at the next submit).
+// device is still usable (no Dawn validation error at the next submit). Numerical status as
+// on the CPU: the `Ex` variants return the CPU backend's info per matrix, the plain ones raise
+// LinAlgError naming the batch element when the result is read.
 // Numerics are the other GPU test files' business; this file checks the interface only.
 import { describe, expect } from 'vitest';
-import { linalg, gpu, Tensor, ShapeError, DTypeError, DeviceError } from '../../src/index.js';
+import { linalg, gpu, Tensor, ShapeError, DTypeError, DeviceError, LinAlgError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 
 useGpu();
@@ -79,39 +81,35 @@ function tensorsOf(r: unknown): Tensor[] {
 }
 
 describe('GPU ops accept float32 and complex64 at any size, results on the GPU', () => {
+  // n = 70 is past the one-workgroup kernels (n ≤ 64): the blocked paths run. One test per op,
+  // since on a cold shader cache each compiles its kernels (lavapipe: seconds per pipeline).
+  const n = 70;
+  const ops: Array<[string, (A: Tensor, B: Tensor) => unknown, number[][]]> = [
+    ['luFactor', (A) => linalg.luFactor(A), [[n, n], [n], []]],
+    ['lu', (A) => linalg.lu(A), [[n, n], [n, n], [n, n]]],
+    ['luSolve', (A, B) => { const f = linalg.luFactor(A); return linalg.luSolve(f.LU, f.pivots, B); }, [[n, 3]]],
+    ['solve', (A, B) => linalg.solve(A, B), [[n, 3]]],
+    ['solveTriangular', (A, B) => linalg.solveTriangular(A, B, { upper: true }), [[n, 3]]],
+    ['inv', (A) => linalg.inv(A), [[n, n]]],
+    ['det', (A) => linalg.det(A), [[]]],
+    ['slogdet', (A) => linalg.slogdet(A), [[], []]],
+    ['qr', (A) => linalg.qr(A), [[n, n], [n, n]]],
+  ];
   for (const dtype of DTYPES) {
-    // n = 70 and a 90×40 / 40×90 pair are past the old one-workgroup limit (n ≤ 64)
-    gpuIt(`${dtype}: every op runs on the GPU at n = 70, tall and wide`, async () => {
-      const n = 70;
-      // I + small: well conditioned, |det| of order 1 (finite outputs everywhere)
-      const A = gpuTensor(dtype, [n, n], 3, 1, 0.5 / Math.sqrt(n));
-      const B = gpuTensor(dtype, [n, 3], 4);
-      const f = linalg.luFactor(A);
-      const outs: Array<[string, unknown, number[][]]> = [
-        ['luFactor', f, [[n, n], [n], []]],
-        ['lu', linalg.lu(A), [[n, n], [n, n], [n, n]]],
-        ['luSolve', linalg.luSolve(f.LU, f.pivots, B), [[n, 3]]],
-        ['solve', linalg.solve(A, B), [[n, 3]]],
-        ['solveTriangular', linalg.solveTriangular(A, B, { upper: true }), [[n, 3]]],
-        ['inv', linalg.inv(A), [[n, n]]],
-        ['det', linalg.det(A), [[]]],
-        ['slogdet', linalg.slogdet(A), [[], []]],
-        ['qr', linalg.qr(A), [[n, n], [n, n]]],
-        ['lu tall', linalg.lu(gpuTensor(dtype, [90, 40], 5)), [[90, 90], [90, 40], [40, 40]]],
-        ['qr tall', linalg.qr(gpuTensor(dtype, [90, 40], 6)), [[90, 40], [40, 40]]],
-        ['qr wide complete', linalg.qr(gpuTensor(dtype, [40, 90], 7), { mode: 'complete' }), [[40, 40], [40, 90]]],
-        ['luFactor wide', linalg.luFactor(gpuTensor(dtype, [40, 90], 8)), [[40, 90], [40], []]],
-      ];
-      for (const [what, r, shapes] of outs) {
-        const ts = tensorsOf(r);
-        expect(ts.map((t) => t.shape), what).toEqual(shapes);
+    for (const [who, op, shapes] of ops) {
+      gpuIt(`${dtype} ${who} at n = ${n}`, async () => {
+        // I + small: well conditioned, |det| of order 1 (finite outputs everywhere)
+        const A = gpuTensor(dtype, [n, n], 3, 1, 0.5 / Math.sqrt(n));
+        const B = gpuTensor(dtype, [n, 3], 4);
+        const ts = tensorsOf(op(A, B));
+        expect(ts.map((t) => t.shape)).toEqual(shapes);
         for (const t of ts) {
-          expect(t.device, what).toBe('gpu');
+          expect(t.device).toBe('gpu');
           const d = await t.data();
-          for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i])) throw new Error(`${what}: non-finite output ${d[i]} at ${i}`);
+          for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i])) throw new Error(`${who}: non-finite output ${d[i]} at ${i}`);
         }
-      }
-    });
+      });
+    }
   }
 });
 
@@ -198,6 +196,56 @@ describe('shapes and devices: typed errors naming the function and the argument'
     expectError(() => linalg.luSolve(f.LU, f.pivots, Bcpu), DeviceError, 'luSolve', /gpu/, /B is on cpu/);
     expectError(() => linalg.luSolve(f.LU, cpuTensor('int32', [3]), gpuTensor('float32', [3, 2])), DeviceError, 'luSolve', /pivots are on cpu/);
   });
+});
+
+describe('numerical status as on the CPU: info per matrix, LinAlgError on read', () => {
+  for (const dtype of DTYPES) {
+    gpuIt(`${dtype} n = 70 (blocked paths): a singular member between regular ones`, async () => {
+      const n = 70, zc = 37;
+      // members 0 and 2: I + small; member 1: column zc zero, so U[zc, zc] is exactly 0 in any order
+      const A = cpuTensor(dtype, [3, n, n], 21, 1, 0.5 / Math.sqrt(n));
+      const a = A.dataSync() as Float32Array, w = dtype === 'complex64' ? 2 : 1;
+      for (let i = 0; i < n; i++) for (let c = 0; c < w; c++) a[((n + i) * n + zc) * w + c] = 0;
+      const T = cpuTensor(dtype, [3, n, n], 22, 1, 0.5 / Math.sqrt(n));
+      const t = T.dataSync() as Float32Array;
+      for (let c = 0; c < w; c++) t[((n + zc) * n + zc) * w + c] = 0; // a zero on member 1's diagonal
+      const B = cpuTensor(dtype, [3, n, 2], 23);
+      const [Ag, Tg, Bg] = [A.to('gpu'), T.to('gpu'), B.to('gpu')];
+      const ints = async (x: Tensor) => Array.from(await x.data());
+      const cpuInfo = {
+        luFactor: Array.from(linalg.luFactorEx(A).info.dataSync()),
+        solve: Array.from(linalg.solveEx(A, B).info.dataSync()),
+        inv: Array.from(linalg.invEx(A).info.dataSync()),
+        solveTriangular: Array.from(linalg.solveTriangularEx(T, B, { upper: false }).info.dataSync()),
+      };
+      expect(cpuInfo.luFactor).toEqual([0, zc + 1, 0]);
+      expect(await ints(linalg.luFactorEx(Ag).info)).toEqual(cpuInfo.luFactor);
+      expect(await ints(linalg.solveEx(Ag, Bg).info)).toEqual(cpuInfo.solve);
+      expect(await ints(linalg.invEx(Ag).info)).toEqual(cpuInfo.inv);
+      expect(await ints(linalg.solveTriangularEx(Tg, Bg, { upper: false }).info)).toEqual(cpuInfo.solveTriangular);
+      // the plain variants: the error comes with the first read, naming batch element 1
+      for (const [who, X] of [
+        ['luFactor', linalg.luFactor(Ag).LU], ['solve', linalg.solve(Ag, Bg)], ['inv', linalg.inv(Ag)],
+        ['solveTriangular', linalg.solveTriangular(Tg, Bg, { upper: false })],
+      ] as Array<[string, Tensor]>) {
+        const e = await X.data().then(() => null, (err: unknown) => err as LinAlgError);
+        expect(e, who).toBeInstanceOf(LinAlgError);
+        expect(e!.message.startsWith(`${who}: (batch element 1)`), e!.message).toBe(true);
+        expect([e!.batchIndex, e!.info], who).toEqual([1, who === 'luFactor' ? zc + 1 : cpuInfo[who as 'solve'][1]]);
+      }
+      // det and slogdet report a singular matrix in their values: 0, and sign 0 with log|det| −∞
+      const det = Array.from(await linalg.det(Ag).data());
+      const { sign, logabsdet } = linalg.slogdet(Ag);
+      const sg = Array.from(await sign.data()), la = Array.from(await logabsdet.data());
+      expect(det.slice(w, 2 * w)).toEqual(new Array(w).fill(0));
+      expect(sg.slice(w, 2 * w)).toEqual(new Array(w).fill(0));
+      expect(la[1]).toBe(-Infinity);
+      for (const b of [0, 2]) {
+        expect(Math.hypot(...det.slice(b * w, (b + 1) * w))).toBeGreaterThan(0);
+        expect(Number.isFinite(la[b])).toBe(true);
+      }
+    });
+  }
 });
 
 describe('buffers over the adapter limit: DeviceError naming the size, before any memory is touched', () => {
