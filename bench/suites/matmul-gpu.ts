@@ -84,11 +84,23 @@ function gemmCase(
  * C = A·B (n×n) through gemmGpu with a given tile, or (`old`) through matmul.wgsl's tile
  * of the same name; torch's `a @ b` beside it when `torch`.
  */
+// Inputs shared by the tuning cases of one shape (made on first use: 8192² operands for a
+// dozen tiles would otherwise take gigabytes at suite construction).
+const tuneInputs = new Map<string, { A: Tensor; B: Tensor; Ag: Tensor; Bg: Tensor; Cg: Tensor }>();
+function sharedInputs(dtype: 'float32' | 'complex64', n: number) {
+  const key = `${dtype}|${n}`;
+  let e = tuneInputs.get(key);
+  if (!e) {
+    const A = randn([n, n], { dtype, seed: n }), B = randn([n, n], { dtype, seed: n + 1 });
+    e = { A, B, Ag: A.to('gpu'), Bg: B.to('gpu'), Cg: randn([n, n], { dtype, seed: 7 }).to('gpu') };
+    tuneInputs.set(key, e);
+  }
+  return e;
+}
+
 function tileCase(dtype: 'float32' | 'complex64', n: number, name: string, tile: GemmTile, torch: boolean, old = false): BenchCase {
   const complex = dtype === 'complex64';
-  const A = randn([n, n], { dtype, seed: n });
-  const B = randn([n, n], { dtype, seed: n + 1 });
-  let Ag: Tensor | undefined, Bg: Tensor | undefined, Cg: Tensor | undefined;
+  let A: Tensor, B: Tensor, Ag: Tensor | undefined, Bg: Tensor, Cg: Tensor;
   const tdt = complex ? 'torch.complex64' : 'torch.float32';
   const run = () => {
     if (old) {
@@ -103,7 +115,7 @@ function tileCase(dtype: 'float32' | 'complex64', n: number, name: string, tile:
     flops: (complex ? 8 : 2) * n ** 3,
     gpu: async () => {
       if (!Ag) {
-        Ag = A.to('gpu'); Bg = B.to('gpu'); Cg = randn([n, n], { dtype, seed: 7 }).to('gpu');
+        ({ A, B, Ag, Bg, Cg } = sharedInputs(dtype, n));
         if (old) {
           const C = matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'bench'), n, n, n, tile as MatmulTile);
           await spotCheck(A, B, C, complex);
@@ -127,9 +139,9 @@ function tileCase(dtype: 'float32' | 'complex64', n: number, name: string, tile:
  * The LU trailing update of one n×n matrix M: M[r:, r:] −= M[r:, :r]·M[:r, r:], with A, B
  * and C views of one buffer (bound once), as the blocked factorizations call gemmGpu.
  */
+let rankInput: Tensor | undefined;
 function rankUpdateCase(n: number, r: number, name: string, tile: GemmTile | undefined, torch: boolean): BenchCase {
-  const M = randn([n, n], { dtype: 'float32', seed: 3 });
-  let Mg: Tensor | undefined;
+  let M: Tensor, Mg: Tensor | undefined;
   const m = n - r;
   const run = () => {
     const s = Mg!.gpuStorage();
@@ -143,6 +155,9 @@ function rankUpdateCase(n: number, r: number, name: string, tile: GemmTile | und
     flops: 2 * m * m * r,
     gpu: async () => {
       if (!Mg) {
+        // one host matrix; each case updates its own GPU copy (checked after its first call)
+        if (!rankInput || rankInput.rows !== n) rankInput = randn([n, n], { dtype: 'float32', seed: 3 });
+        M = rankInput;
         Mg = M.to('gpu');
         run();
         // sampled entries against float64 on the host, within k·eps·(|C| + |A||B|)
