@@ -264,7 +264,10 @@ export interface LuSolveOptions {
  * A's LU factors by the blocked LU (A copied first; inputs are never mutated), with
  * solve's contract for NaN/Inf input: info −1 and NaN factors for that member only.
  */
-function factorCopy(A: Tensor, dtype: FloatDT, n: number, opts: LuSolveOptions, who: string) {
+export function luFactorCopyGpu(A: Tensor, opts: LuSolveOptions = {}, who = 'luFactor') {
+  const dtype = gpuFloatDType(A, who, 'A');
+  const n = A.cols;
+  if (A.rows !== n) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected square matrices`);
   const count = batchCount(A);
   const LU = emptyGpu(dtype, A.shape, who);
   gather(LU, { dtype, count, rows: n, cols: n, src: A }, who);
@@ -371,7 +374,7 @@ export function solveBlockedGpu(A: Tensor, B: Tensor, plan: BatchPlan, opts: LuS
   if (n === 0 || plan.count === 0) {
     return { X: emptyGpu(dtype, [...plan.batchShape, n, B.cols], who), info: filledGpu('int32', plan.batchShape, 0) };
   }
-  const f = factorCopy(A, dtype, n, opts, who);
+  const f = luFactorCopyGpu(A, opts, who);
   const X = luSolveBlockedGpu(f.LU, f.pivots, B, plan, false, opts, f.info, who);
   f.LU.dispose();
   f.pivots.dispose();
@@ -388,7 +391,7 @@ export function invBlockedGpu(A: Tensor, opts: LuSolveOptions = {}): { X: Tensor
   const X = emptyGpu(dtype, A.shape, who);
   if (n === 0 || count === 0) return { X, info: filledGpu('int32', A.shape.slice(0, -2), 0) };
   checkIndexRange(count * n * n * floatsPer(dtype), who);
-  const { LU, pivots, info } = factorCopy(A, dtype, n, opts, who);
+  const { LU, pivots, info } = luFactorCopyGpu(A, opts, who);
   const { perm, iperm, status } = permutations(pivots, count, n, n, who);
   gather(X, { dtype, count, rows: n, cols: n, perm, ident: true }, who);
   const base = { dtype, n, nrhs: n, batch: count, A: { s: LU.gpuStorage(), offset: 0, ld: n, stride: n * n }, nb: opts.nb };
