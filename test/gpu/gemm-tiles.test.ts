@@ -4,11 +4,11 @@
 // A separate file: these kernels are large and compile slowly on lavapipe, and the list
 // shrinks to the winners once the H200 run has timed them.
 import { describe, expect } from 'vitest';
-import { DeviceError } from '../../src/index.js';
+import { ArgumentError, DeviceError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { runCase, padded } from '../helpers/gemm.js';
 import {
-  gemmTileFits, GEMM_F32_TILES, GEMM_C64_TILES, GEMM_F32_CANDIDATES, GEMM_C64_CANDIDATES, type GemmTile,
+  gemmTileOf, gemmTileFits, GEMM_F32_TILES, GEMM_C64_TILES, GEMM_F32_CANDIDATES, GEMM_C64_CANDIDATES, type GemmTile,
 } from '../../src/backend/gpu/gemm.js';
 
 useGpu();
@@ -24,4 +24,12 @@ describe('gemmGpu candidate tiles', () => {
       });
     }
   }
+  gpuIt('gemmTileOf: candidate names and BMxBNxBK/TMxTN[wSW][ds] specs; others are ArgumentErrors', () => {
+    expect(gemmTileOf('float32', 't128w8ds')).toEqual(GEMM_F32_CANDIDATES.t128w8ds);
+    expect(gemmTileOf('complex64', 't64r8')).toEqual(GEMM_C64_TILES.t64r8);
+    expect(gemmTileOf('float32', '128x128x16/8x8')).toEqual({ BM: 128, BN: 128, BK: 16, TM: 8, TN: 8 });
+    expect(gemmTileOf('float32', '128x128x8/8x8w8ds')).toEqual({ BM: 128, BN: 128, BK: 8, TM: 8, TN: 8, SW: 8, DS: true });
+    for (const bad of ['t999', '128x128/8x8', '128x128x8/6x8', '128x128x8/8x8w3']) expect(() => gemmTileOf('float32', bad), bad).toThrow(ArgumentError);
+    expect(() => gemmTileOf('complex64', '64x64x8/8x4ds'), 'DS is float32 only').toThrow(ArgumentError);
+  });
 });
