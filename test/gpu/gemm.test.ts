@@ -90,6 +90,14 @@ describe('gemmGpu with A and/or B in C\'s buffer', () => {
         });
       });
     }
+    gpuIt(`${dtype} LU trailing update n=200 nb=64 through the large default tile (edges, C as vec4)`, async () => {
+      const N = 200, nb = 64;
+      await runCase({
+        dtype, m: N - nb, n: N - nb, k: nb, batch: 1, alpha: -1, beta: 1, aliasA: true, aliasB: true,
+        A: { offset: nb * N, ld: N, stride: 0 }, B: { offset: nb, ld: N, stride: 0 }, C: { offset: nb * N + nb, ld: N, stride: 0 },
+        vecC: dtype === 'float32',
+      });
+    });
     gpuIt(`${dtype} only A aliases C; only B aliases C (op T, C)`, async () => {
       // C: rows 0..9 of a 10×24 block, cols 0..11; A beside it in cols 12..23
       await runCase({
