@@ -90,6 +90,8 @@ bench_tmp=$(mktemp -d /tmp/lapis-h200-bench.XXXXXX)
 #   "lu-leaf32|60|LAPIS_LU_LEAF=32 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
 #   "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js matmul-gpu --no-torch"
 #   "lu-tune|150|LU_TUNE_CASES=4096,8192,c2048,b1024x128 node bench/gpu-lu-blocked-tune.mjs"
+#   "trsm-tune|120|TRSM_TUNE_CASES=4096x64,8192x64 node bench/gpu-trsm-blocked-tune.mjs"
+#   "qr-tune|150|QR_TUNE_CASES=1024,4096 node bench/gpu-qr-tune.mjs"
 EXTRA_STEPS=(
 )
 if [ -n "${LAPIS_H200_EXTRA:-}" ]; then
@@ -133,6 +135,7 @@ run_step() {
     grep -E '^ +(Test Files|Tests) ' "$OUT/.step"
     grep -E '^ *FAIL ' "$OUT/.step" | sort -u | head -40
     grep -B1 -E '^    (gpu|torch|lapis): ' "$OUT/.step" | grep -v '^--$' | head -40
+    grep -E '^BEST ' "$OUT/.step" | head -40  # the tuning scripts' winners (bench/gpu-*-tune.mjs)
     awk '/^[A-Za-z0-9_-]+ on [A-Za-z0-9._-]+$/ { p = 1 } p { print } p && /^$/ { p = 0 }' "$OUT/.step"
   } | sed 's/^/    /' | tee -a "$summary"
   rm -f "$OUT/.step"
