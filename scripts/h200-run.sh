@@ -57,7 +57,8 @@ if [ "${1:-}" = --prepare ]; then
     xargs -0 cp --parents -t "$ptree")
   left=$(cd "$repo" && git ls-files --others --exclude-standard | tr '\n' ' ')
   [ -n "$left" ] && echo "h200-run --prepare: untracked files left out (git add them to include them): $left" >&2
-  touch "$ptree/.h200-tree"
+  # where the tree came from, for the run's summary (the device copy has no .git)
+  echo "$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" status --porcelain --untracked-files=no | grep -q . && echo ' + uncommitted changes'), prepared $(date -u '+%Y-%m-%d %H:%M') UTC" >"$ptree/.h200-tree"
   ln -s "$repo/node_modules" "$ptree/node_modules"
   (cd "$ptree" && node node_modules/typescript/bin/tsc -p tsconfig.json) || echo "h200-run --prepare: tsc reported errors (dist/ is written all the same)" >&2
   mkdir -p "$ptree/build/Release" && cp "$repo/build/Release/lapis.node" "$ptree/build/Release/"
@@ -143,7 +144,9 @@ run_step() {
 
 : >"$summary"
 say "# scripts/h200-run.sh: tree $tree, steps $steps, deadline $deadline s, $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
-if git -C "$repo" rev-parse --short HEAD >/dev/null 2>&1; then
+if [ -s "$tree/.h200-tree" ]; then
+  say "# tree from $(cat "$tree/.h200-tree")"
+elif git -C "$repo" rev-parse --short HEAD >/dev/null 2>&1; then
   say "# repository HEAD $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
 fi
 
