@@ -130,7 +130,7 @@ describe('gpu blocked luFactor (nb = 8, leaf 4)', () => {
 });
 
 describe('gpu blocked luFactor: singular and non-finite members', () => {
-  for (const dtype of ['float32', 'complex64'] as const) for (const [label, blocks] of [['nb 8, leaf 4', SMALL], ['default blocks: one leaf', {}]] as const) {
+  for (const dtype of ['float32', 'complex64'] as const) for (const [label, blocks] of [['nb 8, leaf 4', SMALL], ['default blocks', {}]] as const) {
     gpuIt(`${dtype}, ${label}: a zero column (info = CPU's), a NaN and an Inf member; neighbours identical to factoring alone`, async () => {
       const n = 19;
       const rng = new Rng(5);
@@ -186,7 +186,7 @@ describe('gpu blocked luFactor: batches and sizes', () => {
     await expectMatchesCpu(mats(96, 96, 3, new Rng(96), 'float32'), 'float32', {});
   });
 
-  gpuIt('a batch of 2 × 150×140 with the default blocks (two block steps, leaves of 16): ratio < 30, pivots as on the CPU', async () => {
+  gpuIt('a batch of 2 × 150×140 with the default blocks (three block steps, leaves of 8): ratio < 30, pivots as on the CPU', async () => {
     await expectMatchesCpu(mats(150, 140, 2, new Rng(150), 'float32'), 'float32', {});
   });
 

@@ -8,7 +8,7 @@
 // rest of the panel when it ends; then the panel's interchanges go to the columns left and
 // right of it with U12 = L11⁻¹·A12 solved in the same pass (shaders/lu/laswp.wgsl, a
 // gather through the panel's row map), and A22 −= L21·U12 (gemmGpu, alpha −1, beta 1, all
-// three in A's buffer). min(m, n) ≤ 128 in registers: one leaf for the whole matrix.
+// three in A's buffer).
 // Every dispatch covers the whole batch; nothing waits on the host. docs/gpu-linalg.md
 // ("LU") has the details.
 import type { GpuStorage } from '../../core/tensor.js';
@@ -26,23 +26,15 @@ type D = 'float32' | 'complex64';
 export interface LuBlockParams {
   /** Columns per block step (the outer panel). */
   nb: number;
-  /** Widest leaf of the panel recursion (one workgroup per matrix walks its columns); 0: 16 where
-   *  that leaf fits in registers (leafPlan), else 8 (or the whole matrix, luFactorBlockedGpu). */
+  /** Widest leaf of the panel (one workgroup per matrix walks its columns). */
   leaf: number;
   /** Threads per leaf workgroup (at most the device's limit; 0: pick from m, see leafPlan). */
   wg: number;
 }
 
-/** Defaults for a large GPU; `LAPIS_LU_NB` / `LAPIS_LU_LEAF` / `LAPIS_LU_WG` override them (tuning). */
-export function luBlockDefaults(m: number, n: number): LuBlockParams {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
-  const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
-  const mn = Math.min(m, n);
-  return {
-    nb: num(env.LAPIS_LU_NB) || (mn > 4096 ? 256 : 128),
-    leaf: num(env.LAPIS_LU_LEAF),
-    wg: num(env.LAPIS_LU_WG) || 0,
-  };
+/** Defaults for a large GPU: nb 64, leaf 8 were the fastest in every H200 case (1024² to 8192², complex64 2048², 1024 × 128²). */
+export function luBlockDefaults(_m: number, _n: number): LuBlockParams {
+  return { nb: 64, leaf: 8, wg: 0 };
 }
 
 const sfx = (dtype: D) => (dtype === 'complex64' ? 'c64' : 'f32');
@@ -140,22 +132,6 @@ function checkCount(who: string, name: string, v: number): void {
   if (!Number.isInteger(v) || v < 0) throw new ArgumentError(`${who}: ${name} must be a non-negative integer, got ${String(v)}`);
 }
 
-/** Largest min(m, n) factored by a single leaf when it fits in registers. */
-const WHOLE_MAX = 128;
-/** The kernel's leaf width for a whole-matrix leaf of w columns: 4, 8, 16, 32, 64, 96 or 128 (few variants serve every size). */
-function leafBucket(w: number): number {
-  if (w > 32) return Math.ceil(w / 32) * 32;
-  let b = 4;
-  while (b < w) b *= 2;
-  return b;
-}
-
-/** Whether LAPIS_LU_NB or LAPIS_LU_LEAF is set (then the blocks are used as given). */
-function envBlocks(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
-  return !!(env.LAPIS_LU_NB || env.LAPIS_LU_LEAF);
-}
-
 /** 32-bit registers of one SM (NVIDIA, AMD CU: 64 Ki): a thread of a `wg`-thread group may hold 65536/wg. */
 const REG_FILE = 65536;
 /** Registers one thread can address (NVIDIA: 255). */
@@ -206,11 +182,8 @@ export function luFactorBlockedGpu(who: string, args: {
   const def = luBlockDefaults(m, n);
   const mn = Math.min(m, n);
   const regs = args.leafRegs ?? true, wgAsked = args.wg ?? def.wg;
-  // min(m, n) ≤ 128 with the whole of it in registers: one leaf, one dispatch (batches of small matrices)
-  const whole = args.nb === undefined && args.leaf === undefined && !envBlocks() && mn > 0 && mn <= WHOLE_MAX
-    && leafPlan(m, leafBucket(mn), dtype, wgAsked, regs, who).rq > 0;
-  const nb = args.nb ?? (whole ? mn : def.nb);
-  const leaf = args.leaf ?? (whole ? mn : def.leaf || (mn > 0 && leafPlan(m, Math.min(16, nb, mn), dtype, wgAsked, regs, who).rq > 0 ? 16 : 8));
+  const nb = args.nb ?? def.nb;
+  const leaf = args.leaf ?? def.leaf;
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: nb must be a positive integer, got ${nb}`);
   if (!Number.isInteger(leaf) || leaf < 1) throw new ArgumentError(`${who}: leaf must be a positive integer, got ${leaf}`);
   if (batch === 0) return;
@@ -227,7 +200,7 @@ export function luFactorBlockedGpu(who: string, args: {
     });
   }
   const leafW = Math.min(leaf, nb, mn);
-  const leafCap = whole ? leafBucket(mn) : leafW;
+  const leafCap = leafW;
   const plan = leafPlan(m, leafCap, dtype, wgAsked, regs, who);
   const panelProg = luPanelProgram(dtype, plan.wg, leafCap, plan.rq);
   const trsmProg = luTrsmProgram(dtype);
