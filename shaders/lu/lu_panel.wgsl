@@ -55,6 +55,10 @@ var<workgroup> v_s: array<${T}, ${LEAF}>;
 const RQ: u32 = ${RQ}u;
 #endif
 const LEAF: u32 = ${LEAF}u;
+#if LEFT
+const QB: u32 = ${QB}u;
+var<workgroup> ul_s: array<${T}, ${QBL}>;
+#endif
 
 #if IS_COMPLEX
 fn mag1(v: vec2f) -> f32 { return abs(v.x) + abs(v.y); }
@@ -97,6 +101,21 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     atomicStore(&kmax_s[1], 0u);
     atomicStore(&kidx_s[1], NONE);
   }
+#if LEFT
+  // left-looking: the panel's columns [pc0, c) are final (L, and their swaps are in these
+  // columns already). (a) the U rows [pc0, c) of the leaf: L⁻¹ (unit lower), one thread per column
+  let kl = c - p.pc0;
+  if (lid < w) {
+    let col = base + c + lid;
+    for (var r0 = 0u; r0 < kl; r0++) {
+      let lrow = base + (p.pc0 + r0) * n + p.pc0;
+      var acc = A[col + (p.pc0 + r0) * n];
+      for (var q = 0u; q < r0; q++) { acc = acc - tmul(A[lrow + q], A[col + (p.pc0 + q) * n]); }
+      A[col + (p.pc0 + r0) * n] = acc;
+    }
+  }
+  sync();
+#endif
 #if REG
   var r: array<${T}, ${RQL}>;
   for (var q = 0u; q < RQ; q++) {
@@ -104,6 +123,44 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     for (var cc = 0u; cc < LEAF; cc++) {
       if (i < m && cc < w) { r[q * LEAF + cc] = A[base + i * n + c + cc]; }
     }
+  }
+#endif
+#if LEFT
+  // (b) rows [c, m) −= L[rows, pc0..c) · U[pc0..c, leaf], QB rows of U at a time in workgroup memory
+  for (var q0 = 0u; q0 < kl; q0 += QB) {
+    let h = min(QB, kl - q0);
+    for (var e = lid; e < QB * LEAF; e += WG) {
+      let qq = e / LEAF;
+      let cc = e % LEAF;
+      if (qq < h && cc < w) { ul_s[e] = A[base + (p.pc0 + q0 + qq) * n + c + cc]; }
+    }
+    workgroupBarrier();
+#if REG
+    // one U row in registers at a time, used by every row slot of the thread
+    for (var qq = 0u; qq < h; qq++) {
+      var u: array<${T}, ${LEAF}>;
+      for (var cc = 0u; cc < LEAF; cc++) { u[cc] = ul_s[qq * LEAF + cc]; }
+      for (var q = 0u; q < RQ; q++) {
+        let i = c + lid + q * WG;
+        if (i < m) {
+          let l = A[base + i * n + p.pc0 + q0 + qq];
+          for (var cc = 0u; cc < LEAF; cc++) { r[q * LEAF + cc] = r[q * LEAF + cc] - tmul(l, u[cc]); }
+        }
+      }
+    }
+#else
+    for (var i = c + lid; i < m; i += WG) {
+      let e = base + i * n;
+      var acc: array<${T}, ${LEAF}>;
+      for (var cc = 0u; cc < LEAF; cc++) { if (cc < w) { acc[cc] = A[e + c + cc]; } }
+      for (var qq = 0u; qq < h; qq++) {
+        let l = A[e + p.pc0 + q0 + qq];
+        for (var cc = 0u; cc < LEAF; cc++) { acc[cc] = acc[cc] - tmul(l, ul_s[qq * LEAF + cc]); }
+      }
+      for (var cc = 0u; cc < LEAF; cc++) { if (cc < w) { A[e + c + cc] = acc[cc]; } }
+    }
+#endif
+    workgroupBarrier();
   }
 #endif
   sync();

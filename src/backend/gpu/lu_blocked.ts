@@ -30,25 +30,33 @@ export interface LuBlockParams {
   leaf: number;
   /** Threads per leaf workgroup (at most the device's limit; 0: pick from m, see leafPlan). */
   wg: number;
+  /** The panel: 'left' — left-looking, one leaf dispatch per `leaf` columns doing its own U block
+   *  and update (nb/leaf dispatches); 'recursive' — dgetrf2's halving with GEMM/solve dispatches. */
+  panel?: 'left' | 'recursive';
 }
 
 /** Defaults for a large GPU: nb 64, leaf 8 were the fastest in every H200 case (1024² to 8192², complex64 2048², 1024 × 128²). */
 export function luBlockDefaults(_m: number, _n: number): LuBlockParams {
-  return { nb: 64, leaf: 8, wg: 0 };
+  return { nb: 64, leaf: 8, wg: 0, panel: 'left' };
 }
 
 const sfx = (dtype: D) => (dtype === 'complex64' ? 'c64' : 'f32');
 const floats = (dtype: D) => (dtype === 'complex64' ? 2 : 1);
 const elType = (dtype: D) => (dtype === 'complex64' ? 'vec2f' as const : 'f32' as const);
 
+/** Rows of the panel's U block staged in workgroup memory at a time by the left-looking leaf. */
+const LEFT_QB = 32;
+
 /** The leaf kernel for (dtype, threads, widest leaf, register row slots per thread: 0 = the leaf in A). */
-export function luPanelProgram(dtype: D, wg: number, leaf: number, rq: number) {
-  const key = `${dtype}|WG=${wg}|LEAF=${leaf}|RQ=${rq}`;
+export function luPanelProgram(dtype: D, wg: number, leaf: number, rq: number, left = false) {
+  const key = `${dtype}|WG=${wg}|LEAF=${leaf}|RQ=${rq}${left ? `|LEFT QB=${LEFT_QB}` : ''}`;
   return cachedProgram(`lu_panel|${key}`, () => {
-    const defs = { ...dtypeDefines(dtype), WG: wg, LEAF: leaf, REG: rq > 0, RQ: rq, RQL: Math.max(1, rq * leaf) };
+    const defs = {
+      ...dtypeDefines(dtype), WG: wg, LEAF: leaf, REG: rq > 0, RQ: rq, RQL: Math.max(1, rq * leaf), LEFT: left, QB: LEFT_QB, QBL: LEFT_QB * leaf,
+    };
     return {
       name: 'lu_panel', key, entryPoint: `lu_panel_${sfx(dtype)}`, workgroupSize: [wg, 1, 1] as [number, number, number],
-      workgroupBytes: 16 + 4 * floats(dtype) * leaf * (rq > 0 ? 2 : 1),
+      workgroupBytes: 16 + 4 * floats(dtype) * leaf * ((rq > 0 ? 2 : 1) + (left ? LEFT_QB : 0)),
       decl: {
         inputs: {},
         outputs: { A: elType(dtype), PIV: 'i32', INFO: 'i32', ROWID: 'i32' },
@@ -172,7 +180,7 @@ export function leafPlan(m: number, leaf: number, dtype: D, wg: number, regs: bo
 export function luFactorBlockedGpu(who: string, args: {
   dtype: D; m: number; n: number; batch: number;
   A: GpuStorage; piv: GpuStorage; info: GpuStorage; nb?: number;
-  leaf?: number; wg?: number; leafRegs?: boolean; nonfinite?: 'flag' | 'propagate';
+  leaf?: number; wg?: number; leafRegs?: boolean; panel?: 'left' | 'recursive'; nonfinite?: 'flag' | 'propagate';
 }): void {
   const { dtype, m, n, batch, A, piv, info } = args;
   if (dtype !== 'float32' && dtype !== 'complex64') throw new DTypeError(`${who}: the GPU LU takes float32 or complex64, got ${String(dtype)}`);
@@ -185,6 +193,8 @@ export function luFactorBlockedGpu(who: string, args: {
   const nb = args.nb ?? def.nb;
   const leaf = args.leaf ?? def.leaf;
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: nb must be a positive integer, got ${nb}`);
+  const panelKind = args.panel ?? def.panel ?? 'left';
+  if (panelKind !== 'left' && panelKind !== 'recursive') throw new ArgumentError(`${who}: panel must be 'left' or 'recursive', got ${String(panelKind)}`);
   if (!Number.isInteger(leaf) || leaf < 1) throw new ArgumentError(`${who}: leaf must be a positive integer, got ${leaf}`);
   if (batch === 0) return;
   checkIndexRange(batch * m * n * floats(dtype), who);
@@ -202,7 +212,7 @@ export function luFactorBlockedGpu(who: string, args: {
   const leafW = Math.min(leaf, nb, mn);
   const leafCap = leafW;
   const plan = leafPlan(m, leafCap, dtype, wgAsked, regs, who);
-  const panelProg = luPanelProgram(dtype, plan.wg, leafCap, plan.rq);
+  const panelProg = luPanelProgram(dtype, plan.wg, leafCap, plan.rq, panelKind === 'left');
   const trsmProg = luTrsmProgram(dtype);
   const rowid = allocStorage(batch * m * 4, who, true);
   const jbMax = Math.min(nb, mn);
@@ -252,7 +262,9 @@ export function luFactorBlockedGpu(who: string, args: {
 
   for (let j = 0; j < mn; j += nb) {
     const jb = Math.min(nb, mn - j);
-    panel(j, jb, j, jb);
+    if (panelKind === 'left') {
+      for (let c = j; c < j + jb; c += leafW) leafRun(c, Math.min(leafW, j + jb - c), j, jb);
+    } else panel(j, jb, j, jb);
     const outside = n - jb;
     if (outside > 0) {
       const tiles = Math.ceil(outside / 64);

@@ -61,8 +61,13 @@ export function recordDispatch(
     passBindGroup = bindGroup;
   }
   pass.dispatchWorkgroups(x, y, z);
+  dispatches++;
   recordedCommand();
 }
+
+let dispatches = 0;
+/** Dispatches recorded since the process started (read-only; tests count an op's dispatches). */
+export function dispatchCount(): number { return dispatches; }
 
 /** Counts one recorded command; submits when the batch is large. */
 export function recordedCommand(): void {
