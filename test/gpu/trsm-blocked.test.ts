@@ -1,4 +1,4 @@
-// The blocked triangular solve (trsmBlockedGpu): op(A)·X = B in place over a batch of strided
+// The blocked triangular solve (trsmBlockedGpu, look-ahead / fused / GEMM paths): op(A)·X = B in place over a batch of strided
 // views, every (upper, unit, op) for float32 and complex64, sizes crossing the block edges of
 // a small block size, ill-conditioned (Kahan) triangles, stride-0 A, A and B in one buffer;
 // and the public solveTriangular above the general kernel's range (broadcast, info, n > 1024)
@@ -63,7 +63,9 @@ interface Case {
   sameBuffer?: boolean;
   /** Triangles to use instead of random well-conditioned ones. */
   Ts?: Mat[];
-  path?: 'fused' | 'gemm';
+  path?: 'lookahead' | 'fused' | 'gemm';
+  bc?: number;
+  sb?: number;
   stageDiag?: boolean;
   stageTile?: boolean;
   /** B = op(M)·X₀ for a random X₀ (moderate X however ill-conditioned M is) instead of random B. */
@@ -93,7 +95,7 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
   const bd = pack(Bs, lbLocal, complex, bTotal, 777);
   let args: TrsmArgs;
   let bT: Tensor, lb: Layout;
-  const common = { dtype: c.dtype, n, nrhs, batch, upper: c.upper, unit: c.unit, op: c.op, nb: c.nb, path: c.path, stageDiag: c.stageDiag, stageTile: c.stageTile };
+  const common = { dtype: c.dtype, n, nrhs, batch, upper: c.upper, unit: c.unit, op: c.op, nb: c.nb, bc: c.bc, sb: c.sb, path: c.path, stageDiag: c.stageDiag, stageTile: c.stageTile };
   if (c.sameBuffer) {
     const both = new Float32Array((aTotal + bTotal) * F);
     both.set(ad, 0);
@@ -120,19 +122,19 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
 
 const OPS: readonly Op[] = ['N', 'T', 'C'];
 
-describe('trsmBlockedGpu: every variant across block edges (nb = 8)', () => {
+describe('trsmBlockedGpu: every variant across block edges (nb = 8, sub-blocks of 3)', () => {
   for (const dtype of ['float32', 'complex64'] as const) {
     for (const upper of [false, true]) {
       for (const unit of [false, true]) {
-        gpuIt(`${dtype} upper=${upper} unit=${unit}, op N/T/C: ratio < 30 for n = 1, 7, 8, 9, 17, 40 and 1, 3, 64 RHS, diagonal block staged or not`, async () => {
+        gpuIt(`${dtype} upper=${upper} unit=${unit}, op N/T/C: ratio < 30 for n = 1, 7, 8, 9, 17, 40 and 1, 3, 64 RHS (look-ahead path)`, async () => {
           const rng = new Rng(100 + (upper ? 1 : 0) + (unit ? 2 : 0) + (dtype === 'complex64' ? 4 : 0));
           const sizes = [1, 7, 8, 9, 17, 40];
           const rhs = [1, 3, 64];
           for (const op of OPS) {
             for (let s = 0; s < sizes.length; s++) {
               const n = sizes[s], nrhs = rhs[(s + OPS.indexOf(op)) % 3];
-              // the diagonal block from global memory (T) or staged in workgroup memory (N, C)
-              const r = await solveCase({ dtype, n, nrhs, batch: 2, upper, unit, op, nb: 8, stageDiag: op !== 'T' }, rng);
+              // sub-blocks of 3 cross the 8-row blocks' inside (3 + 3 + 2)
+              const r = await solveCase({ dtype, n, nrhs, batch: 2, upper, unit, op, nb: 8, sb: 3 }, rng);
               for (const x of r.Xs) expect(Array.from(x.data).every(Number.isFinite), `${op} n=${n} k=${nrhs}`).toBe(true);
               for (const q of r.ratios) expect(q, `${op} n=${n} k=${nrhs}`).toBeLessThan(30);
             }
@@ -161,17 +163,40 @@ describe('trsmBlockedGpu: operands', () => {
     });
   }
 
-  gpuIt('nb = 24 (two 16-deep M chunks, the last one partial), the tile and the diagonal block staged or not', async () => {
+  gpuIt('fused path, nb = 24 (two 16-deep M chunks, the last one partial), the tile and the diagonal block staged or not', async () => {
     const rng = new Rng(19);
     for (const dtype of ['float32', 'complex64'] as const) {
       for (const op of OPS) {
         // (complex64 only the unstaged variant: each variant is a pipeline compile on lavapipe)
         for (const [stageDiag, stageTile] of dtype === 'float32' ? [[false, false], [true, false], [false, true]] as const : [[false, false]] as const) {
           const upper = op === 'N';
-          const r = await solveCase({ dtype, n: 50, nrhs: 5, batch: 2, upper, unit: false, op, nb: 24, stageDiag, stageTile }, rng);
+          const r = await solveCase({ dtype, n: 50, nrhs: 5, batch: 2, upper, unit: false, op, nb: 24, path: 'fused', stageDiag, stageTile }, rng);
           for (const q of r.ratios) expect(q, `${dtype} op=${op} diag=${stageDiag} tile=${stageTile}`).toBeLessThan(30);
         }
       }
+    }
+  });
+
+  gpuIt('look-ahead path, nb = 24: two 16-deep chunks (the last partial), sub-blocks of 16 (the last partial), 4-column tiles, strided', async () => {
+    const rng = new Rng(20);
+    for (const dtype of ['float32', 'complex64'] as const) {
+      for (const op of OPS) {
+        const upper = op !== 'T';
+        const r = await solveCase({ dtype, n: 61, nrhs: 10, batch: 2, upper, unit: op === 'C', op, nb: 24, bc: 4, sb: 16, strided: true }, rng);
+        for (const q of r.ratios) expect(q, `${dtype} op=${op}`).toBeLessThan(30);
+      }
+    }
+  });
+
+  gpuIt('the same X from the look-ahead, fused and GEMM paths (n = 45, nb = 8)', async () => {
+    for (const op of OPS) {
+      const xs: Mat[] = [];
+      for (const path of ['lookahead', 'fused', 'gemm'] as const) {
+        const r = await solveCase({ dtype: 'float32', n: 45, nrhs: 7, batch: 1, upper: op === 'N', unit: false, op, nb: 8, path }, new Rng(31));
+        expect(r.ratios[0], `${op} ${path}`).toBeLessThan(30);
+        xs.push(r.Xs[0]);
+      }
+      for (const X of xs.slice(1)) expect(X.sub(xs[0]).norm1(), op).toBeLessThan(1e-4 * xs[0].norm1());
     }
   });
 
@@ -206,7 +231,7 @@ describe('trsmBlockedGpu: the GEMM path (block solves, then gemmGpu updates)', (
     });
   }
 
-  gpuIt('default choice: 256 right-hand sides take the GEMM path (nb 128), n = 150', async () => {
+  gpuIt('default choice: 256 right-hand sides take the GEMM path (nb 128, 32-column block solves), n = 150', async () => {
     const rng = new Rng(23);
     const r = await solveCase({ dtype: 'float32', n: 150, nrhs: 256, batch: 1, upper: false, unit: false, op: 'T' }, rng);
     expect(r.ratios[0]).toBeLessThan(30);
@@ -219,12 +244,13 @@ describe('trsmBlockedGpu: random shapes (property)', () => {
       fc.record({
         complex: fc.boolean(), n: fc.integer({ min: 1, max: 45 }), nrhs: fc.integer({ min: 1, max: 20 }),
         batch: fc.integer({ min: 1, max: 3 }), nb: fc.constantFrom(8, 16), upper: fc.boolean(), unit: fc.boolean(),
-        op: fc.constantFrom<Op>('N', 'T', 'C'), gemm: fc.boolean(), strided: fc.boolean(), shareA: fc.boolean(),
+        op: fc.constantFrom<Op>('N', 'T', 'C'), path: fc.constantFrom('lookahead', 'fused', 'gemm') as fc.Arbitrary<'lookahead' | 'fused' | 'gemm'>,
+        sb: fc.constantFrom(3, 16), strided: fc.boolean(), shareA: fc.boolean(),
         seed: fc.integer({ min: 0, max: 1000 }),
       }),
       async (c) => {
         const dtype: Dt = c.complex ? 'complex64' : 'float32';
-        const r = await solveCase({ ...c, dtype, path: c.gemm ? 'gemm' : 'fused' }, new Rng(c.seed));
+        const r = await solveCase({ ...c, dtype }, new Rng(c.seed));
         for (const q of r.ratios) expect(q).toBeLessThan(30);
       },
     ), { numRuns: 5 });
@@ -246,6 +272,9 @@ describe('trsmBlockedGpu: ill-conditioned triangles', () => {
           for (const consistent of [true, false]) {
             const r = await solveCase({ dtype, n: 70, nrhs: 40, batch: 1, upper, unit: false, op, Ts: [T], consistent }, rng);
             expect(r.ratios[0], `${dtype} ${op} upper=${upper} consistent=${consistent}`).toBeLessThan(30);
+            // blocks of 32 in sub-blocks of 8: the look-ahead updates cross Kahan's graded scale
+            const s = await solveCase({ dtype, n: 70, nrhs: 40, batch: 1, upper, unit: false, op, nb: 32, sb: 8, Ts: [T], consistent }, rng);
+            expect(s.ratios[0], `nb 32 ${dtype} ${op} upper=${upper} consistent=${consistent}`).toBeLessThan(30);
           }
           // graded: diagonal from 1 down to 1e-4 (κ ~ 1e4 and more from the off-diagonal part)
           const G = triangular(40, upper, rng, { complex: dtype === 'complex64' });

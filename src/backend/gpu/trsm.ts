@@ -187,37 +187,32 @@ export interface TrsmArgs {
   upper: boolean; unit: boolean; op: 'N' | 'T' | 'C';
   /** Block size (tests use small ones). */
   nb?: number;
-  /** Rows per update tile of the fused path (32, 64 or 128). */
+  /** Columns of B per workgroup of the look-ahead and GEMM paths' kernel (4, 8, 16 or 32). */
+  bc?: number;
+  /** Sub-block of the diagonal solve in the look-ahead and GEMM paths' kernel. */
+  sb?: number;
+  /** Rows per update tile of the 'fused' path (32, 64 or 128). */
   bm?: number;
-  /** 'fused': one dispatch per block; 'gemm': the block's solve, then the update through gemmGpu. Default: by nrhs. */
-  path?: 'fused' | 'gemm';
-  /** Stage the diagonal block in workgroup memory (default: when it fits the device). */
+  /**
+   * 'lookahead': one dispatch per block, the next block solved by one workgroup per column tile
+   * while the others update the rest; 'fused': one dispatch per block, every workgroup solving
+   * the block again for itself; 'gemm': the block's solve, then the update through gemmGpu.
+   * Default: 'lookahead' below TRSM_BLOCKED_DEFAULT.gemmFrom right-hand sides, 'gemm' from there.
+   */
+  path?: 'lookahead' | 'fused' | 'gemm';
+  /** 'fused' path: stage the diagonal block in workgroup memory (default: when it fits the device). */
   stageDiag?: boolean;
-  /** Load an update tile's whole M_r,blk up front (default: when it fits after the diagonal block). */
+  /** 'fused' path: load an update tile's whole M_r,blk up front (default: when it fits after the diagonal block). */
   stageTile?: boolean;
 }
 
 /**
- * Defaults for a large GPU: the fused path (64-row blocks, 64-row update tiles) below
- * `gemmFrom` right-hand sides, where the whole solve is a chain of n/nb latency-bound steps;
- * from there the updates are GEMMs of k = gemmNb, large enough for gemmGpu's big tiles.
+ * Defaults for a large GPU. Below `gemmFrom` right-hand sides the solve is a chain of n/nb
+ * dependent dispatches, so the look-ahead path with large blocks (nb, bc columns per workgroup);
+ * from there the updates are GEMMs of k = gemmNb, large enough for gemmGpu's big tiles, and
+ * the block solves take gemmBc columns per workgroup. `bm`: the 'fused' path's update tile.
  */
-export const TRSM_BLOCKED_DEFAULT = { nb: 64, bm: 64, gemmNb: 128, gemmFrom: 256 } as const;
-
-/** The tunables in effect: TRSM_BLOCKED_DEFAULT, overridden (tuning runs) by LAPIS_TRSM_NB, _BM, _GEMM_NB, _GEMM_FROM, _BLOCKED_FROM, _STAGE (0/1). */
-export function trsmBlockedDefaults(): { nb: number; bm: number; gemmNb: number; gemmFrom: number; blockedFrom: number; stageDiag?: boolean } {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
-  const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
-  const stage = env.LAPIS_TRSM_STAGE;
-  return {
-    nb: num(env.LAPIS_TRSM_NB) || TRSM_BLOCKED_DEFAULT.nb,
-    bm: num(env.LAPIS_TRSM_BM) || TRSM_BLOCKED_DEFAULT.bm,
-    gemmNb: num(env.LAPIS_TRSM_GEMM_NB) || TRSM_BLOCKED_DEFAULT.gemmNb,
-    gemmFrom: num(env.LAPIS_TRSM_GEMM_FROM) || TRSM_BLOCKED_DEFAULT.gemmFrom,
-    blockedFrom: num(env.LAPIS_TRSM_BLOCKED_FROM) || TRSM_BLOCKED_FROM,
-    stageDiag: stage === '0' ? false : stage === '1' ? true : undefined,
-  };
-}
+export const TRSM_BLOCKED_DEFAULT = { nb: 128, bc: 8, sb: 16, bm: 64, fusedNb: 32, gemmNb: 128, gemmBc: 32, gemmFrom: 256 } as const;
 
 const BLOCKED_WG = 256;
 const BLOCKED_KC = 16;
@@ -297,32 +292,98 @@ export function trsmCopyProgram() {
   });
 }
 
+/** What the look-ahead step kernel (shaders/trsm/trsm_step.wgsl) is compiled for. */
+export interface TrsmStepShape {
+  nb: number;
+  /** Columns of B per workgroup. */
+  bc: number;
+  /** Depth of an update's staged M and X chunks. */
+  kc: number;
+  /** Sub-block of the diagonal solve. */
+  sb: number;
+}
+
+function trsmStepBytes(dtype: string, sh: TrsmStepShape): number {
+  return (sh.nb * sh.bc + sh.nb * sh.kc + sh.kc * sh.bc + sh.sb * sh.sb) * 4 * floatsPer(dtype);
+}
+
+/** The step kernel's shape: bc columns (at most the RHS count rounded up to a power of two ≥ 4), the deepest chunk (16, 8, 4) that fits the device, then narrower column tiles. */
+export function trsmStepShape(dtype: 'float32' | 'complex64', nb: number, bc: number, sb: number, nrhs: number, limitBytes: number): TrsmStepShape {
+  let b = Math.min(bc, Math.max(4, pow2ceil(nrhs)));
+  const s = Math.min(sb, nb);
+  for (; b >= 4; b /= 2) {
+    for (const kc of [16, 8, 4]) {
+      const sh = { nb, bc: b, kc: Math.min(kc, pow2ceil(nb)), sb: s };
+      if (trsmStepBytes(dtype, sh) <= limitBytes) return sh;
+    }
+  }
+  const least = trsmStepBytes(dtype, { nb, bc: 4, kc: 4, sb: s });
+  throw new ArgumentError(`trsm: block size ${nb} needs ${least} bytes of workgroup memory; the device allows ${limitBytes}`);
+}
+
+/** The look-ahead step kernel (shaders/trsm/trsm_step.wgsl) for a dtype and shape; sameBuf: A is read from B's buffer. */
+export function trsmStepProgram(dtype: 'float32' | 'complex64', sh: TrsmStepShape, sameBuf: boolean) {
+  const { nb, bc, kc, sb } = sh;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  const tm = Math.max(1, Math.ceil(nb / (BLOCKED_WG / bc)));
+  const key = `${dtype}|nb${nb}|bc${bc}|kc${kc}|sb${sb}|same${+sameBuf}`;
+  const uniforms = {
+    count: 'u32', per: 'u32', nct: 'u32', nrt: 'u32', sblk: 'u32', ublk: 'u32', n: 'u32', nrhs: 'u32',
+    r0: 'u32', r1: 'u32', aoff: 'u32', ars: 'u32', acs: 'u32', astr: 'u32', boff: 'u32', bld: 'u32', bstr: 'u32',
+    conj: 'u32', unit: 'u32', lower: 'u32',
+  } as const;
+  const defs = {
+    ...dtypeDefines(dtype), NB: nb, BC: bc, KC: kc, SB: sb, WG: BLOCKED_WG, TM: tm,
+    NBBC: nb * bc, NBKC: nb * kc, KCBC: kc * bc, SBSB: sb * sb, SAME_BUF: sameBuf,
+  };
+  const spec = (decl: { inputs: Record<string, typeof T>; outputs: { B: typeof T }; uniforms: typeof uniforms }) => ({
+    name: 'trsm_step', key, entryPoint: `trsm_step_${dtype === 'complex64' ? 'c64' : 'f32'}`, workgroupSize: [BLOCKED_WG, 1, 1] as [number, number, number],
+    workgroupBytes: trsmStepBytes(dtype, sh), decl,
+    body: () => loadShader('trsm/trsm_step.wgsl', defs),
+  });
+  return sameBuf
+    ? cachedProgram(`trsm_step|${key}`, () => spec({ inputs: {}, outputs: { B: T }, uniforms }))
+    : cachedProgram(`trsm_step|${key}`, () => spec({ inputs: { A: T }, outputs: { B: T }, uniforms }));
+}
+
+/** Dispatches `trsmBlockedGpu` records for a call (excluding the GEMM path's gemmGpu calls): for plans and tests. */
+export function trsmBlockedDispatches(n: number, nb: number, path: 'lookahead' | 'fused' | 'gemm'): number {
+  const nblk = Math.ceil(n / nb);
+  return path === 'fused' ? nblk + 1 : nblk;
+}
+
 const isCount = (v: number) => Number.isInteger(v) && v >= 0;
 
 /**
  * op(A)·X = B (left side) in place in B for every batch member, any n: M = op(A) is walked
  * by diagonal blocks of nb rows (from the top for lower M, from the bottom for upper).
- * Fused path, one dispatch per block (shaders/trsm/trsm_blocked.wgsl): every workgroup solves
- * the diagonal block for its BC columns by substitution in workgroup memory and subtracts
- * M_r,blk·X_blk from its BM-row tile of the rows still unsolved (right-looking, so the
- * GEMM-shaped update spreads over (n − solved)/BM × nrhs/BC workgroups even for few
- * right-hand sides); the solved block is written back by the next dispatch: n/nb + 1
- * dispatches in all. GEMM path (many right-hand sides): per block, the same kernel solves the
- * block in place, then gemmGpu updates the rest. Every dispatch covers the whole batch; all
- * are recorded into the shared encoder.
+ * Look-ahead path (default below gemmFrom right-hand sides; shaders/trsm/trsm_step.wgsl), one
+ * dispatch per block: one workgroup per column tile applies the previous block's X to block s
+ * and solves it (blocked substitution in workgroup memory), while the other workgroups apply
+ * the previous block's X to the rows past block s in NB-row tiles (right-looking, so the
+ * GEMM-shaped update spreads over many workgroups even for few right-hand sides): n/nb
+ * dispatches in all, and no workgroup repeats another's serial work. Fused path
+ * (shaders/trsm/trsm_blocked.wgsl): every workgroup solves the diagonal block for itself and
+ * updates its BM-row tile; n/nb + 1 dispatches. GEMM path (many right-hand sides): per block,
+ * the step kernel solves the block in place, then gemmGpu updates the rest. Every dispatch
+ * covers the whole batch; all are recorded into the shared encoder.
  */
 export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   const { dtype, n, nrhs, batch, A, B, upper, unit, op } = args;
-  const def = trsmBlockedDefaults();
-  const path = args.path ?? (nrhs >= def.gemmFrom ? 'gemm' : 'fused');
-  const nb = args.nb ?? (path === 'gemm' ? def.gemmNb : def.nb);
+  const def = TRSM_BLOCKED_DEFAULT;
+  const path = args.path ?? (nrhs >= def.gemmFrom ? 'gemm' : 'lookahead');
+  const nb = args.nb ?? (path === 'gemm' ? def.gemmNb : path === 'fused' ? def.fusedNb : def.nb);
   const bm = args.bm ?? def.bm;
-  if (path !== 'fused' && path !== 'gemm') throw new ArgumentError(`${who}: trsm path ${String(path)} is not 'fused' or 'gemm'`);
+  const bc = args.bc ?? (path === 'gemm' ? def.gemmBc : def.bc);
+  const sb = args.sb ?? def.sb;
+  if (path !== 'lookahead' && path !== 'fused' && path !== 'gemm') throw new ArgumentError(`${who}: trsm path ${String(path)} is not 'lookahead', 'fused' or 'gemm'`);
   if (dtype !== 'float32' && dtype !== 'complex64') throw new ArgumentError(`${who}: trsm dtype ${String(dtype)} is not float32 or complex64`);
   if (!isCount(n) || !isCount(nrhs) || !isCount(batch)) throw new ArgumentError(`${who}: trsm sizes n ${n}, nrhs ${nrhs}, batch ${batch} must be non-negative integers`);
   if (op !== 'N' && op !== 'T' && op !== 'C') throw new ArgumentError(`${who}: trsm op ${String(op)} is not 'N', 'T' or 'C'`);
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: trsm block size ${nb} must be a positive integer`);
   if (bm !== 32 && bm !== 64 && bm !== 128) throw new ArgumentError(`${who}: trsm tile rows ${bm} must be 32, 64 or 128`);
+  if (bc !== 4 && bc !== 8 && bc !== 16 && bc !== 32) throw new ArgumentError(`${who}: trsm column tile ${bc} must be 4, 8, 16 or 32`);
+  if (!Number.isInteger(sb) || sb < 1 || sb > 64) throw new ArgumentError(`${who}: trsm sub-block ${sb} must be an integer in [1, 64]`);
   for (const [name, o, cols] of [['A', A, n], ['B', B, nrhs]] as const) {
     if (!isCount(o.offset) || !isCount(o.stride) || !Number.isInteger(o.ld) || o.ld < Math.max(1, cols)) {
       throw new ArgumentError(`${who}: trsm operand ${name} has offset ${o.offset}, ld ${o.ld}, stride ${o.stride} (ld must be ≥ ${cols})`);
@@ -332,57 +393,72 @@ export function trsmBlockedGpu(who: string, args: TrsmArgs): void {
   if (n === 0 || nrhs === 0 || batch === 0) return;
   // the block size stays nb for small n too: one compiled variant per (nb, BC), not one per n
   const limits = gpuLimits(who);
-  const shape = trsmBlockedShape(dtype, nb, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag ?? def.stageDiag, args.stageTile);
-  const bc = shape.bc;
   const sameBuf = bufferOf(A.s) === bufferOf(B.s);
-  const prog = trsmBlockedProgram(dtype, nb, bm, shape, sameBuf);
   const last = (o: GemmOperand, rows: number, cols: number) => o.offset + (batch - 1) * o.stride + (rows - 1) * o.ld + cols;
   checkIndexRange(Math.max(last(A, n, n), last(B, n, nrhs)), who);
   const lower = op === 'N' ? !upper : upper;
   const nblk = Math.ceil(n / nb);
-  const nct = Math.ceil(nrhs / bc);
   const base = {
-    count: batch, nct, n, nrhs, aoff: A.offset, ars: op === 'N' ? A.ld : 1, acs: op === 'N' ? 1 : A.ld, astr: A.stride,
+    count: batch, n, nrhs, aoff: A.offset, ars: op === 'N' ? A.ld : 1, acs: op === 'N' ? 1 : A.ld, astr: A.stride,
     boff: B.offset, bld: B.ld, bstr: B.stride, conj: op === 'C' && dtype === 'complex64' ? 1 : 0, unit: unit ? 1 : 0, lower: lower ? 1 : 0,
   };
   const NONE = 0xffffffff;
   const blockAt = (s: number) => (lower ? s : nblk - 1 - s);
+  // the rows past block blk in solve order
+  const restOf = (blk: number) => (lower ? [Math.min(n, (blk + 1) * nb), n] : [0, blk * nb]);
   const inputs = (sameBuf ? {} : { A: A.s }) as { A: GpuStorage };
-  if (path === 'gemm') {
-    // per block: its solve in place (one workgroup per member and column tile), then
-    // B_rest -= M_rest,blk · X_blk as one GEMM over the batch
+  if (path === 'gemm' || path === 'lookahead') {
+    const shape = trsmStepShape(dtype, nb, bc, sb, nrhs, limits.maxComputeWorkgroupStorageSize);
+    const prog = trsmStepProgram(dtype, shape, sameBuf);
+    const nct = Math.ceil(nrhs / shape.bc);
     for (let s = 0; s < nblk; s++) {
       const blk = blockAt(s);
-      const k0 = blk * nb, kb = Math.min(nb, n - k0);
+      const [r0, r1] = restOf(blk);
+      if (path === 'gemm') {
+        // the block's solve in place (one workgroup per member and column tile), then
+        // B_rest -= M_rest,blk · X_blk as one GEMM over the batch
+        runProgram(prog, {
+          inputs, outputs: { B: B.s }, workgroups: batch * nct,
+          uniforms: { ...base, nct, per: nct, nrt: 0, sblk: blk, ublk: NONE, r0: 0, r1: 0 },
+        });
+        if (r1 <= r0) continue;
+        const k0 = blk * nb, kb = Math.min(nb, n - k0);
+        gemmGpu(who, {
+          dtype, m: r1 - r0, n: nrhs, k: kb, batch, alpha: -1, beta: 1, opA: op,
+          // M_rest,blk is A[r0:r1, k0:k0+kb] (op N) or op(A[k0:k0+kb, r0:r1]) (T, C)
+          A: { ...A, offset: A.offset + (op === 'N' ? r0 * A.ld + k0 : k0 * A.ld + r0) },
+          B: { ...B, offset: B.offset + k0 * B.ld },
+          C: { ...B, offset: B.offset + r0 * B.ld },
+        });
+        continue;
+      }
+      // step s: solve block s after applying X of block s−1 to it; the others apply X_{s−1} to the rest
+      const ublk = s > 0 ? blockAt(s - 1) : NONE;
+      const nrt = ublk === NONE ? 0 : Math.ceil((r1 - r0) / nb);
+      const per = nct * (nrt + 1);
+      checkIndexRange(batch * per, who);
       runProgram(prog, {
-        inputs, outputs: { B: B.s }, workgroups: batch * nct,
-        uniforms: { ...base, per: nct, nrt: 0, blk: 0, fin: blk, r0: 0, r1: 0 },
-      });
-      const r0 = lower ? k0 + kb : 0, r1 = lower ? n : k0;
-      if (r1 <= r0) continue;
-      gemmGpu(who, {
-        dtype, m: r1 - r0, n: nrhs, k: kb, batch, alpha: -1, beta: 1, opA: op,
-        // M_rest,blk is A[r0:r1, k0:k0+kb] (op N) or op(A[k0:k0+kb, r0:r1]) (T, C)
-        A: { ...A, offset: A.offset + (op === 'N' ? r0 * A.ld + k0 : k0 * A.ld + r0) },
-        B: { ...B, offset: B.offset + k0 * B.ld },
-        C: { ...B, offset: B.offset + r0 * B.ld },
+        inputs, outputs: { B: B.s }, workgroups: batch * per,
+        uniforms: { ...base, nct, per, nrt, sblk: blk, ublk, r0, r1 },
       });
     }
     return;
   }
+  const shape = trsmBlockedShape(dtype, nb, nrhs, bm, limits.maxComputeWorkgroupStorageSize, args.stageDiag, args.stageTile);
+  const prog = trsmBlockedProgram(dtype, nb, bm, shape, sameBuf);
+  const nct = Math.ceil(nrhs / shape.bc);
   for (let s = 0; s <= nblk; s++) {
     const blk = s < nblk ? blockAt(s) : NONE;
     const fin = s > 0 ? blockAt(s - 1) : NONE;
     // the rows still unsolved after block blk
-    const r0 = blk === NONE ? 0 : lower ? Math.min(n, (blk + 1) * nb) : 0;
-    const r1 = blk === NONE ? 0 : lower ? n : blk * nb;
+    const [r0, r1] = blk === NONE ? [0, 0] : restOf(blk);
     const nrt = Math.ceil((r1 - r0) / bm);
     const per = nct * (nrt + (fin === NONE ? 0 : 1));
     if (per === 0) continue;
     checkIndexRange(batch * per, who);
     runProgram(prog, {
       inputs, outputs: { B: B.s }, workgroups: batch * per,
-      uniforms: { ...base, per, nrt, blk: blk === NONE ? 0 : blk, fin: fin === NONE ? 0 : fin, r0, r1 },
+      uniforms: { ...base, nct, per, nrt, blk: blk === NONE ? 0 : blk, fin: fin === NONE ? 0 : fin, r0, r1 },
     });
   }
 }
@@ -469,7 +545,7 @@ function diagInfo(A: Tensor, X: Tensor, plan: BatchPlan, n: number, nrhs: number
 /** X = op(A)⁻¹·B (left side) and, with `opts.info`, trtrs's status; `kernel` as TrsmKernel. */
 export function solveTriangularGpu(
   A: Tensor, B: Tensor, plan: BatchPlan, opts: TrsmOptions, kernel: TrsmKernel = 'auto',
-  routing: TrsmRouting = { blockedFrom: trsmBlockedDefaults().blockedFrom },
+  routing: TrsmRouting = { blockedFrom: TRSM_BLOCKED_FROM },
 ): { X: Tensor; info: Tensor<'int32'> | null } {
   const who = 'solveTriangular';
   const dtype = gpuFloatDType(A, who, 'A');
