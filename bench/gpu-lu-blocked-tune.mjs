@@ -1,12 +1,12 @@
 // Block sizes of the blocked GPU LU (src/backend/gpu/lu_blocked.ts): times luFactor through
-// luFactorGpu(A, kernel, { nb, leaf, wg, leafRegs }) for every combination below, per case
-// (median of 5 after a warm-up, the GPU synchronised), and prints the fastest per case.
+// luFactorGpu(A, kernel, { nb, leaf, wg, leafRegs, panel }) for every combination below, per
+// case (median of 5 after a warm-up, the GPU synchronised), and prints the fastest per case.
+// Every parameter is passed explicitly (the library reads no environment variables).
 // Run from the project root after `npx tsc -p tsconfig.json`:
-//   node bench/gpu-lu-blocked-tune.mjs
-//   LU_TUNE_CASES=4096,c2048 LU_TUNE_NB=64,128,256 LU_TUNE_LEAF=8,16,32 LU_TUNE_WG=0,256,512,1024 node bench/gpu-lu-blocked-tune.mjs
+//   node bench/gpu-lu-blocked-tune.mjs            (the default sweep below, ~1 min on an H200)
+//   node bench/gpu-lu-blocked-tune.mjs --cases=4096,c2048 --nb=32,64,128 --leaf=8,16 --panel=left,recursive --wg=0,512
 // Cases: n (float32 n×n), c<n> (complex64), b<count>x<n> (a batch). wg 0: leafPlan's pick;
-// LU_TUNE_REGS=0 also times the leaf kept in A. The shipped defaults are luBlockDefaults
-// (LAPIS_LU_NB / LAPIS_LU_LEAF / LAPIS_LU_WG override them in any run, e.g. the linalg-gpu suite).
+// --regs=0 also times the leaf kept in A. Shipped defaults: luBlockDefaults (nb 64, leaf 8, left).
 const keep = setInterval(() => {}, 1000);
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor } = await import(root + 'index.js');
@@ -15,12 +15,15 @@ const { gpuSync } = await import(root + 'backend/gpu/queue.js');
 const info = await gpu.init();
 console.log(info.description);
 
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const list = (v, d) => (v ? v.split(',') : d);
-const cases = list(process.env.LU_TUNE_CASES, ['1024', '4096', '8192', 'c2048', 'b1024x128']);
-const nbs = list(process.env.LU_TUNE_NB, ['64', '128', '256']).map(Number);
-const leaves = list(process.env.LU_TUNE_LEAF, ['8', '16', '32']).map(Number);
-const wgs = list(process.env.LU_TUNE_WG, ['0', '256', '512', '1024']).map(Number);
-const regs = process.env.LU_TUNE_REGS === '0' ? [true, false] : [true];
+const cases = list(arg('cases'), ['1024', '4096', '8192', 'c2048', 'b1024x128']);
+// (nb, leaf, panel) combinations: the shipped default, its recursive twin (the old panel), and the neighbours that could win
+const combos = arg('nb') || arg('leaf') || arg('panel')
+  ? list(arg('nb'), ['64']).flatMap((nb) => list(arg('leaf'), ['8']).flatMap((leaf) => list(arg('panel'), ['left']).map((panel) => [Number(nb), Number(leaf), panel])))
+  : [[64, 8, 'left'], [64, 8, 'recursive'], [32, 8, 'left'], [64, 16, 'left'], [128, 8, 'left']];
+const wgs = list(arg('wg'), ['0']).map(Number);
+const regs = arg('regs') === '0' ? [true, false] : [true];
 
 function fill(n, seed) {
   const a = new Float32Array(n);
@@ -36,9 +39,9 @@ for (const c of cases) {
   const shape = batch > 1 ? [batch, n, n] : [n, n];
   const A = Tensor.fromStorage(dtype, shape, fill(batch * n * n * (dtype === 'complex64' ? 2 : 1), 17)).to('gpu');
   const results = [];
-  for (const nb of nbs) for (const leaf of leaves) for (const wg of wgs) for (const leafRegs of regs) {
+  for (const [nb, leaf, panel] of combos) for (const wg of wgs) for (const leafRegs of regs) {
     if (leaf > nb) continue;
-    const blocks = { nb, leaf, wg, leafRegs };
+    const blocks = { nb, leaf, wg, leafRegs, panel };
     const once = () => { const r = luFactorGpu(A, LU_KERNEL_DEFAULT, blocks); return r; };
     try {
       let r = once();
@@ -55,9 +58,9 @@ for (const c of cases) {
       }
       ts.sort((a, b) => a - b);
       results.push([ts[2], blocks]);
-      console.log(`${c.padEnd(10)} nb=${String(nb).padEnd(4)} leaf=${String(leaf).padEnd(3)} wg=${String(wg).padEnd(5)} regs=${leafRegs ? 1 : 0}  ${ts[2].toFixed(3)} ms`);
+      console.log(`${c.padEnd(10)} nb=${String(nb).padEnd(4)} leaf=${String(leaf).padEnd(3)} wg=${String(wg).padEnd(5)} regs=${leafRegs ? 1 : 0} ${panel.padEnd(9)}  ${ts[2].toFixed(3)} ms`);
     } catch (e) {
-      console.log(`${c.padEnd(10)} nb=${nb} leaf=${leaf} wg=${wg} regs=${leafRegs ? 1 : 0}  error: ${e.message}`);
+      console.log(`${c.padEnd(10)} nb=${nb} leaf=${leaf} wg=${wg} regs=${leafRegs ? 1 : 0} ${panel}  error: ${e.message}`);
     }
   }
   results.sort((a, b) => a[0] - b[0]);

@@ -1,4 +1,4 @@
-// The blocked GPU LU (src/backend/gpu/lu_blocked.ts: recursive panel, leaf kernel, laswp,
+// The blocked GPU LU (src/backend/gpu/lu_blocked.ts: left-looking or recursive panel, leaf kernel, laswp,
 // U12 solve, GEMM update) against LAPACK's ratio ‖A − Pᵀ·L·U‖/(n·eps·‖A‖) and the CPU
 // backend's pivots, with small blocks (nb = 8, leaf 4) so every block boundary is
 // crossed at small n; square, tall and wide; complex64; singular and NaN members in a
@@ -8,6 +8,7 @@ import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { luFactorBlockedGpu, laswpGpu } from '../../src/backend/gpu/lu_blocked.js';
 import { emptyGpu } from '../../src/backend/gpu/tensor-ops.js';
+import { dispatchCount } from '../../src/backend/gpu/queue.js';
 import { Mat, randomMatrix, toTensor, fromTensor, ratioLu, roundTo } from '../helpers/matrices.js';
 
 useGpu();
@@ -15,7 +16,7 @@ useGpu();
 type D = 'float32' | 'complex64';
 const cpu = (t: Tensor) => t.toAsync('cpu');
 const SMALL: Blocks = { nb: 8, leaf: 4 };
-interface Blocks { nb?: number; leaf?: number; wg?: number; leafRegs?: boolean }
+interface Blocks { nb?: number; leaf?: number; wg?: number; leafRegs?: boolean; panel?: 'left' | 'recursive' }
 
 /** P (m×m), L (m×k), U (k×n) from a packed m×n LU and 1-based pivots: A = P·L·U. */
 function unpack(LU: Mat, piv: ArrayLike<number>): { P: Mat; L: Mat; U: Mat } {
@@ -94,7 +95,7 @@ describe('gpu blocked luFactor (nb = 8, leaf 4)', () => {
   });
 
   // the leaf in registers with several row slots per thread (32 threads), and in A
-  for (const [label, extra] of [['registers, 32 threads', { wg: 32 }], ['in A, 32 threads', { wg: 32, leafRegs: false }], ['in A', { leafRegs: false }]] as const) {
+  for (const [label, extra] of [['registers, 32 threads', { wg: 32 }], ['in A, 32 threads', { wg: 32, leafRegs: false }], ['in A', { leafRegs: false }], ['of the recursive panel', { panel: 'recursive' }]] as const) {
     gpuIt(`leaf ${label}: 70×70, 40×17, 17×40 float32 and 33×33 complex64 as on the CPU`, async () => {
       const rng = new Rng(label.length);
       const blocks = { ...SMALL, ...extra };
@@ -180,6 +181,21 @@ describe('gpu blocked luFactor: batches and sizes', () => {
     for (let i = 0; i < lu.length; i++) worst = Math.max(worst, Math.abs(lu[i] - lr[i]) / (1 + Math.abs(lr[i])));
     expect(worst).toBeLessThan(1e-4);
     expect(Array.from(await g.info.data()).every((v) => v === 0)).toBe(true);
+  });
+
+  gpuIt('dispatches per call: nb/leaf leaves + the gather + the GEMM per block step (left-looking panel), fewer than the recursive panel', async () => {
+    const As = mats(40, 40, 3, new Rng(40), 'float32');
+    const count = (blocks: Blocks) => {
+      const d0 = dispatchCount();
+      const g = factorGpu(As, 'float32', blocks);
+      const d = dispatchCount() - d0;
+      g.LU.dispose(); g.pivots.dispose(); g.info.dispose();
+      return d;
+    };
+    // 5 steps of nb 8: 2 leaves and a gather each, a GEMM in all but the last; info's INIT pass
+    expect(count({ nb: 8, leaf: 4 })).toBe(1 + 5 * 3 + 4);
+    expect(count({ nb: 8, leaf: 4, panel: 'recursive' })).toBeGreaterThan(1 + 5 * 3 + 4);
+    await expectMatchesCpu(As, 'float32', { nb: 16, leaf: 4 });
   });
 
   gpuIt('a batch of 3 mid-size (96×96) matrices with the default blocks: ratio < 30, pivots as on the CPU', async () => {
