@@ -1,6 +1,10 @@
 // The leaf of the blocked LU's panel factorization (src/backend/gpu/lu_blocked.ts): ONE
 // workgroup per matrix factors the w ≤ LEAF columns [c, c+w) over rows [c, m) of the
 // (batch, m, n) row-major matrices in A, in place (LAPACK dgetf2 on that block).
+// LEFT (the left-looking panel): first the leaf's U block over rows [pc0, c) is solved with
+// the panel's final unit-lower L (one thread per column), and rows [c, m) of the leaf lose
+// L[rows, pc0..c)·U_block (QB rows of U staged in workgroup memory at a time): the panel's
+// earlier columns applied inside the leaf, so the panel is one dispatch per leaf.
 //
 // Row i of the leaf belongs to thread (i − c) % WG for every column, so a thread's pivot
 // search of column k+1 reads only the values its own update of column k wrote: a column

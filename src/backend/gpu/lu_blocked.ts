@@ -1,14 +1,15 @@
 /// <reference types="@webgpu/types" />
-// Blocked right-looking LU with partial pivoting on the GPU (LAPACK dgetrf over a
-// recursive dgetrf2 panel), float32 and complex64, (batch, m, n) of any shape, in place.
-// Per block column [j, j+jb): the panel (rows j..m) is factored by recursive halving —
-// left half, U12 of the half (lu_trsm.wgsl, or by the left leaf itself), trailing half
-// through gemmGpu, right half — down to leaves of ≤ `leaf` columns factored by one
-// workgroup per matrix (shaders/lu/lu_panel.wgsl), each passing its interchanges to the
-// rest of the panel when it ends; then the panel's interchanges go to the columns left and
-// right of it with U12 = L11⁻¹·A12 solved in the same pass (shaders/lu/laswp.wgsl, a
-// gather through the panel's row map), and A22 −= L21·U12 (gemmGpu, alpha −1, beta 1, all
-// three in A's buffer).
+// Blocked right-looking LU with partial pivoting on the GPU (LAPACK dgetrf), float32 and
+// complex64, (batch, m, n) of any shape, in place. Per block column [j, j+jb): the panel
+// (rows j..m) is factored in leaves of ≤ `leaf` columns, one workgroup per matrix each
+// (shaders/lu/lu_panel.wgsl), each passing its interchanges to the rest of the panel when it
+// ends. panel 'left' (default): each leaf first solves its own U block and subtracts the
+// panel's earlier columns from its rows (left-looking: one dispatch per leaf, nothing else
+// inside the panel); 'recursive': dgetrf2's halving — left half, U12 of the half
+// (lu_trsm.wgsl, or by the left leaf itself), trailing half through gemmGpu, right half.
+// Then the panel's interchanges go to the columns left and right of it with U12 = L11⁻¹·A12
+// solved in the same pass (shaders/lu/laswp.wgsl, a gather through the panel's row map), and
+// A22 −= L21·U12 (gemmGpu, alpha −1, beta 1, all three in A's buffer).
 // Every dispatch covers the whole batch; nothing waits on the host. docs/gpu-linalg.md
 // ("LU") has the details.
 import type { GpuStorage } from '../../core/tensor.js';
