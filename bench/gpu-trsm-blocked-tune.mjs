@@ -1,27 +1,46 @@
 // Tunables of the blocked GPU triangular solve (src/backend/gpu/trsm.ts trsmBlockedGpu): times
-// linalg.solveTriangular (lower, non-unit, float32 unless the case says c) for every
-// combination of block size nb, update-tile rows bm, diagonal-block staging and path below, per
-// case (median of 7 after a warm-up, the GPU synchronised), checks each result's residual
-// ratio ‖B − A·X‖₁/(‖A‖₁‖X‖₁·eps) on the host, and prints the fastest per case.
+// the lower, non-unit float32 (c: complex64) solve X = L⁻¹·B through trsmBlockedGpu with
+// explicit parameters (path, nb, bc; bm for the 'fused' path) for a few combinations per case,
+// each call as the public solveTriangular records it (copy B into X, then the solve in X),
+// median and minimum of 9 after a check and two warm-ups, the GPU synchronised per call (so a
+// call's time is host recording + GPU); prints the dispatches per call, the host recording
+// time, the residual ratio ‖B − L·X‖₁/(‖L‖₁‖X‖₁·eps) (float64 on the host, first and last
+// columns), and the fastest combination per case.
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-trsm-blocked-tune.mjs
-//   TRSM_TUNE_CASES=4096x64,8192x64 TRSM_TUNE_NB=32,64,96,128 TRSM_TUNE_BM=32,64,128 node bench/gpu-trsm-blocked-tune.mjs
-// Cases: <n>x<nrhs> (float32), c<n>x<nrhs> (complex64). TRSM_TUNE_PATH=fused,gemm (default
-// fused for nrhs < 256, both above), TRSM_TUNE_STAGE=auto,0,1 (default auto). Each setting goes
-// through the LAPIS_TRSM_* variables the library reads per call (trsmBlockedDefaults), so the
-// winner can be checked in any other run (e.g. the linalg-gpu suite) by exporting them.
+//   TRSM_TUNE_CASES=4096x64,8192x64 node bench/gpu-trsm-blocked-tune.mjs
+//   TRSM_TUNE_CASES=4096x64 TRSM_TUNE_NB=128,256 TRSM_TUNE_BC=8,16 node bench/gpu-trsm-blocked-tune.mjs   (look-ahead grid)
+// Cases: <n>x<nrhs> (float32), c<n>x<nrhs> (complex64); default 4096x64, 8192x64, c2048x64, 4096x4096.
 const keep = setInterval(() => {}, 1000);
 const root = process.cwd() + '/dist/src/';
-const { gpu, Tensor, linalg } = await import(root + 'index.js');
-const { gpuSync } = await import(root + 'backend/gpu/queue.js');
+const { gpu } = await import(root + 'index.js');
+const { gpuSync, commandEncoder, recordedCommand, dispatchCount } = await import(root + 'backend/gpu/queue.js');
+const { trsmBlockedGpu } = await import(root + 'backend/gpu/trsm.js');
+const { bufferOf } = await import(root + 'backend/gpu/pool.js');
+const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
 const info = await gpu.init();
 console.log(info.description);
 
 const list = (v, d) => (v ? v.split(',') : d);
-const cases = list(process.env.TRSM_TUNE_CASES, ['4096x64', '8192x64', '1024x64', 'c2048x64', '4096x1', '4096x4096']);
-const nbs = list(process.env.TRSM_TUNE_NB, ['32', '64', '96', '128']).map(Number);
-const bms = list(process.env.TRSM_TUNE_BM, ['32', '64', '128']).map(Number);
-const stages = list(process.env.TRSM_TUNE_STAGE, ['auto']);
+const cases = list(process.env.TRSM_TUNE_CASES, ['4096x64', '8192x64', 'c2048x64', '4096x4096']);
+
+/** The combinations that matter per case (the fused path's H200 best as the baseline). */
+function combos(n, k) {
+  if (process.env.TRSM_TUNE_NB || process.env.TRSM_TUNE_BC) {
+    const out = [];
+    for (const nb of list(process.env.TRSM_TUNE_NB, ['128']).map(Number)) {
+      for (const bc of list(process.env.TRSM_TUNE_BC, ['8']).map(Number)) out.push({ path: k >= 256 ? 'gemm' : 'lookahead', nb, bc });
+    }
+    return out;
+  }
+  if (k >= 256) {
+    return [{ path: 'gemm', nb: 128, bc: 32 }, { path: 'gemm', nb: 256, bc: 32 }, { path: 'gemm', nb: 128, bc: 16 }, { path: 'lookahead', nb: 256, bc: 32 }];
+  }
+  const out = [{ path: 'fused', nb: 32, bm: 64 }];
+  for (const nb of n >= 8192 ? [128, 256] : [64, 128, 256]) for (const bc of [8, 16]) out.push({ path: 'lookahead', nb, bc });
+  if (n < 8192) out.push({ path: 'lookahead', nb: 128, bc: 8, sb: 32 });
+  return out;
+}
 
 function rand(seed) {
   let s = seed;
@@ -39,10 +58,16 @@ function lowerTriangle(n, F, seed) {
   return a;
 }
 
-/** ‖B − A·X‖₁ / (‖A‖₁‖X‖₁·eps) in float64 on the host, over the first and last columns of X (cheap at n = 8192). */
-function ratio(a, b, x, n, k, F) {
-  let num = 0, an = 0, xn = 0;
-  for (let j = 0; j < n; j++) { let s = 0; for (let i = j; i < n; i++) s += Math.hypot(a[(i * n + j) * F], F === 2 ? a[(i * n + j) * F + 1] : 0); an = Math.max(an, s); }
+/** ‖L‖₁ (float64). */
+function norm1(a, n, F) {
+  const s = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) s[j] += Math.hypot(a[(i * n + j) * F], F === 2 ? a[(i * n + j) * F + 1] : 0);
+  return Math.max(...s);
+}
+
+/** ‖B − L·X‖₁ / (‖L‖₁‖X‖₁·eps) over the first and last columns of X. */
+function ratio(a, an, b, x, n, k, F) {
+  let num = 0, xn = 0;
   for (const c of new Set([0, k - 1])) {
     let rs = 0, xs = 0;
     for (let i = 0; i < n; i++) {
@@ -60,44 +85,57 @@ function ratio(a, b, x, n, k, F) {
   return num / (an * xn * 2 ** -23);
 }
 
+const { Tensor } = await import(root + 'index.js');
 for (const c of cases) {
   const m = /^(c?)(\d+)x(\d+)$/.exec(c);
   if (!m) { console.log(`bad case ${c}`); continue; }
   const dtype = m[1] ? 'complex64' : 'float32', F = m[1] ? 2 : 1, n = Number(m[2]), k = Number(m[3]);
   const a = lowerTriangle(n, F, 17);
+  const an = norm1(a, n, F);
   const bh = Float32Array.from({ length: n * k * F }, rand(29));
+  // one A and B for every combination (no upload inside the timings); X is a fresh buffer per call
   const A = Tensor.fromStorage(dtype, [n, n], a).to('gpu'), B = Tensor.fromStorage(dtype, [n, k], bh).to('gpu');
-  const paths = list(process.env.TRSM_TUNE_PATH, k >= 256 ? ['fused', 'gemm'] : ['fused']);
+  const bytes = n * k * F * 4;
+  const call = (X, p) => {
+    commandEncoder('tune').copyBufferToBuffer(bufferOf(B.gpuStorage()), 0, bufferOf(X), 0, bytes);
+    recordedCommand();
+    trsmBlockedGpu('tune', {
+      dtype, n, nrhs: k, batch: 1, upper: false, unit: false, op: 'N', ...p,
+      A: { s: A.gpuStorage(), offset: 0, ld: n, stride: 0 }, B: { s: X, offset: 0, ld: k, stride: n * k },
+    });
+  };
   const results = [];
-  for (const path of paths) for (const nb of nbs) for (const bm of path === 'gemm' ? [bms[0]] : bms) for (const stage of stages) {
-    const env = { LAPIS_TRSM_BLOCKED_FROM: '1', LAPIS_TRSM_GEMM_FROM: path === 'gemm' ? '1' : '1000000000', [path === 'gemm' ? 'LAPIS_TRSM_GEMM_NB' : 'LAPIS_TRSM_NB']: String(nb), LAPIS_TRSM_BM: String(bm) };
-    if (stage !== 'auto') env.LAPIS_TRSM_STAGE = stage;
-    for (const key of Object.keys(process.env)) if (key.startsWith('LAPIS_TRSM_')) delete process.env[key];
-    Object.assign(process.env, env);
-    const tag = `${c.padEnd(10)} ${path.padEnd(5)} nb=${String(nb).padEnd(4)} bm=${String(bm).padEnd(4)} stage=${stage}`;
+  for (const p of combos(n, k)) {
+    const tag = `${c.padEnd(10)} ${p.path.padEnd(9)} nb=${String(p.nb).padEnd(4)} ${p.path === 'fused' ? `bm=${p.bm}` : `bc=${p.bc}`}${p.sb ? ` sb=${p.sb}` : ''}`.padEnd(42);
+    const Xt = emptyGpu(dtype, [n, k], 'tune');
+    const X = Xt.gpuStorage();
     try {
-      let X = linalg.solveTriangular(A, B, { upper: false });
-      const q = ratio(a, bh, await X.data(), n, k, F);
-      X.dispose();
+      call(X, p);
+      const out = await Xt.data();
+      const q = ratio(a, an, bh, out, n, k, F);
       if (!(q < 30)) throw new Error(`residual ratio ${q}`);
-      const ts = [];
-      for (let rep = 0; rep < 7; rep++) {
+      for (let w = 0; w < 2; w++) { call(X, p); await gpuSync(); }
+      const ts = [], hs = [];
+      let disp = 0;
+      for (let rep = 0; rep < 9; rep++) {
+        const d0 = dispatchCount();
         const t0 = performance.now();
-        X = linalg.solveTriangular(A, B, { upper: false });
+        call(X, p);
+        hs.push(performance.now() - t0);
+        disp = dispatchCount() - d0;
         await gpuSync();
         ts.push(performance.now() - t0);
-        X.dispose();
       }
-      ts.sort((x, y) => x - y);
-      results.push([ts[3], tag]);
-      console.log(`${tag}  ${ts[3].toFixed(3)} ms  (ratio ${q.toFixed(2)})`);
+      ts.sort((x, y) => x - y); hs.sort((x, y) => x - y);
+      results.push([ts[4], tag]);
+      console.log(`${tag} ${ts[4].toFixed(3)} ms (min ${ts[0].toFixed(3)}, host ${hs[4].toFixed(3)})  ${disp} dispatches  ratio ${q.toFixed(2)}`);
     } catch (e) {
-      console.log(`${tag}  error: ${e.message}`);
+      console.log(`${tag} error: ${e.message}`);
     }
-    for (const key of Object.keys(env)) delete process.env[key];
+    Xt.dispose();
   }
   results.sort((x, y) => x[0] - y[0]);
-  if (results.length) console.log(`BEST ${c}: ${results[0][0].toFixed(3)} ms with ${results[0][1]}`);
+  if (results.length) console.log(`BEST ${c}: ${results[0][0].toFixed(3)} ms with ${results[0][1].trim()}`);
   A.dispose(); B.dispose();
 }
 clearInterval(keep);

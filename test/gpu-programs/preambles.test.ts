@@ -12,7 +12,7 @@ import { gemmProgram, GEMM_F32_TILES, GEMM_C64_TILES, type GemmVariant } from '.
 import { invSmallProgram, invDirect } from '../../src/backend/gpu/inv.js';
 import { luProgram, luRegProgram, gatherProgram } from '../../src/backend/gpu/lu.js';
 import {
-  trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan, trsmBlockedProgram, trsmCopyProgram,
+  trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan, trsmBlockedProgram, trsmStepProgram, trsmCopyProgram,
 } from '../../src/backend/gpu/trsm.js';
 import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
@@ -71,6 +71,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`trsm_diag ${dt}`, trsmDiagProgram(dt));
     add(`trsm_blocked ${dt}`, trsmBlockedProgram(dt, 64, 64, { bc: 32, diagSmem: false, msFull: false }, false));
     add(`trsm_blocked ${dt} A in B's buffer`, trsmBlockedProgram(dt, 8, 32, { bc: 8, diagSmem: true, msFull: true }, true));
+    add(`trsm_step ${dt}`, trsmStepProgram(dt, { nb: 128, bc: 8, kc: 16, sb: 16 }, false));
+    add(`trsm_step ${dt} A in B's buffer`, trsmStepProgram(dt, { nb: 8, bc: 4, kc: 8, sb: 3 }, true));
   }
   add('trsm_copy', trsmCopyProgram());
   for (const n of [16, 32, 64]) {

@@ -1268,6 +1268,61 @@ struct Params {
 @group(0) @binding(0) var<storage, read_write> B: array<f32>;
 @group(0) @binding(1) var<uniform> p: Params;
 
+// ---- trsm_step float32: trsm_step → trsm_step_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  sblk: u32,
+  ublk: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> B: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- trsm_step float32 A in B's buffer: trsm_step → trsm_step_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  sblk: u32,
+  ublk: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read_write> B: array<f32>;
+@group(0) @binding(1) var<uniform> p: Params;
+
 // ---- trsm complex64: trsm → trsm_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -1337,6 +1392,61 @@ struct Params {
   nrt: u32,
   blk: u32,
   fin: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read_write> B: array<vec2f>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+// ---- trsm_step complex64: trsm_step → trsm_step_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  sblk: u32,
+  ublk: u32,
+  n: u32,
+  nrhs: u32,
+  r0: u32,
+  r1: u32,
+  aoff: u32,
+  ars: u32,
+  acs: u32,
+  astr: u32,
+  boff: u32,
+  bld: u32,
+  bstr: u32,
+  conj: u32,
+  unit: u32,
+  lower: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> B: array<vec2f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- trsm_step complex64 A in B's buffer: trsm_step → trsm_step_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  per: u32,
+  nct: u32,
+  nrt: u32,
+  sblk: u32,
+  ublk: u32,
   n: u32,
   nrhs: u32,
   r0: u32,
