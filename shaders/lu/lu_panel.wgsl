@@ -90,13 +90,20 @@ fn lu_panel_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
                      @builtin(local_invocation_index) lid: u32) {
   let b = linear_workgroup_id(wid, nwg);
   if (b >= p.batch) { return; }
+  // the columns [c, c + w) in leaves of LEAF, left to right (w ≤ LEAF: one leaf)
+  let ce = p.c + p.w;
+  for (var c = p.c; c < ce; c += LEAF) {
+    sync();  // the previous leaf's interchanges (A, ROWID) before this one reads them
+    leaf(b, lid, c, min(LEAF, ce - c), p.first != 0u && c == p.c);
+  }
+}
+
+fn leaf(b: u32, lid: u32, c: u32, w: u32, first: bool) {
   let n = p.n;
   let m = p.m;
-  let c = p.c;
-  let w = p.w;
   let base = b * m * n;
   let rbase = b * m;
-  if (p.first != 0u) {
+  if (first) {
     for (var i = c + lid; i < m; i += WG) { ROWID[rbase + i] = i32(i); }
   }
   if (lid == 0u) {

@@ -183,7 +183,7 @@ describe('gpu blocked luFactor: batches and sizes', () => {
     expect(Array.from(await g.info.data()).every((v) => v === 0)).toBe(true);
   });
 
-  gpuIt('dispatches per call: nb/leaf leaves + the gather + the GEMM per block step (left-looking panel), fewer than the recursive panel', async () => {
+  gpuIt('dispatches per call: one panel + the gather + the GEMM per block step (left-looking panel), fewer than the recursive panel', async () => {
     const As = mats(40, 40, 3, new Rng(40), 'float32');
     const count = (blocks: Blocks) => {
       const d0 = dispatchCount();
@@ -192,8 +192,8 @@ describe('gpu blocked luFactor: batches and sizes', () => {
       g.LU.dispose(); g.pivots.dispose(); g.info.dispose();
       return d;
     };
-    // 5 steps of nb 8: 2 leaves and a gather each, a GEMM in all but the last; info's INIT pass
-    expect(count({ nb: 8, leaf: 4 })).toBe(1 + 5 * 3 + 4);
+    // 5 steps of nb 8: the panel (its 2 leaves in one dispatch) and a gather each, a GEMM in all but the last; the INIT pass
+    expect(count({ nb: 8, leaf: 4 })).toBe(1 + 5 * 2 + 4);
     expect(count({ nb: 8, leaf: 4, panel: 'recursive' })).toBeGreaterThan(1 + 5 * 3 + 4);
     await expectMatchesCpu(As, 'float32', { nb: 16, leaf: 4 });
   });

@@ -221,7 +221,7 @@ export function luFactorBlockedGpu(who: string, args: {
   const scratch = sElems > 0 ? allocStorage(sElems * 4 * floats(dtype), who, true) : null;
   const op = (offset: number): GemmOperand => ({ s: A, offset, ld: n, stride: m * n });
 
-  // a leaf; rw > 0: it also solves L11⁻¹ on the rw columns right of it (its parent's U12)
+  // the columns [c, c + w) in leaves of ≤ leafW (one dispatch); rw > 0 (w ≤ leafW): the leaf also solves L11⁻¹ on the rw columns right of it (its parent's U12)
   const leafRun = (c: number, w: number, pc0: number, pw: number, rw = 0) => {
     runProgram(panelProg, {
       inputs: {}, outputs: { A, PIV: piv, INFO: info, ROWID: rowid },
@@ -264,7 +264,7 @@ export function luFactorBlockedGpu(who: string, args: {
   for (let j = 0; j < mn; j += nb) {
     const jb = Math.min(nb, mn - j);
     if (panelKind === 'left') {
-      for (let c = j; c < j + jb; c += leafW) leafRun(c, Math.min(leafW, j + jb - c), j, jb);
+      leafRun(j, jb, j, jb);  // the whole panel, its leaves in turn inside one workgroup per matrix
     } else panel(j, jb, j, jb);
     const outside = n - jb;
     if (outside > 0) {
