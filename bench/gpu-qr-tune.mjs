@@ -1,26 +1,29 @@
-// Tunables of the blocked GPU QR (src/backend/gpu/qr.ts): times qr (reduced, with Q) through
-// qrGpu(A, 'reduced', { nb, panelWg, splitK }) for every combination below, per case (median
-// of 5 after a warm-up, the GPU synchronised), checks |diag(R)| against the first
-// combination's, and prints the fastest per case.
+// Tunables of the blocked GPU QR (src/backend/gpu/qr.ts): times qrGpu(A, mode, params) with
+// explicit params (nb, panel kernel, panelWg, splitK) per case (median of 5 after a warm-up,
+// the GPU synchronised), checks |diag(R)| against the case's first combination, counts the
+// dispatches of one call and prints the fastest per case.
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-qr-tune.mjs
-//   QR_TUNE_CASES=1024,4096 QR_TUNE_NB=16,32,64 QR_TUNE_WG=256,512,1024 QR_TUNE_SPLITK=1,8,16 node bench/gpu-qr-tune.mjs
-// Cases: n (float32 n×n), c<n> (complex64), b<count>x<n> (a batch). wg 0: panelShape's pick.
-// The shipped defaults are qrBlockSize / panelShape / 16 chunks (LAPIS_QR_NB / LAPIS_QR_WG /
-// LAPIS_QR_SPLITK override them in any run, e.g. the linalg-gpu suite).
+//   QR_TUNE_CASES=1024,4096 QR_TUNE_NB=8,16,32 QR_TUNE_PANEL=registers,global QR_TUNE_WG=0,512 QR_TUNE_SPLITK=16 node bench/gpu-qr-tune.mjs
+// Cases: n (float32 n×n, reduced with Q), <n>r (mode 'r': R only, no orgqr), c<n> (complex64),
+// b<count>x<n> (a batch). wg 0: panelShape's pick per panel. The defaults (qrBlockSize,
+// panelShape, panel 'registers' where it fits, splitK 16) are what params = {} gives.
 const keep = setInterval(() => {}, 1000);
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor } = await import(root + 'index.js');
 const { qrGpu } = await import(root + 'backend/gpu/qr.js');
-const { gpuSync } = await import(root + 'backend/gpu/queue.js');
+const { gpuSync, dispatchCount } = await import(root + 'backend/gpu/queue.js');
 const info = await gpu.init();
 console.log(info.description);
 
 const list = (v, d) => (v ? v.split(',') : d);
-const cases = list(process.env.QR_TUNE_CASES, ['1024', '4096', 'c2048', 'b256x128']);
-const nbs = list(process.env.QR_TUNE_NB, ['16', '32', '64']).map(Number);
-const wgs = list(process.env.QR_TUNE_WG, ['0', '256', '512']).map(Number);
-const splits = list(process.env.QR_TUNE_SPLITK, ['1', '8', '16']).map(Number);
+const cases = list(process.env.QR_TUNE_CASES, ['1024', '4096', '4096r', 'c2048', 'b256x128']);
+const nbs = list(process.env.QR_TUNE_NB, ['8', '16', '32']).map(Number);
+const panels = list(process.env.QR_TUNE_PANEL, ['registers', 'global']);
+const wgs = list(process.env.QR_TUNE_WG, ['0']).map(Number);
+const splits = list(process.env.QR_TUNE_SPLITK, ['16']).map(Number);
+const budgetMs = 1000 * Number(process.env.QR_TUNE_BUDGET_S || 50);
+const t00 = performance.now();
 
 function fill(n, seed) {
   const a = new Float32Array(n);
@@ -31,19 +34,25 @@ function fill(n, seed) {
 
 for (const c of cases) {
   const dtype = c.startsWith('c') ? 'complex64' : 'float32';
+  const mode = c.endsWith('r') ? 'r' : 'reduced';
   const bm = /^b(\d+)x(\d+)$/.exec(c);
-  const batch = bm ? Number(bm[1]) : 1, n = bm ? Number(bm[2]) : Number(c.replace(/^c/, ''));
+  const batch = bm ? Number(bm[1]) : 1, n = bm ? Number(bm[2]) : Number(c.replace(/^c/, '').replace(/r$/, ''));
   const shape = batch > 1 ? [batch, n, n] : [n, n];
   const F = dtype === 'complex64' ? 2 : 1;
   const A = Tensor.fromStorage(dtype, shape, fill(batch * n * n * F, 17)).to('gpu');
   const results = [];
   let refDiag = null;
-  for (const nb of nbs) for (const wg of wgs) for (const splitK of splits) {
-    if (batch > 1 && splitK > 1) continue; // split-K is for single matrices
-    const params = { nb, splitK, ...(wg ? { panelWg: wg } : {}) };
-    const once = () => qrGpu(A, 'reduced', params);
+  for (const panel of panels) for (const nb of nbs) for (const wg of wgs) for (const splitK of splits) {
+    // the storage panel is the old kernel: one width is enough to compare against
+    if (panel === 'global' && nb !== 16) continue;
+    if (batch > 1 && splitK !== splits[0]) continue; // split-K is for single matrices
+    if (performance.now() - t00 > budgetMs) { console.log(`${c} nb=${nb} ${panel}: skipped (time budget)`); continue; }
+    const params = { nb, panel, splitK, ...(wg ? { panelWg: wg } : {}) };
+    const dispose = (r) => { r.Q?.dispose(); r.R.dispose(); };
     try {
-      let r = once();
+      const d0 = dispatchCount();
+      let r = qrGpu(A, mode, params);
+      const disp = dispatchCount() - d0;
       const R = await r.R.data();
       const diag = Array.from({ length: n }, (_, i) => Math.hypot(R[F * (i * n + i)], F === 2 ? R[2 * (i * n + i) + 1] : 0));
       if (!diag.every(Number.isFinite)) throw new Error('non-finite R');
@@ -51,25 +60,29 @@ for (const c of cases) {
         const bad = diag.findIndex((d, i) => !(Math.abs(d - refDiag[i]) <= 1e-2 * Math.max(1, refDiag[i])));
         if (bad >= 0) throw new Error(`|R[${bad}, ${bad}]| = ${diag[bad]} differs from ${refDiag[bad]}`);
       } else refDiag = diag;
-      r.Q.dispose(); r.R.dispose();
-      const ts = [];
+      dispose(r);
+      const ts = [], hs = [];
       for (let rep = 0; rep < 5; rep++) {
+        await gpuSync();
         const t0 = performance.now();
-        r = once();
+        r = qrGpu(A, mode, params);
+        hs.push(performance.now() - t0);
         await gpuSync();
         ts.push(performance.now() - t0);
-        r.Q.dispose(); r.R.dispose();
+        dispose(r);
       }
       ts.sort((a, b) => a - b);
+      hs.sort((a, b) => a - b);
       results.push([ts[2], params]);
-      console.log(`${c.padEnd(10)} nb=${String(nb).padEnd(3)} wg=${String(wg).padEnd(5)} splitK=${String(splitK).padEnd(3)} ${ts[2].toFixed(3)} ms`);
+      console.log(`${c.padEnd(9)} nb=${String(nb).padEnd(3)} ${panel.padEnd(9)} wg=${String(wg).padEnd(5)} splitK=${String(splitK).padEnd(3)} ${ts[2].toFixed(3)} ms  (host recording ${hs[2].toFixed(2)} ms, ${disp} dispatches)`);
     } catch (e) {
-      console.log(`${c.padEnd(10)} nb=${nb} wg=${wg} splitK=${splitK}  error: ${e.message}`);
+      console.log(`${c.padEnd(9)} nb=${nb} ${panel} wg=${wg} splitK=${splitK}  error: ${e.message}`);
     }
   }
   results.sort((a, b) => a[0] - b[0]);
   if (results.length) console.log(`BEST ${c}: ${results[0][0].toFixed(3)} ms with ${JSON.stringify(results[0][1])}`);
   A.dispose();
 }
+console.log(`total ${((performance.now() - t00) / 1000).toFixed(1)} s`);
 clearInterval(keep);
 process.exit(0);

@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
-import { qrGpu, type QrMode, type QrParams } from '../../src/backend/gpu/qr.js';
+import { qrGpu, panelShape, type QrMode, type QrParams } from '../../src/backend/gpu/qr.js';
 import { Mat, randomMatrix, toTensor, fromTensor, roundTo } from '../helpers/matrices.js';
 
 useGpu();
@@ -87,9 +87,23 @@ describe('gpu qr: block edges with small panel widths', () => {
       const rng = new Rng(9);
       for (const [nb, panelWg] of [[5, undefined], [8, 8], [8, 16], [4, 16]] as const) {
         for (const [m, n] of [[40, 17], [17, 40], [12, 12]]) {
-          await run([rand(m, n, rng, dtype), rand(m, n, rng, dtype)], dtype, 'complete', { nb, panelWg });
+          // explicit tiny workgroups: the storage panel's row lanes (the register one would keep 40 rows per thread)
+          await run([rand(m, n, rng, dtype), rand(m, n, rng, dtype)], dtype, 'complete', { nb, panelWg, ...(panelWg ? { panel: 'global' as const } : {}) });
         }
       }
+    });
+    gpuIt(`${dtype}: both panel kernels (registers, storage), the register panel's row buckets, and the storage one past its register limit`, async () => {
+      const rng = new Rng(11);
+      for (const panel of ['registers', 'global'] as const) {
+        for (const [m, n] of [[40, 17], [17, 40], [13, 13]]) {
+          await run([rand(m, n, rng, dtype), rand(m, n, rng, dtype)], dtype, 'complete', { nb: 8, panel });
+        }
+      }
+      // 1 row lane of 8 columns: 100 rows per thread is past MAX_REG_ROWS, the default takes the storage panel
+      expect(panelShape(100, 8, 8).fitsRegs).toBe(false);
+      expect([panelShape(60, 8, 8, 4).R, panelShape(40, 8, 8, 4).R, panelShape(40, 8, 8, 8).fitsRegs]).toEqual([64, 48, false]);
+      expect(panelShape(4096, 16, undefined, 4)).toMatchObject({ R: 64, fitsRegs: true });
+      await run([rand(100, 12, rng, dtype)], dtype, 'reduced', { nb: 8, panelWg: 8 });
     });
     gpuIt(`${dtype}: a single matrix with split-K products (row chunks of ≥ 6, remainder chunk), nb = 4 and 8`, async () => {
       const rng = new Rng(8);
@@ -218,6 +232,7 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
     expect(() => qrGpu(A, 'reduced', { nb: 4, panelWg: 2 })).toThrow(/qr: panel workgroup size 2/);
     expect(() => qrGpu(A, 'reduced', { nb: 4, panelWg: 48 })).toThrow(/power of two/);
     expect(() => qrGpu(A, 'reduced', { splitK: 0 })).toThrow(/qr: splitK/);
+    expect(() => qrGpu(A, 'reduced', { panel: 'shared' as 'global' })).toThrow(/qr: panel must be/);
   });
 
   gpuIt('linalg.qr on a GPU tensor takes this path with the default block size (70×50, 50×70, complex64 45×40)', async () => {

@@ -1,7 +1,9 @@
 /// <reference types="@webgpu/types" />
 // Blocked Householder QR on the GPU (compact WY), float32 and complex64, any (…, m, n).
 // geqrf: per panel of nb columns, one workgroup per matrix factors the panel and builds
-// its V and T (shaders/qr/qr_panel.wgsl); the trailing matrix is updated by three GEMMs,
+// its V and T (shaders/qr/qr_panel_regs.wgsl with the panel in registers, or
+// qr_panel.wgsl re-reading it from storage where it does not fit); the trailing matrix is
+// updated by three GEMMs,
 // C −= V·(Tᴴ·(Vᴴ·C)). Q (orgqr) applies the saved block reflectors to the identity from
 // the last block to the first with the same three GEMMs. Every dispatch covers the whole
 // batch. The conventions are LAPACK's and the CPU backend's (native/src/qr/qr.cpp): beta
@@ -23,10 +25,19 @@ type FloatGpu = 'float32' | 'complex64';
 
 /** Tunables of the blocked QR (tests shrink them; the defaults are for a large GPU). */
 export interface QrParams {
-  /** Panel width (block size) nb. */
+  /** Panel width (block size) nb; default qrBlockSize(m, n). */
   nb?: number;
-  /** Threads of the panel kernel's workgroup (a power of two ≥ the panel's column lanes). */
+  /**
+   * Threads of the panel kernel's workgroup (a power of two ≥ the panel's column lanes);
+   * default panelShape's pick for the first panel (m rows), kept for all panels.
+   */
   panelWg?: number;
+  /**
+   * Panel kernel: 'registers' keeps the panel in registers (qr_panel_regs.wgsl, the default
+   * where it fits: at most MAX_REG_ROWS rows per thread and the adapter's workgroup memory),
+   * 'global' re-reads it from storage every column (qr_panel.wgsl, any height).
+   */
+  panel?: 'registers' | 'global';
   /**
    * Single matrices: at most this many row chunks for the deep products Vᴴ·C (split-K,
    * summed by a kernel); 1 turns it off. Default 16 on a hardware adapter, 1 on a software one.
@@ -36,34 +47,44 @@ export interface QrParams {
   splitMinRows?: number;
 }
 
-const envNum = (name: string): number => {
-  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-  return v && /^\d+$/.test(v) ? Number(v) : 0;
-};
-
 /**
- * Default panel width: one panel for k ≤ 16, else 32 (`LAPIS_QR_NB` overrides it, for tuning;
- * `LAPIS_QR_WG` and `LAPIS_QR_SPLITK` likewise set `panelWg` and `splitK`).
+ * Default panel width: one panel for k ≤ 16, else 16 (on the H200 nb = 16 beat 32 and 64
+ * at n = 1024 and 4096: the panel is serial per column, the trailing GEMMs are cheap).
  */
 export function qrBlockSize(m: number, n: number): number {
   const k = Math.min(m, n);
-  return envNum('LAPIS_QR_NB') || (k <= 16 ? Math.max(1, k) : 32);
+  return k <= 16 ? Math.max(1, k) : 16;
 }
 
 const nextPow2 = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
 
-/** Column lanes NC and workgroup size of the panel kernel for m rows and panel width nb. */
-export function panelShape(m: number, nb: number, wg?: number): { NC: number; WG: number } {
+/** Rows per thread of the register panel: powers of two, and 48 (few kernels to compile). */
+function rowBucket(r: number): number {
+  const p = nextPow2(r);
+  return p === 64 && r <= 48 ? 48 : p;
+}
+
+/** Most rows per thread the register panel keeps (float32; half for complex64). */
+export const MAX_REG_ROWS = 64;
+
+/**
+ * Column lanes NC, workgroup size WG and (register panel) rows per thread R of the panel
+ * kernel for mr rows and panel width nb. Default WG: about √mr row lanes (the per-column cost
+ * is ~ rows per thread + row lanes), at least one warp.
+ */
+export function panelShape(mr: number, nb: number, wg?: number, el = 4): { NC: number; WG: number; R: number; fitsRegs: boolean } {
   const lim = gpuLimits('qr');
   const cap = Math.min(1024, lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
   const NC = nextPow2(nb);
   if (NC > cap) throw new ArgumentError(`qr: panel width ${nb} needs ${NC} threads per workgroup (the device allows ${cap})`);
-  // about four rows per row lane (at least one warp): a tall panel gets the largest workgroup
-  const WG = wg ?? (envNum('LAPIS_QR_WG') || Math.min(cap, Math.max(32, NC * nextPow2(Math.ceil(m / 4)))));
+  const WG = wg ?? Math.min(cap, Math.max(32, NC, NC * 2 ** Math.round(Math.log2(Math.sqrt(Math.max(1, mr))))));
   if (!Number.isInteger(Math.log2(WG)) || WG < NC || WG > cap) {
     throw new ArgumentError(`qr: panel workgroup size ${WG} must be a power of two in [${NC}, ${cap}]`);
   }
-  return { NC, WG };
+  const TR = WG / NC, R = rowBucket(Math.ceil(Math.max(1, mr) / TR));
+  const wgBytes = (R * TR + WG + NC + NC * NC + 1) * el + TR * 8;
+  const fitsRegs = R * el <= 4 * MAX_REG_ROWS && wgBytes <= lim.maxComputeWorkgroupStorageSize;
+  return { NC, WG, R, fitsRegs };
 }
 
 const PANEL_DECL = (T: 'f32' | 'vec2f') => ({
@@ -85,6 +106,21 @@ export function qrPanelProgram(dtype: FloatGpu, NC: number, WG: number) {
       name: 'qr_panel', key, entryPoint: `qr_panel_${defs.DTYPE}`, workgroupSize: [WG, 1, 1] as [number, number, number],
       workgroupBytes: WG * 4 * floatsPer(dtype) + 8 * (WG / NC),
       decl: PANEL_DECL(T), body: () => loadShader('qr/qr_panel.wgsl', defs),
+    };
+  });
+}
+
+/** The register panel (shaders/qr/qr_panel_regs.wgsl): NC column lanes, WG threads, R rows per thread. */
+export function qrPanelRegsProgram(dtype: FloatGpu, NC: number, WG: number, R: number) {
+  const key = `${dtype}|nc${NC}|wg${WG}|r${R}`;
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  const TR = WG / NC;
+  return cachedProgram(`qr_panel_regs|${key}`, () => {
+    const defs: Defines = { ...dtypeDefines(dtype), WG, NC, TR, R, MR: R * TR, NCNC: NC * NC };
+    return {
+      name: 'qr_panel_regs', key, entryPoint: `qr_panel_regs_${defs.DTYPE}`, workgroupSize: [WG, 1, 1] as [number, number, number],
+      workgroupBytes: (R * TR + WG + NC + NC * NC + 1) * 4 * floatsPer(dtype) + 8 * TR,
+      decl: PANEL_DECL(T), body: () => loadShader('qr/qr_panel_regs.wgsl', defs),
     };
   });
 }
@@ -237,6 +273,9 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
   const qc = mode === 'complete' ? m : k, rr = mode === 'complete' ? m : k;
   const nb = params.nb ?? qrBlockSize(m, n);
   if (!Number.isInteger(nb) || nb < 1) throw new ArgumentError(`${who}: block size nb must be a positive integer, got ${nb}`);
+  if (params.panel !== undefined && params.panel !== 'registers' && params.panel !== 'global') {
+    throw new ArgumentError(`${who}: panel must be 'registers' or 'global', got ${JSON.stringify(params.panel)}`);
+  }
   const R = emptyGpu(dtype, [...batchShape, rr, n], who);
   let Q: Tensor | null = null;
   try {
@@ -282,7 +321,7 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
     const W1s = k > 0 ? alloc(count * nb * wcols) : undefined;
     const W2s = k > 0 ? alloc(count * nb * wcols) : undefined;
     if (k > 0) checkIndexRange(count * Math.max(vstride, tstride, nb * wcols), who);
-    const maxChunks = params.splitK ?? (envNum('LAPIS_QR_SPLITK') || (gpuInfo()?.isSoftware ? 1 : 16));
+    const maxChunks = params.splitK ?? (gpuInfo()?.isSoftware ? 1 : 16);
     const minRows = params.splitMinRows ?? 128;
     if (!Number.isInteger(maxChunks) || maxChunks < 1 || !Number.isInteger(minRows) || minRows < 1) {
       throw new ArgumentError(`${who}: splitK and splitMinRows must be positive integers, got ${maxChunks}, ${minRows}`);
@@ -295,9 +334,12 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
     const W2: GemmOperand = { s: W2s!, offset: 0, ld: wcols, stride: nb * wcols };
 
     // geqrf
+    // one workgroup size for every panel of the call (from the first, tallest): fewer kernels
+    const panelWg = params.panelWg ?? panelShape(m, nb).WG;
     blocks.forEach((b, bi) => {
-      const { NC, WG } = panelShape(m - b.j0, nb, params.panelWg);
-      runProgram(qrPanelProgram(dtype, NC, WG), {
+      const { NC, WG, R, fitsRegs } = panelShape(m - b.j0, nb, panelWg, el);
+      const prog = fitsRegs && params.panel !== 'global' ? qrPanelRegsProgram(dtype, NC, WG, R) : qrPanelProgram(dtype, NC, WG);
+      runProgram(prog, {
         inputs: {}, outputs: { F: Fs, V: Vs!, Tm: Ts! },
         uniforms: {
           count, m, ld, fstride, j0: b.j0, kb: b.kb, vbase: b.voff, vstride, tbase: bi * nb * nb, tstride, tld: nb,
