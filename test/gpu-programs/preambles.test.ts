@@ -61,6 +61,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
   for (const dt of ['float32', 'complex64'] as const) {
     add(`lu_panel ${dt} leaf in A`, luPanelProgram(dt, 256, 16, 0));
     add(`lu_panel ${dt} leaf in registers`, luPanelProgram(dt, 256, 8, 4));
+    add(`lu_panel ${dt} left-looking, leaf in registers`, luPanelProgram(dt, 256, 8, 4, true));
+    add(`lu_panel ${dt} left-looking, leaf in A`, luPanelProgram(dt, 256, 16, 0, true));
     add(`laswp gather ${dt}`, laswpGatherProgram(dt));
     add(`laswp seq ${dt}`, laswpSeqProgram(dt));
     add(`lu_trsm ${dt}`, luTrsmProgram(dt));

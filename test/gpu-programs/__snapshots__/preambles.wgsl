@@ -1004,6 +1004,46 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- lu_panel float32 left-looking, leaf in registers: lu_panel → lu_panel_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+  rw: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_panel float32 left-looking, leaf in A: lu_panel → lu_panel_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+  rw: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
 // ---- laswp gather float32: laswp → laswp_gather_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -1079,6 +1119,46 @@ struct Params {
 @group(0) @binding(4) var<uniform> p: Params;
 
 // ---- lu_panel complex64 leaf in registers: lu_panel → lu_panel_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+  rw: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_panel complex64 left-looking, leaf in registers: lu_panel → lu_panel_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  batch: u32,
+  m: u32,
+  n: u32,
+  mn: u32,
+  c: u32,
+  w: u32,
+  pc0: u32,
+  pw: u32,
+  first: u32,
+  rw: u32,
+}
+@group(0) @binding(0) var<storage, read_write> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> PIV: array<i32>;
+@group(0) @binding(2) var<storage, read_write> INFO: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ROWID: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lu_panel complex64 left-looking, leaf in A: lu_panel → lu_panel_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   batch: u32,
