@@ -86,13 +86,11 @@ bench_tmp=$(mktemp -d /tmp/lapis-h200-bench.XXXXXX)
 # LAPIS_H200_STEPS includes 'extra' (the default). Output goes to bench.log; $BENCH_OUT is a
 # scratch folder for LAPIS_BENCH_OUT, and LAPIS_BENCH_HOST is h200-<name> in an extra step,
 # so its result JSON does not replace the main run's (extra results come back packed in
-# extra.tar.gz). Examples (block sizes of the blocked LU, GEMM tiles):
-#   "lu-nb64|60|LAPIS_LU_NB=64 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
-#   "lu-leaf32|60|LAPIS_LU_LEAF=32 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js linalg-gpu --filter=luFactor --no-torch"
-#   "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js matmul-gpu --no-torch"
-#   "lu-tune|150|LU_TUNE_CASES=4096,8192,c2048,b1024x128 node bench/gpu-lu-blocked-tune.mjs"
+# extra.tar.gz). Examples (the block-size sweeps of bench/gpu-*-tune.mjs, GEMM tiles):
+#   "lu-tune|120|node bench/gpu-lu-blocked-tune.mjs --cases=4096,8192,c2048,b1024x128"
 #   "trsm-tune|120|TRSM_TUNE_CASES=4096x64,8192x64 node bench/gpu-trsm-blocked-tune.mjs"
 #   "qr-tune|150|QR_TUNE_CASES=1024,4096 node bench/gpu-qr-tune.mjs"
+#   "gemm-tiles|90|LAPIS_BENCH_TUNE=1 LAPIS_BENCH_OUT=\$BENCH_OUT node dist/bench/run.js matmul-gpu --no-torch"
 EXTRA_STEPS=(
 )
 if [ -n "${LAPIS_H200_EXTRA:-}" ]; then
