@@ -1,10 +1,10 @@
 // Tunables of the blocked GPU QR (src/backend/gpu/qr.ts): times qrGpu(A, mode, params) with
-// explicit params (nb, panel kernel, panelWg, splitK) per case (median of 5 after a warm-up,
+// explicit params (nb, panel kernel, regRows, panelWg, splitK) per case (median of 5 after a warm-up,
 // the GPU synchronised), checks |diag(R)| against the case's first combination, counts the
 // dispatches of one call and prints the fastest per case.
 // Run from the project root after `npx tsc -p tsconfig.json`:
 //   node bench/gpu-qr-tune.mjs
-//   QR_TUNE_CASES=1024,4096 QR_TUNE_NB=8,16,32 QR_TUNE_PANEL=registers,global QR_TUNE_WG=0,512 QR_TUNE_SPLITK=16 node bench/gpu-qr-tune.mjs
+//   QR_TUNE_CASES=1024,4096 QR_TUNE_NB=8,16,32 QR_TUNE_PANEL=registers,global QR_TUNE_REGROWS=64,128 QR_TUNE_WG=0,512 QR_TUNE_SPLITK=16 node bench/gpu-qr-tune.mjs
 // Cases: n (float32 n×n, reduced with Q), <n>r (mode 'r': R only, no orgqr), c<n> (complex64),
 // b<count>x<n> (a batch). wg 0: panelShape's pick per panel. The defaults (qrBlockSize,
 // panelShape, panel 'registers' where it fits, splitK 16) are what params = {} gives.
@@ -22,7 +22,9 @@ const nbs = list(process.env.QR_TUNE_NB, ['8', '16', '32']).map(Number);
 const panels = list(process.env.QR_TUNE_PANEL, ['registers', 'global']);
 const wgs = list(process.env.QR_TUNE_WG, ['0']).map(Number);
 const splits = list(process.env.QR_TUNE_SPLITK, ['16']).map(Number);
-const budgetMs = 1000 * Number(process.env.QR_TUNE_BUDGET_S || 50);
+// regRows: the register panel's rows-per-thread limit (64 default; 128 lets nb = 32 keep a 4096-row panel in registers, spilling)
+const regRowsList = list(process.env.QR_TUNE_REGROWS, ['64', '128']).map(Number);
+const budgetMs = 1000 * Number(process.env.QR_TUNE_BUDGET_S || 75);
 const t00 = performance.now();
 
 function fill(n, seed) {
@@ -42,12 +44,14 @@ for (const c of cases) {
   const A = Tensor.fromStorage(dtype, shape, fill(batch * n * n * F, 17)).to('gpu');
   const results = [];
   let refDiag = null;
-  for (const panel of panels) for (const nb of nbs) for (const wg of wgs) for (const splitK of splits) {
+  for (const panel of panels) for (const nb of nbs) for (const wg of wgs) for (const splitK of splits) for (const regRows of regRowsList) {
     // the storage panel is the old kernel: one width is enough to compare against
-    if (panel === 'global' && nb !== 16) continue;
+    if (panel === 'global' && (nb !== 16 || regRows !== regRowsList[0])) continue;
+    // a larger register limit only matters where the panel is past the default one (nb ≥ 32 at 4096 rows)
+    if (panel === 'registers' && regRows !== regRowsList[0] && nb < 32) continue;
     if (batch > 1 && splitK !== splits[0]) continue; // split-K is for single matrices
     if (performance.now() - t00 > budgetMs) { console.log(`${c} nb=${nb} ${panel}: skipped (time budget)`); continue; }
-    const params = { nb, panel, splitK, ...(wg ? { panelWg: wg } : {}) };
+    const params = { nb, panel, splitK, regRows, ...(wg ? { panelWg: wg } : {}) };
     const dispose = (r) => { r.Q?.dispose(); r.R.dispose(); };
     try {
       const d0 = dispatchCount();
@@ -74,7 +78,7 @@ for (const c of cases) {
       ts.sort((a, b) => a - b);
       hs.sort((a, b) => a - b);
       results.push([ts[2], params]);
-      console.log(`${c.padEnd(9)} nb=${String(nb).padEnd(3)} ${panel.padEnd(9)} wg=${String(wg).padEnd(5)} splitK=${String(splitK).padEnd(3)} ${ts[2].toFixed(3)} ms  (host recording ${hs[2].toFixed(2)} ms, ${disp} dispatches)`);
+      console.log(`${c.padEnd(9)} nb=${String(nb).padEnd(3)} ${panel.padEnd(9)} regRows=${String(regRows).padEnd(3)} wg=${String(wg).padEnd(5)} splitK=${String(splitK).padEnd(3)} ${ts[2].toFixed(3)} ms  (host recording ${hs[2].toFixed(2)} ms, ${disp} dispatches)`);
     } catch (e) {
       console.log(`${c.padEnd(9)} nb=${nb} ${panel} wg=${wg} splitK=${splitK}  error: ${e.message}`);
     }

@@ -233,6 +233,7 @@ describe('gpu qr: batches, bad members, scales, sizes above 1024', () => {
     expect(() => qrGpu(A, 'reduced', { nb: 4, panelWg: 48 })).toThrow(/power of two/);
     expect(() => qrGpu(A, 'reduced', { splitK: 0 })).toThrow(/qr: splitK/);
     expect(() => qrGpu(A, 'reduced', { panel: 'shared' as 'global' })).toThrow(/qr: panel must be/);
+    expect(() => qrGpu(A, 'reduced', { regRows: 0 })).toThrow(/qr: regRows/);
   });
 
   gpuIt('linalg.qr on a GPU tensor takes this path with the default block size (70×50, 50×70, complex64 45×40)', async () => {

@@ -38,6 +38,8 @@ export interface QrParams {
    * 'global' re-reads it from storage every column (qr_panel.wgsl, any height).
    */
   panel?: 'registers' | 'global';
+  /** Most rows per thread the register panel keeps (float32; half for complex64); default MAX_REG_ROWS. */
+  regRows?: number;
   /**
    * Single matrices: at most this many row chunks for the deep products Vᴴ·C (split-K,
    * summed by a kernel); 1 turns it off. Default 16 on a hardware adapter, 1 on a software one.
@@ -72,7 +74,7 @@ export const MAX_REG_ROWS = 64;
  * kernel for mr rows and panel width nb. Default WG: about √mr row lanes (the per-column cost
  * is ~ rows per thread + row lanes), at least one warp.
  */
-export function panelShape(mr: number, nb: number, wg?: number, el = 4): { NC: number; WG: number; R: number; fitsRegs: boolean } {
+export function panelShape(mr: number, nb: number, wg?: number, el = 4, regRows = MAX_REG_ROWS): { NC: number; WG: number; R: number; fitsRegs: boolean } {
   const lim = gpuLimits('qr');
   const cap = Math.min(1024, lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
   const NC = nextPow2(nb);
@@ -83,7 +85,7 @@ export function panelShape(mr: number, nb: number, wg?: number, el = 4): { NC: n
   }
   const TR = WG / NC, R = rowBucket(Math.ceil(Math.max(1, mr) / TR));
   const wgBytes = (R * TR + WG + NC + NC * NC + 1) * el + TR * 8;
-  const fitsRegs = R * el <= 4 * MAX_REG_ROWS && wgBytes <= lim.maxComputeWorkgroupStorageSize;
+  const fitsRegs = R * el <= 4 * regRows && wgBytes <= lim.maxComputeWorkgroupStorageSize;
   return { NC, WG, R, fitsRegs };
 }
 
@@ -276,6 +278,8 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
   if (params.panel !== undefined && params.panel !== 'registers' && params.panel !== 'global') {
     throw new ArgumentError(`${who}: panel must be 'registers' or 'global', got ${JSON.stringify(params.panel)}`);
   }
+  const regRows = params.regRows ?? MAX_REG_ROWS;
+  if (!Number.isInteger(regRows) || regRows < 1) throw new ArgumentError(`${who}: regRows must be a positive integer, got ${regRows}`);
   const R = emptyGpu(dtype, [...batchShape, rr, n], who);
   let Q: Tensor | null = null;
   try {
@@ -337,7 +341,7 @@ export function qrGpu(A: Tensor, mode: QrMode, params: QrParams = {}): { Q: Tens
     // one workgroup size for every panel of the call (from the first, tallest): fewer kernels
     const panelWg = params.panelWg ?? panelShape(m, nb).WG;
     blocks.forEach((b, bi) => {
-      const { NC, WG, R, fitsRegs } = panelShape(m - b.j0, nb, panelWg, el);
+      const { NC, WG, R, fitsRegs } = panelShape(m - b.j0, nb, panelWg, el, regRows);
       const prog = fitsRegs && params.panel !== 'global' ? qrPanelRegsProgram(dtype, NC, WG, R) : qrPanelProgram(dtype, NC, WG);
       runProgram(prog, {
         inputs: {}, outputs: { F: Fs, V: Vs!, Tm: Ts! },
