@@ -8,8 +8,8 @@
 //    sblk (u = ublk = b_{s-1}, whose X the previous step wrote);
 //  - one solver tile (rt = nrt, when sblk is set): B_s -= M_s,u · X_u (the look-ahead part of
 //    the update, skipped when ublk is NONE), then B_s ← M_s,s⁻¹ · B_s by blocked substitution
-//    in workgroup memory: SB-row sub-blocks solved column per thread against their staged
-//    triangle, each followed by the update of the block's remaining rows by all threads.
+//    in workgroup memory: per SB-column sub-block, its NB × SB panel of M staged, the SB rows
+//    solved column per thread, then the block's remaining rows updated by all threads.
 // So no workgroup solves a block another one also solves (no redundant serial work), a step is
 // one dispatch, and a call is n/NB dispatches. Substitution, not an inverse: backward stable
 // for ill-conditioned diagonal blocks. Reads of B rows of u and writes of other rows are
@@ -29,9 +29,8 @@ const TM: u32 = ${TM}u;   // rows per thread: ceil(NB / TR)
 const NONE: u32 = 0xffffffffu;
 
 var<workgroup> zs: array<${T}, ${NBBC}>;  // the solver's block (NB × BC)
-var<workgroup> ms: array<${T}, ${NBKC}>;  // an NB × KC chunk of M
+var<workgroup> ms: array<${T}, ${NBKC}>;  // an NB × KC chunk of M; in the solve an NB × SB panel
 var<workgroup> xc: array<${T}, ${KCBC}>;  // the matching KC × BC chunk of X_u
-var<workgroup> ds: array<${T}, ${SBSB}>;  // a sub-block's triangle (zero elsewhere)
 
 fn ldA(e: u32) -> ${T} {
 #if SAME_BUF
@@ -147,26 +146,31 @@ fn trsm_step_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   for (var i = 0u; i < nsb; i++) {
     let j0 = select(nsb - 1u - i, i, lower) * SB;
     let jn = min(SB, nbk - j0);
-    for (var t = lid; t < SB * SB; t += WG) {
+    // the sub-block's columns of the diagonal block (ms as an NB × SB panel): its triangle and
+    // the rows it updates, zero outside the named triangle (and the diagonal when unit)
+    for (var t = lid; t < NB * SB; t += WG) {
       let r = t / SB;
       let c = t % SB;
+      let gc = j0 + c;
       var v = ${ZERO};
-      if (r < jn && c < jn && select((c >= r), (c <= r), lower) && !(unit && r == c)) { v = mel(ab, k0 + j0 + r, k0 + j0 + c); }
-      ds[t] = v;
+      if (r < nbk && c < jn && select((r <= gc), (r >= gc), lower) && !(unit && r == gc)) { v = mel(ab, k0 + r, k0 + gc); }
+      ms[t] = v;
     }
     workgroupBarrier();
     if (tr == 0u) {
-      // the sub-block for this thread's column, serially (reads of ds broadcast)
-      for (var s = 0u; s < jn; s++) {
-        let r = select(jn - 1u - s, s, lower);
-        var z = zs[(j0 + r) * BC + tc];
-        if (lower) {
-          for (var j = 0u; j < r; j++) { z = z - tmul(ds[r * SB + j], zs[(j0 + j) * BC + tc]); }
-        } else {
-          for (var j = r + 1u; j < jn; j++) { z = z - tmul(ds[r * SB + j], zs[(j0 + j) * BC + tc]); }
+      // the sub-block for this thread's column, serially (ms reads broadcast; constant trip
+      // counts, so the loads of a row issue together)
+      for (var s = 0u; s < SB; s++) {
+        let r = select(SB - 1u - s, s, lower);
+        if (r < jn) {
+          var z = zs[(j0 + r) * BC + tc];
+          for (var j = 0u; j < SB; j++) {
+            let d = tmul(ms[(j0 + r) * SB + j], zs[(j0 + min(j, jn - 1u)) * BC + tc]);
+            z = select(z, z - d, select((j > r && j < jn), (j < r), lower));
+          }
+          if (!unit) { z = tdiv(z, ms[(j0 + r) * SB + r]); }
+          zs[(j0 + r) * BC + tc] = z;
         }
-        if (!unit) { z = tdiv(z, ds[r * SB + r]); }
-        zs[(j0 + r) * BC + tc] = z;
       }
     }
     workgroupBarrier();
@@ -175,7 +179,10 @@ fn trsm_step_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       let lr = tr + TR * q;
       if (lr < nbk && select((lr < j0), (lr >= j0 + jn), lower)) {
         var v = zs[lr * BC + tc];
-        for (var j = 0u; j < jn; j++) { v = v - tmul(mel(ab, k0 + lr, k0 + j0 + j), zs[(j0 + j) * BC + tc]); }
+        for (var j = 0u; j < SB; j++) {
+          let d = tmul(ms[lr * SB + j], zs[(j0 + min(j, jn - 1u)) * BC + tc]);
+          v = select(v, v - d, j < jn);
+        }
         zs[lr * BC + tc] = v;
       }
     }

@@ -245,12 +245,13 @@ describe('trsmBlockedGpu: random shapes (property)', () => {
         complex: fc.boolean(), n: fc.integer({ min: 1, max: 45 }), nrhs: fc.integer({ min: 1, max: 20 }),
         batch: fc.integer({ min: 1, max: 3 }), nb: fc.constantFrom(8, 16), upper: fc.boolean(), unit: fc.boolean(),
         op: fc.constantFrom<Op>('N', 'T', 'C'), path: fc.constantFrom('lookahead', 'fused', 'gemm') as fc.Arbitrary<'lookahead' | 'fused' | 'gemm'>,
-        sb: fc.constantFrom(3, 16), strided: fc.boolean(), shareA: fc.boolean(),
+        strided: fc.boolean(), shareA: fc.boolean(),
         seed: fc.integer({ min: 0, max: 1000 }),
       }),
       async (c) => {
         const dtype: Dt = c.complex ? 'complex64' : 'float32';
-        const r = await solveCase({ ...c, dtype }, new Rng(c.seed));
+        // sub-blocks of 3 with nb = 8 (inside the block), 16 with nb = 16: one compiled variant per nb
+        const r = await solveCase({ ...c, dtype, sb: c.nb === 8 ? 3 : 16 }, new Rng(c.seed));
         for (const q of r.ratios) expect(q).toBeLessThan(30);
       },
     ), { numRuns: 5 });

@@ -304,20 +304,22 @@ export interface TrsmStepShape {
 }
 
 function trsmStepBytes(dtype: string, sh: TrsmStepShape): number {
-  return (sh.nb * sh.bc + sh.nb * sh.kc + sh.kc * sh.bc + sh.sb * sh.sb) * 4 * floatsPer(dtype);
+  // ms holds an update's NB × KC chunk of M, then the solve's NB × SB panels
+  return (sh.nb * sh.bc + sh.nb * Math.max(sh.kc, sh.sb) + sh.kc * sh.bc) * 4 * floatsPer(dtype);
 }
 
-/** The step kernel's shape: bc columns (at most the RHS count rounded up to a power of two ≥ 4), the deepest chunk (16, 8, 4) that fits the device, then narrower column tiles. */
+/** The step kernel's shape: bc columns (at most the RHS count rounded up to a power of two ≥ 4), the deepest chunk (16, 8, 4) that fits the device, then narrower column tiles, then sub-blocks of 8. */
 export function trsmStepShape(dtype: 'float32' | 'complex64', nb: number, bc: number, sb: number, nrhs: number, limitBytes: number): TrsmStepShape {
-  let b = Math.min(bc, Math.max(4, pow2ceil(nrhs)));
   const s = Math.min(sb, nb);
-  for (; b >= 4; b /= 2) {
-    for (const kc of [16, 8, 4]) {
-      const sh = { nb, bc: b, kc: Math.min(kc, pow2ceil(nb)), sb: s };
-      if (trsmStepBytes(dtype, sh) <= limitBytes) return sh;
+  for (const sbv of new Set([s, Math.min(s, 8)])) {
+    for (let b = Math.min(bc, Math.max(4, pow2ceil(nrhs))); b >= 4; b /= 2) {
+      for (const kc of [16, 8, 4]) {
+        const sh = { nb, bc: b, kc: Math.min(kc, pow2ceil(nb)), sb: sbv };
+        if (trsmStepBytes(dtype, sh) <= limitBytes) return sh;
+      }
     }
   }
-  const least = trsmStepBytes(dtype, { nb, bc: 4, kc: 4, sb: s });
+  const least = trsmStepBytes(dtype, { nb, bc: 4, kc: 4, sb: Math.min(s, 8) });
   throw new ArgumentError(`trsm: block size ${nb} needs ${least} bytes of workgroup memory; the device allows ${limitBytes}`);
 }
 
@@ -334,7 +336,7 @@ export function trsmStepProgram(dtype: 'float32' | 'complex64', sh: TrsmStepShap
   } as const;
   const defs = {
     ...dtypeDefines(dtype), NB: nb, BC: bc, KC: kc, SB: sb, WG: BLOCKED_WG, TM: tm,
-    NBBC: nb * bc, NBKC: nb * kc, KCBC: kc * bc, SBSB: sb * sb, SAME_BUF: sameBuf,
+    NBBC: nb * bc, NBKC: nb * Math.max(kc, sb), KCBC: kc * bc, SAME_BUF: sameBuf,
   };
   const spec = (decl: { inputs: Record<string, typeof T>; outputs: { B: typeof T }; uniforms: typeof uniforms }) => ({
     name: 'trsm_step', key, entryPoint: `trsm_step_${dtype === 'complex64' ? 'c64' : 'f32'}`, workgroupSize: [BLOCKED_WG, 1, 1] as [number, number, number],
