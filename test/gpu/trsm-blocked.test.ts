@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { linalg, Rng, Tensor } from '../../src/index.js';
 import { planBatch } from '../../src/core/batch.js';
 import { trsmBlockedGpu, solveTriangularGpu, TRSM_BLOCKED_FROM, type TrsmArgs } from '../../src/backend/gpu/trsm.js';
+import { dispatchCount } from '../../src/backend/gpu/queue.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { Mat, randomMatrix, triangular, triangleOf, kahan, toTensor, fromTensor, ratioSolve, roundTo } from '../helpers/matrices.js';
 
@@ -73,7 +74,7 @@ interface Case {
 }
 
 /** Runs trsmBlockedGpu on host-built operands; returns the residual ratio and X of each member. */
-async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat[]; Ms: Mat[]; Bs: Mat[] }> {
+async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat[]; Ms: Mat[]; Bs: Mat[]; dispatches: number }> {
   const complex = c.dtype === 'complex64';
   const { n, nrhs, batch } = c;
   const nA = c.shareA ? 1 : batch;
@@ -109,7 +110,9 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
     lb = lbLocal;
     args = { ...common, A: { s: aT.gpuStorage(), offset: la.off, ld: la.ld, stride: la.stride }, B: { s: bT.gpuStorage(), offset: lb.off, ld: lb.ld, stride: lb.stride } };
   }
+  const d0 = dispatchCount();
   trsmBlockedGpu('test', args);
+  const dispatches = dispatchCount() - d0;
   const out = (await bT.data()) as Float32Array;
   // nothing outside the B views is written (the gaps keep their marker)
   const inB = new Uint8Array(out.length / F);
@@ -117,7 +120,7 @@ async function solveCase(c: Case, rng: Rng): Promise<{ ratios: number[]; Xs: Mat
   for (let e = c.sameBuffer ? aTotal : 0; e < out.length / F; e++) if (!inB[e]) expect(out[e * F]).toBe(777);
   const Xs = Bs.map((_, b) => unpack(out, lb, b, n, nrhs, complex));
   const ratios = Xs.map((X, b) => ratioSolve(Ms[c.shareA ? 0 : b], X, Bs[b], c.dtype));
-  return { ratios, Xs, Ms, Bs };
+  return { ratios, Xs, Ms, Bs, dispatches };
 }
 
 const OPS: readonly Op[] = ['N', 'T', 'C'];
@@ -188,12 +191,13 @@ describe('trsmBlockedGpu: operands', () => {
     }
   });
 
-  gpuIt('the same X from the look-ahead, fused and GEMM paths (n = 45, nb = 8)', async () => {
+  gpuIt('the same X from the look-ahead, fused and GEMM paths (n = 45, nb = 8); dispatches per call: 6, 7 and 6 + 5 GEMMs', async () => {
     for (const op of OPS) {
       const xs: Mat[] = [];
       for (const path of ['lookahead', 'fused', 'gemm'] as const) {
         const r = await solveCase({ dtype: 'float32', n: 45, nrhs: 7, batch: 1, upper: op === 'N', unit: false, op, nb: 8, path }, new Rng(31));
         expect(r.ratios[0], `${op} ${path}`).toBeLessThan(30);
+        expect(r.dispatches, `${op} ${path}`).toBe(path === 'lookahead' ? 6 : path === 'fused' ? 7 : 6 + 5);
         xs.push(r.Xs[0]);
       }
       for (const X of xs.slice(1)) expect(X.sub(xs[0]).norm1(), op).toBeLessThan(1e-4 * xs[0].norm1());

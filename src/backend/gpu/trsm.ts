@@ -3,7 +3,7 @@
 // thread kernel shaders/trsm/trsm_unit_lower_v4.wgsl (RHS counts that are multiples of 4)
 // or the column-per-thread one, shaders/trsm/trsm_unit_lower.wgsl; everything else the
 // general substitution kernel shaders/trsm/trsm.wgsl up to n = TRSM_BLOCKED_FROM, the blocked
-// solve (trsmBlockedGpu, shaders/trsm/trsm_blocked.wgsl) above. All compute the same function.
+// solve (trsmBlockedGpu: shaders/trsm/trsm_step.wgsl, trsm_blocked.wgsl) above. All compute the same function.
 import type { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
