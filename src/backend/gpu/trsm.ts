@@ -308,12 +308,12 @@ function trsmStepBytes(dtype: string, sh: TrsmStepShape): number {
   return (sh.nb * sh.bc + sh.nb * Math.max(sh.kc, sh.sb) + sh.kc * sh.bc) * 4 * floatsPer(dtype);
 }
 
-/** The step kernel's shape: bc columns (at most the RHS count rounded up to a power of two ≥ 4), the deepest chunk (16, 8, 4) that fits the device, then narrower column tiles, then sub-blocks of 8. */
+/** The step kernel's shape: bc columns (at most the RHS count rounded up to a power of two ≥ 4), the deepest chunk (32, 16, 8, 4) that fits the device, then narrower column tiles, then sub-blocks of 8. */
 export function trsmStepShape(dtype: 'float32' | 'complex64', nb: number, bc: number, sb: number, nrhs: number, limitBytes: number): TrsmStepShape {
   const s = Math.min(sb, nb);
   for (const sbv of new Set([s, Math.min(s, 8)])) {
     for (let b = Math.min(bc, Math.max(4, pow2ceil(nrhs))); b >= 4; b /= 2) {
-      for (const kc of [16, 8, 4]) {
+      for (const kc of [32, 16, 8, 4]) {
         const sh = { nb, bc: b, kc: Math.min(kc, pow2ceil(nb)), sb: sbv };
         if (trsmStepBytes(dtype, sh) <= limitBytes) return sh;
       }
