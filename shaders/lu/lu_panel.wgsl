@@ -4,7 +4,8 @@
 // LEFT (the left-looking panel): first the leaf's U block over rows [pc0, c) is solved with
 // the panel's final unit-lower L (one thread per column), and rows [c, m) of the leaf lose
 // L[rows, pc0..c)·U_block (QB rows of U staged in workgroup memory at a time): the panel's
-// earlier columns applied inside the leaf, so the panel is one dispatch per leaf.
+// earlier columns applied inside the leaf. The dispatch walks the leaves of [c, c + w) in
+// turn (w > LEAF: the whole left-looking panel in one dispatch).
 //
 // Row i of the leaf belongs to thread (i − c) % WG for every column, so a thread's pivot
 // search of column k+1 reads only the values its own update of column k wrote: a column
@@ -116,13 +117,24 @@ fn leaf(b: u32, lid: u32, c: u32, w: u32, first: bool) {
   // left-looking: the panel's columns [pc0, c) are final (L, and their swaps are in these
   // columns already). (a) the U rows [pc0, c) of the leaf: L⁻¹ (unit lower), one thread per column
   let kl = c - p.pc0;
+  // (forward substitution 8 rows at a time, their partial sums in registers: 8 independent chains)
   if (lid < w) {
-    let col = base + c + lid;
-    for (var r0 = 0u; r0 < kl; r0++) {
-      let lrow = base + (p.pc0 + r0) * n + p.pc0;
-      var acc = A[col + (p.pc0 + r0) * n];
-      for (var q = 0u; q < r0; q++) { acc = acc - tmul(A[lrow + q], A[col + (p.pc0 + q) * n]); }
-      A[col + (p.pc0 + r0) * n] = acc;
+    let xb = base + p.pc0 * n + c + lid;   // X(i) at xb + i·n
+    let lb = base + p.pc0 * n + p.pc0;     // L(i, k) at lb + i·n + k
+    var acc: array<${T}, 8>;
+    for (var i0 = 0u; i0 < kl; i0 += 8u) {
+      let h = min(8u, kl - i0);
+      for (var q = 0u; q < 8u; q++) { if (q < h) { acc[q] = A[xb + (i0 + q) * n]; } }
+      for (var k = 0u; k < i0; k++) {
+        let xk = A[xb + k * n];
+        for (var q = 0u; q < 8u; q++) { if (q < h) { acc[q] = acc[q] - tmul(A[lb + (i0 + q) * n + k], xk); } }
+      }
+      for (var q = 1u; q < 8u; q++) {
+        for (var q2 = 0u; q2 < q; q2++) {
+          if (q < h) { acc[q] = acc[q] - tmul(A[lb + (i0 + q) * n + i0 + q2], acc[q2]); }
+        }
+      }
+      for (var q = 0u; q < 8u; q++) { if (q < h) { A[xb + (i0 + q) * n] = acc[q]; } }
     }
   }
   sync();

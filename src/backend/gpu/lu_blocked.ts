@@ -3,9 +3,9 @@
 // complex64, (batch, m, n) of any shape, in place. Per block column [j, j+jb): the panel
 // (rows j..m) is factored in leaves of ≤ `leaf` columns, one workgroup per matrix each
 // (shaders/lu/lu_panel.wgsl), each passing its interchanges to the rest of the panel when it
-// ends. panel 'left' (default): each leaf first solves its own U block and subtracts the
-// panel's earlier columns from its rows (left-looking: one dispatch per leaf, nothing else
-// inside the panel); 'recursive': dgetrf2's halving — left half, U12 of the half
+// ends. panel 'left' (default): ONE dispatch walks the panel's leaves in turn, each first
+// solving its own U block and subtracting the panel's earlier columns from its rows
+// (left-looking: no other dispatch inside the panel; 3 per block step); 'recursive': dgetrf2's halving — left half, U12 of the half
 // (lu_trsm.wgsl, or by the left leaf itself), trailing half through gemmGpu, right half.
 // Then the panel's interchanges go to the columns left and right of it with U12 = L11⁻¹·A12
 // solved in the same pass (shaders/lu/laswp.wgsl, a gather through the panel's row map), and
