@@ -154,7 +154,9 @@ const REG_OVERHEAD = 40;
  * within 65536/wg); none fits, or `regs` false: the leaf in A with min(256, …) threads.
  * `wg` > 0 fixes the threads.
  */
-export function leafPlan(m: number, leaf: number, dtype: D, wg: number, regs: boolean, who: string): { wg: number; rq: number } {
+export function leafPlan(m: number, leaf: number, dtype: D, wg: number, regs: boolean, who: string, left = false): { wg: number; rq: number } {
+  // the left-looking leaf also holds one U row (leaf scalars) while it updates its rows
+  const over = REG_OVERHEAD + (left ? leaf * floats(dtype) : 0);
   const lim = gpuLimits(who);
   const max = Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX, 1024);
   let w0 = 32;
@@ -163,7 +165,7 @@ export function leafPlan(m: number, leaf: number, dtype: D, wg: number, regs: bo
   if (regs) {
     for (const w of cands) {
       const rq = Math.ceil(m / w);
-      if (rq <= 32 && rq * leaf * floats(dtype) + REG_OVERHEAD <= Math.min(MAX_THREAD_REGS, REG_FILE / w)) return { wg: w, rq };
+      if (rq <= 32 && rq * leaf * floats(dtype) + over <= Math.min(MAX_THREAD_REGS, REG_FILE / w)) return { wg: w, rq };
     }
     if (wg > 0) return { wg: cands[0], rq: Math.ceil(m / cands[0]) };
   }
@@ -212,7 +214,7 @@ export function luFactorBlockedGpu(who: string, args: {
   }
   const leafW = Math.min(leaf, nb, mn);
   const leafCap = leafW;
-  const plan = leafPlan(m, leafCap, dtype, wgAsked, regs, who);
+  const plan = leafPlan(m, leafCap, dtype, wgAsked, regs, who, panelKind === 'left');
   const panelProg = luPanelProgram(dtype, plan.wg, leafCap, plan.rq, panelKind === 'left');
   const trsmProg = luTrsmProgram(dtype);
   const rowid = allocStorage(batch * m * 4, who, true);
