@@ -40,9 +40,9 @@ export interface GpuInfo {
    */
   subnormals: boolean;
   /**
-   * Whether the device has WebGPU's `subgroups` feature (requested at init when the
-   * adapter offers it), and the adapter's subgroup sizes (0 when it does not say).
-   * Kernels with a subgroup variant use it only then.
+   * Whether the adapter offers WebGPU's `subgroups` feature, and its subgroup sizes (0 when
+   * it does not say). Not requested: no kernel uses it, and requesting it made every float32
+   * kernel an order of magnitude slower on an H200 (docs/decisions.md).
    */
   subgroups: boolean;
   subgroupMinSize: number;
@@ -208,10 +208,9 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
       if (typeof v === 'number') requiredLimits[k] = v;
     }
   }
-  const wantSubgroups = adapter.features.has('subgroups');
   let device: GPUDevice;
   try {
-    device = await adapter.requestDevice({ requiredLimits, requiredFeatures: wantSubgroups ? ['subgroups' as GPUFeatureName] : [] });
+    device = await adapter.requestDevice({ requiredLimits });
   } catch (e) {
     throw new DeviceError(`gpu.init: the adapter refused a device (${(e as Error).message})`);
   }
@@ -240,7 +239,7 @@ async function doInit(opts: GpuInitOptions): Promise<GpuInfo> {
     limitsMode,
     limits,
     subnormals,
-    subgroups: device.features.has('subgroups'),
+    subgroups: adapter.features.has('subgroups'),
     subgroupMinSize: (ai as { subgroupMinSize?: number }).subgroupMinSize ?? 0,
     subgroupMaxSize: (ai as { subgroupMaxSize?: number }).subgroupMaxSize ?? 0,
   };
