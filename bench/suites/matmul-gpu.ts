@@ -104,7 +104,7 @@ function tileCase(dtype: 'float32' | 'complex64', n: number, name: string, tile:
   const tdt = complex ? 'torch.complex64' : 'torch.float32';
   const run = () => {
     if (old) {
-      matmulGpu(Ag!, Bg!, planBatch(Ag!, Bg!, 'bench'), n, n, n, tile as MatmulTile).dispose();
+      matmulGpu(Ag!, Bg!, planBatch(Ag!, Bg!, 'bench'), n, n, n, tile as MatmulTile, 'matmul').dispose();
       return;
     }
     const v = (t: Tensor, ld: number) => ({ s: t.gpuStorage(), offset: 0, ld, stride: 0 });
@@ -117,7 +117,7 @@ function tileCase(dtype: 'float32' | 'complex64', n: number, name: string, tile:
       if (!Ag) {
         ({ A, B, Ag, Bg, Cg } = sharedInputs(dtype, n));
         if (old) {
-          const C = matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'bench'), n, n, n, tile as MatmulTile);
+          const C = matmulGpu(Ag, Bg, planBatch(Ag, Bg, 'bench'), n, n, n, tile as MatmulTile, 'matmul');
           await spotCheck(A, B, C, complex);
           C.dispose();
         } else {
@@ -202,6 +202,7 @@ function tuneCases(tune: string): BenchCase[] {
   c64.forEach(([nm, t], i) => cases.push(tileCase('complex64', 2048, nm, t, i === 0)));
   // the old kernel (matmul.wgsl) on its default tiles, for the one-kernel-family A/B
   cases.push(tileCase('float32', 4096, 't128', F32_TILES.t128, false, true));
+  cases.push(tileCase('float32', 4096, 't64', F32_TILES.t64, false, true));
   cases.push(tileCase('complex64', 2048, 't64r8', C64_TILES.t64r8, false, true));
   return cases;
 }

@@ -117,9 +117,17 @@ export function gemmTileFits(t: GemmTile, complex: boolean): boolean {
 }
 
 /** The largest tile whose workgroup count still fills a large GPU (about 2 per SM on an H200). */
+/**
+ * Tiles left out of the automatic pick: on the H200 (driver 580) gemm.wgsl ran float32 t128
+ * at 2.3 TFLOP/s and complex64 t64r8 at 5.7 (64 accumulators per thread), while t64 ran at
+ * 19.8 (bench/results/h200-issue12-tune2.txt; docs/decisions.md). Still selectable by name.
+ */
+export const GEMM_NOT_PICKED: readonly string[] = ['t128', 't64r8'];
+
 export function pickGemmTile(dtype: 'float32' | 'complex64', batch: number, m: number, n: number): GemmTile {
   const complex = dtype === 'complex64';
-  const list = Object.values<GemmTile>(complex ? GEMM_C64_TILES : GEMM_F32_TILES)
+  const list = Object.entries<GemmTile>(complex ? GEMM_C64_TILES : GEMM_F32_TILES)
+    .filter(([name]) => !GEMM_NOT_PICKED.includes(name)).map(([, t]) => t)
     .filter((t, i, all) => gemmTileFits(t, complex) || i === all.length - 1);
   // A software adapter runs a few workgroups at a time on CPU cores: no occupancy to keep up.
   const minCount = gpuInfo()?.isSoftware ? 1 : 256;

@@ -36,9 +36,9 @@ export interface LuBlockParams {
   panel?: 'left' | 'recursive';
 }
 
-/** Defaults for a large GPU: nb 64, leaf 8 were the fastest in every H200 case (1024² to 8192², complex64 2048², 1024 × 128²). */
+/** Defaults for a large GPU: the recursive panel with nb 32, leaf 8 was the fastest in every single-matrix H200 case, within 1% of the best on 1024 × 128² (bench/results/h200-issue12-tune2.txt). */
 export function luBlockDefaults(_m: number, _n: number): LuBlockParams {
-  return { nb: 64, leaf: 8, wg: 0, panel: 'left' };
+  return { nb: 32, leaf: 8, wg: 0, panel: 'recursive' };
 }
 
 const sfx = (dtype: D) => (dtype === 'complex64' ? 'c64' : 'f32');
