@@ -95,7 +95,7 @@ describe('gpu blocked luFactor (nb = 8, leaf 4)', () => {
   });
 
   // the leaf in registers with several row slots per thread (32 threads), and in A
-  for (const [label, extra] of [['registers, 32 threads', { wg: 32 }], ['in A, 32 threads', { wg: 32, leafRegs: false }], ['in A', { leafRegs: false }], ['of the recursive panel', { panel: 'recursive' }]] as const) {
+  for (const [label, extra] of [['registers, 32 threads', { wg: 32 }], ['in A, 32 threads', { wg: 32, leafRegs: false }], ['in A', { leafRegs: false }], ['of the left-looking panel', { panel: 'left' }]] as const) {
     gpuIt(`leaf ${label}: 70×70, 40×17, 17×40 float32 and 33×33 complex64 as on the CPU`, async () => {
       const rng = new Rng(label.length);
       const blocks = { ...SMALL, ...extra };
@@ -193,9 +193,9 @@ describe('gpu blocked luFactor: batches and sizes', () => {
       return d;
     };
     // 5 steps of nb 8: the panel (its 2 leaves in one dispatch) and a gather each, a GEMM in all but the last; the INIT pass
-    expect(count({ nb: 8, leaf: 4 })).toBe(1 + 5 * 2 + 4);
+    expect(count({ nb: 8, leaf: 4, panel: 'left' })).toBe(1 + 5 * 2 + 4);
     expect(count({ nb: 8, leaf: 4, panel: 'recursive' })).toBeGreaterThan(1 + 5 * 3 + 4);
-    await expectMatchesCpu(As, 'float32', { nb: 16, leaf: 4 });
+    await expectMatchesCpu(As, 'float32', { nb: 16, leaf: 4, panel: 'left' });
   });
 
   gpuIt('a batch of 3 mid-size (96×96) matrices with the default blocks: ratio < 30, pivots as on the CPU', async () => {

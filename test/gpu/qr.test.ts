@@ -4,7 +4,7 @@
 // NaN and rank-deficient batch members beside untouched neighbours, and one size > 1024.
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { linalg, Rng, Tensor } from '../../src/index.js';
+import { gpu, linalg, Rng, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { qrGpu, panelShape, type QrMode, type QrParams } from '../../src/backend/gpu/qr.js';
 import { Mat, randomMatrix, toTensor, fromTensor, roundTo } from '../helpers/matrices.js';
@@ -102,7 +102,13 @@ describe('gpu qr: block edges with small panel widths', () => {
       // 1 row lane of 8 columns: 100 rows per thread is past MAX_REG_ROWS, the default takes the storage panel
       expect(panelShape(100, 8, 8).fitsRegs).toBe(false);
       expect([panelShape(60, 8, 8, 4).R, panelShape(40, 8, 8, 4).R, panelShape(40, 8, 8, 8).fitsRegs]).toEqual([64, 48, false]);
-      expect(panelShape(4096, 16, undefined, 4)).toMatchObject({ R: 64, fitsRegs: true });
+      // 4096 rows, nb 16: the widest workgroup the device allows; 64 rows per thread in registers at 1024 threads
+      const lim = gpu.info()!.limits;
+      const cap = Math.min(1024, lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX);
+      const tall = panelShape(4096, 16, undefined, 4);
+      expect(tall).toMatchObject({ WG: cap, R: 4096 / (cap / 16) });
+      if (cap === 1024 && lim.maxComputeWorkgroupStorageSize >= 32768) expect(tall.fitsRegs).toBe(true);
+      else expect(tall.fitsRegs).toBe(tall.R <= 64 && lim.maxComputeWorkgroupStorageSize >= (tall.R * (cap / 16) + cap + 16 + 256 + 1) * 4 + (cap / 16) * 8);
       await run([rand(100, 12, rng, dtype)], dtype, 'reduced', { nb: 8, panelWg: 8 });
     });
     gpuIt(`${dtype}: a single matrix with split-K products (row chunks of ≥ 6, remainder chunk), nb = 4 and 8`, async () => {
