@@ -135,13 +135,12 @@ function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean }
 }
 
 /**
- * C = A·B for the plan's batch, through the strided GEMM (gemm.ts, shaders/matmul/gemm.wgsl)
- * with the plan's broadcast maps; products with m, n ≤ SMALL_MAX through matmul_small.wgsl.
+ * C = A·B for the plan's batch, through the tiled kernel shaders/matmul/matmul.wgsl with the
+ * plan's broadcast maps; products with m, n ≤ SMALL_MAX through matmul_small.wgsl.
  * `tile`: a tile to use instead of the picked one (tests and the tile bench; it also skips
  * the small-product kernel); one that does not fit the device is refused by runProgram with
- * a DeviceError naming it. `kernel`: 'gemm' (default for float32) or 'matmul', the previous
- * tiled kernel (matmul.wgsl; default for complex64), kept selectable for the H200 A/B until
- * gemm.wgsl is measured not slower there.
+ * a DeviceError naming it. `kernel`: 'matmul' (default) or 'gemm' (the strided gemmGpu the
+ * factorizations use, slower on the H200: bench/results/h200-issue12-sgemm-ab.txt).
  */
 export function matmulGpu(
   A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, tile?: MatmulTile, kernel?: 'gemm' | 'matmul',
@@ -162,8 +161,8 @@ export function matmulGpu(
     throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
   }
   const small = m <= SMALL_MAX && n <= SMALL_MAX && !tile;
-  // complex64 stays on matmul.wgsl until measured: gemm.wgsl's ran slower on lavapipe.
-  if ((kernel ?? (dtype === 'float32' ? 'gemm' : 'matmul')) === 'gemm' && !small) {
+  // matmul.wgsl by default: on the H200 its t128 ran sgemm 4096 at 30.9 TFLOP/s against gemm.wgsl's best 25.7 (bench/results/h200-issue12-sgemm-ab.txt).
+  if ((kernel ?? 'matmul') === 'gemm' && !small) {
     // A broadcast operand with one matrix is stride 0; other broadcasts go through a map.
     const aOne = plan.aIdx !== null && plan.aCount === 1, bOne = plan.bIdx !== null && plan.bCount === 1;
     const ai = indexStorage(aOne ? null : plan.aIdx), bi = indexStorage(bOne ? null : plan.bIdx);
