@@ -11,6 +11,7 @@ export * as gpu from './backend/gpu/api.js';
 export { frexp, heaviside, logspace, type LogspaceOptions } from './special/index.js';
 export * as special from './special/index.js';
 export * as gdn from './gdn/index.js';
+export * from './ops/index.js';
 
 // The package entry fills the registry (once) for every public function above.
 registerAll();

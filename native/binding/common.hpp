@@ -19,7 +19,7 @@
 namespace lapis::binding {
 
 // Must match dtypeCode() in src/core/dtype.ts.
-enum DTypeCode : int { F32 = 0, F64 = 1, C64 = 2, C128 = 3, I32 = 4 };
+enum DTypeCode : int { F32 = 0, F64 = 1, C64 = 2, C128 = 3, I32 = 4, U32 = 5, BOOL = 6 };
 
 using Fn = Napi::Value (*)(const Napi::CallbackInfo&);
 
@@ -56,9 +56,9 @@ inline CallSize& current_call_size() {
 inline void note_size(int64_t dtype, int64_t batch, int64_t m, int64_t n) { current_call_size() = {dtype, batch, m, n}; }
 
 inline std::string describe_size(const CallSize& c) {
-  static const char* names[] = {"float32", "float64", "complex64", "complex128", "int32"};
+  static const char* names[] = {"float32", "float64", "complex64", "complex128", "int32", "uint32", "bool"};
   if (c.m < 0 || c.n < 0) return "";
-  const char* dt = c.dtype >= 0 && c.dtype <= 4 ? names[c.dtype] : "";
+  const char* dt = c.dtype >= 0 && c.dtype <= 6 ? names[c.dtype] : "";
   std::string dims = std::to_string(c.m) + "\xc3\x97" + std::to_string(c.n) + (*dt ? " " : "") + dt;
   if (c.batch == 1) return " for a " + dims + " matrix";
   return " for a batch of " + std::to_string(c.batch) + " " + dims + " matrices";
@@ -96,6 +96,9 @@ template <class S> constexpr napi_typedarray_type typed_array_type();
 template <> constexpr napi_typedarray_type typed_array_type<float>() { return napi_float32_array; }
 template <> constexpr napi_typedarray_type typed_array_type<double>() { return napi_float64_array; }
 template <> constexpr napi_typedarray_type typed_array_type<int32_t>() { return napi_int32_array; }
+template <> constexpr napi_typedarray_type typed_array_type<uint32_t>() { return napi_uint32_array; }
+// bool tensors are Uint8Array (0/1) on the CPU; there is no uint8 dtype for it to clash with.
+template <> constexpr napi_typedarray_type typed_array_type<uint8_t>() { return napi_uint8_array; }
 
 // A typed array viewed as T elements (T complex: pairs of scalars). `count` is in T units.
 // `js` is the array itself (valid during the call) and `shared` says it lives on a
@@ -247,6 +250,21 @@ auto dispatch_float(Napi::Env env, int64_t code, const char* who, F&& f) {
     case F64: return f(double{});
     case C64: return f(std::complex<float>{});
     case C128: return f(std::complex<double>{});
+    default: type_error(env, std::string(who) + ": unsupported dtype code " + std::to_string(code));
+  }
+}
+
+// Calls f(T{}) for every dtype: the floating ones, int32_t, uint32_t and uint8_t (bool).
+template <class F>
+auto dispatch_all(Napi::Env env, int64_t code, const char* who, F&& f) {
+  switch (code) {
+    case F32: return f(float{});
+    case F64: return f(double{});
+    case C64: return f(std::complex<float>{});
+    case C128: return f(std::complex<double>{});
+    case I32: return f(int32_t{});
+    case U32: return f(uint32_t{});
+    case BOOL: return f(uint8_t{});
     default: type_error(env, std::string(who) + ": unsupported dtype code " + std::to_string(code));
   }
 }

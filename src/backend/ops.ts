@@ -4,8 +4,8 @@
 // and one of these. Implementations return tensors on the device they were given.
 import type { Tensor } from '../core/tensor.js';
 import type { BatchPlan } from '../core/batch.js';
-import type { ElementwiseLayout } from '../core/broadcast.js';
-import type { DType } from '../core/dtype.js';
+import type { ElementwiseLayout, ElementwiseLayoutN } from '../core/broadcast.js';
+import type { AnyStorage, DType } from '../core/dtype.js';
 
 /** Per-matrix LAPACK status: int32 tensor of the batch shape, on the op's device. */
 export type InfoTensor = Tensor<'int32'>;
@@ -14,7 +14,7 @@ export interface OpSignatures {
   /** Host → GPU copy (GPU backend). */
   upload: (t: Tensor) => Tensor;
   /** GPU → host copy into a new typed array. */
-  download: (t: Tensor) => Promise<Float32Array | Float64Array | Int32Array>;
+  download: (t: Tensor) => Promise<AnyStorage>;
   /** Same buffer, new shape (GPU tensors; CPU reshape is a view). */
   reshape: (t: Tensor, shape: readonly number[]) => Tensor;
   /** Batched matrix transpose (conj = adjoint) of the last two dims, new tensor. */
@@ -69,6 +69,60 @@ export interface OpSignatures {
   /** base^linspace(start, end, steps), registered per output dtype (int32 included). */
   logspace: (steps: number, start: number, end: number, base: number, dtype: DType) => Tensor;
 
+  // ---- The tensor API (src/ops): elementwise, reductions, indexing. Tensors are dense and
+  // row-major; these entries take contiguous inputs and return new contiguous tensors.
+  /**
+   * x converted to `to` (registered per source dtype): real → complex sets im = 0; float →
+   * integer truncates toward zero, NaN → 0, saturating at the range ends; → bool is x ≠ 0
+   * (complex: re ≠ 0 or im ≠ 0); bool → 0/1. complex → real is refused by the caller.
+   */
+  cast: (x: Tensor, to: DType) => Tensor;
+  /**
+   * Elementwise unary op on x's dtype (the caller has promoted: sqrt of int32 arrives as
+   * float32). Output dtype: unaryOutDtype(op, x.dtype) (src/backend/ops.ts).
+   */
+  unary: (x: Tensor, op: UnaryOp) => Tensor;
+  /**
+   * a ∘ b over a broadcast layout; a and b have one dtype (the caller promoted). Output dtype:
+   * binaryOutDtype(op, dtype): bool for comparisons and logical ops, else the input dtype.
+   */
+  binary: (a: Tensor, b: Tensor, op: BinaryOp, layout: ElementwiseLayout) => Tensor;
+  /** cond ? a : b over a 3-operand broadcast layout; cond is bool, a and b one dtype (registered per a's dtype). */
+  where: (cond: Tensor<'bool'>, a: Tensor, b: Tensor, layout: ElementwiseLayoutN) => Tensor;
+  /**
+   * Reduces `dims` (sorted, unique, non-negative; all dims for a full reduction) of x, dims
+   * dropped or kept as 1. Output dtype: reduceOutDtype(op, x.dtype). sum/prod accumulate
+   * pairwise (float32: in float32 with pairwise/compensated sums); max/min propagate NaN.
+   */
+  reduce: (x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: boolean) => Tensor;
+  /**
+   * max or min along one dim with the index of the first extremum (NaN counts as the
+   * extremum, numpy's rule); values keep x's dtype (real dtypes and integral), indices int32.
+   */
+  argReduce: (x: Tensor, op: 'max' | 'min', dim: number, keepDims: boolean) => { values: Tensor; indices: Tensor<'int32'> };
+  /**
+   * A new contiguous tensor of view.shape: out[i…] = x.flat[view.offset + Σ i_d·view.strides[d]]
+   * (element units, strides may be 0 or negative; the caller checked every reachable offset
+   * is inside x). conj: complex conjugate on the way (mH). Transpose, permute, slice,
+   * diagonal, expand and split are all this op.
+   */
+  stridedCopy: (x: Tensor, view: StridedView, conj: boolean) => Tensor;
+  /** triu (upper) or tril of the last two dims: entries with j − i < k (upper) or j − i > k (lower) set to 0. */
+  triangle: (x: Tensor, upper: boolean, k: number) => Tensor;
+  /** Concatenation along `dim` of tensors of one dtype and device whose other dims agree (checked by the caller). */
+  concat: (xs: readonly Tensor[], dim: number) => Tensor;
+  /**
+   * Flat gather: out (index's shape) = x.flat[index], int32 indices already normalised to
+   * [0, x.size) by the caller on the CPU; the GPU entry checks bounds itself (a deferred
+   * ArgumentError at the first read, output 0 there) since it cannot read the indices synchronously.
+   */
+  take: (x: Tensor, index: Tensor<'int32'>) => Tensor;
+  /**
+   * A copy of x with x.flat[index[i]] = values[i] (accumulate: += values[i], every duplicate
+   * counted); index and values have one size (values already broadcast). Bounds as for take.
+   */
+  put: (x: Tensor, index: Tensor<'int32'>, values: Tensor, accumulate: boolean) => Tensor;
+
   // Composite ops: entries may compose other registry ops (lookup on their own device).
   /**
    * Moore–Penrose pseudo-inverse (…, n, m) of (…, m, n) from the SVD; singular values at or
@@ -107,6 +161,55 @@ export interface OpSignatures {
   gdnStatePass: (
     X: Tensor, q: Tensor, k: Tensor, gamma: Float64Array, chunkSize: number, initialState: Tensor | null,
   ) => { o: Tensor; finalState: Tensor };
+}
+
+/** A strided window on a contiguous tensor's flat storage, in elements (a complex number is one). */
+export interface StridedView {
+  shape: readonly number[];
+  strides: readonly number[];
+  offset: number;
+}
+
+/** Elementwise unary ops (registry op `unary`). */
+export type UnaryOp =
+  | 'neg' | 'abs' | 'sign' | 'sqrt' | 'exp' | 'log' | 'log1p' | 'expm1' | 'sin' | 'cos' | 'tanh' | 'sigmoid'
+  | 'conj' | 'real' | 'imag' | 'angle' | 'logicalNot';
+export const UNARY_OPS: readonly UnaryOp[] = [
+  'neg', 'abs', 'sign', 'sqrt', 'exp', 'log', 'log1p', 'expm1', 'sin', 'cos', 'tanh', 'sigmoid',
+  'conj', 'real', 'imag', 'angle', 'logicalNot',
+];
+
+/** Elementwise binary ops (registry op `binary`). */
+export type BinaryOp =
+  | 'add' | 'sub' | 'mul' | 'div' | 'pow' | 'minimum' | 'maximum'
+  | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'logicalAnd' | 'logicalOr';
+export const BINARY_OPS: readonly BinaryOp[] = [
+  'add', 'sub', 'mul', 'div', 'pow', 'minimum', 'maximum', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr',
+];
+
+/** Reductions (registry op `reduce`); mean is sum / count in the public function. */
+export type ReduceOp = 'sum' | 'prod' | 'max' | 'min' | 'any' | 'all';
+
+/** The dtype `unary` returns: real parts of complex for abs/real/imag/angle, bool for logicalNot. */
+export function unaryOutDtype(op: UnaryOp, d: DType): DType {
+  if (op === 'logicalNot') return 'bool';
+  if (op === 'abs' || op === 'real' || op === 'imag' || op === 'angle') return d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d;
+  return d;
+}
+
+/** The dtype `binary` returns: bool for comparisons and logical ops, else the operands' dtype. */
+export function binaryOutDtype(op: BinaryOp, d: DType): DType {
+  switch (op) {
+    case 'eq': case 'ne': case 'lt': case 'le': case 'gt': case 'ge': case 'logicalAnd': case 'logicalOr': return 'bool';
+    default: return d;
+  }
+}
+
+/** The dtype `reduce` returns: bool for any/all; int32 for sum/prod of bool; else x's dtype. */
+export function reduceOutDtype(op: ReduceOp, d: DType): DType {
+  if (op === 'any' || op === 'all') return 'bool';
+  if ((op === 'sum' || op === 'prod') && d === 'bool') return 'int32';
+  return d;
 }
 
 /** The rank threshold max(atol, rtol·σ_max) (torch's rule; rtol's default depends on atol). */

@@ -56,3 +56,37 @@ export function elementwiseLayout(
   if (dims.length === 0) { dims.push(1); as.push(0); bs.push(0); }
   return { shape, size: sizeOf(shape), dims, aStrides: as, bStrides: bs };
 }
+
+/** How N contiguous operands line up with their broadcast result (see ElementwiseLayout). */
+export interface ElementwiseLayoutN {
+  shape: number[];
+  size: number;
+  /** Collapsed walk, never empty; innermost strides are 0 or 1 for every operand. */
+  dims: number[];
+  /** strides[i][d]: operand i's element stride along dims[d] (0 on a broadcast dim). */
+  strides: number[][];
+}
+
+/** The layout of an N-ary elementwise op (where(cond, a, b)) on contiguous operands. */
+export function elementwiseLayoutN(shapes: readonly (readonly number[])[], who: string, names: readonly string[]): ElementwiseLayoutN {
+  let shape: number[] = [];
+  for (let i = 0; i < shapes.length; i++) {
+    shape = i === 0 ? [...shapes[0]] : broadcastShapes(shape, shapes[i], who, [names.slice(0, i).join('/'), names[i]], '');
+  }
+  const src = shapes.map((s) => stridesIn(s, shape));
+  const dims: number[] = [];
+  const strides: number[][] = shapes.map(() => []);
+  for (let i = 0; i < shape.length; i++) {
+    if (shape[i] === 1) continue;
+    const k = dims.length - 1;
+    if (k >= 0 && src.every((s, j) => strides[j][k] === s[i] * shape[i])) {
+      dims[k] *= shape[i];
+      src.forEach((s, j) => { strides[j][k] = s[i]; });
+    } else {
+      dims.push(shape[i]);
+      src.forEach((s, j) => strides[j].push(s[i]));
+    }
+  }
+  if (dims.length === 0) { dims.push(1); strides.forEach((s) => s.push(0)); }
+  return { shape, size: sizeOf(shape), dims, strides };
+}

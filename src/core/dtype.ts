@@ -1,5 +1,7 @@
 /** Element types. Complex dtypes are interleaved (re, im) pairs in a real typed array. */
-export type DType = 'float32' | 'float64' | 'complex64' | 'complex128' | 'int32';
+export type DType = 'float32' | 'float64' | 'complex64' | 'complex128' | 'int32' | 'uint32' | 'bool';
+/** The integer and boolean dtypes (no linalg; elementwise, reductions, indexing). */
+export type IntegralDType = 'int32' | 'uint32' | 'bool';
 export type FloatDType = 'float32' | 'float64' | 'complex64' | 'complex128';
 export type RealDType = 'float32' | 'float64';
 export type ComplexDType = 'complex64' | 'complex128';
@@ -10,9 +12,18 @@ export type StorageOf<D extends DType> = D extends 'float32' | 'complex64'
   ? Float32Array
   : D extends 'int32'
     ? Int32Array
-    : Float64Array;
+    : D extends 'uint32'
+      ? Uint32Array
+      : D extends 'bool'
+        ? Uint8Array
+        : Float64Array;
 
-export const DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32'];
+/** Every backing array type (the union of StorageOf over DType). */
+export type AnyStorage = Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array;
+
+export const DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
+/** The integer and boolean dtypes. */
+export const INTEGRAL_DTYPES: readonly IntegralDType[] = ['int32', 'uint32', 'bool'];
 /** The floating dtypes every linalg op is registered for on the CPU. */
 export const FLOAT_DTYPES: readonly FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 /** The real floating dtypes (elementwise special functions, norms' outputs). */
@@ -29,9 +40,15 @@ export function scalarsPerElement(d: DType): 1 | 2 {
   return isComplex(d) ? 2 : 1;
 }
 
-/** Bytes per scalar of the backing array. */
-export function bytesPerScalar(d: DType): 4 | 8 {
+/** Bytes per scalar of the CPU backing array (bool: one byte; the GPU stores bool as u32). */
+export function bytesPerScalar(d: DType): 1 | 4 | 8 {
+  if (d === 'bool') return 1;
   return d === 'float64' || d === 'complex128' ? 8 : 4;
+}
+
+/** True for float32/float64/complex64/complex128. */
+export function isFloating(d: DType): d is FloatDType {
+  return d === 'float32' || d === 'float64' || d === 'complex64' || d === 'complex128';
 }
 
 /** The real dtype with the same precision (complex64 → float32). */
@@ -49,13 +66,18 @@ export function epsOf(d: DType): number {
   return realOf(d) === 'float64' ? 2.220446049250313e-16 : 1.1920928955078125e-7;
 }
 
-export function storageCtor(d: DType): Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor {
+export type StorageCtor =
+  | Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor;
+
+export function storageCtor(d: DType): StorageCtor {
   if (d === 'int32') return Int32Array;
+  if (d === 'uint32') return Uint32Array;
+  if (d === 'bool') return Uint8Array;
   return bytesPerScalar(d) === 8 ? Float64Array : Float32Array;
 }
 
 /** The dtype codes of the native addon (DTypeCode in native/binding/common.hpp). */
-export type DTypeCode = 0 | 1 | 2 | 3 | 4;
+export type DTypeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 /** Small integer code shared with the native addon (native/binding/common.hpp). */
 export function dtypeCode(d: DType): DTypeCode {
@@ -65,10 +87,52 @@ export function dtypeCode(d: DType): DTypeCode {
     case 'complex64': return 2;
     case 'complex128': return 3;
     case 'int32': return 4;
+    case 'uint32': return 5;
+    case 'bool': return 6;
   }
 }
 
-/** The common dtype of two operands (torch's promotion among the float/complex types). */
+/** The category of a dtype for promotion: bool < integer < floating < complex (torch's order). */
+export function categoryOf(d: DType): 0 | 1 | 2 | 3 {
+  if (d === 'bool') return 0;
+  if (d === 'int32' || d === 'uint32') return 1;
+  return isComplex(d) ? 3 : 2;
+}
+
+/**
+ * The dtype two tensor operands compute in (torch's rules without int64): the higher
+ * category wins, the wider float precision wins (int32 + float32 → float32, float32 +
+ * complex128 → complex128, bool + x → x). int32 with uint32 has no common type without
+ * int64: null (callers raise a DTypeError naming both).
+ */
+export function resultType(a: DType, b: DType): DType | null {
+  if (a === b) return a;
+  const ca = categoryOf(a), cb = categoryOf(b);
+  if (ca === 0) return b;
+  if (cb === 0) return a;
+  if (ca === 1 && cb === 1) return null;
+  if (ca === 1) return b;
+  if (cb === 1) return a;
+  return promote(a, b);
+}
+
+/**
+ * The dtype of a tensor operand `t` combined with a JS scalar (torch's rule: a scalar only
+ * raises the category): integral tensor + non-integer number → float32; bool tensor +
+ * integer → int32; real tensor + complex scalar → the complex dtype of its precision
+ * (integral → complex64). `scalar`: 'int' for an integer-valued number, 'float' for any
+ * other number (NaN, ±Inf included), 'complex' for a Complex, 'bool' for a boolean.
+ */
+export function resultTypeWithScalar(t: DType, scalar: 'bool' | 'int' | 'float' | 'complex'): DType {
+  const c = categoryOf(t);
+  if (scalar === 'bool') return t;
+  if (scalar === 'int') return c === 0 ? 'int32' : t;
+  if (scalar === 'float') return c <= 1 ? 'float32' : t;
+  if (c === 3) return t;
+  return c === 2 ? complexOf(t) : 'complex64';
+}
+
+/** The common dtype of two floating operands (torch's promotion among the float/complex types). */
 export function promote(a: DType, b: DType): DType {
   if (a === b) return a;
   const wide = realOf(a) === 'float64' || realOf(b) === 'float64';

@@ -8,20 +8,25 @@ import { shaderText } from './shaders.js';
 export type Defines = Record<string, string | number | boolean>;
 
 /** GPU element types a kernel can be specialised for. */
-export type GpuDType = 'float32' | 'complex64' | 'int32';
+export type GpuDType = 'float32' | 'complex64' | 'int32' | 'uint32' | 'bool';
 
 /**
  * The standard dtype defines: `T` (element type), `S` (scalar type), `IS_COMPLEX`, `IS_INT`,
- * `DTYPE` (suffix for entry point names: f32, c64, i32), `ZERO`, `ONE`.
+ * `IS_UINT`, `IS_BOOL`, `DTYPE` (suffix for entry point names: f32, c64, i32, u32, b), `ZERO`, `ONE`.
+ * bool is stored as one u32 (0 or 1) per element: WGSL has no 8-bit storage.
  */
 export function dtypeDefines(dtype: GpuDType): Defines {
   switch (dtype) {
     case 'float32':
-      return { T: 'f32', S: 'f32', IS_COMPLEX: false, IS_INT: false, DTYPE: 'f32', ZERO: 'f32(0)', ONE: 'f32(1)' };
+      return { T: 'f32', S: 'f32', IS_COMPLEX: false, IS_INT: false, IS_UINT: false, IS_BOOL: false, DTYPE: 'f32', ZERO: 'f32(0)', ONE: 'f32(1)' };
     case 'complex64':
-      return { T: 'vec2f', S: 'f32', IS_COMPLEX: true, IS_INT: false, DTYPE: 'c64', ZERO: 'vec2f(0)', ONE: 'vec2f(1, 0)' };
+      return { T: 'vec2f', S: 'f32', IS_COMPLEX: true, IS_INT: false, IS_UINT: false, IS_BOOL: false, DTYPE: 'c64', ZERO: 'vec2f(0)', ONE: 'vec2f(1, 0)' };
     case 'int32':
-      return { T: 'i32', S: 'i32', IS_COMPLEX: false, IS_INT: true, DTYPE: 'i32', ZERO: 'i32(0)', ONE: 'i32(1)' };
+      return { T: 'i32', S: 'i32', IS_COMPLEX: false, IS_INT: true, IS_UINT: false, IS_BOOL: false, DTYPE: 'i32', ZERO: 'i32(0)', ONE: 'i32(1)' };
+    case 'uint32':
+      return { T: 'u32', S: 'u32', IS_COMPLEX: false, IS_INT: false, IS_UINT: true, IS_BOOL: false, DTYPE: 'u32', ZERO: 'u32(0)', ONE: 'u32(1)' };
+    case 'bool':
+      return { T: 'u32', S: 'u32', IS_COMPLEX: false, IS_INT: false, IS_UINT: false, IS_BOOL: true, DTYPE: 'b', ZERO: 'u32(0)', ONE: 'u32(1)' };
   }
 }
 

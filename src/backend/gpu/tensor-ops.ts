@@ -11,6 +11,8 @@ import { runProgram, cachedProgram, type GpuProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
 
 export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32'];
+/** Every dtype a GPU tensor may have (no f64 in WGSL). */
+export const GPU_STORAGE_DTYPES: readonly DType[] = ['float32', 'complex64', 'int32', 'uint32', 'bool'];
 
 /**
  * A new GPU tensor with uninitialised contents, for a kernel to write (backend use): its
@@ -20,8 +22,12 @@ export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32']
 export function emptyGpu<D extends DType>(dtype: D, shape: readonly number[], who: string): Tensor<D> {
   let n = 1;
   for (const d of shape) n *= d;
-  const bytes = n * (dtype === 'complex64' ? 8 : 4);
-  return Tensor.fromGpu(dtype, shape, allocStorage(bytes, who, true));
+  return Tensor.fromGpu(dtype, shape, allocStorage(n * gpuBytesPerElement(dtype), who, true));
+}
+
+/** Bytes per element in a GPU buffer: complex64 8; everything else 4 (bool is one u32 per element: WGSL has no 8-bit storage). */
+export function gpuBytesPerElement(dtype: DType): 4 | 8 {
+  return dtype === 'complex64' ? 8 : 4;
 }
 
 /** Throws unless `t` lives on the GPU (backend entries take tensors as given). */
@@ -32,7 +38,8 @@ export function requireGpu(t: Tensor, who: string, name: string): void {
 function upload(t: Tensor): Tensor {
   const who = 'to';
   const device = gpuDevice(who);
-  const src = t.dataSync();
+  const host = t.dataSync();
+  const src = t.dtype === 'bool' ? Uint32Array.from(host) : host;
   const out = Tensor.fromGpu(t.dtype, t.shape, allocStorage(src.byteLength, who));
   if (src.byteLength > 0) {
     // The buffer just left the pool, so no unsubmitted command reads it: a queue write
@@ -42,13 +49,14 @@ function upload(t: Tensor): Tensor {
   return out;
 }
 
-async function download(t: Tensor): Promise<Float32Array | Int32Array> {
+async function download(t: Tensor): Promise<Float32Array | Int32Array | Uint32Array | Uint8Array> {
   const who = 'data';
   const device = gpuDevice(who);
   const s = t.gpuStorage();
-  const bytes = t.byteLength;
-  const out = t.dtype === 'int32' ? new Int32Array(bytes / 4) : new Float32Array(bytes / 4);
-  if (bytes === 0) return out;
+  const bytes = t.size * gpuBytesPerElement(t.dtype);
+  const out = t.dtype === 'int32' ? new Int32Array(bytes / 4)
+    : t.dtype === 'uint32' || t.dtype === 'bool' ? new Uint32Array(bytes / 4) : new Float32Array(bytes / 4);
+  if (bytes === 0) return t.dtype === 'bool' ? new Uint8Array(0) : out;
   const staging = device.createBuffer({ size: Math.ceil(bytes / 4) * 4, usage: 0x01 | 0x08 /* MAP_READ | COPY_DST */ });
   try {
     commandEncoder(who).copyBufferToBuffer(bufferOf(s), 0, staging, 0, staging.size);
@@ -66,7 +74,7 @@ async function download(t: Tensor): Promise<Float32Array | Int32Array> {
   } finally {
     staging.destroy();
   }
-  return out;
+  return t.dtype === 'bool' ? Uint8Array.from(out as Uint32Array, (v) => (v !== 0 ? 1 : 0)) : out;
 }
 
 function reshape(t: Tensor, shape: readonly number[]): Tensor {
@@ -127,8 +135,9 @@ function transpose(A: Tensor, conj: boolean): Tensor {
 }
 
 export function registerTensorOpsGpu(): void {
-  register('upload', GPU_DTYPES, 'gpu', upload);
-  register('download', GPU_DTYPES, 'gpu', download);
-  register('reshape', GPU_DTYPES, 'gpu', reshape);
+  // Moves and reshapes take every dtype WGSL can hold: uint32 and bool (one u32 per element) too.
+  register('upload', GPU_STORAGE_DTYPES, 'gpu', upload);
+  register('download', GPU_STORAGE_DTYPES, 'gpu', download);
+  register('reshape', GPU_STORAGE_DTYPES, 'gpu', reshape);
   register('transpose', GPU_DTYPES, 'gpu', transpose);
 }
