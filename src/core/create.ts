@@ -1,29 +1,39 @@
-import { type DType, type Device, isComplex, storageCtor, scalarsPerElement, DTYPES } from './dtype.js';
+import { type DType, type Device, isComplex, isFloating, storageCtor, scalarsPerElement, DTYPES, INTEGRAL_DTYPES } from './dtype.js';
 import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from './errors.js';
 import { checkArg, opt, readOptions, show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
 import { Tensor, inferShape, hasComplexLeaf } from './tensor.js';
-import { isComplexLike } from '../complex/complex.js';
+import { type ComplexLike, isComplexLike } from '../complex/complex.js';
+import { has, lookup } from '../backend/registry.js';
+import {
+  type NumericTypedArray, type MathjsMatrixLike, type MlMatrixLike, type StridedLike,
+  isNumericTypedArray, isMathjsMatrix, isMlMatrix, isStrided, typedArrayDtype, mathjsToNested, mlMatrixToData,
+  gatherStrided, stridedDtype,
+} from './interop.js';
 
-type TypedArray = Float32Array | Float64Array | Int32Array;
+type TypedArray = Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array;
 
 export interface CreateOptions<D extends DType = DType> {
   dtype?: D;
   device?: Device;
 }
 
-/** What every public function accepts for a tensor argument. */
+/**
+ * What every public function accepts for a tensor argument: a Tensor; a number, boolean or
+ * {re, im} scalar; nested arrays; a bare typed array (1-D); `{ data, shape, dtype? }`; a
+ * strided `{ data, shape, stride, offset }` (scijs ndarray); a mathjs Matrix; an ml-matrix Matrix.
+ */
 export type TensorLike =
   | Tensor
   | number
+  | boolean
+  | ComplexLike
   | readonly unknown[]
-  | { data: TypedArray | readonly number[]; shape: readonly number[]; dtype?: DType };
-
-function defaultDtypeOfArray(a: TypedArray, complex: boolean): DType {
-  if (a instanceof Int32Array) return 'int32';
-  if (a instanceof Float32Array) return complex ? 'complex64' : 'float32';
-  return complex ? 'complex128' : 'float64';
-}
+  | NumericTypedArray
+  | { data: NumericTypedArray | readonly (number | boolean)[]; shape: readonly number[]; dtype?: DType }
+  | StridedLike
+  | MathjsMatrixLike
+  | MlMatrixLike;
 
 function checkDtype(d: unknown, who: string): asserts d is DType {
   if (!DTYPES.includes(d as DType)) {
@@ -40,6 +50,21 @@ function checkInt32(v: number, who: string, at: number): void {
   }
 }
 
+/**
+ * Raw values stored as int32/uint32/bool must already be values of the type (1.5, -1 into
+ * uint32 or 2 into bool would be silently changed); `cast` converts a tensor with rounding rules.
+ */
+function checkValue(v: number, d: DType, who: string, at: number): void {
+  if (d === 'int32') checkInt32(v, who, at);
+  else if (d === 'uint32') {
+    if (!(Number.isInteger(v) && v >= 0 && v <= 4294967295)) {
+      throw new ArgumentError(`${who}: element ${at} is ${show(v)}, not a uint32 value (an integer in [0, 2^32 - 1])`);
+    }
+  } else if (d === 'bool' && v !== 0 && v !== 1) {
+    throw new ArgumentError(`${who}: element ${at} is ${show(v)}, not a bool value (true/false or 0/1); cast(t, 'bool') tests x ≠ 0`);
+  }
+}
+
 /** The `data` of `{ data, shape }`: a numeric typed array, or an array of numbers (booleans count as 0/1). */
 function checkData(data: unknown, d: DType, who: string): void {
   if (Array.isArray(data)) {
@@ -48,17 +73,41 @@ function checkData(data: unknown, d: DType, who: string): void {
       if (typeof x !== 'number' && typeof x !== 'boolean') {
         throw new DTypeError(`${who}: data[${i}] is ${show(x)}, expected a number`);
       }
-      if (d === 'int32') checkInt32(Number(x), who, i);
+      checkValue(Number(x), d, who, i);
     }
     return;
   }
-  const numeric = ArrayBuffer.isView(data) && !(data instanceof DataView) &&
-    !(data instanceof BigInt64Array) && !(data instanceof BigUint64Array);
-  if (!numeric) throw new DTypeError(`${who}: data must be a numeric typed array or an array of numbers, got ${show(data)}`);
-  if (d === 'int32' && !(data instanceof Int32Array)) {
+  if (!isNumericTypedArray(data)) throw new DTypeError(`${who}: data must be a numeric typed array or an array of numbers, got ${show(data)}`);
+  if (d === 'int32' || d === 'uint32' || d === 'bool') {
+    if (data instanceof storageCtor(d) && d !== 'bool') return;
     const a = data as unknown as ArrayLike<number>;
-    for (let i = 0; i < a.length; i++) checkInt32(a[i], who, i);
+    for (let i = 0; i < a.length; i++) checkValue(Number(a[i]), d, who, i);
   }
+}
+
+/** A scijs dtype name (ndarray's `dtype` getter) that is not a lapis dtype: the data's type decides instead. */
+const FOREIGN_DTYPE_NAMES = new Set(['array', 'generic', 'buffer', 'int8', 'int16', 'uint8', 'uint16', 'uint8_clamped', 'float16', 'bigint64', 'biguint64']);
+
+/**
+ * Stores flat data of a shape. The dtype is `given`, else: booleans only → bool, an array of
+ * numbers → float64, a typed array → its own type (see interop.ts `typedArrayDtype`). A typed
+ * array of the dtype's storage type is wrapped without a copy.
+ */
+function fromData(data: unknown, shape: unknown, given: DType | undefined, who: string): Tensor {
+  checkShape(shape, who);
+  if (given !== undefined) checkDtype(given, who);
+  let d: DType;
+  if (given) d = given;
+  else if (Array.isArray(data)) d = data.length > 0 && data.every((x) => typeof x === 'boolean') ? 'bool' : 'float64';
+  else if (isNumericTypedArray(data)) d = typedArrayDtype(data, who);
+  else throw new DTypeError(`${who}: data must be a numeric typed array or an array of numbers, got ${show(data)}`);
+  checkData(data, d, who);
+  const C = storageCtor(d);
+  const want = sizeOf(shape) * scalarsPerElement(d);
+  const n = (data as ArrayLike<unknown>).length;
+  if (n !== want) throw new ShapeError(`${who}: shape ${fmtShape(shape)} of ${d} needs ${want} scalars, data holds ${n}`);
+  const arr = data instanceof C ? data : C.from(data as ArrayLike<number>);
+  return Tensor.fromStorage(d, shape, arr as never);
 }
 
 /**
@@ -75,82 +124,130 @@ export function tensor<D extends DType = DType>(value: TensorLike, opts: CreateO
   const who = 'tensor';
   opts = readOptions(who, opts, CREATE_OPTIONS);
   let t: Tensor;
+  // The dtype the value was read as came from the value itself: opts.dtype casts it afterwards.
+  let cast = true;
   if (value instanceof Tensor) {
     if (value.isDisposed) throw new DeviceError(`${who}: the tensor was disposed`);
-    t = opts.dtype && opts.dtype !== value.dtype ? castCpu(value, opts.dtype, who) : value;
-  } else if (typeof value === 'number') {
-    const d = opts.dtype ?? 'float64';
-    if (d === 'int32') checkInt32(value, who, 0);
+    t = value;
+  } else if (typeof value === 'number' || typeof value === 'boolean') {
+    const d = opts.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float64');
+    if (!isComplex(d)) checkValue(Number(value), d, who, 0);
     t = Tensor.empty(d, []);
-    (t.dataSync() as TypedArray)[0] = value;
+    (t.dataSync() as TypedArray)[0] = Number(value);
+    cast = false;
   } else if (isComplexLike(value)) {
     const d = opts.dtype ?? 'complex128';
     if (!isComplex(d)) throw new DTypeError(`${who}: a complex value cannot be stored as ${d}`);
     t = Tensor.empty(d, []);
     const s = t.dataSync() as Float64Array;
     s[0] = value.re; s[1] = value.im;
+    cast = false;
   } else if (Array.isArray(value)) {
     t = fromNested(value, opts.dtype, who);
+    cast = false;
+  } else if (isNumericTypedArray(value)) {
+    // A bare typed array is a 1-D tensor of its values (its own dtype; opts.dtype casts).
+    t = fromData(value, [value.length], undefined, who);
+  } else if (isMathjsMatrix(value)) {
+    t = fromNested(mathjsToNested(value, who), opts.dtype, who);
+    cast = false;
+  } else if (isMlMatrix(value)) {
+    const { data, shape } = mlMatrixToData(value, who);
+    t = Tensor.fromStorage('float64', shape, data);
+  } else if (isStrided(value)) {
+    const own = value.dtype !== undefined && FOREIGN_DTYPE_NAMES.has(value.dtype) ? undefined : value.dtype;
+    if (own !== undefined) checkDtype(own, who);
+    const given = stridedDtype(value) ?? opts.dtype;
+    const g = gatherStrided(value, given !== undefined && isComplex(given) ? 2 : 1, who);
+    t = fromData(g.data, g.shape, given, who);
   } else if (typeof value === 'object' && value !== null && 'data' in value && 'shape' in value) {
-    const { data, shape } = value as { data: TypedArray | number[]; shape: number[]; dtype?: DType };
-    checkShape(shape, who);
-    const given = (value as { dtype?: DType }).dtype ?? opts.dtype;
-    if (given !== undefined) checkDtype(given, who);
-    let d: DType;
-    if (given) d = given;
-    else if (Array.isArray(data)) d = 'float64';
-    else d = defaultDtypeOfArray(data as TypedArray, false);
-    const C = storageCtor(d);
-    const want = sizeOf(shape) * scalarsPerElement(d);
-    checkData(data, d, who);
-    if (data.length !== want) {
-      throw new ShapeError(`${who}: shape ${fmtShape(shape)} of ${d} needs ${want} scalars, data holds ${data.length}`);
-    }
-    const arr = data instanceof C ? data : C.from(data as ArrayLike<number>);
-    t = Tensor.fromStorage(d, shape, arr as never);
-    if (opts.dtype && opts.dtype !== d) t = castCpu(t, opts.dtype, who);
+    const { data, shape } = value as { data: unknown; shape: unknown; dtype?: DType };
+    t = fromData(data, shape, (value as { dtype?: DType }).dtype ?? opts.dtype, who);
   } else {
     throw new ArgumentError(`${who}: cannot make a tensor from ${Object.prototype.toString.call(value)}`);
   }
+  if (cast && opts.dtype && opts.dtype !== t.dtype) t = convertExact(t, opts.dtype, who);
   if (opts.device && opts.device !== t.device) t = t.to(opts.device);
   return t as Tensor<D>;
+}
+
+/** True when the nested array has at least one leaf and every leaf is a boolean (→ dtype bool). */
+function allBoolLeaves(v: readonly unknown[]): boolean {
+  let any = false;
+  const rec = (x: unknown): boolean => {
+    if (Array.isArray(x)) return x.every(rec);
+    any = true;
+    return typeof x === 'boolean';
+  };
+  return rec(v) && any;
 }
 
 function fromNested(value: readonly unknown[], dtype: DType | undefined, who: string): Tensor {
   const shape = inferShape(value, who);
   const cplx = hasComplexLeaf(value);
-  const d: DType = dtype ?? (cplx ? 'complex128' : 'float64');
+  const d: DType = dtype ?? (cplx ? 'complex128' : allBoolLeaves(value) ? 'bool' : 'float64');
   if (cplx && !isComplex(d)) throw new DTypeError(`${who}: complex values cannot be stored as ${d}`);
   const t = Tensor.empty(d, shape);
   const out = t.dataSync() as TypedArray;
   const k = scalarsPerElement(d);
+  const exact = d === 'int32' || d === 'uint32' || d === 'bool';
   let i = 0;
   const walk = (x: unknown): void => {
     if (Array.isArray(x)) { for (const y of x) walk(y); return; }
-    if (typeof x === 'number') { if (d === 'int32') checkInt32(x, who, i); out[i * k] = x; i++; return; }
+    if (typeof x === 'number') { if (exact) checkValue(x, d, who, i); out[i * k] = x; i++; return; }
     if (typeof x === 'boolean') { out[i * k] = x ? 1 : 0; i++; return; }
     if (isComplexLike(x)) { out[i * k] = x.re; out[i * k + 1] = x.im; i++; return; }
-    throw new DTypeError(`${who}: element ${i} is ${show(x)}, expected a number or {re, im}`);
+    throw new DTypeError(`${who}: element ${i} is ${show(x)}, expected a number, boolean or {re, im}`);
   };
   walk(value);
   return t;
 }
 
-/** Converts a CPU tensor to another dtype (real → complex sets im = 0; complex → real is refused). */
+/**
+ * The implicit conversion of `tensor(t, { dtype })` and of arguments: into int32/uint32/bool
+ * only values of the target type pass (1.5 or 2 into bool is an ArgumentError, as for raw
+ * data); rounding conversions are what `cast` is for.
+ */
+function convertExact(t: Tensor, to: DType, who: string): Tensor {
+  if ((to === 'int32' || to === 'uint32' || to === 'bool') && t.device === 'cpu' && !isComplex(t.dtype)) {
+    const src = t.dataSync();
+    for (let i = 0; i < src.length; i++) checkValue(src[i], to, who, i);
+  }
+  return castCpu(t, to, who);
+}
+
+const INT_RANGE = { int32: [-2147483648, 2147483647], uint32: [0, 4294967295] } as const;
+
+/**
+ * Converts a tensor to another dtype with the registry `cast` rules (src/backend/ops.ts): real
+ * → complex sets im = 0; float → int32/uint32 truncates toward zero, NaN → 0, saturating at
+ * the range ends; int32 ↔ uint32 wraps (two's complement, numpy's astype); → bool is x ≠ 0
+ * (complex: re ≠ 0 or im ≠ 0; NaN is true); bool → 0/1. complex → real is refused. Uses the
+ * registered `cast` entry when there is one (GPU tensors need it), else converts here.
+ */
 export function castCpu(t: Tensor, to: DType, who = 'cast'): Tensor {
   if (t.dtype === to) return t;
-  if (isComplex(t.dtype) && !isComplex(to)) {
+  if (isComplex(t.dtype) && !isComplex(to) && to !== 'bool') {
     throw new DTypeError(`${who}: casting ${t.dtype} to ${to} would drop the imaginary part`);
   }
+  if (t.device !== 'cpu' || has('cast', t.dtype, 'cpu')) return lookup('cast', t.dtype, t.device, who)(t, to);
   const src = t.dataSync();
-  const out = Tensor.empty(to, t.shape);
+  const out = Tensor.empty(to, t.shape, who);
   const dst = out.dataSync();
-  if (isComplex(to) && !isComplex(t.dtype)) {
-    for (let i = 0; i < src.length; i++) dst[2 * i] = src[i];
-  } else if (to === 'int32' && t.dtype !== 'int32') {
-    for (let i = 0; i < src.length; i++) checkInt32(src[i], who, i);
-    dst.set(src);
+  const n = t.size;
+  if (to === 'bool') {
+    const k = scalarsPerElement(t.dtype);
+    for (let i = 0; i < n; i++) dst[i] = src[i * k] !== 0 || (k === 2 && src[i * k + 1] !== 0) ? 1 : 0;
+  } else if (isComplex(to) && !isComplex(t.dtype)) {
+    for (let i = 0; i < n; i++) dst[2 * i] = src[i];
+  } else if ((to === 'int32' || to === 'uint32') && isFloating(t.dtype)) {
+    const [lo, hi] = INT_RANGE[to];
+    for (let i = 0; i < n; i++) {
+      const v = src[i];
+      dst[i] = v !== v ? 0 : v <= lo ? lo : v >= hi ? hi : Math.trunc(v);
+    }
   } else {
+    // typed-array set converts: float rounding, int32 ↔ uint32 modulo 2^32, bool as 0/1
     dst.set(src);
   }
   return out;
@@ -228,7 +325,9 @@ export function randn<D extends DType = 'float64'>(
 ): Tensor<D> {
   opts = readOptions('randn', opts, { ...CREATE_OPTIONS, seed: opt.int() });
   const d = (opts.dtype ?? 'float64') as D;
-  if (d === 'int32') throw new DTypeError('randn: dtype int32 cannot hold normal samples; use a float dtype');
+  if ((INTEGRAL_DTYPES as readonly DType[]).includes(d)) {
+    throw new DTypeError(`randn: dtype ${d} cannot hold normal samples; use a float dtype`);
+  }
   const t = Tensor.empty(d, shape, 'randn');
   const rng = new Rng(opts.seed ?? 0);
   const s = t.dataSync() as TypedArray;
@@ -242,7 +341,7 @@ export function asTensor(v: TensorLike, who: string, name: string, dtype?: DType
   try {
     if (v instanceof Tensor) {
       if (v.isDisposed) throw new DeviceError(`${who}: ${name}: the tensor was disposed`);
-      return dtype && dtype !== v.dtype && v.device === 'cpu' ? castCpu(v, dtype, who) : v;
+      return dtype && dtype !== v.dtype && v.device === 'cpu' ? convertExact(v, dtype, who) : v;
     }
     return tensor(v, dtype ? { dtype } : {});
   } catch (e) {
