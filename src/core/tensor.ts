@@ -6,6 +6,7 @@ import { checkArg, opt, show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
 import { Complex, isComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
+import { formatTensor, formatTensorMeta } from './format.js';
 
 /**
  * A GPU allocation as the core sees it: the GPU backend owns the real GPUBuffer and
@@ -197,13 +198,17 @@ export class Tensor<D extends DType = DType> {
     return lookup('reshape', this.dtype, 'gpu', 'reshape')(this, shape) as Tensor<D>;
   }
 
-  /** Nested arrays (numbers, or `Complex` for complex dtypes). CPU only; see `toArrayAsync`. */
+  /**
+   * Nested arrays: numbers, `Complex` for complex dtypes, booleans for bool (as torch's and
+   * numpy's tolist(); `tensor()` reads them back as bool). CPU only; see `toArrayAsync`.
+   */
   toArray(): NestedArray {
-    return nest(this.dataSync(), this.shape, isComplex(this.dtype));
+    return nest(this.dataSync(), this.shape, this.dtype);
   }
 
+  /** `toArray()` for any device (GPU tensors are read first), every dtype. */
   async toArrayAsync(): Promise<NestedArray> {
-    return nest(await this.data(), this.shape, isComplex(this.dtype));
+    return nest(await this.data(), this.shape, this.dtype);
   }
 
   /** Frees the storage now (GPU buffers go back to the pool). Safe to call twice. */
@@ -223,12 +228,35 @@ export class Tensor<D extends DType = DType> {
     return this.size * scalarsPerElement(this.dtype) * bytesPerScalar(this.dtype);
   }
 
+  /**
+   * The values as torch prints them (`tensor([[1.0000, 2.5000],\n        [3.0000, 4.0000]],
+   * dtype=float32)`, src/core/format.ts). A GPU tensor cannot be read synchronously: its
+   * metadata and a pointer to `await t.toStringAsync()`. Never throws.
+   */
   toString(): string {
-    return `Tensor(${this.dtype}, [${this.shape.join(', ')}], ${this.device})`;
+    if (this._disposed) return formatTensorMeta(this.shape, this.dtype, this.device, 'disposed');
+    if (this.device !== 'cpu') {
+      return formatTensorMeta(this.shape, this.dtype, this.device, 'on the GPU: `await t.toStringAsync()` reads the values');
+    }
+    try {
+      return formatTensor(this.dataSync(), this.shape, this.dtype, this.device);
+    } catch (e) {
+      return formatTensorMeta(this.shape, this.dtype, this.device, (e as Error).message);
+    }
+  }
+
+  /** `toString()` with the values, from any device (GPU tensors are read first). */
+  async toStringAsync(): Promise<string> {
+    return formatTensor(await this.data(), this.shape, this.dtype, this.device);
+  }
+
+  /** Node's `util.inspect` and `console.log` print what `toString()` does. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }
 
-export type NestedArray = number | Complex | NestedArray[];
+export type NestedArray = number | boolean | Complex | NestedArray[];
 
 /** `shape` with its one −1 (if any) resolved against `from`; checked to hold the same size. */
 function inferReshape(shape: readonly number[], from: readonly number[]): number[] {
@@ -261,10 +289,12 @@ function allocate<T>(f: () => T, dtype: DType, shape: readonly number[], who: st
   }
 }
 
-function nest(data: ArrayLike<number>, shape: readonly number[], cplx: boolean): NestedArray {
+function nest(data: ArrayLike<number>, shape: readonly number[], dtype: DType): NestedArray {
+  const cplx = isComplex(dtype);
   const k = cplx ? 2 : 1;
+  const bool = dtype === 'bool';
   const rec = (dim: number, off: number): NestedArray => {
-    if (dim === shape.length) return cplx ? new Complex(data[off * k], data[off * k + 1]) : data[off];
+    if (dim === shape.length) return cplx ? new Complex(data[off * k], data[off * k + 1]) : bool ? data[off] !== 0 : data[off];
     const out: NestedArray[] = [];
     const stride = sizeOf(shape.slice(dim + 1));
     for (let i = 0; i < shape[dim]; i++) out.push(rec(dim + 1, off + i * stride));
