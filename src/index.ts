@@ -2,6 +2,9 @@ import { registerAll } from './backend/registerAll.js';
 
 export { Tensor, type GpuStorage, type NestedArray } from './core/tensor.js';
 export { tensor, zeros, eye, randn, Rng, type TensorLike, type CreateOptions } from './core/create.js';
+export {
+  toMlMatrix, type MlMatrixLike, type MathjsMatrixLike, type StridedLike, type NumericTypedArray,
+} from './core/interop.js';
 export type { DType, Device, FloatDType, RealDType, ComplexDType } from './core/dtype.js';
 export { ShapeError, DTypeError, DeviceError, LinAlgError, ArgumentError } from './core/errors.js';
 export { Complex, fromMathjs, toMathjs, type ComplexLike } from './complex/index.js';

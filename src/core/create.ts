@@ -4,7 +4,7 @@ import { checkArg, opt, readOptions, show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
 import { Tensor, inferShape, hasComplexLeaf } from './tensor.js';
 import { type ComplexLike, isComplexLike } from '../complex/complex.js';
-import { has, lookup } from '../backend/registry.js';
+import { lookup } from '../backend/registry.js';
 import {
   type NumericTypedArray, type MathjsMatrixLike, type MlMatrixLike, type StridedLike,
   isNumericTypedArray, isMathjsMatrix, isMlMatrix, isStrided, typedArrayDtype, mathjsToNested, mlMatrixToData,
@@ -222,15 +222,16 @@ const INT_RANGE = { int32: [-2147483648, 2147483647], uint32: [0, 4294967295] } 
  * Converts a tensor to another dtype with the registry `cast` rules (src/backend/ops.ts): real
  * → complex sets im = 0; float → int32/uint32 truncates toward zero, NaN → 0, saturating at
  * the range ends; int32 ↔ uint32 wraps (two's complement, numpy's astype); → bool is x ≠ 0
- * (complex: re ≠ 0 or im ≠ 0; NaN is true); bool → 0/1. complex → real is refused. Uses the
- * registered `cast` entry when there is one (GPU tensors need it), else converts here.
+ * (complex: re ≠ 0 or im ≠ 0; NaN is true); bool → 0/1. complex → real is refused. CPU
+ * tensors convert here (the same rules as native/src/elementwise/cast.cpp); other devices
+ * go through their registered `cast` entry.
  */
 export function castCpu(t: Tensor, to: DType, who = 'cast'): Tensor {
   if (t.dtype === to) return t;
   if (isComplex(t.dtype) && !isComplex(to) && to !== 'bool') {
     throw new DTypeError(`${who}: casting ${t.dtype} to ${to} would drop the imaginary part`);
   }
-  if (t.device !== 'cpu' || has('cast', t.dtype, 'cpu')) return lookup('cast', t.dtype, t.device, who)(t, to);
+  if (t.device !== 'cpu') return lookup('cast', t.dtype, t.device, who)(t, to);
   const src = t.dataSync();
   const out = Tensor.empty(to, t.shape, who);
   const dst = out.dataSync();

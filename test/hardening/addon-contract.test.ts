@@ -10,6 +10,7 @@ import { native, nativeOptionNames, type Addon } from '../../src/backend/cpu/bin
 const ADDON_FUNCTIONS = [
   'numThreads', 'gemmKernel', 'matmul', 'luFactor', 'luSolve', 'solve', 'solveTriangular', 'inv', 'slogdet', 'qr', 'svd',
   'frexp', 'heaviside', 'laguerrePolynomialL', 'logspace',
+  'cast', 'unary', 'binary', 'where', 'elementwiseOpNames',
 ] as const satisfies readonly (keyof Addon)[];
 type Unlisted = Exclude<keyof Addon, (typeof ADDON_FUNCTIONS)[number]>;
 // A key added to Addon but not to the list makes this `false` and the line a type error.
@@ -49,6 +50,14 @@ function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
     heaviside: { ...layout, x: f64(-1, 0), values: f64(0.5), out: new Float64Array(2), valuesStrides: f64(0) },
     laguerrePolynomialL: { ...layout, x: f64(0.5, 2), n: f64(3), out: new Float64Array(2), nStrides: f64(0) },
     logspace: { dtype: 1, out: new Float64Array(3), steps: 3, start: 0, end: 2, base: 10 },
+    cast: { from: 1, to: 4, x: f64(1.5, -2), out: new Int32Array(2) },
+    unary: { dtype: 1, op: 0, x: f64(1, -2), out: new Float64Array(2) },
+    binary: { dtype: 1, op: 0, a: f64(1, 2), b: f64(3), out: new Float64Array(2), shape: f64(2), aStrides: f64(1), bStrides: f64(0) },
+    where: {
+      dtype: 1, cond: Uint8Array.of(1, 0), a: f64(1, 2), b: f64(3), out: new Float64Array(2), shape: f64(2), condStrides: f64(1),
+      aStrides: f64(1), bStrides: f64(0),
+    },
+    elementwiseOpNames: { table: 0 },
   };
 }
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../core/errors.js';
-import type { DTypeCode } from '../../core/dtype.js';
+import type { AnyStorage, DTypeCode } from '../../core/dtype.js';
 import type { Tensor } from '../../core/tensor.js';
 
 export type { DTypeCode };
@@ -91,6 +91,22 @@ export interface Addon {
     dtype: DTypeCode; A: FloatArray; S: FloatArray; U: FloatArray | null; Vh: FloatArray | null; info: Int32Array;
     batch: number; m: number; n: number; computeUV: boolean; fullMatrices: boolean;
   }): void;
+  /** out = x converted from dtype `from` to `to` (complex → real refused; semantics: the registry's `cast`). */
+  cast(o: { from: DTypeCode; to: DTypeCode; x: AnyStorage; out: AnyStorage }): void;
+  /** out = op(x) elementwise, op a UNARY_OP_CODES code; out has unaryOutDtype's array type. */
+  unary(o: { dtype: DTypeCode; op: number; x: AnyStorage; out: AnyStorage }): void;
+  /** out = a ∘ b over a broadcast layout (strides as doubles), op a BINARY_OP_CODES code; out: binaryOutDtype's array type. */
+  binary(o: {
+    dtype: DTypeCode; op: number; a: AnyStorage; b: AnyStorage; out: AnyStorage; shape: Float64Array; aStrides: Float64Array;
+    bStrides: Float64Array;
+  }): void;
+  /** out = cond ? a : b over a three-operand broadcast layout; cond a Uint8Array of 0/1. */
+  where(o: {
+    dtype: DTypeCode; cond: Uint8Array; a: AnyStorage; b: AnyStorage; out: AnyStorage; shape: Float64Array;
+    condStrides: Float64Array; aStrides: Float64Array; bStrides: Float64Array;
+  }): void;
+  /** The elementwise op names in native code order: table 0 unary, 1 binary (the contract test compares the TS tables). */
+  elementwiseOpNames(o: { table: 0 | 1 }): string[];
   /** x = mantissa · 2^exponent (real dtypes). */
   frexp(o: { dtype: DTypeCode; x: FloatArray; mantissa: FloatArray; exponent: Int32Array }): void;
   /** Heaviside step of x with `values` at 0, broadcast by the layout (strides as doubles). */

@@ -13,6 +13,7 @@ import { registerPinvCpu } from './pinv.js';
 import { registerLstsqCpu } from './lstsq.js';
 import { registerNormCpu } from './norm.js';
 import { registerGdnCpu } from './gdn.js';
+import { registerElementwiseCpu } from './elementwise.js';
 
 export function registerCpu(): void {
   registerSpecialCpu();
@@ -29,4 +30,5 @@ export function registerCpu(): void {
   registerLstsqCpu();
   registerNormCpu();
   registerGdnCpu();
+  registerElementwiseCpu();
 }
