@@ -48,6 +48,8 @@ export function scalarTensor(v: JsScalar, d: DType, device: Device, who: string,
     }
     if (d === 'bool') s[0] = v !== 0 ? 1 : 0;
     else s[0] = v;
+  } else if (d === 'bool') {
+    s[0] = v.re !== 0 || v.im !== 0 ? 1 : 0;
   } else {
     if (!isComplex(d)) throw new DTypeError(`${who}: ${name} is complex but the operation computes in ${d}`);
     s[0] = v.re;
@@ -137,12 +139,15 @@ export interface Promoted {
  * array-likes keep their device (different devices → DeviceError), JS scalars become 0-d
  * tensors on that device, everything cast to the promoted dtype (`promotedDtype`).
  * `minCategory` raises the result for ops that need it (1: bool arithmetic computes in
- * int32; 2: float functions of integers compute in float32).
+ * int32; 2: float functions of integers compute in float32). `deviceHint`: where the
+ * operands go when all of them are JS scalars.
  */
-export function promoteOperands(who: string, values: readonly Operand[], names: readonly string[], minCategory = 0): Promoted {
+export function promoteOperands(
+  who: string, values: readonly Operand[], names: readonly string[], minCategory = 0, deviceHint: Device = 'cpu',
+): Promoted {
   const kinds = values.map((v) => scalarKind(v));
   const tensors = values.map((v, i) => (kinds[i] === null ? toOperand(v, who, names[i]) : null));
-  const device = commonDevice(tensors, names, who);
+  const device = tensors.some((t) => t !== null) ? commonDevice(tensors, names, who) : deviceHint;
   let dtype = promotedDtype(who, tensors, kinds, names);
   if (categoryOf(dtype) < minCategory) dtype = minCategory === 1 ? 'int32' : 'float32';
   const out = values.map((v, i) => {
