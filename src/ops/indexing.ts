@@ -1,2 +1,717 @@
-// Public indexing functions of the tensor API (issue 13); filled by its owner.
-export {};
+// Shapes, views and indexing of the tensor API (issue 13). Tensors stay dense row-major
+// (docs/architecture.md, "copies, not strided views"): flatten, squeeze and unsqueeze share
+// storage (reshape: metadata only); every other function here computes the strided view
+// (shape, strides, offset in elements) of what it selects, validates it, and has the
+// registry's stridedCopy / triangle / concat / take / put produce a new contiguous tensor.
+// So every op accepts what any op returns, and no kernel handles strides but stridedCopy.
+import { type DType, isComplex, resultType } from '../core/dtype.js';
+import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
+import { checkArg, opt, readOptions, show } from '../core/options.js';
+import { checkShape, sizeOf } from '../core/shape.js';
+import { Tensor } from '../core/tensor.js';
+import { requireMatrix, type TensorLike } from '../core/create.js';
+import type { StridedView } from '../backend/ops.js';
+import { lookup } from '../backend/registry.js';
+import { castTo, commonDevice, scalarKind, scalarTensor, toOperand, type JsScalar, type Operand } from './operands.js';
+
+// ---------------------------------------------------------------- helpers
+
+/** Row-major strides (elements) of a dense shape. */
+function denseStrides(shape: readonly number[]): number[] {
+  const s = new Array<number>(shape.length);
+  for (let d = shape.length - 1, acc = 1; d >= 0; d--) {
+    s[d] = acc;
+    acc *= shape[d];
+  }
+  return s;
+}
+
+/** A dim argument in [−ndim, ndim) as a non-negative index; ArgumentError naming it otherwise. */
+function normDim(who: string, name: string, dim: unknown, ndim: number): number {
+  checkArg(who, name, dim, opt.int());
+  const d = dim as number;
+  if (d < -ndim || d >= ndim) {
+    throw new ArgumentError(
+      ndim === 0
+        ? `${who}: ${name} is ${d}, but x is a scalar (0-d) and has no dims`
+        : `${who}: ${name} is ${d}, out of range for a ${ndim}-d tensor (expected in [${-ndim}, ${ndim - 1}])`,
+    );
+  }
+  return d < 0 ? d + ndim : d;
+}
+
+/** The tensor argument of a shape function (anything `tensor()` takes, or a JS scalar). */
+function arg(x: Operand, who: string, name = 'x'): Tensor {
+  return toOperand(x, who, name);
+}
+
+/** The view copied into a new contiguous tensor on x's device (conj: complex conjugate on the way). */
+function copyView(x: Tensor, view: StridedView, conj: boolean, who: string): Tensor {
+  return lookup('stridedCopy', x.dtype, x.device, who)(x, view, conj && isComplex(x.dtype));
+}
+
+/** x with its dims reordered by `perm` (a permutation), as a new contiguous tensor. */
+function permuted(x: Tensor, perm: readonly number[], conj: boolean, who: string): Tensor {
+  const st = denseStrides(x.shape);
+  return copyView(x, { shape: perm.map((p) => x.shape[p]), strides: perm.map((p) => st[p]), offset: 0 }, conj, who);
+}
+
+// ---------------------------------------------------------------- storage-sharing reshapes
+
+/**
+ * Flattens dims `startDim`…`endDim` (inclusive, negative counting from the end) into one.
+ * Shares x's storage (a reshape, no copy); a 0-d tensor becomes shape [1] (torch).
+ *
+ * Syntax: `flatten(x, startDim = 0, endDim = -1)`
+ * Example: `flatten(zeros([2, 3, 4]), 1)` → shape [2, 12]
+ * Throws: ArgumentError for a dim out of range or startDim after endDim.
+ * See also: `squeeze`, `unsqueeze`, `Tensor.reshape`.
+ */
+export function flatten(x: TensorLike, startDim = 0, endDim = -1): Tensor {
+  const who = 'flatten';
+  const t = arg(x, who);
+  const nd = Math.max(t.ndim, 1);
+  const s = normDim(who, 'startDim', startDim, nd), e = normDim(who, 'endDim', endDim, nd);
+  if (s > e) throw new ArgumentError(`${who}: startDim (${startDim}) comes after endDim (${endDim})`);
+  if (t.ndim === 0) return t.reshape([1]);
+  return t.reshape([...t.shape.slice(0, s), sizeOf(t.shape.slice(s, e + 1)), ...t.shape.slice(e + 1)]);
+}
+
+/**
+ * Removes dims of size 1: all of them, or those named by `dim` (a number or an array;
+ * a named dim whose size is not 1 is left as it is, as in torch). Shares x's storage.
+ *
+ * Syntax: `squeeze(x)`, `squeeze(x, dim)`, `squeeze(x, [d0, d1])`
+ * Example: `squeeze(zeros([1, 3, 1]))` → shape [3]; `squeeze(zeros([1, 3, 1]), 0)` → [3, 1]
+ * Throws: ArgumentError for a dim out of range or repeated.
+ * See also: `unsqueeze`, `flatten`.
+ */
+export function squeeze(x: TensorLike, dim?: number | readonly number[]): Tensor {
+  const who = 'squeeze';
+  const t = arg(x, who);
+  if (dim === undefined) return t.reshape(t.shape.filter((n) => n !== 1));
+  const dims = Array.isArray(dim) ? dim : [dim];
+  // A 0-d tensor takes dim 0 / −1 (torch wraps scalars as one dim); squeezing it changes nothing.
+  const nd = Math.max(t.ndim, 1);
+  const drop = new Set<number>();
+  dims.forEach((d, i) => {
+    const k = normDim(who, Array.isArray(dim) ? `dim[${i}]` : 'dim', d, nd);
+    if (drop.has(k)) throw new ArgumentError(`${who}: dim ${k} appears twice in ${show(dim)}`);
+    drop.add(k);
+  });
+  return t.reshape(t.shape.filter((n, i) => !(n === 1 && drop.has(i))));
+}
+
+/**
+ * Inserts a dim of size 1 at `dim` (in [−ndim−1, ndim]; negative counts from the end of the
+ * result). Shares x's storage.
+ *
+ * Syntax: `unsqueeze(x, dim)`
+ * Example: `unsqueeze(zeros([3]), 0)` → shape [1, 3]; `unsqueeze(zeros([3]), -1)` → [3, 1]
+ * Throws: ArgumentError for a dim out of range.
+ * See also: `squeeze`, `stack`, `expand`.
+ */
+export function unsqueeze(x: TensorLike, dim: number): Tensor {
+  const who = 'unsqueeze';
+  const t = arg(x, who);
+  const d = normDim(who, 'dim', dim, t.ndim + 1);
+  return t.reshape([...t.shape.slice(0, d), 1, ...t.shape.slice(d)]);
+}
+
+// ---------------------------------------------------------------- broadcasting copies
+
+/**
+ * x repeated along dims of size 1 (and new leading dims) to `shape`; −1 keeps x's size
+ * of that dim. A new contiguous tensor (torch's expand shares storage; lapis copies).
+ *
+ * Syntax: `expand(x, shape)`
+ * Example: `expand([[1], [2]], [2, 3])` → `[[1, 1, 1], [2, 2, 2]]`; `expand(x, [4, -1, -1])`
+ * Throws: ShapeError if a dim of x is neither 1 nor the target size, or the shape has fewer
+ * dims than x; ArgumentError for −1 in a new leading dim or other negative sizes.
+ * See also: `broadcastTo`, `unsqueeze`.
+ */
+export function expand(x: TensorLike, shape: readonly number[]): Tensor {
+  return expandAs('expand', arg(x, 'expand'), shape);
+}
+
+/**
+ * x broadcast to `shape` (numpy's broadcast_to; −1 keeps a dim, as in torch). A new
+ * contiguous tensor.
+ *
+ * Syntax: `broadcastTo(x, shape)`
+ * Example: `broadcastTo([1, 2, 3], [2, 3])` → `[[1, 2, 3], [1, 2, 3]]`
+ * Throws: ShapeError if x does not broadcast to the shape.
+ * See also: `expand`.
+ */
+export function broadcastTo(x: TensorLike, shape: readonly number[]): Tensor {
+  return expandAs('broadcastTo', arg(x, 'broadcastTo'), shape);
+}
+
+function expandAs(who: string, t: Tensor, shape: readonly number[]): Tensor {
+  if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= -1)) {
+    throw new ArgumentError(`${who}: shape must be an array of integers ≥ −1 (−1 keeps a dim), got ${show(shape)}`);
+  }
+  const lead = shape.length - t.ndim;
+  if (lead < 0) {
+    throw new ShapeError(`${who}: shape ${show(shape)} has fewer dims than x (${fmtShape(t.shape)})`);
+  }
+  const src = denseStrides(t.shape);
+  const out: number[] = [], strides: number[] = [];
+  for (let d = 0; d < shape.length; d++) {
+    const want = shape[d];
+    if (d < lead) {
+      if (want === -1) throw new ArgumentError(`${who}: shape ${show(shape)}: −1 is not allowed in a new leading dim (dim ${d})`);
+      out.push(want);
+      strides.push(0);
+      continue;
+    }
+    const have = t.shape[d - lead];
+    if (want === -1 || want === have) {
+      out.push(have);
+      strides.push(src[d - lead]);
+    } else if (have === 1) {
+      out.push(want);
+      strides.push(0);
+    } else {
+      throw new ShapeError(`${who}: x (${fmtShape(t.shape)}) cannot be expanded to ${show(shape)}: dim ${d} is ${have}, not 1 or ${want}`);
+    }
+  }
+  checkShape(out, who);
+  return copyView(t, { shape: out, strides, offset: 0 }, false, who);
+}
+
+// ---------------------------------------------------------------- transposes
+
+/**
+ * Swaps two dims (default the last two). A new contiguous tensor.
+ *
+ * Syntax: `transpose(x, dim0 = -2, dim1 = -1)`
+ * Example: `transpose(zeros([2, 3, 4]), 0, 2)` → shape [4, 3, 2]
+ * Throws: ArgumentError for a dim out of range (a 1-d x needs explicit dims: 0 and −1).
+ * See also: `permute`, `matrixTranspose`, `adjoint`.
+ */
+export function transpose(x: TensorLike, dim0 = -2, dim1 = -1): Tensor {
+  const who = 'transpose';
+  const t = arg(x, who);
+  const a = normDim(who, 'dim0', dim0, t.ndim), b = normDim(who, 'dim1', dim1, t.ndim);
+  const perm = t.shape.map((_, i) => i);
+  perm[a] = b;
+  perm[b] = a;
+  return permuted(t, perm, false, who);
+}
+
+/**
+ * Reorders the dims: result dim i is x's dim `dims[i]` (negative counting from the end).
+ * A new contiguous tensor.
+ *
+ * Syntax: `permute(x, dims)`
+ * Example: `permute(zeros([2, 3, 4]), [2, 0, 1])` → shape [4, 2, 3]
+ * Throws: ArgumentError unless dims is a permutation of x's dims.
+ * See also: `transpose`.
+ */
+export function permute(x: TensorLike, dims: readonly number[]): Tensor {
+  const who = 'permute';
+  const t = arg(x, who);
+  if (!Array.isArray(dims)) throw new ArgumentError(`${who}: dims must be an array of dims, got ${show(dims)}`);
+  if (dims.length !== t.ndim) {
+    throw new ArgumentError(`${who}: dims ${show(dims)} has ${dims.length} entries, x has ${t.ndim} dims`);
+  }
+  const seen = new Set<number>();
+  const perm = dims.map((d, i) => {
+    const k = normDim(who, `dims[${i}]`, d, t.ndim);
+    if (seen.has(k)) throw new ArgumentError(`${who}: dims ${show(dims)} names dim ${k} twice`);
+    seen.add(k);
+    return k;
+  });
+  return permuted(t, perm, false, who);
+}
+
+/**
+ * The transpose of the last two dims of a (batch of) matrix (torch's `x.mT`).
+ *
+ * Syntax: `matrixTranspose(x)`
+ * Example: `matrixTranspose([[1, 2, 3]])` → `[[1], [2], [3]]`
+ * Throws: ShapeError if x has fewer than 2 dims.
+ * See also: `adjoint`, `transpose`.
+ */
+export function matrixTranspose(x: TensorLike): Tensor {
+  const who = 'matrixTranspose';
+  const t = arg(x, who);
+  requireMatrix(t, who, 'x');
+  return transposeLast(t, false, who);
+}
+
+/**
+ * The conjugate transpose of the last two dims (torch's `x.mH`, `adjoint`); for real
+ * dtypes the same as `matrixTranspose`.
+ *
+ * Syntax: `adjoint(x)`
+ * Example: `adjoint([[c(1, 2), c(3, 0)]])` → `[[1−2i], [3]]`
+ * Throws: ShapeError if x has fewer than 2 dims.
+ * See also: `matrixTranspose`, `transpose`.
+ */
+export function adjoint(x: TensorLike): Tensor {
+  const who = 'adjoint';
+  const t = arg(x, who);
+  requireMatrix(t, who, 'x');
+  return transposeLast(t, true, who);
+}
+
+function transposeLast(t: Tensor, conj: boolean, who: string): Tensor {
+  const perm = t.shape.map((_, i) => i);
+  perm[t.ndim - 2] = t.ndim - 1;
+  perm[t.ndim - 1] = t.ndim - 2;
+  return permuted(t, perm, conj, who);
+}
+
+// ---------------------------------------------------------------- diagonals and triangles
+
+export interface DiagonalOptions {
+  /** 0: the main diagonal; k > 0 above it (x[i, i + k]), k < 0 below (x[i − k, i]). */
+  offset?: number;
+  /** The two dims the diagonal runs over (default −2, −1); they are removed and the diagonal appended last. */
+  dim1?: number;
+  dim2?: number;
+}
+
+/**
+ * The diagonal of dims `dim1`, `dim2` (torch.diagonal): those dims are removed and the
+ * diagonal becomes the last dim, of length max(0, min(n1, n2 − offset)) for offset ≥ 0.
+ *
+ * Syntax: `diagonal(x, { offset, dim1, dim2 })`
+ * Example: `diagonal([[1, 2], [3, 4]])` → `[1, 4]`; with `{ offset: 1 }` → `[2]`
+ * Throws: ShapeError if x has fewer than 2 dims; ArgumentError for a dim out of range, dim1
+ * equal to dim2, or a non-integer offset.
+ * See also: `trace`, `triu`, `tril`.
+ */
+export function diagonal(x: TensorLike, opts: DiagonalOptions = {}): Tensor {
+  const who = 'diagonal';
+  const t = arg(x, who);
+  opts = readOptions(who, opts, { offset: opt.int(), dim1: opt.int(), dim2: opt.int() });
+  requireMatrix(t, who, 'x');
+  return diagonalOf(t, opts.offset ?? 0, opts.dim1 ?? -2, opts.dim2 ?? -1, who);
+}
+
+function diagonalOf(t: Tensor, offset: number, dim1: number, dim2: number, who: string): Tensor {
+  const a = normDim(who, 'dim1', dim1, t.ndim), b = normDim(who, 'dim2', dim2, t.ndim);
+  if (a === b) throw new ArgumentError(`${who}: dim1 and dim2 are both dim ${a}; they must differ`);
+  const st = denseStrides(t.shape);
+  const len = Math.max(0, offset >= 0 ? Math.min(t.shape[a], t.shape[b] - offset) : Math.min(t.shape[a] + offset, t.shape[b]));
+  const shape: number[] = [], strides: number[] = [];
+  t.shape.forEach((n, i) => {
+    if (i !== a && i !== b) {
+      shape.push(n);
+      strides.push(st[i]);
+    }
+  });
+  shape.push(len);
+  strides.push(st[a] + st[b]);
+  const start = len === 0 ? 0 : offset >= 0 ? offset * st[b] : -offset * st[a];
+  return copyView(t, { shape, strides, offset: start }, false, who);
+}
+
+/**
+ * The upper triangle of the last two dims: entries below diagonal k (j − i < k) set to 0.
+ * k = 0 keeps the main diagonal, k = 1 drops it, k = −1 keeps one subdiagonal.
+ *
+ * Syntax: `triu(x, k = 0)`
+ * Example: `triu([[1, 2], [3, 4]])` → `[[1, 2], [0, 4]]`
+ * Throws: ShapeError if x has fewer than 2 dims; ArgumentError for a non-integer k.
+ * See also: `tril`, `diagonal`.
+ */
+export function triu(x: TensorLike, k = 0): Tensor {
+  return triangleOf('triu', x, k, true);
+}
+
+/**
+ * The lower triangle of the last two dims: entries above diagonal k (j − i > k) set to 0.
+ *
+ * Syntax: `tril(x, k = 0)`
+ * Example: `tril([[1, 2], [3, 4]])` → `[[1, 0], [3, 4]]`
+ * Throws: ShapeError if x has fewer than 2 dims; ArgumentError for a non-integer k.
+ * See also: `triu`, `diagonal`.
+ */
+export function tril(x: TensorLike, k = 0): Tensor {
+  return triangleOf('tril', x, k, false);
+}
+
+function triangleOf(who: string, x: TensorLike, k: number, upper: boolean): Tensor {
+  const t = arg(x, who);
+  checkArg(who, 'k', k, opt.int());
+  requireMatrix(t, who, 'x');
+  // Beyond ±(m + n) every k selects all or nothing: clamped so backends see small integers.
+  const kk = Math.max(-t.rows - 1, Math.min(t.cols + 1, k));
+  return lookup('triangle', t.dtype, t.device, who)(t, upper, kk);
+}
+
+/**
+ * The sum of the main diagonal of the last two dims, batched: shape x.shape[:-2]. The
+ * dtype is sum's (int32/uint32 keep theirs and wrap, bool gives int32).
+ *
+ * Syntax: `trace(x)`
+ * Example: `trace([[1, 2], [3, 4]])` → 5 (a 0-d tensor)
+ * Throws: ShapeError if x has fewer than 2 dims.
+ * See also: `diagonal`, `sum`.
+ */
+export function trace(x: TensorLike): Tensor {
+  const who = 'trace';
+  const t = arg(x, who);
+  requireMatrix(t, who, 'x');
+  const d = diagonalOf(t, 0, -2, -1, who);
+  return lookup('reduce', d.dtype, d.device, who)(d, 'sum', [d.ndim - 1], false);
+}
+
+// ---------------------------------------------------------------- slicing
+
+/**
+ * One dim's selector in `slice`: an integer (selects one index and drops the dim; negative
+ * counts from the end), `null` or `':'` (the whole dim), a numpy-style string
+ * `'start:stop:step'` (any part may be empty: `'1:5'`, `'::2'`, `'::-1'`, `'-3:'`), an object
+ * `{ start?, stop?, step? }`, or `'...'` (as many whole dims as needed; at most one).
+ */
+export type SliceSpec = number | null | string | { start?: number | null; stop?: number | null; step?: number | null };
+
+type ParsedSpec =
+  | { kind: 'index'; i: number }
+  | { kind: 'range'; start: number | null; stop: number | null; step: number }
+  | { kind: 'ellipsis' };
+
+const INT = /^[+-]?\d+$/;
+
+function parseSpec(who: string, spec: unknown, at: number): ParsedSpec {
+  const name = `spec ${at}`;
+  if (spec === null || spec === undefined) return { kind: 'range', start: null, stop: null, step: 1 };
+  if (typeof spec === 'number') {
+    checkArg(who, name, spec, opt.int());
+    return { kind: 'index', i: spec };
+  }
+  if (typeof spec === 'string') {
+    const s = spec.trim();
+    if (s === '...') return { kind: 'ellipsis' };
+    if (INT.test(s)) return { kind: 'index', i: checkArg<number>(who, name, Number(s), opt.int()) };
+    const parts = s.split(':');
+    if (parts.length < 2 || parts.length > 3 || !parts.every((p) => p.trim() === '' || INT.test(p.trim()))) {
+      throw new ArgumentError(
+        `${who}: ${name} is ${show(spec)}; expected an integer, 'start:stop:step' (parts optional), ':' or '...'`,
+      );
+    }
+    const num = (p: string | undefined): number | null =>
+      p === undefined || p.trim() === '' ? null : checkArg<number>(who, name, Number(p.trim()), opt.int());
+    const step = num(parts[2]) ?? 1;
+    if (step === 0) throw new ArgumentError(`${who}: ${name} (${show(spec)}) has step 0`);
+    return { kind: 'range', start: num(parts[0]), stop: num(parts[1]), step };
+  }
+  if (typeof spec === 'object' && !Array.isArray(spec)) {
+    const intOrNull = opt.check((v) => v === null || Number.isSafeInteger(v), 'an integer or null');
+    const o = readOptions(who, spec as Record<string, unknown>, { start: intOrNull, stop: intOrNull, step: intOrNull }, name) as {
+      start?: number | null; stop?: number | null; step?: number | null;
+    };
+    const step = o.step ?? 1;
+    if (step === 0) throw new ArgumentError(`${who}: ${name} has step 0`);
+    return { kind: 'range', start: o.start ?? null, stop: o.stop ?? null, step };
+  }
+  throw new ArgumentError(`${who}: ${name} is ${show(spec)}; expected an integer, null, a slice string or { start, stop, step }`);
+}
+
+/**
+ * numpy's slice rules (CPython's PySlice_AdjustIndices) for one dim of size n: the first
+ * index and the count. Negative start/stop count from the end; out-of-range bounds clamp.
+ */
+export function sliceIndices(n: number, start: number | null, stop: number | null, step: number): { first: number; count: number } {
+  let a: number, b: number;
+  if (start === null) a = step < 0 ? n - 1 : 0;
+  else if (start < 0) a = Math.max(start + n, step < 0 ? -1 : 0);
+  else a = Math.min(start, step < 0 ? n - 1 : n);
+  if (stop === null) b = step < 0 ? -1 : n;
+  else if (stop < 0) b = Math.max(stop + n, step < 0 ? -1 : 0);
+  else b = Math.min(stop, step < 0 ? n - 1 : n);
+  let count = 0;
+  if (step > 0 && a < b) count = Math.floor((b - a - 1) / step) + 1;
+  else if (step < 0 && b < a) count = Math.floor((a - b - 1) / -step) + 1;
+  return { first: a, count };
+}
+
+/**
+ * Selects along the leading dims, one spec per dim (numpy's basic indexing): an integer
+ * picks one index and drops the dim, a range keeps it (negative steps walk backwards), and
+ * dims without a spec are kept whole; `'...'` stands for the whole dims in between. A new
+ * contiguous tensor.
+ *
+ * Syntax: `slice(x, ...specs)` with specs `2`, `-1`, `null`, `':'`, `'1:5'`, `'::2'`, `'::-1'`,
+ * `{ start, stop, step }`, `'...'`
+ * Example: `slice(A, '1:3', -1)` → rows 1 and 2 of A's last column; `slice(x, '...', 0)` → x[..., 0];
+ * `slice(v, '::-1')` → v reversed
+ * Throws: ArgumentError for an integer out of range (naming the dim), step 0, a malformed
+ * string, more than one '...', or more specs than x has dims.
+ * See also: `take`, `split`, `diagonal`.
+ */
+export function slice(x: TensorLike, ...specs: SliceSpec[]): Tensor {
+  const who = 'slice';
+  const t = arg(x, who);
+  const parsed = specs.map((s, i) => parseSpec(who, s, i));
+  const ell = parsed.filter((p) => p.kind === 'ellipsis').length;
+  if (ell > 1) throw new ArgumentError(`${who}: at most one '...' is allowed, got ${ell}`);
+  const used = parsed.length - ell;
+  if (used > t.ndim) throw new ArgumentError(`${who}: ${used} specs for a ${t.ndim}-d tensor (${fmtShape(t.shape)})`);
+  const st = denseStrides(t.shape);
+  const shape: number[] = [], strides: number[] = [];
+  let offset = 0, dim = 0;
+  const whole = () => {
+    shape.push(t.shape[dim]);
+    strides.push(st[dim]);
+    dim++;
+  };
+  parsed.forEach((p, at) => {
+    if (p.kind === 'ellipsis') {
+      for (let k = 0; k < t.ndim - used; k++) whole();
+      return;
+    }
+    const n = t.shape[dim];
+    if (p.kind === 'index') {
+      if (p.i < -n || p.i >= n) {
+        throw new ArgumentError(`${who}: index ${p.i} (spec ${at}) is out of range for dim ${dim} of size ${n}`);
+      }
+      offset += (p.i < 0 ? p.i + n : p.i) * st[dim];
+      dim++;
+      return;
+    }
+    const { first, count } = sliceIndices(n, p.start, p.stop, p.step);
+    if (count > 0) offset += first * st[dim];
+    shape.push(count);
+    strides.push(p.step * st[dim]);
+    dim++;
+  });
+  while (dim < t.ndim) whole();
+  if (sizeOf(shape) === 0) offset = 0;
+  return copyView(t, { shape, strides, offset }, false, who);
+}
+
+// ---------------------------------------------------------------- concat, stack, split
+
+function tensorList(who: string, xs: unknown): Tensor[] {
+  if (!Array.isArray(xs) || xs.length === 0) {
+    throw new ArgumentError(`${who}: xs must be a non-empty array of tensors, got ${show(xs)}`);
+  }
+  const ts = xs.map((v, i) => arg(v as Operand, who, `xs[${i}]`));
+  commonDevice(ts, ts.map((_, i) => `xs[${i}]`), who);
+  return ts;
+}
+
+/** The tensors cast to their common dtype (torch.cat's promotion). */
+function promoteList(who: string, ts: Tensor[]): Tensor[] {
+  let d: DType = ts[0].dtype;
+  ts.forEach((t, i) => {
+    const r = resultType(d, t.dtype);
+    if (r === null) {
+      throw new DTypeError(`${who}: xs[${i}] is ${t.dtype} but an earlier tensor is ${d}; they have no common dtype without int64`);
+    }
+    d = r;
+  });
+  return ts.map((t, i) => castTo(t, d, who, `xs[${i}]`));
+}
+
+function concatChecked(who: string, ts: Tensor[], dim: number): Tensor {
+  const first = ts[0];
+  ts.forEach((t, i) => {
+    if (t.ndim !== first.ndim || t.shape.some((n, k) => k !== dim && n !== first.shape[k])) {
+      throw new ShapeError(
+        `${who}: xs[0] is ${fmtShape(first.shape)} and xs[${i}] is ${fmtShape(t.shape)}; all dims but dim ${dim} must agree`,
+      );
+    }
+  });
+  const shape = [...first.shape];
+  shape[dim] = ts.reduce((s, t) => s + t.shape[dim], 0);
+  checkShape(shape, who);
+  const ps = promoteList(who, ts);
+  return lookup('concat', ps[0].dtype, ps[0].device, who)(ps, dim);
+}
+
+/**
+ * Joins tensors along an existing dim; the others must agree. Dtypes promote as in
+ * arithmetic (int32 with float32 → float32).
+ *
+ * Syntax: `concat(xs, dim = 0)`
+ * Example: `concat([[[1, 2]], [[3, 4]]])` → `[[1, 2], [3, 4]]`
+ * Throws: ArgumentError for an empty list or a dim out of range; ShapeError for 0-d tensors
+ * or dims that disagree; DeviceError for tensors on different devices; DTypeError for
+ * int32 with uint32.
+ * See also: `stack`, `split`.
+ */
+export function concat(xs: readonly TensorLike[], dim = 0): Tensor {
+  const who = 'concat';
+  const ts = tensorList(who, xs);
+  ts.forEach((t, i) => {
+    if (t.ndim === 0) throw new ShapeError(`${who}: xs[${i}] is a scalar (0-d); concat needs at least 1 dim (use stack)`);
+  });
+  return concatChecked(who, ts, normDim(who, 'dim', dim, ts[0].ndim));
+}
+
+/**
+ * Joins tensors of one shape along a new dim `dim` (in [−ndim−1, ndim]).
+ *
+ * Syntax: `stack(xs, dim = 0)`
+ * Example: `stack([[1, 2], [3, 4]], 1)` → `[[1, 3], [2, 4]]`
+ * Throws: ArgumentError for an empty list or a dim out of range; ShapeError for shapes
+ * that differ; DeviceError / DTypeError as `concat`.
+ * See also: `concat`, `unsqueeze`.
+ */
+export function stack(xs: readonly TensorLike[], dim = 0): Tensor {
+  const who = 'stack';
+  const ts = tensorList(who, xs);
+  const first = ts[0];
+  ts.forEach((t, i) => {
+    if (t.ndim !== first.ndim || t.shape.some((n, k) => n !== first.shape[k])) {
+      throw new ShapeError(`${who}: xs[0] is ${fmtShape(first.shape)} and xs[${i}] is ${fmtShape(t.shape)}; stack needs one shape`);
+    }
+  });
+  const d = normDim(who, 'dim', dim, first.ndim + 1);
+  return concatChecked(who, ts.map((t) => t.reshape([...t.shape.slice(0, d), 1, ...t.shape.slice(d)])), d);
+}
+
+/**
+ * Splits x along `dim` into chunks: a number gives chunks of that size (the last one
+ * smaller: torch.split), an array gives the chunk sizes (they must sum to the dim's size).
+ * Each chunk is a new contiguous tensor.
+ *
+ * Syntax: `split(x, size, dim = 0)`, `split(x, [s0, s1, …], dim = 0)`
+ * Example: `split([1, 2, 3, 4, 5], 2)` → `[1, 2]`, `[3, 4]`, `[5]`; `split(A, [1, 2], 1)`
+ * Throws: ShapeError for a 0-d x or sizes that do not sum to the dim's size; ArgumentError
+ * for a size that is not a positive integer (array entries may be 0) or a dim out of range.
+ * See also: `concat`, `slice`.
+ */
+export function split(x: TensorLike, sizeOrSections: number | readonly number[], dim = 0): Tensor[] {
+  const who = 'split';
+  const t = arg(x, who);
+  if (t.ndim === 0) throw new ShapeError(`${who}: x is a scalar (0-d); split needs at least 1 dim`);
+  const d = normDim(who, 'dim', dim, t.ndim);
+  const n = t.shape[d];
+  let sizes: number[];
+  if (Array.isArray(sizeOrSections)) {
+    sizes = sizeOrSections.map((s, i) => checkArg<number>(who, `sizeOrSections[${i}]`, s, opt.int(0)));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (total !== n) {
+      throw new ShapeError(`${who}: the sizes ${show(sizeOrSections)} sum to ${total}, but dim ${d} of x (${fmtShape(t.shape)}) is ${n}`);
+    }
+  } else {
+    const size = checkArg<number>(who, 'sizeOrSections', sizeOrSections, opt.int(1));
+    sizes = [];
+    for (let at = 0; at < n; at += size) sizes.push(Math.min(size, n - at));
+    if (n === 0) sizes.push(0);
+  }
+  const st = denseStrides(t.shape);
+  let at = 0;
+  return sizes.map((s) => {
+    const shape = [...t.shape];
+    shape[d] = s;
+    const offset = s === 0 || sizeOf(shape) === 0 ? 0 : at * st[d];
+    at += s;
+    return copyView(t, { shape, strides: st, offset }, false, who);
+  });
+}
+
+// ---------------------------------------------------------------- take / put
+
+/**
+ * The flat indices as an int32 tensor on x's device: a tensor (int32 or uint32) or (nested)
+ * arrays of integers. On the CPU (and for arrays) negatives are wrapped and bounds checked
+ * here; GPU index tensors are checked by the GPU entry (the error surfaces at the first read).
+ */
+function flatIndex(who: string, index: unknown, x: Tensor): Tensor<'int32'> {
+  const size = x.size;
+  if (index instanceof Tensor) {
+    toOperand(index, who, 'index'); // a disposed tensor: DeviceError
+    if (index.dtype !== 'int32' && index.dtype !== 'uint32') {
+      throw new DTypeError(`${who}: index is ${index.dtype}; expected an int32 or uint32 tensor (or an array of integers)`);
+    }
+    commonDevice([x, index], ['x', 'index'], who);
+    if (index.device !== 'cpu') return castTo(index, 'int32', who, 'index') as Tensor<'int32'>;
+    return normalised(who, index.dataSync(), index.shape, size, x);
+  }
+  if (typeof index === 'number' || Array.isArray(index)) {
+    const t = toOperand(index as Operand, who, 'index');
+    const s = t.dataSync();
+    for (let i = 0; i < s.length; i++) {
+      if (!Number.isInteger(s[i])) throw new ArgumentError(`${who}: index entry ${i} is ${s[i]}, not an integer`);
+    }
+    const out = normalised(who, s, t.shape, size, x);
+    return x.device === 'cpu' ? out : out.to(x.device);
+  }
+  throw new ArgumentError(`${who}: index must be an int32/uint32 tensor or an array of integers, got ${show(index)}`);
+}
+
+function normalised(who: string, s: ArrayLike<number>, shape: readonly number[], size: number, x: Tensor): Tensor<'int32'> {
+  const out = Tensor.uninit('int32', shape);
+  const o = out.dataSync();
+  for (let i = 0; i < s.length; i++) {
+    const v = s[i];
+    if (v < -size || v >= size) {
+      throw new ArgumentError(
+        `${who}: index ${v} (entry ${i}) is out of range for x with ${size} element${size === 1 ? '' : 's'} (${fmtShape(x.shape)})`,
+      );
+    }
+    const k = v < 0 ? v + size : v;
+    if (k > 2147483647) throw new ArgumentError(`${who}: index ${v} (entry ${i}) does not fit int32 (lapis indexes with int32)`);
+    o[i] = k;
+  }
+  return out;
+}
+
+/**
+ * Gathers from x as if it were 1-D (torch.take): out has index's shape, out[i…] =
+ * x.flat[index[i…]]; negative indices count from the end.
+ *
+ * Syntax: `take(x, index)` with index an int32/uint32 tensor or (nested) arrays of integers
+ * Example: `take([[1, 2], [3, 4]], [0, -1])` → `[1, 4]`
+ * Throws: ArgumentError for an index out of range (GPU index tensors: at the first read of
+ * the result) or a non-integer; DTypeError for a float index tensor; DeviceError for x and
+ * index on different devices.
+ * See also: `put`, `slice`.
+ */
+export function take(x: TensorLike, index: TensorLike): Tensor {
+  const who = 'take';
+  const t = arg(x, who);
+  const idx = flatIndex(who, index, t);
+  return lookup('take', t.dtype, t.device, who)(t, idx);
+}
+
+export interface PutOptions {
+  /** Add the values instead of writing them; every duplicate index counts (bool: logical or). */
+  accumulate?: boolean;
+}
+
+/**
+ * A copy of x with x.flat[index[i]] = values[i] (torch's `put_`, not in place): values
+ * broadcast to index's shape or hold as many elements as index; they are cast to x's
+ * dtype. Without accumulate a repeated index keeps the last value; with it the values add
+ * up (int32/uint32 wrap, bool is logical or).
+ *
+ * Syntax: `put(x, index, values, { accumulate = false })`
+ * Example: `put([0, 0, 0], [0, 2, 0], [1, 2, 3], { accumulate: true })` → `[4, 0, 2]`
+ * Throws: ArgumentError for an index out of range; ShapeError if values fit neither index's
+ * shape nor its size; DTypeError for complex values into a real x or a float index tensor;
+ * DeviceError for operands on different devices.
+ * See also: `take`.
+ */
+export function put(x: TensorLike, index: TensorLike, values: Operand, opts: PutOptions = {}): Tensor {
+  const who = 'put';
+  const t = arg(x, who);
+  opts = readOptions(who, opts, { accumulate: opt.bool });
+  const idx = flatIndex(who, index, t);
+  let v = scalarKind(values) !== null
+    ? scalarTensor(values as JsScalar, t.dtype, t.device, who, 'values')
+    : toOperand(values, who, 'values');
+  commonDevice([t, v], ['x', 'values'], who);
+  v = castTo(v, t.dtype, who, 'values');
+  if (v.size === idx.size) {
+    v = v.reshape(idx.shape);
+  } else {
+    const ok = v.ndim <= idx.ndim && v.shape.every((n, i) => n === 1 || n === idx.shape[idx.ndim - v.ndim + i]);
+    if (!ok) {
+      throw new ShapeError(
+        `${who}: values (${fmtShape(v.shape)}) neither broadcast to index's shape (${fmtShape(idx.shape)}) nor hold ${idx.size} elements`,
+      );
+    }
+    v = expandAs(who, v, idx.shape);
+  }
+  return lookup('put', t.dtype, t.device, who)(t, idx, v, opts.accumulate ?? false);
+}

@@ -11,6 +11,7 @@ const ADDON_FUNCTIONS = [
   'numThreads', 'gemmKernel', 'matmul', 'luFactor', 'luSolve', 'solve', 'solveTriangular', 'inv', 'slogdet', 'qr', 'svd',
   'frexp', 'heaviside', 'laguerrePolynomialL', 'logspace',
   'cast', 'unary', 'binary', 'where', 'elementwiseOpNames',
+  'stridedCopy', 'triangle', 'concat', 'take', 'put',
 ] as const satisfies readonly (keyof Addon)[];
 type Unlisted = Exclude<keyof Addon, (typeof ADDON_FUNCTIONS)[number]>;
 // A key added to Addon but not to the list makes this `false` and the line a type error.
@@ -58,6 +59,11 @@ function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
       aStrides: f64(1), bStrides: f64(0),
     },
     elementwiseOpNames: { table: 0 },
+    stridedCopy: { dtype: 1, x: A(), out: new Float64Array(4), shape: f64(2, 2), strides: f64(1, 2), offset: 0, conj: false },
+    triangle: { dtype: 1, x: A(), out: new Float64Array(4), count: 1, m: 2, n: 2, upper: true, k: 0 },
+    concat: { dtype: 1, xs: [f64(1, 2), f64(3)], out: new Float64Array(3), outer: 1, sizes: f64(2, 1) },
+    take: { dtype: 1, x: A(), index: Int32Array.of(3, 0), out: new Float64Array(2) },
+    put: { dtype: 1, x: A(), index: Int32Array.of(1, 1), values: f64(1, 2), out: new Float64Array(4), accumulate: true },
   };
 }
 

@@ -121,6 +121,18 @@ export interface Addon {
   }): void;
   /** base^(start + i·(end − start)/(steps − 1)) into `out` (float32, float64 or int32: torch's rounding). */
   logspace(o: { dtype: DTypeCode; out: FloatArray | Int32Array; steps: number; start: number; end: number; base: number }): void;
+  /** out = x[offset + Σ i_d·strides[d]] over `shape` (element units, strides may be 0 or negative; every reachable offset checked). */
+  stridedCopy(o: {
+    dtype: DTypeCode; x: AnyStorage; out: AnyStorage; shape: Float64Array; strides: Float64Array; offset: number; conj: boolean;
+  }): void;
+  /** triu (upper) or tril of `count` m×n matrices: entries with j − i < k (upper) or j − i > k (lower) zeroed. */
+  triangle(o: { dtype: DTypeCode; x: AnyStorage; out: AnyStorage; count: number; m: number; n: number; upper: boolean; k: number }): void;
+  /** `outer` rows of out, each the rows of the parts (sizes[p] elements of xs[p]) one after the other. */
+  concat(o: { dtype: DTypeCode; xs: AnyStorage[]; out: AnyStorage; outer: number; sizes: Float64Array }): void;
+  /** out[i] = x[index[i]] (indices in [0, x's length), checked). */
+  take(o: { dtype: DTypeCode; x: AnyStorage; index: Int32Array; out: AnyStorage }): void;
+  /** out = x, then out[index[i]] = values[i] (accumulate: +=, duplicates summed; bool: or). */
+  put(o: { dtype: DTypeCode; x: AnyStorage; index: Int32Array; values: AnyStorage; out: AnyStorage; accumulate: boolean }): void;
 }
 
 let addon: Addon | undefined;

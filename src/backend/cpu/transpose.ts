@@ -1,32 +1,19 @@
-import type { DType } from '../../core/dtype.js';
-import { isComplex, FLOAT_DTYPES } from '../../core/dtype.js';
+import { FLOAT_DTYPES, dtypeCode } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { register } from '../registry.js';
+import { native } from './binding.js';
 
-/** Batched transpose (conj: adjoint) of the last two dims into a new tensor. */
+/** Batched transpose (conj: adjoint) of the last two dims into a new tensor: the native strided copy's tiled path. */
 export function transposeCpu(A: Tensor, conj: boolean): Tensor {
   const m = A.rows, n = A.cols;
-  const shape = [...A.shape.slice(0, -2), n, m];
-  const out = Tensor.empty(A.dtype as DType, shape);
-  const src = A.dataSync(), dst = out.dataSync();
-  const count = m * n === 0 ? 0 : src.length / (m * n * (isComplex(A.dtype) ? 2 : 1));
-  if (isComplex(A.dtype)) {
-    const s = conj ? -1 : 1;
-    for (let b = 0; b < count; b++) {
-      const o = b * m * n * 2;
-      for (let i = 0; i < m; i++)
-        for (let j = 0; j < n; j++) {
-          const from = o + (i * n + j) * 2, to = o + (j * m + i) * 2;
-          dst[to] = src[from];
-          dst[to + 1] = s * src[from + 1];
-        }
-    }
-  } else {
-    for (let b = 0; b < count; b++) {
-      const o = b * m * n;
-      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) dst[o + j * m + i] = src[o + i * n + j];
-    }
-  }
+  const batch = A.shape.slice(0, -2);
+  const out = Tensor.uninit(A.dtype, [...batch, n, m]);
+  const strides = [1, n];
+  for (let d = batch.length - 1, s = m * n; d >= 0; s *= batch[d], d--) strides.unshift(s);
+  native().stridedCopy({
+    dtype: dtypeCode(A.dtype), x: A.dataSync(), out: out.dataSync(), shape: Float64Array.from(out.shape),
+    strides: Float64Array.from(strides), offset: 0, conj,
+  });
   return out;
 }
 
