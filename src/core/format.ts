@@ -141,5 +141,5 @@ export function formatTensor(data: ArrayLike<number>, shape: readonly number[], 
 
 /** What `toString()` prints when the values cannot be read synchronously (GPU, disposed). */
 export function formatTensorMeta(shape: readonly number[], dtype: DType, device: Device, note: string): string {
-  return addSuffixes(`${PREFIX}<${note}>, shape=[${shape.join(', ')}]`, [`dtype=${dtype}`, ...(device !== 'cpu' ? [`device=${device}`] : [])]);
+  return `${PREFIX}<${note}>, shape=[${shape.join(', ')}], dtype=${dtype}${device !== 'cpu' ? `, device=${device}` : ''})`;
 }

@@ -236,12 +236,12 @@ export class Tensor<D extends DType = DType> {
   toString(): string {
     if (this._disposed) return formatTensorMeta(this.shape, this.dtype, this.device, 'disposed');
     if (this.device !== 'cpu') {
-      return formatTensorMeta(this.shape, this.dtype, this.device, 'on the GPU: `await t.toStringAsync()` reads the values');
+      return formatTensorMeta(this.shape, this.dtype, this.device, 'on the GPU: await t.toStringAsync()');
     }
     try {
       return formatTensor(this.dataSync(), this.shape, this.dtype, this.device);
     } catch (e) {
-      return formatTensorMeta(this.shape, this.dtype, this.device, (e as Error).message);
+      return formatTensorMeta(this.shape, this.dtype, this.device, (e as Error).message.replace(/^\w+: /, ''));
     }
   }
 
