@@ -22,6 +22,7 @@ import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } f
 import {
   luPanelProgram, laswpGatherProgram, laswpSeqProgram, luTrsmProgram, luStatusProgram,
 } from '../../src/backend/gpu/lu_blocked.js';
+import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
 function everyProgram(): Array<[string, GpuProgram]> {
@@ -105,6 +106,11 @@ function everyProgram(): Array<[string, GpuProgram]> {
   }
   for (const dt of ['float32', 'complex64', 'int32'] as const) add(`lu_ops permute ${dt}`, permuteProgram(dt));
   add('lu_ops perm', permProgram());
+  for (const c of REDUCE_CLASSES) {
+    add(`reduce rows ${c}`, reduceRowsProgram(c));
+    add(`reduce cols ${c}`, reduceColsProgram(c));
+  }
+  for (const c of ARG_CLASSES) add(`reduce arg ${c}`, argReduceProgram(c));
   return out;
 }
 

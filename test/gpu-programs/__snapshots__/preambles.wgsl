@@ -2339,6 +2339,556 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> STATUS: array<i32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- reduce rows fsum: reduce.rows → reduce_rows_fsum
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols fsum: reduce.cols → reduce_cols_fsum
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows fprod: reduce.rows → reduce_rows_fprod
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols fprod: reduce.cols → reduce_cols_fprod
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows fmax: reduce.rows → reduce_rows_fmax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols fmax: reduce.cols → reduce_cols_fmax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows fmin: reduce.rows → reduce_rows_fmin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols fmin: reduce.cols → reduce_cols_fmin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows csum: reduce.rows → reduce_rows_csum
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols csum: reduce.cols → reduce_cols_csum
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows cprod: reduce.rows → reduce_rows_cprod
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols cprod: reduce.cols → reduce_cols_cprod
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows isum: reduce.rows → reduce_rows_isum
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols isum: reduce.cols → reduce_cols_isum
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows iprod: reduce.rows → reduce_rows_iprod
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols iprod: reduce.cols → reduce_cols_iprod
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows imax: reduce.rows → reduce_rows_imax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols imax: reduce.cols → reduce_cols_imax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows imin: reduce.rows → reduce_rows_imin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols imin: reduce.cols → reduce_cols_imin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows umax: reduce.rows → reduce_rows_umax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols umax: reduce.cols → reduce_cols_umax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows umin: reduce.rows → reduce_rows_umin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols umin: reduce.cols → reduce_cols_umin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows any: reduce.rows → reduce_rows_any
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols any: reduce.cols → reduce_cols_any
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows all: reduce.rows → reduce_rows_all
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols all: reduce.cols → reduce_cols_all
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows cany: reduce.rows → reduce_rows_cany
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols cany: reduce.cols → reduce_cols_cany
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce rows call: reduce.rows → reduce_rows_call
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  splits: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xv: array<vec4u>;
+@group(0) @binding(1) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- reduce cols call: reduce.cols → reduce_cols_call
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  mask: u32,
+}
+@group(0) @binding(0) var<storage, read> xs: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- reduce arg fmax: reduce.arg → arg_reduce_fmax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  has_idx: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> ix: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> oi: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- reduce arg fmin: reduce.arg → arg_reduce_fmin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  has_idx: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> ix: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> oi: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- reduce arg imax: reduce.arg → arg_reduce_imax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  has_idx: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> ix: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> oi: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- reduce arg imin: reduce.arg → arg_reduce_imin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  has_idx: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> ix: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> oi: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- reduce arg umax: reduce.arg → arg_reduce_umax
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  has_idx: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> ix: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> oi: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- reduce arg umin: reduce.arg → arg_reduce_umin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  len: u32,
+  inner: u32,
+  splits: u32,
+  blocks: u32,
+  cx: u32,
+  has_idx: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> ix: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> oi: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
