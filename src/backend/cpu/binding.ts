@@ -133,6 +133,15 @@ export interface Addon {
   take(o: { dtype: DTypeCode; x: AnyStorage; index: Int32Array; out: AnyStorage }): void;
   /** out = x, then out[index[i]] = values[i] (accumulate: +=, duplicates summed; bool: or). */
   put(o: { dtype: DTypeCode; x: AnyStorage; index: Int32Array; values: AnyStorage; out: AnyStorage; accumulate: boolean }): void;
+  /**
+   * op over the n dim of x seen as (outer, n, inner): op 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all. out (outer·inner):
+   * Uint8Array for any/all, Int32Array for sum/prod of bool, else x's array type. Floating sums pairwise.
+   */
+  reduce(o: { dtype: DTypeCode; op: number; x: AnyStorage; out: AnyStorage; outer: number; n: number; inner: number }): void;
+  /** max (op 0) or min (op 1) over the n dim of (outer, n, inner) and the first index of it (NaN wins); real and integral dtypes, n ≥ 1. */
+  argReduce(o: {
+    dtype: DTypeCode; op: number; x: AnyStorage; values: AnyStorage; indices: Int32Array; outer: number; n: number; inner: number;
+  }): void;
 }
 
 let addon: Addon | undefined;

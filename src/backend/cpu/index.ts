@@ -14,6 +14,7 @@ import { registerLstsqCpu } from './lstsq.js';
 import { registerNormCpu } from './norm.js';
 import { registerGdnCpu } from './gdn.js';
 import { registerElementwiseCpu } from './elementwise.js';
+import { registerReduceCpu } from './reduce.js';
 import { registerIndexingCpu } from './indexing.js';
 
 export function registerCpu(): void {
@@ -32,5 +33,6 @@ export function registerCpu(): void {
   registerNormCpu();
   registerGdnCpu();
   registerElementwiseCpu();
+  registerReduceCpu();
   registerIndexingCpu();
 }
