@@ -438,13 +438,15 @@ export function clamp(x: Operand, min?: Operand | null, max?: Operand | null): T
  */
 export function where(cond: Operand, a: Operand, b: Operand): Tensor {
   const who = 'where';
-  const c = castTo(toOperand(cond, who, 'cond'), 'bool', who, 'cond') as Tensor<'bool'>;
-  const condIsScalar = scalarKind(cond) !== null;
-  const { tensors: [ta, tb], dtype } = promoteOperands(who, [a, b], ['a', 'b'], 0, c.device);
-  const cc = condIsScalar && c.device !== ta.device ? (c.to(ta.device) as Tensor<'bool'>) : c;
-  commonDevice([cc, ta, tb], ['cond', 'a', 'b'], who);
-  const L = elementwiseLayoutN([cc.shape, ta.shape, tb.shape], who, ['cond', 'a', 'b']);
-  return lookup('where', dtype, ta.device, who)(cc, ta, tb, L);
+  const names = ['cond', 'a', 'b'];
+  // Devices first: JS scalars are then made on the one device every tensor operand is on.
+  const ts = [cond, a, b].map((v, i) => (scalarKind(v) === null ? toOperand(v, who, names[i]) : null));
+  const device = commonDevice(ts, names, who);
+  const c0 = ts[0] ?? scalarTensor(cond as JsScalar, 'bool', device, who, 'cond');
+  const c = castTo(c0, 'bool', who, 'cond') as Tensor<'bool'>;
+  const { tensors: [ta, tb], dtype } = promoteOperands(who, [ts[1] ?? a, ts[2] ?? b], ['a', 'b'], 0, device);
+  const L = elementwiseLayoutN([c.shape, ta.shape, tb.shape], who, names);
+  return lookup('where', dtype, device, who)(c, ta, tb, L);
 }
 
 /**
@@ -454,6 +456,7 @@ export function where(cond: Operand, a: Operand, b: Operand): Tensor {
  *
  * Syntax: `cast(x, dtype)`
  * Example: `cast([1.7, -1.7, NaN], 'int32')` → `[1, -1, 0]`
+ * Complex to bool is z ≠ 0.
  * Throws: DTypeError for an unknown dtype or complex → real (take `real` or `abs` first).
  * See also: `real`, `Tensor.dtype`.
  */

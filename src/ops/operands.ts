@@ -117,11 +117,11 @@ export function promotedDtype(
 
 /**
  * `t` converted to `to` through the registry's `cast` (either device). Same dtype returns
- * `t`; complex → real is a DTypeError (it would drop the imaginary part).
+ * `t`; complex → real is a DTypeError (it would drop the imaginary part); complex → bool is z ≠ 0.
  */
 export function castTo(t: Tensor, to: DType, who: string, name = 'x'): Tensor {
   if (t.dtype === to) return t;
-  if (isComplex(t.dtype) && !isComplex(to)) {
+  if (isComplex(t.dtype) && !isComplex(to) && to !== 'bool') {
     throw new DTypeError(`${who}: ${name} is ${t.dtype}; casting it to ${to} would drop the imaginary part (take real() or abs() first)`);
   }
   return lookup('cast', t.dtype, t.device, who)(t, to);
