@@ -236,10 +236,17 @@ fn emit(a: A) -> u32 { return a; }
 // Accumulation into s: Kahan-compensated for float sums (c holds the lost low part, so
 // a long per-thread chain — a column walk of 10⁴ rows — errs like a short one); the
 // compensation is dropped once the sum is ±Inf or NaN, which then propagates as in a plain sum.
+// The new sum passes through opq (an xor with p.zero, always 0): compilers that treat float
+// adds as associative (Mesa's NIR does) would otherwise fold (s + y) − s − y to 0.
+#if KAHAN
+fn opq(x: A) -> A { return bitcast<A>(bitcast<${WORD}>(x) ^ ${WORD}(p.zero)); }
+fn opqv(x: V) -> V { return bitcast<V>(bitcast<vec4u>(x) ^ vec4u(p.zero)); }
+#endif
+
 fn push(s: ptr<function, A>, c: ptr<function, A>, x: A) {
 #if KAHAN
   let y = x - *c;
-  let t = *s + y;
+  let t = opq(*s + y);
   *c = select(A(0.0), (t - *s) - y, finA(t));
   *s = t;
 #else
@@ -250,7 +257,7 @@ fn push(s: ptr<function, A>, c: ptr<function, A>, x: A) {
 fn pushv(s: ptr<function, V>, c: ptr<function, V>, x: V) {
 #if KAHAN
   let y = x - *c;
-  let t = *s + y;
+  let t = opqv(*s + y);
   *c = select(V(0.0), (t - *s) - y, finV(t));
   *s = t;
 #else

@@ -73,8 +73,9 @@ function reduceClass(op: ReduceOp, d: DType, who: string): Cls {
 /** Bits of a word that make it true: floats ignore the sign (−0 is false). */
 const maskOf = (d: DType) => (d === 'float32' || d === 'complex64' ? 0x7fffffff : 0xffffffff);
 
-const ROWS_UNIFORMS = { count: 'u32', len: 'u32', splits: 'u32', mask: 'u32' } as const;
-const COLS_UNIFORMS = { count: 'u32', len: 'u32', inner: 'u32', splits: 'u32', blocks: 'u32', cx: 'u32', mask: 'u32' } as const;
+// zero: always 0, an opaque operand that keeps compilers from folding Kahan's compensation (shaders/reduce/ops.wgsl)
+const ROWS_UNIFORMS = { count: 'u32', len: 'u32', splits: 'u32', mask: 'u32', zero: 'u32' } as const;
+const COLS_UNIFORMS = { count: 'u32', len: 'u32', inner: 'u32', splits: 'u32', blocks: 'u32', cx: 'u32', mask: 'u32', zero: 'u32' } as const;
 type RowsDecl = { inputs: { xv: 'vec4u'; xs: 'u32' | 'vec2u' }; outputs: { out: 'u32' | 'vec2u' }; uniforms: typeof ROWS_UNIFORMS };
 type ColsDecl = { inputs: { xs: 'u32' | 'vec2u' }; outputs: { out: 'u32' | 'vec2u' }; uniforms: typeof COLS_UNIFORMS };
 
@@ -204,7 +205,7 @@ function recordPass(x: Tensor, d: DType, cls: Cls, ps: ReducePass, outDtype: DTy
     const part = emptyGpu(outDtype, [outer * S], who);
     runProgram(reduceRowsProgram(cls), {
       inputs: { xv: x.gpuStorage(), xs: x.gpuStorage() }, outputs: { out: part.gpuStorage() },
-      uniforms: { count: outer * S, len, splits: S, mask }, workgroups: outer * S,
+      uniforms: { count: outer * S, len, splits: S, mask, zero: 0 }, workgroups: outer * S,
     });
     if (S === 1) return part;
     const out = recordPass(part, outDtype, reduceClass(opOf(cls), outDtype, who), { outer, len: S, inner: 1 }, outDtype, who, false);
@@ -218,7 +219,7 @@ function recordPass(x: Tensor, d: DType, cls: Cls, ps: ReducePass, outDtype: DTy
   const count = outer * blocks * S;
   runProgram(reduceColsProgram(cls), {
     inputs: { xs: x.gpuStorage() }, outputs: { out: part.gpuStorage() },
-    uniforms: { count, len, inner, splits: S, blocks, cx, mask }, workgroups: count,
+    uniforms: { count, len, inner, splits: S, blocks, cx, mask, zero: 0 }, workgroups: count,
   });
   if (S === 1) return part;
   const out = recordPass(part, outDtype, reduceClass(opOf(cls), outDtype, who), { outer, len: S, inner }, outDtype, who, false);

@@ -2346,6 +2346,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2362,6 +2363,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2374,6 +2376,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2390,6 +2393,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2402,6 +2406,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2418,6 +2423,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2430,6 +2436,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2446,6 +2453,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2458,6 +2466,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<vec2u>;
@@ -2474,6 +2483,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<vec2u>;
 @group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
@@ -2486,6 +2496,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<vec2u>;
@@ -2502,6 +2513,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<vec2u>;
 @group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
@@ -2514,6 +2526,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2530,6 +2543,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2542,6 +2556,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2558,6 +2573,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2570,6 +2586,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2586,6 +2603,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2598,6 +2616,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2614,6 +2633,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2626,6 +2646,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2642,6 +2663,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2654,6 +2676,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2670,6 +2693,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2682,6 +2706,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2698,6 +2723,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2710,6 +2736,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<u32>;
@@ -2726,6 +2753,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2738,6 +2766,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<vec2u>;
@@ -2754,6 +2783,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<vec2u>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
@@ -2766,6 +2796,7 @@ struct Params {
   len: u32,
   splits: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xv: array<vec4u>;
 @group(0) @binding(1) var<storage, read> xs: array<vec2u>;
@@ -2782,6 +2813,7 @@ struct Params {
   blocks: u32,
   cx: u32,
   mask: u32,
+  zero: u32,
 }
 @group(0) @binding(0) var<storage, read> xs: array<vec2u>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
