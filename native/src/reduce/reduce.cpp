@@ -1,8 +1,8 @@
 // Reductions over (outer, n, inner). Two kernels: contiguous rows (inner == 1), reduced in
-// SIMD-width lanes, and columns (inner > 1), where each reduced row adds a contiguous run
-// of up to kColWidth columns into accumulators. Floating sums are pairwise (numpy's scheme:
-// 8-or-16-lane leaves of kLeaf elements, halves split at lane multiples), so float32 sums
-// stay in float32 with O(log n) error growth. Long rows are cut into blocks of kRowBlock
+// SIMD lanes (rows_simd.hpp for float/double sums, max/min and index searches), and columns
+// (inner > 1), where each reduced row adds a contiguous run of columns into accumulators. Floating sums are pairwise (numpy's scheme: leaves of 16 elements per lane,
+// halves split at lane multiples; pairwise halves of rows in the column kernel), so float32
+// sums stay in float32 with O(log n) error growth. Long rows are cut into blocks of kRowBlock
 // elements and long columns into kRowsPerTask rows whose partials combine pairwise: the
 // cuts depend on the shape only, so the result is the same for every thread count.
 #include <algorithm>
@@ -10,18 +10,62 @@
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/reduce.hpp"
+#include "rows_simd.hpp"
 
 namespace lapis {
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+void reduce_sum_avx2(const float* x, index m, bool pairs, float* out);
+void reduce_sum_avx2(const double* x, index m, bool pairs, double* out);
+float reduce_extremum_avx2(const float* x, index m, bool is_max);
+double reduce_extremum_avx2(const double* x, index m, bool is_max);
+index reduce_find_avx2(const float* x, index m, float v);
+index reduce_find_avx2(const double* x, index m, double v);
+#define LAPIS_REDUCE_HAVE_AVX2 1
+#endif
+
 namespace {
 
+bool use_avx2() {
+#if defined(LAPIS_REDUCE_HAVE_AVX2)
+  return runs_avx2(active_isa());
+#else
+  return false;
+#endif
+}
+
+// The row kernels of rows_simd.hpp for float/double: AVX2 where it runs, else the baseline's.
+template <class R> using BasePack = simd::Pack<simd::Generic<16>, R>;
+
+template <class R> void simd_sum(const R* x, index m, bool pairs, R* out) {
+#if defined(LAPIS_REDUCE_HAVE_AVX2)
+  if (use_avx2()) return reduce_sum_avx2(x, m, pairs, out);
+#endif
+  reduce_rows_detail::sum<BasePack<R>>(x, m, pairs, out);
+}
+template <class R> R simd_extremum(const R* x, index m, bool is_max) {
+#if defined(LAPIS_REDUCE_HAVE_AVX2)
+  if (use_avx2()) return reduce_extremum_avx2(x, m, is_max);
+#endif
+  return reduce_rows_detail::extremum<BasePack<R>>(x, m, is_max);
+}
+template <class R> index simd_find(const R* x, index m, R v) {
+#if defined(LAPIS_REDUCE_HAVE_AVX2)
+  if (use_avx2()) return reduce_find_avx2(x, m, v);
+#endif
+  return reduce_rows_detail::find_first<BasePack<R>>(x, m, v);
+}
+
+template <class T> constexpr bool kSimdReal = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
 constexpr index kRowBlock = index(1) << 15;  // contiguous elements per partial of a long row
-constexpr index kColWidth = 256;             // columns per task when inner > 1 (accumulators stay in L1)
 constexpr index kRowsPerTask = 4096;         // reduced rows per partial when inner > 1
-constexpr index kLeaf = 128;                 // pairwise leaf size (numpy's PW_BLOCKSIZE)
 constexpr index kWork = index(1) << 15;      // elements a parallel chunk should cover at least
 
 template <class T> using wide_t = std::conditional_t<std::is_integral_v<T>, uint32_t, T>;
@@ -59,6 +103,7 @@ template <class T> struct Prod {
 template <class T> struct Max {
   using A = T;
   static constexpr bool pairwise = false;
+  static constexpr int extremum = 1;
   static A id() {
     if constexpr (std::is_integral_v<T>) return std::numeric_limits<T>::lowest();
     else return -std::numeric_limits<T>::infinity();
@@ -70,6 +115,7 @@ template <class T> struct Max {
 template <class T> struct Min {
   using A = T;
   static constexpr bool pairwise = false;
+  static constexpr int extremum = -1;
   static A id() {
     if constexpr (std::is_integral_v<T>) return std::numeric_limits<T>::max();
     else return std::numeric_limits<T>::infinity();
@@ -93,31 +139,6 @@ template <class T> struct All {
   static A comb(A a, A b) { return a & b; }
 };
 
-// Lanes of the pairwise sum: 16 floats or 8 doubles (two 256-bit or four 128-bit vectors).
-template <class S> constexpr int kLanes = sizeof(S) == 4 ? 16 : 8;
-
-// r[l] = sum of x[i] over i ≡ l (mod L), i < m, pairwise: halves split at multiples of L.
-template <class S>
-void pairwise_lanes(const S* x, index m, S* r) {
-  constexpr int L = kLanes<S>;
-  if (m <= kLeaf) {
-    S a[L];
-    for (int l = 0; l < L; ++l) a[l] = S(0);
-    index i = 0;
-    for (; i + L <= m; i += L) {
-      for (int l = 0; l < L; ++l) a[l] += x[i + l];
-    }
-    for (int l = 0; i + l < m; ++l) a[l] += x[i + l];
-    for (int l = 0; l < L; ++l) r[l] = a[l];
-    return;
-  }
-  const index h = (m / 2) / L * L;
-  S b[L];
-  pairwise_lanes(x, h, r);
-  pairwise_lanes(x + h, m - h, b);
-  for (int l = 0; l < L; ++l) r[l] += b[l];
-}
-
 // Pairwise combination of count values p[0], p[stride], …
 template <class A, class Comb>
 A tree(const A* p, index count, index stride, Comb comb) {
@@ -126,23 +147,21 @@ A tree(const A* p, index count, index stride, Comb comb) {
   return comb(tree(p, h, stride, comb), tree(p + h * stride, count - h, stride, comb));
 }
 
+template <class Op, class = void> struct Has_extremum : std::false_type {};
+template <class Op> struct Has_extremum<Op, std::void_t<decltype(Op::extremum)>> : std::true_type {};
+
 // Op over x[0, m) (contiguous); m may be 0 (identity).
 template <class Op, class T>
 typename Op::A block_reduce(const T* x, index m) {
   using A = typename Op::A;
   if constexpr (Op::pairwise) {
-    using S = real_t<T>;
-    constexpr int L = kLanes<S>;
-    S r[L];
-    auto add = [](S a, S b) { return a + b; };
-    if constexpr (is_complex_v<T>) {
-      // Interleaved (re, im): even lanes hold real parts, odd lanes imaginary ones.
-      pairwise_lanes(reinterpret_cast<const S*>(x), 2 * m, r);
-      return T(tree(r, L / 2, 2, add), tree(r + 1, L / 2, 2, add));
-    } else {
-      pairwise_lanes(x, m, r);
-      return tree(r, L, 1, add);
-    }
+    real_t<T> r[2];
+    simd_sum(reinterpret_cast<const real_t<T>*>(x), m, is_complex_v<T>, r);
+    if constexpr (is_complex_v<T>) return T(r[0], r[1]);
+    else return r[0];
+  } else if constexpr (kSimdReal<T> && Has_extremum<Op>::value) {
+    if (m == 0) return Op::id();
+    return simd_extremum(x, m, Op::extremum > 0);
   } else {
     constexpr int L = 8;
     A a[L];
@@ -180,42 +199,66 @@ void reduce_rows(index outer, index n, const T* x, O* out) {
   for (index o = 0; o < outer; ++o) out[o] = finish<O>(tree(part.data() + o * nb, nb, 1, Op::comb));
 }
 
-// acc[0, w) = op over `rows` rows (stride ld) of columns [0, w); pairwise halves for sums.
+// Columns per task when inner > 1: a few tasks per thread, each row's run long enough for
+// the prefetchers (up to 16 KiB). Any width gives the same numbers (columns are independent).
+template <class T>
+index column_width(index inner) {
+  const index most = std::max<index>(64, index(16384) / static_cast<index>(sizeof(T)));
+  const index want = (inner + 4 * num_threads() - 1) / (4 * num_threads());
+  return std::min(most, std::max<index>(64, (want + 15) / 16 * 16));
+}
+
+// acc[0, w) = op over `rows` rows (stride ld) of columns [0, w). Sums: pairwise halves down
+// to 16 rows, each half into the next scratch row (scratch holds w per recursion level);
+// the leaf adds four rows per pass over acc, in row order.
 template <class Op, class T>
-void column_block(const T* x, index rows, index ld, index w, typename Op::A* acc) {
+void column_block(const T* x, index rows, index ld, index w, typename Op::A* acc, typename Op::A* scratch) {
   using A = typename Op::A;
   if constexpr (Op::pairwise) {
     if (rows > 16) {
       const index h = rows / 2;
-      column_block<Op>(x, h, ld, w, acc);
-      A tmp[kColWidth];
-      column_block<Op>(x + h * ld, rows - h, ld, w, tmp);
-      for (index j = 0; j < w; ++j) acc[j] = Op::comb(acc[j], tmp[j]);
+      column_block<Op>(x, h, ld, w, acc, scratch + w);
+      column_block<Op>(x + h * ld, rows - h, ld, w, scratch, scratch + w);
+      for (index j = 0; j < w; ++j) acc[j] = Op::comb(acc[j], scratch[j]);
       return;
     }
   }
+  (void)scratch;
   for (index j = 0; j < w; ++j) acc[j] = Op::id();
-  for (index r = 0; r < rows; ++r) {
+  index r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const T* x0 = x + r * ld;
+    const T* x1 = x0 + ld;
+    const T* x2 = x1 + ld;
+    const T* x3 = x2 + ld;
+    for (index j = 0; j < w; ++j) {
+      acc[j] = Op::comb(Op::comb(Op::comb(Op::comb(acc[j], Op::load(x0[j])), Op::load(x1[j])), Op::load(x2[j])), Op::load(x3[j]));
+    }
+  }
+  for (; r < rows; ++r) {
     const T* xr = x + r * ld;
     for (index j = 0; j < w; ++j) acc[j] = Op::comb(acc[j], Op::load(xr[j]));
   }
 }
 
-// inner > 1: tasks of (outer index, column chunk, row block).
+// inner > 1: tasks of (outer index, column chunk, row block of kRowsPerTask rows).
 template <class Op, class T, class O>
 void reduce_columns(index outer, index n, index inner, const T* x, O* out) {
   using A = typename Op::A;
-  const index nc = (inner + kColWidth - 1) / kColWidth;
+  const index W = column_width<T>(inner);
+  const index nc = (inner + W - 1) / W;
   const index nr = std::max<index>(1, (n + kRowsPerTask - 1) / kRowsPerTask);
-  const index per_task = std::max<index>(1, std::min(n, kRowsPerTask) * std::min(inner, kColWidth));
+  const index per_task = std::max<index>(1, std::min(n, kRowsPerTask) * std::min(inner, W));
   std::vector<A> part(nr > 1 ? static_cast<size_t>(outer * nr * inner) : 0);
   parallel_for(outer * nc * nr, std::max<index>(1, kWork / per_task), [&](index b, index e) {
-    A acc[kColWidth];
+    // acc plus one scratch row per halving level (kRowsPerTask / 16 = 2^8 → 9 levels).
+    std::vector<A> buf(static_cast<size_t>(W * 12));
+    A* acc = buf.data();
     for (index t = b; t < e; ++t) {
       const index r = t % nr, c = (t / nr) % nc, o = t / (nr * nc);
-      const index j0 = c * kColWidth, w = std::min(kColWidth, inner - j0);
+      const index j0 = c * W, w = std::min(W, inner - j0);
       const index r0 = r * kRowsPerTask, rows = std::min(kRowsPerTask, n - r0);
-      column_block<Op>(x + (o * n + r0) * inner + j0, rows, inner, w, acc);
+      column_block<Op>(x + (o * n + r0) * inner + j0, rows, inner, w, acc, acc + W);
       if (nr == 1) {
         O* dst = out + o * inner + j0;
         for (index j = 0; j < w; ++j) dst[j] = finish<O>(acc[j]);
@@ -245,6 +288,7 @@ void run(index outer, index n, index inner, const T* x, void* out) {
 // First i < m with x[i] == v (or x[i] NaN when v is NaN), or −1.
 template <class T>
 index first_hit(const T* x, index m, T v) {
+  if constexpr (kSimdReal<T>) return simd_find(x, m, v);
   if (v != v) {
     for (index i = 0; i < m; ++i) {
       if (x[i] != x[i]) return i;
@@ -257,17 +301,37 @@ index first_hit(const T* x, index m, T v) {
   return -1;
 }
 
+// The extremum of x[0, m) (m ≥ 1) and the index of its first occurrence, in one pass: the
+// extremum of each L1-sized piece by the vectorised reduction, the first piece holding the
+// best one remembered (a NaN piece ends the scan), then a search of that piece alone.
+template <class Op, class T>
+std::pair<T, index> arg_scan(const T* x, index m) {
+  constexpr index kPiece = 2048;
+  T best = x[0];
+  index at = 0;
+  for (index s = 0; s < m; s += kPiece) {
+    const T v = block_reduce<Op>(x + s, std::min(kPiece, m - s));
+    if (v != v) {
+      if (best == best) { best = v; at = s; }
+      break;
+    }
+    if (Op::better(v, best)) { best = v; at = s; }
+  }
+  const index i = at + first_hit(x + at, std::min(kPiece, m - at), best);
+  return {x[i], i};
+}
+
 template <class Op, class T>
 void arg_impl(index outer, index n, index inner, const T* x, T* values, int32_t* indices) {
   if (outer == 0 || inner == 0 || n == 0) return;
   if (inner > 1) {
-    const index nc = (inner + kColWidth - 1) / kColWidth;
-    parallel_for(outer * nc, std::max<index>(1, kWork / std::max<index>(1, n * std::min(inner, kColWidth))),
-                 [&](index b, index e) {
-      T m[kColWidth];
-      int32_t id[kColWidth];
+    const index W = column_width<T>(inner);
+    const index nc = (inner + W - 1) / W;
+    parallel_for(outer * nc, std::max<index>(1, kWork / std::max<index>(1, n * std::min(inner, W))), [&](index b, index e) {
+      std::vector<T> m(static_cast<size_t>(W));
+      std::vector<int32_t> id(static_cast<size_t>(W));
       for (index t = b; t < e; ++t) {
-        const index o = t / nc, j0 = (t % nc) * kColWidth, w = std::min(kColWidth, inner - j0);
+        const index o = t / nc, j0 = (t % nc) * W, w = std::min(W, inner - j0);
         const T* base = x + o * n * inner + j0;
         for (index j = 0; j < w; ++j) { m[j] = base[j]; id[j] = 0; }
         for (index r = 1; r < n; ++r) {
@@ -281,42 +345,33 @@ void arg_impl(index outer, index n, index inner, const T* x, T* values, int32_t*
     });
     return;
   }
-  // Contiguous rows: the extremum by the vectorised reduction, then the first index holding it.
   const index nb = (n + kRowBlock - 1) / kRowBlock;
   if (nb <= 1) {
     parallel_for(outer, std::max<index>(1, kWork / n), [&](index b, index e) {
       for (index o = b; o < e; ++o) {
-        const T* row = x + o * n;
-        const index i = first_hit(row, n, block_reduce<Op>(row, n));
-        values[o] = row[i];
-        indices[o] = static_cast<int32_t>(i);
+        const auto r = arg_scan<Op>(x + o * n, n);
+        values[o] = r.first;
+        indices[o] = static_cast<int32_t>(r.second);
       }
     });
     return;
   }
-  std::vector<T> part(static_cast<size_t>(outer * nb)), best(static_cast<size_t>(outer));
-  std::vector<index> hit(static_cast<size_t>(outer * nb));
+  // Long rows: each block's first extremum, then the blocks in order (strictly better or the first NaN wins).
+  std::vector<std::pair<T, index>> part(static_cast<size_t>(outer * nb));
   parallel_for(outer * nb, 1, [&](index b, index e) {
     for (index t = b; t < e; ++t) {
       const index o = t / nb, s = (t % nb) * kRowBlock;
-      part[t] = block_reduce<Op>(x + o * n + s, std::min(kRowBlock, n - s));
-    }
-  });
-  for (index o = 0; o < outer; ++o) best[o] = tree(part.data() + o * nb, nb, 1, Op::comb);
-  parallel_for(outer * nb, 1, [&](index b, index e) {
-    for (index t = b; t < e; ++t) {
-      const index o = t / nb, s = (t % nb) * kRowBlock;
-      const index i = first_hit(x + o * n + s, std::min(kRowBlock, n - s), best[o]);
-      hit[t] = i < 0 ? -1 : s + i;
+      auto r = arg_scan<Op>(x + o * n + s, std::min(kRowBlock, n - s));
+      part[t] = {r.first, r.second + s};
     }
   });
   for (index o = 0; o < outer; ++o) {
-    index i = 0;
-    for (index k = 0; k < nb; ++k) {
-      if (hit[o * nb + k] >= 0) { i = hit[o * nb + k]; break; }
+    auto best = part[o * nb];
+    for (index k = 1; k < nb && best.first == best.first; ++k) {
+      if (Op::better(part[o * nb + k].first, best.first)) best = part[o * nb + k];
     }
-    values[o] = x[o * n + i];
-    indices[o] = static_cast<int32_t>(i);
+    values[o] = best.first;
+    indices[o] = static_cast<int32_t>(best.second);
   }
 }
 
