@@ -17,8 +17,12 @@ namespace {
 using indexing_detail::cj;
 using indexing_detail::kParallelElems;
 
-// Tile edge of the transpose path: a 32×32 tile of complex128 is 16 KiB, inside L1 with its output tile.
-constexpr index kTile = 32;
+// Tile edge of the transpose path: two cache lines of elements (32 float, 16 double, 8
+// complex128; at most 64), so each source row and each output row of a tile is whole lines.
+template <class T>
+constexpr index tile_of() {
+  return std::min<index>(64, std::max<index>(4, index(128 / sizeof(T))));
+}
 
 struct Dims {
   int nd = 0;
@@ -80,20 +84,32 @@ inline void copy_row(const T* src, index s, index len, T* dst, bool conj) {
   }
 }
 
-// out block (R × C) = x[r + c·sc]: x's unit-stride dim becomes out's rows. Tiles keep the
-// strided side in cache; the inner loop reads contiguously, the writes of one tile row are
-// C apart but the tile's 32 output rows stay in L1.
+// Rows [r0, r1) of the out block (R × C) = x[r + c·sc]: x's unit-stride dim becomes out's
+// rows. Each TB × TB tile is read as TB contiguous source runs into a local buffer, then
+// written as TB contiguous output runs: every line is touched once per tile, so the
+// power-of-two strides of square matrices (cache-set aliasing) cost nothing.
 template <class T>
-inline void transpose_rows(const T* x, index sc, index C, index r0, index r1, T* out, bool conj) {
-  for (index c0 = 0; c0 < C; c0 += kTile) {
-    const index c1 = std::min(C, c0 + kTile);
-    for (index c = c0; c < c1; ++c) {
-      const T* src = x + c * sc;
-      T* dst = out + c;
-      if (conj) {
-        for (index r = r0; r < r1; ++r) dst[r * C] = cj(src[r]);
-      } else {
-        for (index r = r0; r < r1; ++r) dst[r * C] = src[r];
+void transpose_rows(const T* x, index sc, index C, index r0, index r1, T* out, bool conj) {
+  constexpr index TB = tile_of<T>();
+  T buf[TB * TB];
+  // Column blocks outside: the TB source rows (pages, when sc is large) of one block are
+  // read r1 − r0 long before the walk moves on, and the output rows stay TLB-resident.
+  for (index cb = 0; cb < C; cb += TB) {
+    const index cn = std::min(TB, C - cb);
+    for (index rb = r0; rb < r1; rb += TB) {
+      const index rn = std::min(TB, r1 - rb);
+      for (index c = 0; c < cn; ++c) {
+        const T* src = x + (cb + c) * sc + rb;
+        for (index r = 0; r < rn; ++r) buf[r * TB + c] = src[r];
+      }
+      for (index r = 0; r < rn; ++r) {
+        T* dst = out + (rb + r) * C + cb;
+        const T* b = buf + r * TB;
+        if (conj) {
+          for (index c = 0; c < cn; ++c) dst[c] = cj(b[c]);
+        } else {
+          for (index c = 0; c < cn; ++c) dst[c] = b[c];
+        }
       }
     }
   }
@@ -117,8 +133,10 @@ void strided_copy(int nd, const index* shape, const index* strides, index offset
   if (d.nd >= 2 && d.strides[d.nd - 2] == 1 && sc != 1) {
     const index R = d.shape[d.nd - 2];
     const int nouter = d.nd - 2;
-    const index mats = total / (R * C), tiles = (R + kTile - 1) / kTile;
-    const index grain = std::max<index>(1, kParallelElems / (kTile * C));
+    // Work items: row blocks of `rows` output rows of one matrix (a few tiles, so threads balance).
+    const index rows = 4 * tile_of<T>();
+    const index mats = total / (R * C), tiles = (R + rows - 1) / rows;
+    const index grain = std::max<index>(1, kParallelElems / (rows * C));
     auto run = [&](index b, index e) {
       Counter ctr(d, nouter, b / tiles);
       index mat = b / tiles;
@@ -128,7 +146,7 @@ void strided_copy(int nd, const index* shape, const index* strides, index offset
           mat = it / tiles;
         }
         const index t = it % tiles;
-        transpose_rows(base + ctr.off, sc, C, t * kTile, std::min(R, (t + 1) * kTile), out + mat * R * C, conj);
+        transpose_rows(base + ctr.off, sc, C, t * rows, std::min(R, (t + 1) * rows), out + mat * R * C, conj);
       }
     };
     if (total < kParallelElems) run(0, mats * tiles);

@@ -7,6 +7,7 @@ import { registerLuGpu } from './lu.js';
 import { registerLuOpsGpu } from './lu_ops.js';
 import { registerTrsmGpu } from './trsm.js';
 import { registerQrGpu } from './qr.js';
+import { registerElementwiseGpu } from './elementwise.js';
 import { registerReduceGpu } from './reduce.js';
 
 export function registerGpu(): void {
@@ -18,5 +19,6 @@ export function registerGpu(): void {
   registerLuOpsGpu();
   registerTrsmGpu();
   registerQrGpu();
+  registerElementwiseGpu();
   registerReduceGpu();
 }
