@@ -1,0 +1,325 @@
+// GPU entries of the tensor API's elementwise ops (shaders/elementwise): cast, unary,
+// binary, where for float32, complex64, int32, uint32 and bool (one u32 per element).
+// Same registry ops and semantics as the CPU entries (src/backend/ops.ts).
+//
+// One dispatch per op, one kernel per (op, dtypes, path), compiled on first use:
+//   vec      every operand is the whole output (same shape) or one element (a scalar):
+//            vec4 loads and stores of four elements, PER quads per thread; the bindings
+//            are padded to whole quads (pool buffers are 16-byte multiples), so the last
+//            partial quad computes on padding instead of a bounds check per element.
+//   strided  any broadcast: the collapsed dims and each operand's strides in a small
+//            storage buffer (any rank), PER elements per thread.
+//   flat     cast's fallback when a buffer cannot be padded: element i to element i.
+import { Tensor, type GpuStorage } from '../../core/tensor.js';
+import type { DType } from '../../core/dtype.js';
+import type { ElementwiseLayout, ElementwiseLayoutN } from '../../core/broadcast.js';
+import { DeviceError, DTypeError } from '../../core/errors.js';
+import { register } from '../registry.js';
+import { unaryOutDtype, binaryOutDtype, type UnaryOp, type BinaryOp } from '../ops.js';
+import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl, type StorageType } from './program.js';
+import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
+import { emptyGpu, requireGpu } from './tensor-ops.js';
+import { allocStorage, bufferOf } from './pool.js';
+import { gpuDevice } from './device.js';
+
+/** Threads per workgroup and items (quads on the vec path, elements otherwise) per thread. */
+export const EW_WG = 256;
+export const EW_PER = 4;
+
+const GPU_EW_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32', 'uint32', 'bool'];
+
+export type EwKind = 'cast' | 'unary' | 'binary' | 'where';
+export type EwPath = 'vec' | 'strided' | 'flat';
+/** Per operand on the vec path: 'f' (whole output) or 's' (one element, splat). */
+export type OperandModes = string;
+
+const WGSL_TYPE: Record<GpuDType, string> = { float32: 'f32', complex64: 'vec2f', int32: 'i32', uint32: 'u32', bool: 'u32' };
+const SHORT: Record<GpuDType, string> = { float32: 'f32', complex64: 'c64', int32: 'i32', uint32: 'u32', bool: 'b' };
+const words = (d: GpuDType) => (d === 'complex64' ? 2 : 1);
+
+function asGpuDType(d: DType, who: string, name: string): GpuDType {
+  if ((GPU_EW_DTYPES as readonly string[]).includes(d)) return d as GpuDType;
+  throw new DTypeError(`${who}: ${name} has dtype ${d}, which GPU tensors do not hold`);
+}
+
+/** The operands of a kernel: names in binding order with their dtypes. */
+function operandsOf(kind: EwKind, inDtype: GpuDType): Array<[string, GpuDType]> {
+  switch (kind) {
+    case 'cast': case 'unary': return [['x', inDtype]];
+    case 'binary': return [['a', inDtype], ['b', inDtype]];
+    case 'where': return [['c', 'bool'], ['a', inDtype], ['b', inDtype]];
+  }
+}
+
+/** The generated load/store helpers of one variant (see shaders/elementwise/driver.wgsl). */
+function ioHelpers(ops: Array<[string, GpuDType]>, out: GpuDType, path: EwPath, modes: OperandModes): string {
+  const L: string[] = [];
+  ops.forEach(([n, d], k) => {
+    const T = WGSL_TYPE[d];
+    if (path === 'vec') {
+      L.push(`fn ld4_${n}(q: u32) -> array<${T}, 4> {`);
+      if (modes[k] === 's') {
+        L.push(`  let e = bitcast<${T}>(${n}[0].${words(d) === 2 ? 'xy' : 'x'});`, `  return array<${T}, 4>(e, e, e, e);`);
+      } else if (words(d) === 1) {
+        L.push(`  let v = ${n}[q];`, `  return array<${T}, 4>(bitcast<${T}>(v.x), bitcast<${T}>(v.y), bitcast<${T}>(v.z), bitcast<${T}>(v.w));`);
+      } else {
+        L.push(`  let v0 = ${n}[2u * q];`, `  let v1 = ${n}[2u * q + 1u];`,
+          `  return array<${T}, 4>(bitcast<${T}>(v0.xy), bitcast<${T}>(v0.zw), bitcast<${T}>(v1.xy), bitcast<${T}>(v1.zw));`);
+      }
+      L.push('}');
+    } else {
+      L.push(`fn ld_${n}(i: u32) -> ${T} { return bitcast<${T}>(${n}[i]); }`);
+    }
+  });
+  const R = WGSL_TYPE[out];
+  if (path === 'vec') {
+    L.push(`fn st4_out(q: u32, r: array<${R}, 4>) {`);
+    if (words(out) === 1) L.push('  out[q] = vec4u(bitcast<u32>(r[0]), bitcast<u32>(r[1]), bitcast<u32>(r[2]), bitcast<u32>(r[3]));');
+    else {
+      L.push('  out[2u * q] = vec4u(bitcast<vec2u>(r[0]), bitcast<vec2u>(r[1]));', '  out[2u * q + 1u] = vec4u(bitcast<vec2u>(r[2]), bitcast<vec2u>(r[3]));');
+    }
+    L.push('}');
+  } else {
+    L.push(`fn st_out(i: u32, r: ${R}) { out[i] = bitcast<${words(out) === 2 ? 'vec2u' : 'u32'}>(r); }`);
+  }
+  return `// Generated operand loads and the output store (src/backend/gpu/elementwise.ts).\n${L.join('\n')}\n`;
+}
+
+/**
+ * Drops the module-scope functions the entry point never reaches: every kernel includes
+ * all of elementwise/math.wgsl, and lavapipe's compile time grows with the source it is
+ * given (seconds per variant otherwise).
+ */
+export function pruneFunctions(src: string, entry: string): string {
+  const fns = new Map<string, { start: number; end: number }>();
+  const re = /^fn (\w+)\s*\(/gm;
+  for (let m = re.exec(src); m; m = re.exec(src)) {
+    let i = src.indexOf('{', m.index);
+    let depth = 0;
+    for (; i < src.length; i++) {
+      if (src[i] === '{') depth++;
+      else if (src[i] === '}' && --depth === 0) break;
+    }
+    // a preceding comment block goes with the function
+    let start = m.index;
+    while (start > 0) {
+      const prev = src.lastIndexOf('\n', start - 2);
+      if (!src.slice(prev + 1, start).startsWith('//')) break;
+      start = prev + 1;
+    }
+    fns.set(m[1], { start, end: i + 1 });
+  }
+  const keep = new Set<string>();
+  const visit = (text: string) => {
+    for (const w of text.matchAll(/\b(\w+)\s*\(/g)) {
+      const f = fns.get(w[1]);
+      if (f && !keep.has(w[1])) {
+        keep.add(w[1]);
+        visit(src.slice(f.start, f.end));
+      }
+    }
+  };
+  // the entry point and everything outside function bodies
+  let outside = '', at = 0;
+  for (const f of [...fns.values()].sort((x, y) => x.start - y.start)) {
+    outside += src.slice(at, f.start);
+    at = f.end;
+  }
+  const e = fns.get(entry);
+  if (e) {
+    keep.add(entry);
+    visit(src.slice(e.start, e.end));
+  }
+  visit(outside + src.slice(at));
+  let out = '';
+  at = 0;
+  for (const [name, f] of [...fns.entries()].sort((x, y) => x[1].start - y[1].start)) {
+    out += src.slice(at, f.start);
+    if (keep.has(name)) out += src.slice(f.start, f.end);
+    at = f.end;
+  }
+  return (out + src.slice(at)).replace(/\n{3,}/g, '\n\n');
+}
+
+type EwDecl = ProgramDecl & { uniforms: { count: 'u32'; nd: 'u32' } };
+
+/**
+ * The kernel for `kind` (`op`: the unary/binary op, or the destination dtype for cast),
+ * input dtype `dtype`, `path`, and on the vec path each operand's mode ('f'/'s').
+ */
+export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, path: EwPath, modes: OperandModes = ''): GpuProgram<EwDecl> {
+  const ops = operandsOf(kind, dtype);
+  const m = path === 'vec' ? (modes || 'f'.repeat(ops.length)) : '';
+  const out: GpuDType = kind === 'cast' ? op as GpuDType
+    : kind === 'unary' ? unaryOutDtype(op as UnaryOp, dtype) as GpuDType
+      : kind === 'binary' ? binaryOutDtype(op as BinaryOp, dtype) as GpuDType : dtype;
+  const opName = kind === 'cast' ? SHORT[op as GpuDType] : kind === 'where' ? '' : op;
+  const variant = `${path}${m ? `_${m}` : ''}`;
+  const entry = [kind, opName, SHORT[dtype], variant].filter(Boolean).join('_');
+  return cachedProgram(`elementwise|${entry}`, () => {
+    const inputs: Record<string, StorageType> = {};
+    for (const [n, d] of ops) inputs[n] = path === 'vec' ? 'vec4u' : words(d) === 2 ? 'vec2u' : 'u32';
+    if (path === 'strided') inputs.lay = 'u32';
+    const decl: EwDecl = {
+      inputs, outputs: { out: path === 'vec' ? 'vec4u' : words(out) === 2 ? 'vec2u' : 'u32' }, uniforms: { count: 'u32', nd: 'u32' },
+    };
+    const defs: Defines = {
+      ...dtypeDefines(dtype), IS_FLOAT: dtype === 'float32', R: WGSL_TYPE[out], WG: EW_WG, PER: EW_PER, ENTRY: entry,
+      VEC: path === 'vec', STRIDED: path === 'strided', NOPS: ops.length,
+    };
+    if (kind === 'unary' || kind === 'binary') defs[`OP_${op.toUpperCase()}`] = true;
+    if (kind === 'cast') {
+      Object.assign(defs, {
+        SRC_COMPLEX: dtype === 'complex64', SRC_FLOAT: dtype === 'float32', SRC_INT: dtype === 'int32',
+        DST_SAME: op === dtype, DST_BOOL: op === 'bool' && dtype !== 'bool', DST_COMPLEX: op === 'complex64',
+        DST_FLOAT: op === 'float32', DST_INT: op === 'int32', DST_UINT: op === 'uint32',
+      });
+    }
+    return {
+      name: `elementwise.${kind}`, key: `${entry}|wg${EW_WG}x${EW_PER}`, entryPoint: entry,
+      workgroupSize: [EW_WG, 1, 1] as [number, number, number], decl,
+      body: () => pruneFunctions(ioHelpers(ops, out, path, m) + loadShader(`elementwise/${kind}.wgsl`, defs), entry),
+    };
+  });
+}
+
+// ---------------------------------------------------------------- dispatch
+
+/** A binding of `s` padded to `bytes` (its buffer is large enough): lives for one runProgram call. */
+function padded(s: GpuStorage, bytes: number): GpuStorage {
+  return { buffer: s.buffer, byteLength: bytes, release() { /* the tensor owns the buffer */ } };
+}
+
+function check32(words32: number, who: string): void {
+  if (words32 > 0xffffffff) throw new DeviceError(`${who}: ${words32} words exceed the GPU kernels' 32-bit indexing`);
+}
+
+interface Operand { t: Tensor; dtype: GpuDType }
+
+/**
+ * Records the kernel over `n` output elements: the vec path when every operand is the
+ * whole output or one element and every full binding pads to whole quads, else the
+ * strided path over (dims, strides) — or the flat path when there is no layout (cast).
+ */
+function dispatch(
+  kind: EwKind, op: string, dtype: GpuDType, inputs: Operand[], out: Tensor, n: number,
+  layout: { dims: readonly number[]; strides: ReadonlyArray<readonly number[]> } | null, who: string,
+): void {
+  const outD = out.dtype as GpuDType;
+  check32(n * Math.max(words(outD), ...inputs.map((o) => words(o.dtype))), who);
+  const quads = Math.ceil(n / 4);
+  const fits = (t: Tensor, d: GpuDType) => bufferOf(t.gpuStorage()).size >= quads * 16 * words(d);
+  const full = inputs.map((o) => o.t.size === n);
+  const vecOk = inputs.every((o, k) => (full[k] ? fits(o.t, o.dtype) : o.t.size === 1)) && fits(out, outD);
+  const names = operandsOf(kind, dtype).map(([nm]) => nm);
+  const io: Record<string, GpuStorage> = {};
+  const tile = EW_WG * EW_PER;
+  if (vecOk) {
+    inputs.forEach((o, k) => { io[names[k]] = full[k] ? padded(o.t.gpuStorage(), quads * 16 * words(o.dtype)) : o.t.gpuStorage(); });
+    const prog = elementwiseProgram(kind, op, dtype, 'vec', full.map((f) => (f ? 'f' : 's')).join(''));
+    runProgram(prog, {
+      inputs: io, outputs: { out: padded(out.gpuStorage(), quads * 16 * words(outD)) },
+      uniforms: { count: quads, nd: 0 }, workgroups: Math.ceil(quads / tile),
+    });
+    return;
+  }
+  inputs.forEach((o, k) => { io[names[k]] = o.t.gpuStorage(); });
+  if (!layout) {
+    runProgram(elementwiseProgram(kind, op, dtype, 'flat'), {
+      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd: 0 }, workgroups: Math.ceil(n / tile),
+    });
+    return;
+  }
+  const nd = layout.dims.length;
+  const host = new Uint32Array(nd * (1 + inputs.length));
+  host.set(layout.dims, 0);
+  layout.strides.forEach((s, k) => host.set(s, nd * (k + 1)));
+  // A fresh pool buffer: no recorded command uses it yet, so a queue write is ordered.
+  const lay = allocStorage(host.byteLength, who);
+  try {
+    gpuDevice(who).queue.writeBuffer(bufferOf(lay), 0, host.buffer, host.byteOffset, host.byteLength);
+    io.lay = lay;
+    runProgram(elementwiseProgram(kind, op, dtype, 'strided'), {
+      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd }, workgroups: Math.ceil(n / tile),
+    });
+  } finally {
+    lay.release(); // parked by the pool until the submit that reads it
+  }
+}
+
+// ---------------------------------------------------------------- registry entries
+
+const INT_UNARY: readonly UnaryOp[] = ['neg', 'abs', 'sign', 'conj', 'real', 'imag', 'logicalNot'];
+
+/** Throws DTypeError for a (op, dtype) pair the caller should have promoted or refused. */
+function checkUnary(op: UnaryOp, d: GpuDType): void {
+  const ok = d === 'float32' || d === 'complex64' || (INT_UNARY.includes(op) && !(d === 'bool' && op === 'neg'));
+  if (!ok) throw new DTypeError(`${op}: x has dtype ${d}; the GPU kernel takes float32 or complex64 here (the caller promotes)`);
+}
+
+const COMPLEX_BINARY: readonly BinaryOp[] = ['add', 'sub', 'mul', 'div', 'pow', 'eq', 'ne', 'logicalAnd', 'logicalOr'];
+
+function checkBinary(op: BinaryOp, d: GpuDType): void {
+  if (d === 'complex64' && !COMPLEX_BINARY.includes(op)) throw new DTypeError(`${op}: not defined for complex64 operands`);
+  if (d === 'bool' && (op === 'sub' || op === 'div' || op === 'pow')) {
+    throw new DTypeError(`${op}: not defined for two bool operands on the GPU (the caller computes in int32)`);
+  }
+}
+
+function cast(x: Tensor, to: DType): Tensor {
+  const who = 'cast';
+  requireGpu(x, who, 'x');
+  const src = asGpuDType(x.dtype, who, 'x');
+  const dst = asGpuDType(to, who, 'the target');
+  if (src === 'complex64' && dst !== 'complex64' && dst !== 'bool') {
+    throw new DTypeError(`${who}: complex64 to ${dst} would drop the imaginary part (take real() first)`);
+  }
+  const out = emptyGpu(dst, x.shape, who);
+  if (x.size > 0) dispatch('cast', dst, src, [{ t: x, dtype: src }], out, x.size, null, who);
+  return out;
+}
+
+function unary(x: Tensor, op: UnaryOp): Tensor {
+  requireGpu(x, op, 'x');
+  const d = asGpuDType(x.dtype, op, 'x');
+  checkUnary(op, d);
+  const out = emptyGpu(unaryOutDtype(op, d), x.shape, op);
+  const n = x.size;
+  if (n > 0) dispatch('unary', op, d, [{ t: x, dtype: d }], out, n, { dims: [n], strides: [[1]] }, op);
+  return out;
+}
+
+function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout): Tensor {
+  requireGpu(a, op, 'a');
+  requireGpu(b, op, 'b');
+  const d = asGpuDType(a.dtype, op, 'a');
+  if (b.dtype !== a.dtype) throw new DTypeError(`${op}: a is ${a.dtype} and b is ${b.dtype}; the caller promotes to one dtype`);
+  checkBinary(op, d);
+  const out = emptyGpu(binaryOutDtype(op, d), L.shape, op);
+  if (L.size > 0) {
+    dispatch('binary', op, d, [{ t: a, dtype: d }, { t: b, dtype: d }], out, L.size, { dims: L.dims, strides: [L.aStrides, L.bStrides] }, op);
+  }
+  return out;
+}
+
+function where(cond: Tensor<'bool'>, a: Tensor, b: Tensor, L: ElementwiseLayoutN): Tensor {
+  const who = 'where';
+  requireGpu(cond, who, 'cond');
+  requireGpu(a, who, 'a');
+  requireGpu(b, who, 'b');
+  if (cond.dtype !== 'bool') throw new DTypeError(`${who}: cond has dtype ${cond.dtype}, expected bool`);
+  const d = asGpuDType(a.dtype, who, 'a');
+  if (b.dtype !== a.dtype) throw new DTypeError(`${who}: a is ${a.dtype} and b is ${b.dtype}; the caller promotes to one dtype`);
+  const out = emptyGpu(d, L.shape, who);
+  if (L.size > 0) {
+    dispatch('where', '', d, [{ t: cond, dtype: 'bool' }, { t: a, dtype: d }, { t: b, dtype: d }], out, L.size, { dims: L.dims, strides: L.strides }, who);
+  }
+  return out;
+}
+
+export function registerElementwiseGpu(): void {
+  register('cast', GPU_EW_DTYPES, 'gpu', cast);
+  register('unary', GPU_EW_DTYPES, 'gpu', unary);
+  register('binary', GPU_EW_DTYPES, 'gpu', binary);
+  register('where', GPU_EW_DTYPES, 'gpu', where);
+}
