@@ -1,0 +1,80 @@
+// Elementwise ops of the tensor API on the CPU against numpy in the same run (numpy runs
+// these single-threaded; lapis uses the native thread pool): add and mul of 10M float32 and
+// float64 elements, a broadcast add (1000×1000 + 1000, float64) and exp of 10M float32.
+// Both sides build the same golden-ratio data; the result allocation is timed on both.
+import { registerSuite, type BenchCase } from '../harness.js';
+import { add, mul, exp, tensor, type Tensor } from '../../src/index.js';
+
+const N = 10_000_000;
+
+/** Deterministic data both sides build the same way: a golden-ratio sequence scaled to [lo, hi). */
+function golden(n: number, lo: number, hi: number, C: Float64ArrayConstructor | Float32ArrayConstructor, phase = 0): Float64Array | Float32Array {
+  const a = new C(n);
+  for (let i = 0; i < n; i++) { const f = ((i + phase) * 0.6180339887498949) % 1; a[i] = lo + (hi - lo) * f; }
+  return a;
+}
+const pyGolden = (n: number, lo: number, hi: number, dt: string, phase = 0) =>
+  `np.asarray(${lo} + (${hi} - ${lo}) * np.mod((np.arange(${n}, dtype=np.float64) + ${phase}) * 0.6180339887498949, 1.0), dtype=${dt})`;
+
+/** Spot-checks a result against its definition, so a fast wrong kernel cannot post a figure. */
+function check(what: string, got: Tensor, want: (i: number) => number): void {
+  const g = got.dataSync() as Float32Array | Float64Array;
+  for (let s = 0; s < 1024; s++) {
+    const i = Math.floor(((s * 0.7548776662466927) % 1) * g.length);
+    const w = want(i);
+    if (!(Math.abs(g[i] - w) <= 1e-6 * Math.abs(w))) throw new Error(`tensor bench: ${what} at ${i} is ${g[i]}, expected ${w}`);
+  }
+}
+
+function cases(): BenchCase[] {
+  const out: BenchCase[] = [];
+  const within = (r: number) => [{ vs: 'numpy' as const, maxRatio: r }];
+  for (const [dt, C, np] of [['float32', Float32Array, 'np.float32'], ['float64', Float64Array, 'np.float64']] as const) {
+    const ha = golden(N, -100, 100, C), hb = golden(N, -1, 1, C, 7);
+    const a = tensor({ data: ha, shape: [N] }), b = tensor({ data: hb, shape: [N] });
+    const setup = `a = ${pyGolden(N, -100, 100, np)}\nb = ${pyGolden(N, -1, 1, np, 7)}`;
+    const round = dt === 'float32' ? Math.fround : (x: number) => x;
+    out.push({
+      name: `add ${dt} n=10M`,
+      lapis: () => { add(a, b); },
+      python: { setup, stmt: 'np.add(a, b)' },
+      targets: within(1.2),
+    });
+    out.push({
+      name: `mul ${dt} n=10M`,
+      lapis: () => { mul(a, b); },
+      python: { setup, stmt: 'np.multiply(a, b)' },
+      targets: within(1.2),
+    });
+    check(`add ${dt}`, add(a, b), (i) => round(ha[i] + hb[i]));
+    check(`mul ${dt}`, mul(a, b), (i) => round(ha[i] * hb[i]));
+  }
+  {
+    const m = 1000, n = 1000;
+    const hA = golden(m * n, -100, 100, Float64Array), hr = golden(n, -1, 1, Float64Array, 3);
+    const A = tensor({ data: hA, shape: [m, n] }), r = tensor({ data: hr, shape: [n] });
+    out.push({
+      name: 'broadcast add float64 1000×1000 + 1000',
+      lapis: () => { add(A, r); },
+      python: {
+        setup: `A = ${pyGolden(m * n, -100, 100, 'np.float64')}.reshape(${m}, ${n})\nr = ${pyGolden(n, -1, 1, 'np.float64', 3)}`,
+        stmt: 'np.add(A, r)',
+      },
+      targets: within(1.5),
+    });
+    check('broadcast add', add(A, r), (i) => hA[i] + hr[i % n]);
+  }
+  {
+    const hx = golden(N, -20, 20, Float32Array);
+    const x = tensor({ data: hx, shape: [N] });
+    out.push({
+      name: 'exp float32 n=10M',
+      lapis: () => { exp(x); },
+      python: { setup: `x = ${pyGolden(N, -20, 20, 'np.float32')}`, stmt: 'np.exp(x)' },
+    });
+    check('exp', exp(x), (i) => Math.fround(Math.exp(hx[i])));
+  }
+  return out;
+}
+
+registerSuite('tensor', () => cases());
