@@ -1,7 +1,7 @@
 // max/min with the index of the first extremum along the middle dim of (outer, len, inner)
 // (src/backend/gpu/reduce.ts): NaN counts as the extremum (numpy's rule), ties go to the
-// smaller index. The COLS layout of shaders/reduce/reduce.wgsl: a workgroup is cx columns ×
-// (WG / cx) lanes along the reduced dim. With splits > 1 it writes (value, index) partials;
+// smaller index. The COLS layout of shaders/reduce/reduce.wgsl (its strides, and swap for
+// short rows): a workgroup is cx columns × (WG / cx) lanes along the reduced dim. With splits > 1 it writes (value, index) partials;
 // the second pass (has_idx = 1) reduces those, reading each value's index from ix.
 // Value classes: f32 (FLOAT), i32 (SIGNED), u32 (uint32 and bool); MAX or min.
 #include "common/linear_id.wgsl"
@@ -64,23 +64,29 @@ fn arg_reduce_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   let sp = w % p.splits;
   let t = w / p.splits;
   let o = t / p.blocks;
-  let cx = lid % p.cx;
-  let cy = lid / p.cx;
   let lanes = ${WG}u / p.cx;
+  var cx = lid % p.cx;
+  var cy = lid / p.cx;
+  var ls = p.cx;
+  if (p.swap != 0u) {
+    cx = lid / lanes;
+    cy = lid % lanes;
+    ls = 1u;
+  }
   let j = (t % p.blocks) * p.cx + cx;
   var bv = ident();
   var bi = 0xffffffffu;
   if (j < p.inner) {
-    let base = o * p.len * p.inner + j;
+    let base = o * p.len * p.inner + j * p.cstride;
     let G = p.splits * lanes;
     var r = sp * lanes + cy;
     for (; r + (${U}u - 1u) * G < p.len; r += ${U}u * G) {
       var ws: array<u32, ${U}>;
-      for (var k = 0u; k < ${U}u; k++) { ws[k] = x[base + (r + k * G) * p.inner]; }
+      for (var k = 0u; k < ${U}u; k++) { ws[k] = x[base + (r + k * G) * p.rstride]; }
       for (var k = 0u; k < ${U}u; k++) {
         let q = r + k * G;
         var iq = q;
-        if (p.has_idx != 0u) { iq = ix[base + q * p.inner]; }
+        if (p.has_idx != 0u) { iq = ix[base + q * p.rstride]; }
         let v = lift(ws[k]);
         if (wins(v, iq, bv, bi)) { bv = v; bi = iq; }
       }
@@ -89,8 +95,8 @@ fn arg_reduce_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
       let q = r + k * G;
       if (q < p.len) {
         var iq = q;
-        if (p.has_idx != 0u) { iq = ix[base + q * p.inner]; }
-        let v = lift(x[base + q * p.inner]);
+        if (p.has_idx != 0u) { iq = ix[base + q * p.rstride]; }
+        let v = lift(x[base + q * p.rstride]);
         if (wins(v, iq, bv, bi)) { bv = v; bi = iq; }
       }
     }
@@ -100,7 +106,7 @@ fn arg_reduce_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
   for (var st = lanes / 2u; st > 0u; st >>= 1u) {
     workgroupBarrier();
     if (cy < st) {
-      let u = lid + st * p.cx;
+      let u = lid + st * ls;
       if (wins(rv[u], ri[u], rv[lid], ri[lid])) { rv[lid] = rv[u]; ri[lid] = ri[u]; }
     }
   }

@@ -8,7 +8,10 @@
 // memory. out[w]: one value per (row, split) — the partials of a second pass when splits > 1.
 // COLS (inner > 1): a workgroup is cx columns × (WG / cx) lanes along the reduced dim;
 // each thread walks its column (adjacent threads read adjacent columns: coalesced), the
-// lanes fold in a tree. out[(o·splits + s)·inner + j].
+// lanes fold in a tree. out[(o·splits + s)·inner + j]. Element r of column j is at
+// o·len·inner + j·cstride + r·rstride: (1, inner) for columns; short rows (inner = 1, many
+// rows) are given as columns with strides (len, 1) and swap = 1, which makes adjacent
+// threads lanes of one row (coalesced along it) and packs WG / lanes rows in a workgroup.
 #include "common/linear_id.wgsl"
 #include "reduce/ops.wgsl"
 
@@ -69,30 +72,37 @@ fn reduce_cols_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let sp = w % p.splits;
   let t = w / p.splits;
   let o = t / p.blocks;
-  let cx = lid % p.cx;
-  let cy = lid / p.cx;
   let lanes = ${WG}u / p.cx;
+  // the thread's column and lane, and the thread-index distance between lanes
+  var cx = lid % p.cx;
+  var cy = lid / p.cx;
+  var ls = p.cx;
+  if (p.swap != 0u) {
+    cx = lid / lanes;
+    cy = lid % lanes;
+    ls = 1u;
+  }
   let j = (t % p.blocks) * p.cx + cx;
   var s1 = ident();
   var c1 = A();
   if (j < p.inner) {
-    let base = o * p.len * p.inner + j;
+    let base = o * p.len * p.inner + j * p.cstride;
     let G = p.splits * lanes;
     var r = sp * lanes + cy;
     for (; r + (${U}u - 1u) * G < p.len; r += ${U}u * G) {
       var ws: array<${WORD}, ${U}>;
-      for (var k = 0u; k < ${U}u; k++) { ws[k] = xs[base + (r + k * G) * p.inner]; }
+      for (var k = 0u; k < ${U}u; k++) { ws[k] = xs[base + (r + k * G) * p.rstride]; }
       for (var k = 0u; k < ${U}u; k++) { push(&s1, &c1, lift(ws[k])); }
     }
     for (var k = 0u; k < ${U}u; k++) {
       let q = r + k * G;
-      if (q < p.len) { push(&s1, &c1, lift(xs[base + q * p.inner])); }
+      if (q < p.len) { push(&s1, &c1, lift(xs[base + q * p.rstride])); }
     }
   }
   red[lid] = finish(s1, c1);
   for (var st = lanes / 2u; st > 0u; st >>= 1u) {
     workgroupBarrier();
-    if (cy < st) { red[lid] = comb(red[lid], red[lid + st * p.cx]); }
+    if (cy < st) { red[lid] = comb(red[lid], red[lid + st * ls]); }
   }
   if (cy == 0u && j < p.inner) { out[(o * p.splits + sp) * p.inner + j] = emit(red[lid]); }
 }

@@ -171,7 +171,15 @@ describe('GPU reduce: every op × dtype × dims pattern', () => {
   for (const d of GPU_DTYPES) {
     gpuIt(`${d}: ${opsOf(d).join(', ')}`, async () => {
       let seed = 1;
-      for (const op of opsOf(d)) for (const [shape, dims, keep] of PATTERNS) await check(d, op, shape, dims, keep, seed++);
+      // contiguous reductions: short ones several rows per workgroup (default), and all on the rows kernel (shortRow 1)
+      for (const shortRow of [DEFAULT_REDUCE_PARAMS.shortRow, 1]) {
+        setReduceParams({ shortRow });
+        try {
+          for (const op of opsOf(d)) for (const [shape, dims, keep] of PATTERNS) await check(d, op, shape, dims, keep, seed++);
+        } finally {
+          setReduceParams(DEFAULT_REDUCE_PARAMS);
+        }
+      }
     }, 120_000);
   }
 
@@ -329,8 +337,12 @@ describe('GPU reduce: the two-pass path (thresholds forced small)', () => {
 
   gpuIt('every op and dtype, rows and columns, split over workgroups then folded', async () => {
     let seed = 500;
-    const shapes: Array<[number[], number[]]> = [[[5000], [0]], [[3, 1111], [1]], [[200, 3], [0]], [[7, 70, 5], [0, 2]]];
-    for (const d of GPU_DTYPES) for (const op of opsOf(d)) for (const [shape, dims] of shapes) await check(d, op, shape, dims, false, seed++);
+    const shapes: Array<[number[], number[]]> = [[[5000], [0]], [[3, 1111], [1]], [[200, 3], [0]], [[7, 70, 5], [0, 2]], [[300, 40], [1]]];
+    for (const shortRow of [DEFAULT_REDUCE_PARAMS.shortRow, 1]) {
+      setReduceParams({ shortRow });
+      for (const d of GPU_DTYPES) for (const op of opsOf(d)) for (const [shape, dims] of shapes) await check(d, op, shape, dims, false, seed++);
+    }
+    setReduceParams({ shortRow: DEFAULT_REDUCE_PARAMS.shortRow });
   }, 120_000);
 
   gpuIt('a full reduction is two dispatches; argReduce splits too', async () => {
@@ -343,6 +355,7 @@ describe('GPU reduce: the two-pass path (thresholds forced small)', () => {
       for (const op of ['max', 'min'] as const) {
         await checkArg(d, op, [3, 3001], 1, false, argData(d, 9003, 7));
         await checkArg(d, op, [900, 2], 0, false, argData(d, 1800, 8));
+        await checkArg(d, op, [700, 9], 1, true, argData(d, 6300, 9)); // short rows, several per workgroup
       }
     }
   }, 60_000);

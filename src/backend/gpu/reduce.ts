@@ -23,6 +23,8 @@ import { shareStorage } from './pool.js';
  * that many ways, then a second dispatch folds the partials); minChunk: the fewest input
  * elements a split gets (smaller reductions stay one dispatch). maxCx: the most columns one
  * workgroup of the columns kernel covers (the rest of its threads walk the reduced dim).
+ * shortRow: contiguous reductions shorter than this use the columns kernel with several rows
+ * per workgroup (a lane group per row) instead of a workgroup per row.
  */
 export interface ReduceParams {
   wg: number;
@@ -30,9 +32,10 @@ export interface ReduceParams {
   partials: number;
   minChunk: number;
   maxCx: number;
+  shortRow: number;
 }
 
-export const DEFAULT_REDUCE_PARAMS: Readonly<ReduceParams> = { wg: 256, unroll: 4, partials: 1024, minChunk: 16384, maxCx: 64 };
+export const DEFAULT_REDUCE_PARAMS: Readonly<ReduceParams> = { wg: 256, unroll: 4, partials: 1024, minChunk: 16384, maxCx: 64, shortRow: 1024 };
 let params: ReduceParams = { ...DEFAULT_REDUCE_PARAMS };
 
 /** Sets launch parameters (tests force the two-pass path at small sizes; benchmarks tune); returns the previous ones. */
@@ -41,7 +44,8 @@ export function setReduceParams(p: Partial<ReduceParams>): ReduceParams {
   const next = { ...params, ...p };
   const pow2 = (v: number) => Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0;
   if (!pow2(next.wg) || next.wg > 1024 || !pow2(next.maxCx) || !Number.isInteger(next.unroll) || next.unroll < 1 || next.unroll > 16
-    || !Number.isInteger(next.partials) || next.partials < 1 || !Number.isInteger(next.minChunk) || next.minChunk < 1) {
+    || !Number.isInteger(next.partials) || next.partials < 1 || !Number.isInteger(next.minChunk) || next.minChunk < 1
+    || !Number.isInteger(next.shortRow) || next.shortRow < 0) {
     throw new ArgumentError(`setReduceParams: bad parameters ${JSON.stringify(p)}`);
   }
   params = next;
@@ -75,7 +79,11 @@ const maskOf = (d: DType) => (d === 'float32' || d === 'complex64' ? 0x7fffffff 
 
 // zero: always 0, an opaque operand that keeps compilers from folding Kahan's compensation (shaders/reduce/ops.wgsl)
 const ROWS_UNIFORMS = { count: 'u32', len: 'u32', splits: 'u32', mask: 'u32', zero: 'u32' } as const;
-const COLS_UNIFORMS = { count: 'u32', len: 'u32', inner: 'u32', splits: 'u32', blocks: 'u32', cx: 'u32', mask: 'u32', zero: 'u32' } as const;
+// rstride, cstride, swap: the columns kernel's element strides and thread layout (shaders/reduce/reduce.wgsl)
+const COLS_UNIFORMS = {
+  count: 'u32', len: 'u32', inner: 'u32', splits: 'u32', blocks: 'u32', cx: 'u32', rstride: 'u32', cstride: 'u32', swap: 'u32',
+  mask: 'u32', zero: 'u32',
+} as const;
 type RowsDecl = { inputs: { xv: 'vec4u'; xs: 'u32' | 'vec2u' }; outputs: { out: 'u32' | 'vec2u' }; uniforms: typeof ROWS_UNIFORMS };
 type ColsDecl = { inputs: { xs: 'u32' | 'vec2u' }; outputs: { out: 'u32' | 'vec2u' }; uniforms: typeof COLS_UNIFORMS };
 
@@ -114,7 +122,9 @@ export function reduceColsProgram(cls: Cls, wg = params.wg, unroll = params.unro
 type ArgCls = 'fmax' | 'fmin' | 'imax' | 'imin' | 'umax' | 'umin';
 const ARG_DECL = {
   inputs: { x: 'u32', ix: 'u32' }, outputs: { out: 'u32', oi: 'u32' },
-  uniforms: { count: 'u32', len: 'u32', inner: 'u32', splits: 'u32', blocks: 'u32', cx: 'u32', has_idx: 'u32' },
+  uniforms: {
+    count: 'u32', len: 'u32', inner: 'u32', splits: 'u32', blocks: 'u32', cx: 'u32', rstride: 'u32', cstride: 'u32', swap: 'u32', has_idx: 'u32',
+  },
 } as const;
 
 /** The argReduce kernel (values and first indices) of a value class. */
@@ -185,11 +195,23 @@ function splitsFor(workgroups: number, elementsPerSplit1: number): number {
   return Math.max(1, Math.min(Math.ceil(params.partials / workgroups), Math.floor(elementsPerSplit1 / params.minChunk)));
 }
 
-/** Columns per workgroup of the columns kernel: the power of two covering inner, at most maxCx and wg. */
-function colsCx(inner: number): number {
-  let cx = 1;
-  while (cx < inner && cx < params.maxCx && cx < params.wg) cx *= 2;
-  return cx;
+/** The next power of two ≥ v (v ≥ 1). */
+const pow2Above = (v: number) => 2 ** Math.ceil(Math.log2(Math.max(1, v)));
+
+/**
+ * The columns kernel's layout of a pass: `cols` outputs per outer index, cx of them per
+ * workgroup, element strides, swap. Columns (inner > 1): cx covers inner up to maxCx.
+ * Short rows (inner = 1): the rows become columns (stride len), each gets a lane group of
+ * about len / 16 lanes (coalesced along the row), WG / lanes rows per workgroup.
+ */
+function colsLayout(outer: number, len: number, inner: number) {
+  const wg = params.wg;
+  if (inner === 1) {
+    const lanes = Math.min(wg, pow2Above(Math.ceil(len / 16)));
+    return { outer: 1, cols: outer, cx: wg / lanes, rstride: 1, cstride: len, swap: 1 };
+  }
+  const cx = Math.min(pow2Above(inner), params.maxCx, wg);
+  return { outer, cols: inner, cx, rstride: inner, cstride: 1, swap: 0 };
 }
 
 /**
@@ -200,7 +222,7 @@ function colsCx(inner: number): number {
 function recordPass(x: Tensor, d: DType, cls: Cls, ps: ReducePass, outDtype: DType, who: string, split = true): Tensor {
   const { outer, len, inner } = ps;
   const mask = maskOf(d);
-  if (inner === 1) {
+  if (inner === 1 && len >= params.shortRow) {
     const S = split ? splitsFor(outer, len) : 1;
     const part = emptyGpu(outDtype, [outer * S], who);
     runProgram(reduceRowsProgram(cls), {
@@ -212,17 +234,19 @@ function recordPass(x: Tensor, d: DType, cls: Cls, ps: ReducePass, outDtype: DTy
     part.dispose();
     return out;
   }
-  const cx = colsCx(inner);
-  const blocks = Math.ceil(inner / cx);
-  const S = split ? splitsFor(outer * blocks, len * Math.min(cx, inner)) : 1;
-  const part = emptyGpu(outDtype, [outer * S * inner], who);
-  const count = outer * blocks * S;
+  const L = colsLayout(outer, len, inner);
+  const blocks = Math.ceil(L.cols / L.cx);
+  const S = split ? splitsFor(L.outer * blocks, len * Math.min(L.cx, L.cols)) : 1;
+  // partials: (outer, S, cols) — for short rows (S, rows), the columns of the folding pass
+  const part = emptyGpu(outDtype, [L.outer * S * L.cols], who);
+  const count = L.outer * blocks * S;
   runProgram(reduceColsProgram(cls), {
     inputs: { xs: x.gpuStorage() }, outputs: { out: part.gpuStorage() },
-    uniforms: { count, len, inner, splits: S, blocks, cx, mask, zero: 0 }, workgroups: count,
+    uniforms: { count, len, inner: L.cols, splits: S, blocks, cx: L.cx, rstride: L.rstride, cstride: L.cstride, swap: L.swap, mask, zero: 0 },
+    workgroups: count,
   });
   if (S === 1) return part;
-  const out = recordPass(part, outDtype, reduceClass(opOf(cls), outDtype, who), { outer, len: S, inner }, outDtype, who, false);
+  const out = recordPass(part, outDtype, reduceClass(opOf(cls), outDtype, who), { outer: L.outer, len: S, inner: L.cols }, outDtype, who, false);
   part.dispose();
   return out;
 }
@@ -302,23 +326,29 @@ function argReduce(x: Tensor, op: 'max' | 'min', dim: number, keepDims: boolean)
   const indices = emptyGpu('int32', shape, who);
   if (outer * inner === 0) return { values, indices };
   if (len === 0) throw new ShapeError(`${who}: the reduced dim is empty`);
-  const cx = colsCx(inner);
-  const blocks = Math.ceil(inner / cx);
-  const S = splitsFor(outer * blocks, len * Math.min(cx, inner));
+  const L = colsLayout(outer, len, inner);
   const prog = argReduceProgram(cls);
-  const run = (src: Tensor, srcIdx: Tensor | null, L: number, splits: number, out: Tensor, oi: Tensor) => {
-    const count = outer * blocks * splits;
+  // one pass of the kernel over (o, len', cols) with the layout's strides, or (second pass) plain columns
+  const run = (src: Tensor, srcIdx: Tensor | null, n: number, splits: number, out: Tensor, oi: Tensor) => {
+    const lay = srcIdx ? colsLayout(L.outer, n, L.cols) : L;
+    const blocks = Math.ceil(lay.cols / lay.cx);
+    const count = lay.outer * blocks * splits;
     runProgram(prog, {
       inputs: { x: src.gpuStorage(), ix: (srcIdx ?? src).gpuStorage() }, outputs: { out: out.gpuStorage(), oi: oi.gpuStorage() },
-      uniforms: { count, len: L, inner, splits, blocks, cx, has_idx: srcIdx ? 1 : 0 }, workgroups: count,
+      uniforms: {
+        count, len: n, inner: lay.cols, splits, blocks, cx: lay.cx, rstride: lay.rstride, cstride: lay.cstride, swap: lay.swap,
+        has_idx: srcIdx ? 1 : 0,
+      },
+      workgroups: count,
     });
   };
+  const S = splitsFor(L.outer * Math.ceil(L.cols / L.cx), len * Math.min(L.cx, L.cols));
   if (S === 1) {
     run(x, null, len, 1, values, indices);
     return { values, indices };
   }
-  const pv = emptyGpu(x.dtype, [outer * S * inner], who);
-  const pi = emptyGpu('int32', [outer * S * inner], who);
+  const pv = emptyGpu(x.dtype, [L.outer * S * L.cols], who);
+  const pi = emptyGpu('int32', [L.outer * S * L.cols], who);
   run(x, null, len, S, pv, pi);
   run(pv, pi, S, 1, values, indices);
   pv.dispose();

@@ -2362,6 +2362,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2392,6 +2395,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2422,6 +2428,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2452,6 +2461,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2482,6 +2494,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2512,6 +2527,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2542,6 +2560,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2572,6 +2593,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2602,6 +2626,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2632,6 +2659,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2662,6 +2692,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2692,6 +2725,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2722,6 +2758,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2752,6 +2791,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2782,6 +2824,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2812,6 +2857,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   mask: u32,
   zero: u32,
 }
@@ -2828,6 +2876,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   has_idx: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<u32>;
@@ -2845,6 +2896,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   has_idx: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<u32>;
@@ -2862,6 +2916,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   has_idx: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<u32>;
@@ -2879,6 +2936,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   has_idx: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<u32>;
@@ -2896,6 +2956,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   has_idx: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<u32>;
@@ -2913,6 +2976,9 @@ struct Params {
   splits: u32,
   blocks: u32,
   cx: u32,
+  rstride: u32,
+  cstride: u32,
+  swap: u32,
   has_idx: u32,
 }
 @group(0) @binding(0) var<storage, read> x: array<u32>;
