@@ -61,8 +61,8 @@ Napi::Value StridedCopy(const Napi::CallbackInfo& info) {
       if (sh[d] == 0) empty = true;
     }
     for (int64_t d = 0; d < nd && !empty; ++d) {
+      if (total > (int64_t(1) << 50) / sh[d]) range_error(env, who + ": output too large");
       total *= sh[d];
-      if (total > (int64_t(1) << 50)) range_error(env, who + ": output too large");
     }
     if (empty) total = 0;
     if (total > out.count) range_error(env, who + ": out holds " + std::to_string(out.count) + " elements, needs " + std::to_string(total));
@@ -103,7 +103,7 @@ Napi::Value Triangle(const Napi::CallbackInfo& info) {
     }
     note_size(o.int_("dtype"), count, m, n);
     const index k = static_cast<index>(kd);
-    advise_huge(out, count * m * n);
+    if (size > 0) advise_huge(out, count * m * n);
     return io.run([&] { triangle<T>(count, m, n, upper, k, x.data, out.data); });
   });
 }

@@ -12,8 +12,8 @@ using indexing_detail::kParallelElems;
 
 template <class T>
 void triangle(index count, index m, index n, bool upper, index k, const T* x, T* out) {
+  if (count == 0 || m == 0 || n == 0) return;
   const index rows = count * m;
-  if (rows == 0 || n == 0) return;
   // k beyond ±(m + n) selects all or nothing; clamping keeps i + k from overflowing.
   k = std::clamp<index>(k, -m - 1, n + 1);
   auto run = [&](index b, index e) {
