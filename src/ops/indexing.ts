@@ -417,7 +417,7 @@ function parseSpec(who: string, spec: unknown, at: number): ParsedSpec {
  * numpy's slice rules (CPython's PySlice_AdjustIndices) for one dim of size n: the first
  * index and the count. Negative start/stop count from the end; out-of-range bounds clamp.
  */
-export function sliceIndices(n: number, start: number | null, stop: number | null, step: number): { first: number; count: number } {
+function sliceIndices(n: number, start: number | null, stop: number | null, step: number): { first: number; count: number } {
   let a: number, b: number;
   if (start === null) a = step < 0 ? n - 1 : 0;
   else if (start < 0) a = Math.max(start + n, step < 0 ? -1 : 0);
@@ -618,17 +618,15 @@ export function split(x: TensorLike, sizeOrSections: number | readonly number[],
  */
 function flatIndex(who: string, index: unknown, x: Tensor): Tensor<'int32'> {
   const size = x.size;
-  if (index instanceof Tensor) {
-    toOperand(index, who, 'index'); // a disposed tensor: DeviceError
-    if (index.dtype !== 'int32' && index.dtype !== 'uint32') {
-      throw new DTypeError(`${who}: index is ${index.dtype}; expected an int32 or uint32 tensor (or an array of integers)`);
-    }
-    commonDevice([x, index], ['x', 'index'], who);
-    if (index.device !== 'cpu') return castTo(index, 'int32', who, 'index') as Tensor<'int32'>;
-    return normalised(who, index.dataSync(), index.shape, size, x);
+  // Anything tensor() takes (a disposed tensor is a DeviceError, malformed input a typed error).
+  const t = toOperand(index as Operand, who, 'index');
+  if (t.dtype === 'int32' || t.dtype === 'uint32') {
+    commonDevice([x, t], ['x', 'index'], who);
+    if (t.device !== 'cpu') return castTo(t, 'int32', who, 'index') as Tensor<'int32'>;
+    return normalised(who, t.dataSync(), t.shape, size, x);
   }
-  if (typeof index === 'number' || Array.isArray(index)) {
-    const t = toOperand(index as Operand, who, 'index');
+  if (!(index instanceof Tensor) && (t.dtype === 'float64' || t.dtype === 'float32')) {
+    // JS numbers (arrays, { data, shape }): integers only.
     const s = t.dataSync();
     for (let i = 0; i < s.length; i++) {
       if (!Number.isInteger(s[i])) throw new ArgumentError(`${who}: index entry ${i} is ${s[i]}, not an integer`);
@@ -636,7 +634,7 @@ function flatIndex(who: string, index: unknown, x: Tensor): Tensor<'int32'> {
     const out = normalised(who, s, t.shape, size, x);
     return x.device === 'cpu' ? out : out.to(x.device);
   }
-  throw new ArgumentError(`${who}: index must be an int32/uint32 tensor or an array of integers, got ${show(index)}`);
+  throw new DTypeError(`${who}: index is ${t.dtype}; expected an int32 or uint32 tensor or integers`);
 }
 
 function normalised(who: string, s: ArrayLike<number>, shape: readonly number[], size: number, x: Tensor): Tensor<'int32'> {
