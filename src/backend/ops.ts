@@ -113,8 +113,9 @@ export interface OpSignatures {
   concat: (xs: readonly Tensor[], dim: number) => Tensor;
   /**
    * Flat gather: out (index's shape) = x.flat[index], int32 indices already normalised to
-   * [0, x.size) by the caller on the CPU; the GPU entry checks bounds itself (a deferred
-   * ArgumentError at the first read, output 0 there) since it cannot read the indices synchronously.
+   * [0, x.size) by the caller on the CPU; the GPU entry wraps indices in [−x.size, 0) and checks
+   * bounds itself (a deferred ArgumentError at the first read, output 0 there) since it cannot
+   * read the indices synchronously.
    */
   take: (x: Tensor, index: Tensor<'int32'>) => Tensor;
   /**

@@ -2,8 +2,8 @@
 // it (no device code here: device.ts uses it for its probe kernel too).
 import { ArgumentError } from '../../core/errors.js';
 
-/** Element types of a storage binding (`array<T>`). */
-export type StorageType = 'f32' | 'i32' | 'u32' | 'vec2f' | 'vec4f' | 'vec2u' | 'vec4u' | 'vec2i' | 'vec4i';
+/** Element types of a storage binding (`array<T>`); the atomic ones for outputs only (WGSL has no read-only atomics). */
+export type StorageType = 'f32' | 'i32' | 'u32' | 'vec2f' | 'vec4f' | 'vec2u' | 'vec4u' | 'vec2i' | 'vec4i' | 'atomic<u32>' | 'atomic<i32>';
 /** Types of a uniform field. */
 export type UniformType = 'u32' | 'i32' | 'f32' | 'vec2u' | 'vec2f' | 'vec4u' | 'vec4f';
 
@@ -38,7 +38,7 @@ export const LAYOUT: Record<UniformType, { size: number; align: number; n: numbe
   vec4u: { size: 16, align: 16, n: 4, kind: 'u' },
   vec4f: { size: 16, align: 16, n: 4, kind: 'f' },
 };
-export const STORAGE_TYPES = new Set<string>(['f32', 'i32', 'u32', 'vec2f', 'vec4f', 'vec2u', 'vec4u', 'vec2i', 'vec4i']);
+export const STORAGE_TYPES = new Set<string>(['f32', 'i32', 'u32', 'vec2f', 'vec4f', 'vec2u', 'vec4u', 'vec2i', 'vec4i', 'atomic<u32>', 'atomic<i32>']);
 export const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**

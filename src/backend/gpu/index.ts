@@ -9,6 +9,7 @@ import { registerTrsmGpu } from './trsm.js';
 import { registerQrGpu } from './qr.js';
 import { registerElementwiseGpu } from './elementwise.js';
 import { registerReduceGpu } from './reduce.js';
+import { registerIndexingGpu } from './indexing.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
@@ -21,4 +22,5 @@ export function registerGpu(): void {
   registerQrGpu();
   registerElementwiseGpu();
   registerReduceGpu();
+  registerIndexingGpu();
 }
