@@ -155,6 +155,12 @@ template <class Op, class T>
 typename Op::A block_reduce(const T* x, index m) {
   using A = typename Op::A;
   if constexpr (Op::pairwise) {
+    if (m < 16) {
+      // Short rows (many of them, e.g. the last dim of an (n, 3) tensor): a plain loop beats the lane setup.
+      A r = Op::id();
+      for (index i = 0; i < m; ++i) r = Op::comb(r, Op::load(x[i]));
+      return r;
+    }
     real_t<T> r[2];
     simd_sum(reinterpret_cast<const real_t<T>*>(x), m, is_complex_v<T>, r);
     if constexpr (is_complex_v<T>) return T(r[0], r[1]);
@@ -309,6 +315,16 @@ std::pair<T, index> arg_scan(const T* x, index m) {
   constexpr index kPiece = 2048;
   T best = x[0];
   index at = 0;
+  if (m < 64) {
+    // Short rows: one scalar pass (the vector setup would cost more).
+    for (index i = 1; i < m; ++i) {
+      const T v = x[i];
+      const bool b = Op::better(v, best);  // a NaN best is never beaten: its index stays the first
+      best = b ? v : best;
+      at = b ? i : at;
+    }
+    return {best, at};
+  }
   for (index s = 0; s < m; s += kPiece) {
     const T v = block_reduce<Op>(x + s, std::min(kPiece, m - s));
     if (v != v) {
@@ -336,8 +352,14 @@ void arg_impl(index outer, index n, index inner, const T* x, T* values, int32_t*
         for (index j = 0; j < w; ++j) { m[j] = base[j]; id[j] = 0; }
         for (index r = 1; r < n; ++r) {
           const T* xr = base + r * inner;
+          const int32_t ri = static_cast<int32_t>(r);
+          T* mv = m.data();
+          int32_t* iv = id.data();
           for (index j = 0; j < w; ++j) {
-            if (Op::better(xr[j], m[j])) { m[j] = xr[j]; id[j] = static_cast<int32_t>(r); }
+            const T v = xr[j];
+            const bool bt = Op::better(v, mv[j]);
+            mv[j] = bt ? v : mv[j];
+            iv[j] = bt ? ri : iv[j];
           }
         }
         for (index j = 0; j < w; ++j) { values[o * inner + j0 + j] = m[j]; indices[o * inner + j0 + j] = id[j]; }
