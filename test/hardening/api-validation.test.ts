@@ -137,6 +137,23 @@ const T: Record<string, Entry> = {
     scalars: [[1, [9]], [1, [0.5]], [1, [true]], [1, tensor([0.0])]] },
   put: { who: 'put', call: (x, i, v, o) => lapis.put(x as never, i as never, v as never, o as never), valid: () => [A3(), [0], 5, {}], optsAt: 3,
     booleans: ['accumulate'], tensorsAt: [0, 1, 2], scalars: [[1, [9]], [2, [1, 2]]] },
+  // elementwise (src/ops/elementwise.ts): operands are tensors or JS scalars
+  ...Object.fromEntries((['add', 'sub', 'mul', 'div', 'pow', 'minimum', 'maximum', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd',
+    'logicalOr'] as const).map((n) => [n, {
+    who: n, call: (a: unknown, b: unknown) => lapis[n](a as never, b as never), valid: () => [[1, 2], 2], tensorsAt: [0, 1],
+    scalars: [[1, [1, 2, 3]], ...(['minimum', 'maximum', 'lt', 'le', 'gt', 'ge'].includes(n) ? [[1, new lapis.Complex(1, 1)]] : [])] as Array<[number, unknown]>,
+  }])),
+  ...Object.fromEntries((['logicalNot', 'neg', 'abs', 'sign', 'sqrt', 'exp', 'log', 'log1p', 'expm1', 'sin', 'cos', 'tanh', 'sigmoid', 'conj',
+    'real', 'imag', 'angle'] as const).map((n) => [n, {
+    who: n, call: (x: unknown) => lapis[n](x as never), valid: () => [[1, 2]], tensorsAt: [0],
+  }])),
+  clamp: { who: 'clamp', call: (x, a, b) => lapis.clamp(x as never, a as never, b as never), valid: () => [[1, 2], 0, 1], tensorsAt: [0],
+    scalars: [[1, new lapis.Complex(1, 1)], [2, [1, 2, 3]], [1, 'x'], [2, disposed()]] },
+  where: { who: 'where', call: (c, a, b) => lapis.where(c as never, a as never, b as never),
+    valid: () => [[true, false], tensor([1, 2], { dtype: 'int32' }), 1], tensorsAt: [0, 1, 2],
+    scalars: [[2, [1, 2, 3]], [2, tensor({ data: new Uint32Array(1), shape: [1] })], [2, 2 ** 40]] },
+  cast: { who: 'cast', call: (x, d) => lapis.cast(x as never, d as never), valid: () => [[1, 2], 'int32'], tensorsAt: [0],
+    scalars: [[1, 'float16'], [1, null], [0, tensor([1], { dtype: 'complex64' })]] },
   // another helper's addition of this round (issue 10 item 8): same options as solveTriangular
   ...('solveTriangularEx' in L ? {
     'linalg.solveTriangularEx': {
