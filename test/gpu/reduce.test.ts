@@ -1,12 +1,14 @@
-// GPU reductions (src/backend/gpu/reduce.ts, shaders/reduce) against plain-JS references:
-// every op × GPU dtype × dims pattern (all, last, first, middle, non-adjacent, keepDims, 0-d,
-// empty, size-1), NaN/Inf/−0, integer wrap-around, argmax/argmin's first-index and NaN
-// rules, the two-pass path forced at small sizes, and a 10 M float32 sum against float64.
+// GPU reductions (src/backend/gpu/reduce.ts, shaders/reduce) through the public functions,
+// against plain-JS references and the CPU backend: every op × GPU dtype × dims pattern (all,
+// last, first, middle, non-adjacent, keepDims, 0-d, empty, size-1), NaN/Inf/−0, integer
+// wrap-around, argmax/argmin's first-index and NaN rules, the two-pass path forced at small
+// sizes, and a 10 M float32 sum against float64.
 // The kernels are few (one per op class and layout), so the file compiles ~40 pipelines.
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { Tensor, type DType } from '../../src/index.js';
-import { lookup } from '../../src/backend/registry.js';
+import {
+  Tensor, ShapeError, DTypeError, sum, prod, max, min, any, all, argmax, argmin, maxWithIndices, minWithIndices, type DType,
+} from '../../src/index.js';
 import { reduceOutDtype, type ReduceOp } from '../../src/backend/ops.js';
 import { setReduceParams, planReduce, DEFAULT_REDUCE_PARAMS } from '../../src/backend/gpu/reduce.js';
 import { dispatchCount } from '../../src/backend/gpu/queue.js';
@@ -18,6 +20,12 @@ type GD = 'float32' | 'complex64' | 'int32' | 'uint32' | 'bool';
 const GPU_DTYPES: readonly GD[] = ['float32', 'complex64', 'int32', 'uint32', 'bool'];
 const OPS: readonly ReduceOp[] = ['sum', 'prod', 'max', 'min', 'any', 'all'];
 const EPS32 = 2 ** -23;
+
+const REDUCERS = { sum, prod, max, min, any, all };
+/** The public reduction `op` over `dims` (a 0-d tensor: its only reduction). */
+function reduce(x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: boolean): Tensor {
+  return REDUCERS[op](x, { dim: x.ndim === 0 ? undefined : [...dims], keepDims });
+}
 
 const opsOf = (d: GD) => OPS.filter((op) => !(d === 'complex64' && (op === 'max' || op === 'min')));
 const sizeOf = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
@@ -133,18 +141,33 @@ function upload(d: GD, shape: readonly number[], data: Float32Array | Int32Array
   return Tensor.fromStorage(d as DType, shape, data as never).to('gpu');
 }
 
-/** One GPU reduction checked against the reference. */
+/**
+ * One GPU reduction through the public function, checked against the reference and against
+ * the CPU backend on the same data (max/min of an empty dim: both refuse with a ShapeError).
+ */
 async function check(d: GD, op: ReduceOp, shape: readonly number[], dims: readonly number[], keep: boolean, seed: number): Promise<void> {
   const data = makeData(d, op, sizeOf(shape), seed);
-  const x = upload(d, shape, data);
-  const y = lookup('reduce', d, 'gpu')(x, op, dims, keep);
+  const host = Tensor.fromStorage(d as DType, shape, data as never);
+  const x = host.to('gpu');
   const label = `${op} ${d} [${shape.join(',')}] dims [${dims.join(',')}]${keep ? ' keep' : ''}`;
+  if ((op === 'max' || op === 'min') && dims.some((i) => shape[i] === 0)) {
+    expect(() => reduce(x, op, dims, keep), label).toThrow(ShapeError);
+    expect(() => reduce(host, op, dims, keep), label).toThrow(ShapeError);
+    x.dispose();
+    return;
+  }
+  const y = reduce(x, op, dims, keep);
   const ref = reference(d, data, shape, dims, op, keep);
   expect(y.device, label).toBe('gpu');
   expect(y.dtype, label).toBe(reduceOutDtype(op, d));
   expect([...y.shape], label).toEqual(ref.shape);
   const len = sizeOf(dims.map((i) => shape[i]));
-  expectClose(await y.data(), ref, d, op, len, label);
+  const got = await y.data();
+  expectClose(got, ref, d, op, len, label);
+  // the CPU backend's result, within the same bounds (exactly, for integers and max/min/any/all)
+  const cpu = reduce(host, op, dims, keep);
+  expect([...cpu.shape], label).toEqual(ref.shape);
+  expectClose(got, { ...ref, values: Array.from(cpu.dataSync()) }, d, op, len, `${label} vs CPU`);
   x.dispose();
   y.dispose();
 }
@@ -199,9 +222,11 @@ describe('GPU reduce: every op × dtype × dims pattern', () => {
     }), { numRuns: 40 });
   }, 120_000);
 
-  gpuIt('max/min of complex64 is a DTypeError', () => {
+  gpuIt('max/min/argmax of complex64 are DTypeErrors', () => {
     const x = upload('complex64', [2], new Float32Array(4));
-    expect(() => lookup('reduce', 'complex64', 'gpu')(x, 'max', [0], false)).toThrow(/complex64/);
+    expect(() => reduce(x, 'max', [0], false)).toThrow(DTypeError);
+    expect(() => reduce(x, 'min', [0], false)).toThrow(DTypeError);
+    expect(() => argmax(x)).toThrow(DTypeError);
   });
 });
 
@@ -223,15 +248,15 @@ describe('GPU reduce: NaN, Inf, −0, wrap-around', () => {
     };
     for (const op of ['max', 'min', 'sum', 'any'] as const) {
       for (const [src, dim] of [[x, 1], [xt, 0]] as const) {
-        const got = Array.from(await lookup('reduce', 'float32', 'gpu')(src, op, [dim], false).data());
+        const got = Array.from(await reduce(src, op, [dim], false).data());
         want[op].forEach((v, i) => expect(sameValue(got[i], v), `${op} dim ${dim} [${i}]: ${got[i]} vs ${v}`).toBe(true));
       }
     }
     // a full reduction sees the NaN too, through both passes
     setReduceParams({ partials: 8, minChunk: 64 });
     try {
-      expect(Number.isNaN((await lookup('reduce', 'float32', 'gpu')(x, 'max', [0, 1], false).data())[0])).toBe(true);
-      expect((await lookup('reduce', 'float32', 'gpu')(x.reshape([4 * n]), 'max', [0], false).data())[0]).toBeNaN();
+      expect(Number.isNaN((await reduce(x, 'max', [0, 1], false).data())[0])).toBe(true);
+      expect((await reduce(x.reshape([4 * n]), 'max', [0], false).data())[0]).toBeNaN();
     } finally {
       setReduceParams(DEFAULT_REDUCE_PARAMS);
     }
@@ -239,23 +264,23 @@ describe('GPU reduce: NaN, Inf, −0, wrap-around', () => {
 
   gpuIt('any/all: NaN and subnormals are true, ±0 false; complex by either part', async () => {
     const f = upload('float32', [4, 2], Float32Array.from([-0, 0, NaN, 0, -0, 1e-45, 1, -2]));
-    expect(Array.from(await lookup('reduce', 'float32', 'gpu')(f, 'any', [1], false).data())).toEqual([0, 1, 1, 1]);
-    expect(Array.from(await lookup('reduce', 'float32', 'gpu')(f, 'all', [1], false).data())).toEqual([0, 0, 0, 1]);
+    expect(Array.from(await reduce(f, 'any', [1], false).data())).toEqual([0, 1, 1, 1]);
+    expect(Array.from(await reduce(f, 'all', [1], false).data())).toEqual([0, 0, 0, 1]);
     const c = upload('complex64', [3], Float32Array.from([-0, 0, 0, -2, 1e-45, 0]));
-    expect(Array.from(await lookup('reduce', 'complex64', 'gpu')(c, 'all', [0], false).data())).toEqual([0]);
-    expect(Array.from(await lookup('reduce', 'complex64', 'gpu')(c.reshape([3, 1]), 'any', [1], false).data())).toEqual([0, 1, 1]);
+    expect(Array.from(await reduce(c, 'all', [0], false).data())).toEqual([0]);
+    expect(Array.from(await reduce(c.reshape([3, 1]), 'any', [1], false).data())).toEqual([0, 1, 1]);
   });
 
   gpuIt('integer sums and products wrap; bool sums count in int32', async () => {
     const i32 = upload('int32', [3, 2], Int32Array.from([2 ** 31 - 1, 1, 65536, 65536, -(2 ** 31), -1]));
-    expect(Array.from(await lookup('reduce', 'int32', 'gpu')(i32, 'sum', [1], false).data())).toEqual([-(2 ** 31), 131072, 2 ** 31 - 1]);
-    expect(Array.from(await lookup('reduce', 'int32', 'gpu')(i32, 'prod', [1], false).data())).toEqual([2 ** 31 - 1, 0, -(2 ** 31)]);
-    expect(Array.from(await lookup('reduce', 'int32', 'gpu')(i32, 'min', [0, 1], false).data())).toEqual([-(2 ** 31)]);
+    expect(Array.from(await reduce(i32, 'sum', [1], false).data())).toEqual([-(2 ** 31), 131072, 2 ** 31 - 1]);
+    expect(Array.from(await reduce(i32, 'prod', [1], false).data())).toEqual([2 ** 31 - 1, 0, -(2 ** 31)]);
+    expect(Array.from(await reduce(i32, 'min', [0, 1], false).data())).toEqual([-(2 ** 31)]);
     const u32 = upload('uint32', [2, 2], Uint32Array.from([2 ** 32 - 1, 2, 2 ** 31, 3]));
-    expect(Array.from(await lookup('reduce', 'uint32', 'gpu')(u32, 'sum', [1], false).data())).toEqual([1, 2 ** 31 + 3]);
-    expect(Array.from(await lookup('reduce', 'uint32', 'gpu')(u32, 'max', [0], false).data())).toEqual([2 ** 32 - 1, 3]);
+    expect(Array.from(await reduce(u32, 'sum', [1], false).data())).toEqual([1, 2 ** 31 + 3]);
+    expect(Array.from(await reduce(u32, 'max', [0], false).data())).toEqual([2 ** 32 - 1, 3]);
     const b = upload('bool', [3000], Uint8Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? 1 : 0)));
-    const s = lookup('reduce', 'bool', 'gpu')(b, 'sum', [0], false);
+    const s = reduce(b, 'sum', [0], false);
     expect(s.dtype).toBe('int32');
     expect(Array.from(await s.data())).toEqual([1000]);
   });
@@ -278,18 +303,28 @@ function argReference(data: ArrayLike<number>, shape: readonly number[], dim: nu
   return { values, indices };
 }
 
+/** max/min with indices along `dim` through maxWithIndices/minWithIndices, against the reference and the CPU. */
 async function checkArg(d: GD, op: 'max' | 'min', shape: number[], dim: number, keep: boolean, data: ArrayLike<number>): Promise<void> {
-  const x = upload(d, shape, data as never);
-  const { values, indices } = lookup('argReduce', d, 'gpu')(x, op, dim, keep);
+  const host = Tensor.fromStorage(d as DType, shape, data as never);
+  const x = host.to('gpu');
+  const f = op === 'max' ? maxWithIndices : minWithIndices;
+  const { values, indices } = f(x, dim, { keepDims: keep });
   const label = `arg${op} ${d} [${shape.join(',')}] dim ${dim}${keep ? ' keep' : ''}`;
   const ref = argReference(data, shape.length ? shape : [1], dim, op);
   const want = shape.length === 0 ? [] : shape.map((n, i) => (i === dim ? 1 : n)).filter((_, i) => keep || i !== dim);
   expect([...values.shape], label).toEqual(want);
+  expect(indices.device, label).toBe('gpu');
   expect(indices.dtype, label).toBe('int32');
   expect(values.dtype, label).toBe(d);
   const gv = Array.from(await values.data()), gi = Array.from(await indices.data());
   expect(gi, label).toEqual(ref.indices);
   ref.values.forEach((v, i) => { if (!sameValue(gv[i], v)) expect(gv[i], `${label} value [${i}]`).toBe(v); });
+  const cpu = f(host, dim, { keepDims: keep });
+  expect(gi, `${label} vs CPU`).toEqual(Array.from(cpu.indices.dataSync()));
+  // and the flat index (no dim), as argmax/argmin give it
+  const flat = (op === 'max' ? argmax : argmin)(x);
+  expect(Array.from(await flat.data()), `${label} flat`).toEqual(Array.from((op === 'max' ? argmax : argmin)(host).dataSync()));
+  x.dispose();
 }
 
 function argData(d: GD, n: number, seed: number): Float32Array | Int32Array | Uint32Array | Uint8Array {
@@ -326,8 +361,7 @@ describe('GPU argReduce: first extremum, NaN counts as the extremum', () => {
       for (let i = 0; i < 3; i++) for (let j = 0; j < n; j++) t[j * 3 + i] = a[i * n + j];
       await checkArg('float32', op, [n, 3], 0, true, t);
     }
-    const { indices } = lookup('argReduce', 'float32', 'gpu')(upload('float32', [3, n], a), 'max', 1, false);
-    expect(Array.from(await indices.data()).slice(0, 2)).toEqual([700, 10]);
+    expect(Array.from(await argmax(upload('float32', [3, n], a), { dim: 1 }).data()).slice(0, 2)).toEqual([700, 10]);
   });
 });
 
@@ -340,7 +374,9 @@ describe('GPU reduce: the two-pass path (thresholds forced small)', () => {
     const shapes: Array<[number[], number[]]> = [[[5000], [0]], [[3, 1111], [1]], [[200, 3], [0]], [[7, 70, 5], [0, 2]], [[300, 40], [1]]];
     for (const shortRow of [DEFAULT_REDUCE_PARAMS.shortRow, 1]) {
       setReduceParams({ shortRow });
-      for (const d of GPU_DTYPES) for (const op of opsOf(d)) for (const [shape, dims] of shapes) await check(d, op, shape, dims, false, seed++);
+      // shortRow 1: short rows on the rows kernel, and the folding passes too
+      const some = shortRow === 1 ? shapes.slice(3) : shapes;
+      for (const d of GPU_DTYPES) for (const op of opsOf(d)) for (const [shape, dims] of some) await check(d, op, shape, dims, false, seed++);
     }
     setReduceParams({ shortRow: DEFAULT_REDUCE_PARAMS.shortRow });
   }, 120_000);
@@ -348,7 +384,7 @@ describe('GPU reduce: the two-pass path (thresholds forced small)', () => {
   gpuIt('a full reduction is two dispatches; argReduce splits too', async () => {
     const x = upload('float32', [4099], makeData('float32', 'sum', 4099, 9));
     const before = dispatchCount();
-    const y = lookup('reduce', 'float32', 'gpu')(x, 'sum', [0], false);
+    const y = reduce(x, 'sum', [0], false);
     expect(dispatchCount() - before).toBe(2);
     await y.data();
     for (const d of ['float32', 'int32', 'uint32', 'bool'] as const) {
@@ -379,7 +415,7 @@ describe('GPU reduce: the plan and a large sum', () => {
     for (let i = 0; i < n; i++) { a[i] = 1000 + (r() - 0.5) * 10; exact += a[i]; abs += Math.abs(a[i]); }
     const x = upload('float32', [n], a);
     const before = dispatchCount();
-    const y = lookup('reduce', 'float32', 'gpu')(x, 'sum', [0], false);
+    const y = reduce(x, 'sum', [0], false);
     expect(dispatchCount() - before).toBeLessThanOrEqual(2);
     const got = (await y.data())[0];
     expect(Math.abs(got - exact) / abs).toBeLessThanOrEqual(1e-6);
@@ -392,7 +428,7 @@ describe('GPU reduce: the plan and a large sum', () => {
     for (const [partials, maxCx] of [[DEFAULT_REDUCE_PARAMS.partials, DEFAULT_REDUCE_PARAMS.maxCx], [1, 256]]) {
       setReduceParams({ partials, maxCx });
       try {
-        const zs = await lookup('reduce', 'float32', 'gpu')(c, 'sum', [0], false).data();
+        const zs = await reduce(c, 'sum', [0], false).data();
         [3, 100, 255].forEach((j, q) => expect(Math.abs(zs[j] - cols[q]) / cols[q], `partials ${partials} column ${j}`).toBeLessThanOrEqual(1e-6));
       } finally {
         setReduceParams(DEFAULT_REDUCE_PARAMS);
