@@ -1,6 +1,7 @@
 // take: out[e] = x.flat[index[e]] (negative indices wrap); an out-of-range index writes 0
 // and records its position in status (see bounds.wgsl), read by the deferred check.
-// Raw bits, one kernel per element width (E = u32 or vec2u). Uniforms: total, size (x's).
+// Raw bits, one kernel per element width (E = u32 or vec2u). Uniforms: total, size (x's),
+// unsigned (a uint32 index tensor).
 #include "common/linear_id.wgsl"
 #include "indexing/bounds.wgsl"
 
@@ -11,7 +12,7 @@ fn take_${W}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   for (var k = 0u; k < ${PER}u; k++) {
     let e = base + k * ${WG}u;
     if (e >= p.total) { return; }
-    let f = flat_index(index[e], p.size);
+    let f = flat_index(index[e], p.size, p.unsigned);
     if (f.ok) {
       out[e] = x[f.j];
     } else {

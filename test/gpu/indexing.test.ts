@@ -278,11 +278,11 @@ describe('gpu take and put', () => {
       const w = await gpuWords(out), per = spe(d), hw = words(host);
       expect(w).toEqual([...hw.slice(per, 2 * per), ...new Array(per).fill(0), ...hw.slice(2 * per, 3 * per), ...new Array(2 * per).fill(0)]);
       const out2 = lookup('take', d, 'gpu', 'test')(x, idxTensor([0, 0, 100]));
-      await expect(out2.data()).rejects.toThrow(/^take: index\[2\] is out of range for a tensor of 6 elements/);
+      await expect(out2.data()).rejects.toThrow(/^take: index entry 2 is out of range for x with 6 elements/);
       for (const acc of [false, true]) {
         const vals = gpuTensor(d, [3], hostData(d, 3, 62));
         const p = lookup('put', d, 'gpu', 'test')(x, idxTensor([5, -7, 1]), vals, acc);
-        await expect(p.data()).rejects.toThrow(/^put: index\[1\] is out of range for a tensor of 6 elements/);
+        await expect(p.data()).rejects.toThrow(/^put: index entry 1 is out of range for x with 6 elements/);
         vals.dispose();
         p.dispose();
       }
@@ -292,7 +292,7 @@ describe('gpu take and put', () => {
     }
   });
 
-  gpuIt('put without accumulate: distinct indices exact; duplicates get one of their values whole', async () => {
+  gpuIt('put without accumulate: a repeated index keeps its last value (as on the CPU), every dtype', async () => {
     for (const d of GPU_DTYPES) {
       const per = spe(d);
       const host = hostData(d, 10, 70);
@@ -304,15 +304,31 @@ describe('gpu take and put', () => {
       expect(out.shape).toEqual([2, 5]);
       const w = await gpuWords(out), xw = words(host), vw = words(vhost);
       const ref = [...xw];
-      for (const [i, v] of idx.entries()) { const j = v < 0 ? v + 10 : v; if (i !== 0 && i !== 4) ref.splice(j * per, per, ...vw.slice(i * per, i * per + per)); }
-      const at3 = w.slice(3 * per, 4 * per);
-      expect([vw.slice(0, per), vw.slice(4 * per, 5 * per)], d).toContainEqual(at3);
-      ref.splice(3 * per, per, ...at3);
+      for (const [i, v] of idx.entries()) { const j = v < 0 ? v + 10 : v; ref.splice(j * per, per, ...vw.slice(i * per, i * per + per)); }
       expect(w, d).toEqual(ref);
       // x itself is unchanged
       expect(await gpuWords(x)).toEqual(xw);
       for (const t of [x, vals, out]) t.dispose();
     }
+  });
+
+  gpuIt('uint32 index tensors are unsigned: 2^32 − 1 is out of range, not −1', async () => {
+    const x = gpuTensor('float32', [4], Float32Array.of(1, 2, 3, 4));
+    const u = (v: number[]) => Tensor.fromStorage('uint32', [v.length], Uint32Array.from(v)).to('gpu') as unknown as Tensor<'int32'>;
+    expect(Array.from(await lookup('take', 'float32', 'gpu', 'test')(x, u([3, 0])).data())).toEqual([4, 1]);
+    await expect(lookup('take', 'float32', 'gpu', 'test')(x, u([0, 0xffffffff])).data()).rejects.toThrow(/index entry 1 is out of range/);
+    const vals = gpuTensor('float32', [2], Float32Array.of(7, 8));
+    await expect(lookup('put', 'float32', 'gpu', 'test')(x, u([0x80000000, 1]), vals, true).data()).rejects.toThrow(/index entry 0 is out of range/);
+    expect(Array.from(await lookup('put', 'float32', 'gpu', 'test')(x, u([2, 1]), vals, false).data())).toEqual([1, 8, 7, 4]);
+  });
+
+  // a long run of one repeated index: the last of 5000 writers wins on every run
+  gpuIt('put without accumulate: the last of many writers to one element wins', async () => {
+    const count = 5000;
+    const vals = gpuTensor('int32', [count], Int32Array.from({ length: count }, (_, i) => i + 1));
+    const x = gpuTensor('int32', [3], Int32Array.of(0, 0, 0));
+    const out = lookup('put', 'int32', 'gpu', 'test')(x, idxTensor(Array.from({ length: count }, (_, i) => i % 2)), vals, false);
+    expect(Array.from(await out.data())).toEqual([count - 1, count, 0]);
   });
 
   gpuIt('put with accumulate: every duplicate counted (int wrap, bool or, float sums within rounding)', async () => {

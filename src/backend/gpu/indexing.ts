@@ -5,7 +5,7 @@
 // width: 'b32' (float32, int32, uint32, bool: one u32 per element) and 'b64' (complex64).
 import { Tensor } from '../../core/tensor.js';
 import type { DType } from '../../core/dtype.js';
-import { ArgumentError, DeviceError } from '../../core/errors.js';
+import { ArgumentError, DTypeError, DeviceError } from '../../core/errors.js';
 import type { StridedView } from '../ops.js';
 import { register } from '../registry.js';
 import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl } from './program.js';
@@ -45,10 +45,14 @@ type GeneralDecl = StridedDecl<typeof GENERAL_UNIFORMS>;
 type TiledDecl = StridedDecl<typeof TILED_UNIFORMS>;
 type TriangleDecl = StridedDecl<{ total: 'u32'; m: 'u32'; n: 'u32'; k: 'i32'; upper: 'u32' }>;
 type ConcatDecl = StridedDecl<{ total: 'u32'; cols: 'u32'; ld: 'u32'; dst_off: 'u32' }>;
-interface TakeDecl { inputs: { x: E; index: 'i32' }; outputs: { out: E; status: 'atomic<u32>' }; uniforms: { total: 'u32'; size: 'u32' } }
-interface PutStoreDecl { inputs: { index: 'i32'; vals: E }; outputs: { out: E; status: 'atomic<u32>' }; uniforms: { total: 'u32'; size: 'u32' } }
+const INDEX_UNIFORMS = { total: 'u32', size: 'u32', unsigned: 'u32' } as const;
+type IndexUniforms = typeof INDEX_UNIFORMS;
+interface TakeDecl { inputs: { x: E; index: 'i32' }; outputs: { out: E; status: 'atomic<u32>' }; uniforms: IndexUniforms }
+interface PutStoreDecl {
+  inputs: { index: 'i32'; vals: E }; outputs: { out: E; winner: 'atomic<u32>'; status: 'atomic<u32>' }; uniforms: IndexUniforms & { phase: 'u32' };
+}
 interface PutAccDecl {
-  inputs: { index: 'i32'; vals: 'u32' }; outputs: { out: 'atomic<u32>'; status: 'atomic<u32>' }; uniforms: { total: 'u32'; size: 'u32'; mode: 'u32' };
+  inputs: { index: 'i32'; vals: 'u32' }; outputs: { out: 'atomic<u32>'; status: 'atomic<u32>' }; uniforms: IndexUniforms & { mode: 'u32' };
 }
 
 function program<D extends ProgramDecl>(
@@ -91,7 +95,7 @@ export function concatProgram(w: Width): GpuProgram<ConcatDecl> {
 
 export function takeProgram(w: Width): GpuProgram<TakeDecl> {
   return program('take', 'take', w, {}, {
-    inputs: { x: el(w), index: 'i32' }, outputs: { out: el(w), status: 'atomic<u32>' }, uniforms: { total: 'u32', size: 'u32' },
+    inputs: { x: el(w), index: 'i32' }, outputs: { out: el(w), status: 'atomic<u32>' }, uniforms: INDEX_UNIFORMS,
   } as TakeDecl);
 }
 
@@ -100,10 +104,11 @@ export function putProgram(w: Width, accumulate: true): GpuProgram<PutAccDecl>;
 export function putProgram(w: Width, accumulate: boolean): GpuProgram<PutStoreDecl> | GpuProgram<PutAccDecl> {
   return accumulate
     ? program('put', 'put_accumulate', w, { ACCUMULATE: true, VARIANT: 'accumulate' }, {
-      inputs: { index: 'i32', vals: 'u32' }, outputs: { out: 'atomic<u32>', status: 'atomic<u32>' }, uniforms: { total: 'u32', size: 'u32', mode: 'u32' },
+      inputs: { index: 'i32', vals: 'u32' }, outputs: { out: 'atomic<u32>', status: 'atomic<u32>' }, uniforms: { ...INDEX_UNIFORMS, mode: 'u32' },
     } as PutAccDecl)
     : program('put', 'put_store', w, { ACCUMULATE: false, VARIANT: 'store' }, {
-      inputs: { index: 'i32', vals: el(w) }, outputs: { out: el(w), status: 'atomic<u32>' }, uniforms: { total: 'u32', size: 'u32' },
+      inputs: { index: 'i32', vals: el(w) }, outputs: { out: el(w), winner: 'atomic<u32>', status: 'atomic<u32>' },
+      uniforms: { ...INDEX_UNIFORMS, phase: 'u32' },
     } as PutStoreDecl);
 }
 
@@ -310,22 +315,29 @@ function indexCheck(status: Tensor<'uint32'>, who: string, size: number): () => 
     }
     if (s !== 0) {
       const pos = ~s >>> 0;
-      throw new ArgumentError(`${who}: index[${pos}] is out of range for a tensor of ${size} elements (expected −${size} … ${size - 1})`);
+      throw new ArgumentError(`${who}: index entry ${pos} is out of range for x with ${size} element${size === 1 ? '' : 's'} (valid: −${size} … ${size - 1})`);
     }
   };
+}
+
+/** int32 indices (negatives wrap) or, on the GPU, uint32 ones taken as unsigned (a cast to int32 would wrap 2^32 − 1 to −1). */
+function indexKind(index: Tensor, who: string): number {
+  requireGpu(index, who, 'index');
+  if (index.dtype !== 'int32' && index.dtype !== 'uint32') throw new DTypeError(`${who}: index is ${index.dtype}, expected int32 or uint32`);
+  return index.dtype === 'uint32' ? 1 : 0;
 }
 
 function take(x: Tensor, index: Tensor<'int32'>): Tensor {
   const who = 'take';
   requireGpu(x, who, 'x');
-  requireGpu(index, who, 'index');
+  const unsigned = indexKind(index, who);
   const out = emptyGpu(x.dtype, index.shape, who);
   check32(Math.max(x.size, index.size), who);
   if (index.size === 0) return carryChecks(out, [x, index]);
   const status = statusWord(who);
   runProgram(takeProgram(widthOf(x.dtype)), {
     inputs: { x: x.gpuStorage(), index: index.gpuStorage() }, outputs: { out: out.gpuStorage(), status: status.gpuStorage() },
-    uniforms: { total: index.size, size: x.size }, workgroups: Math.ceil(index.size / TILE),
+    uniforms: { total: index.size, size: x.size, unsigned }, workgroups: Math.ceil(index.size / TILE),
   });
   return carryChecks(out, [x, index], indexCheck(status, who, x.size));
 }
@@ -336,7 +348,7 @@ const ACC_MODE: Partial<Record<DType, number>> = { int32: 1, uint32: 1, bool: 2,
 function put(x: Tensor, index: Tensor<'int32'>, values: Tensor, accumulate: boolean): Tensor {
   const who = 'put';
   requireGpu(x, who, 'x');
-  requireGpu(index, who, 'index');
+  const unsigned = indexKind(index, who);
   requireGpu(values, who, 'values');
   if (values.size !== index.size) throw new ArgumentError(`${who}: values has ${values.size} elements, index ${index.size}`);
   const out = emptyGpu(x.dtype, x.shape, who);
@@ -350,12 +362,20 @@ function put(x: Tensor, index: Tensor<'int32'>, values: Tensor, accumulate: bool
   if (accumulate) {
     runProgram(putProgram(w, true), {
       ...io, inputs: { index: index.gpuStorage(), vals: values.gpuStorage() },
-      uniforms: { total: index.size, size: x.size, mode: ACC_MODE[x.dtype]! },
+      uniforms: { total: index.size, size: x.size, unsigned, mode: ACC_MODE[x.dtype]! },
     });
   } else {
-    runProgram(putProgram(w, false), {
-      ...io, inputs: { index: index.gpuStorage(), vals: values.gpuStorage() }, uniforms: { total: index.size, size: x.size },
-    });
+    // the last writer of each element, then its store (a repeated index keeps its last value, as on the CPU)
+    const winner = emptyGpu('uint32', [x.size], who);
+    commandEncoder(who).clearBuffer(bufferOf(winner.gpuStorage()), 0, x.size * 4);
+    recordedCommand();
+    for (const phase of [0, 1]) {
+      runProgram(putProgram(w, false), {
+        ...io, outputs: { ...io.outputs, winner: winner.gpuStorage() }, inputs: { index: index.gpuStorage(), vals: values.gpuStorage() },
+        uniforms: { total: index.size, size: x.size, unsigned, phase },
+      });
+    }
+    winner.dispose();
   }
   return carryChecks(out, [x, index, values], indexCheck(status, who, x.size));
 }
