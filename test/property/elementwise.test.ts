@@ -339,6 +339,45 @@ describe('binary ops: every op × dtype × broadcast pattern against reference l
     });
   }
 
+  it('each named broadcast pattern, every op × dtype (deterministic values)', () => {
+    // [a's shape, b's shape]; a JS scalar b is tested with 'scalar'
+    const PATTERNS: Record<string, [number[], number[] | 'scalar']> = {
+      'same shape': [[2, 3], [2, 3]], 'JS scalar': [[2, 3], 'scalar'], '0-d tensor': [[2, 3], []], row: [[3, 4], [4]],
+      column: [[3, 4], [3, 1]], 'outer (column × row)': [[3, 1], [1, 4]], 'empty dim': [[0, 3], [3]], 'rank 5': [[2, 1, 3, 1, 2], [3, 2, 1]],
+      'scalar first': [[], [2, 2]],
+    };
+    const pool: Record<DType, Scalar[]> = {
+      float32: [1.5, -0, NaN, 2, -3.25, Infinity, 0, 1e-3], float64: [1.5, -0, NaN, 2, -3.25, -Infinity, 0, 1e300],
+      complex64: [[1, 2], [0, 0], [-1.5, 0.5], [NaN, 1], [3, -4]], complex128: [[1, 2], [0, -0], [-1.5, 0.5], [2, Infinity], [3, -4]],
+      int32: [3, -1, 0, 2 ** 31 - 1, -7, 2, -(2 ** 31)], uint32: [3, 0, 2 ** 32 - 1, 7, 1, 2 ** 31], bool: [1, 0, 0, 1, 1],
+    };
+    let checked = 0;
+    for (const op of BINARY_OPS) {
+      for (const d of DTYPES.filter((dt) => binaryTakes(op, dt))) {
+        for (const [name, [sa, sb]] of Object.entries(PATTERNS)) {
+          const vals = (n: number, k: number) => Array.from({ length: n }, (_, i) => pool[d][(i * 3 + k) % pool[d].length]);
+          const a = make(d, sa, vals(size(sa), 0));
+          const scalarB = sb === 'scalar';
+          const shapeB = scalarB ? [] : sb;
+          const b = make(d, shapeB, vals(size(shapeB), 1));
+          // A JS scalar of b's value: its kind keeps d (int/float/bool/complex scalars only raise the category).
+          const bv = values(b)[0];
+          const jsB: Operand = !scalarB ? b : d === 'bool' ? bv === 1 : Array.isArray(bv) ? new Complex(bv[0], bv[1]) : (bv as number);
+          const got = BINARY_FN[op](a, jsB);
+          const out = broadcastShape(a.shape, b.shape);
+          expect(got.shape, `${op} ${d} ${name}`).toEqual(out);
+          const va = values(a), vb = values(b);
+          const want: Scalar[] = [];
+          for (let i = 0; i < size(out); i++) want.push(refBinary(op, d, va[bIndex(i, out, a.shape)], vb[bIndex(i, out, b.shape)]));
+          if (op === 'pow' && isFloatD(d)) expectClose(got, want, `${op} ${d} ${name}`, 2);
+          else expectExact(got, want, `${op} ${d} ${name}`);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+
   it('complex pow against exp(w·log z) (and numpy\'s z^0 = 1, 0^w rules)', () => {
     // |parts| ≥ 1e-3 (or 0): no result past float32's range.
     const part = fc.oneof(fc.double({ min: -3, max: 3, noNaN: true }).map((x) => (Math.abs(x) < 1e-3 ? 0 : x)), fc.integer({ min: -3, max: 3 }));
