@@ -3,3 +3,5 @@
 export * from './elementwise.js';
 export * from './reduce.js';
 export * from './indexing.js';
+// Tensor methods (A.add(B), A.mT, A.sum()): installed on Tensor.prototype for their side effect.
+import './methods.js';
