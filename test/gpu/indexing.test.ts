@@ -7,7 +7,9 @@
 // store/accumulate, each for 4- and 8-byte elements (14).
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { Tensor, ArgumentError } from '../../src/index.js';
+import {
+  Tensor, ArgumentError, permute, matrixTranspose, adjoint, transpose, slice, diagonal, expand, triu, tril, concat, stack, split, take, put,
+} from '../../src/index.js';
 import type { DType } from '../../src/core/dtype.js';
 import type { StridedView } from '../../src/backend/ops.js';
 import { lookup } from '../../src/backend/registry.js';
@@ -368,5 +370,50 @@ describe('gpu take and put', () => {
       }
       for (const t of [x, vals, out]) t.dispose();
     }
+  });
+});
+
+describe('the public shape and indexing functions on the GPU against the CPU', () => {
+  // the same call on a CPU tensor and its GPU copy: equal shapes and bits (float sums of put accumulate aside)
+  async function both(d: GD, shape: number[], seed: number, f: (x: Tensor) => Tensor | Tensor[], label: string): Promise<void> {
+    const host = hostData(d, shape.reduce((a, b) => a * b, 1), seed);
+    const xc = Tensor.fromStorage(d, shape, host as never);
+    const xg = xc.to('gpu');
+    const rc = [f(xc)].flat(), rg = [f(xg)].flat();
+    expect(rg.length, label).toBe(rc.length);
+    for (let i = 0; i < rc.length; i++) {
+      expect(rg[i].device).toBe('gpu');
+      expect(rg[i].shape, label).toEqual(rc[i].shape);
+      expect(await gpuWords(rg[i]), `${label} [${i}]`).toEqual(words(rc[i].dataSync() as Float32Array));
+      rg[i].dispose();
+    }
+    xg.dispose();
+  }
+
+  gpuIt('transpose, permute, mT, mH, slice, diagonal, expand, triu/tril, concat, stack, split, take, put', async () => {
+    for (const d of GPU_DTYPES) {
+      await both(d, [2, 3, 4, 5], 90, (x) => permute(x, [3, 1, 0, 2]), `${d} permute`);
+      await both(d, [3, 34, 40], 91, (x) => matrixTranspose(x), `${d} mT`);
+      await both(d, [34, 40], 92, (x) => adjoint(x), `${d} mH`);
+      await both(d, [4, 5, 6], 93, (x) => transpose(x, 0, 2), `${d} transpose`);
+      await both(d, [6, 7, 8], 94, (x) => slice(x, '::-2', '1:6', '-1::-3'), `${d} slice`);
+      await both(d, [3, 4, 6], 95, (x) => diagonal(x, { offset: -1, dim1: 0, dim2: 2 }), `${d} diagonal`);
+      await both(d, [3, 1], 96, (x) => expand(x, [2, 3, 4]), `${d} expand`);
+      await both(d, [2, 5, 4], 97, (x) => [triu(x, 1), tril(x, -1)], `${d} triu/tril`);
+      await both(d, [3, 4], 98, (x) => [concat([x, x, slice(x, ':', '1:3')], 1), concat([x, slice(x, '1:'), x], 0)], `${d} concat`);
+      await both(d, [3, 4], 99, (x) => [stack([x, x, x], 2), ...split(x, [1, 3], 1)], `${d} stack/split`);
+      await both(d, [3, 4], 100, (x) => take(x, [[11, 0], [-1, 5]]), `${d} take`);
+      await both(d, [3, 4], 101, (x) => put(x, [2, -1, 2], slice(take(x, [0, 1, 3]), '::-1')), `${d} put`);
+    }
+    // put with accumulate through the public function: exact for integers, close for floats
+    const xi = Tensor.fromStorage('int32', [4], Int32Array.of(1, 2, 3, 0x7fffffff));
+    const vi = Tensor.fromStorage('int32', [3], Int32Array.of(1, 1, 5));
+    const r = put(xi.to('gpu'), [3, 3, 0], vi.to('gpu'), { accumulate: true });
+    expect(Array.from(await r.data())).toEqual(Array.from(put(xi, [3, 3, 0], vi, { accumulate: true }).dataSync()));
+    expect(Array.from(await r.data())).toEqual([6, 2, 3, -0x7fffffff]);
+    // a GPU index tensor out of range: the error at the first read
+    const xg = Tensor.fromStorage('float32', [4], Float32Array.of(1, 2, 3, 4)).to('gpu');
+    const idx = Tensor.fromStorage('int32', [2], Int32Array.of(0, 4)).to('gpu');
+    await expect(take(xg, idx).data()).rejects.toThrow(ArgumentError);
   });
 });
