@@ -17,6 +17,7 @@ import {
 import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
+import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram } from '../../src/backend/gpu/indexing.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
 import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } from '../../src/backend/gpu/lu_ops.js';
 import {
@@ -111,6 +112,15 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`reduce cols ${c}`, reduceColsProgram(c));
   }
   for (const c of ARG_CLASSES) add(`reduce arg ${c}`, argReduceProgram(c));
+  for (const w of ['b32', 'b64'] as const) {
+    add(`indexing stridedCopy ${w}`, stridedCopyProgram(w, false));
+    add(`indexing stridedCopy ${w} tiled`, stridedCopyProgram(w, true));
+    add(`indexing triangle ${w}`, triangleProgram(w));
+    add(`indexing concat ${w}`, concatProgram(w));
+    add(`indexing take ${w}`, takeProgram(w));
+    add(`indexing put ${w} store`, putProgram(w, false));
+    add(`indexing put ${w} accumulate`, putProgram(w, true));
+  }
   return out;
 }
 

@@ -2987,6 +2987,232 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> oi: array<u32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- indexing stridedCopy b32: indexing.strided_copy → strided_copy_general_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  offset: u32,
+  out_base: u32,
+  conj: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  dims2: vec4u,
+  dims3: vec4u,
+  strides0: vec4u,
+  strides1: vec4u,
+  strides2: vec4u,
+  strides3: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing stridedCopy b32 tiled: indexing.strided_copy → strided_copy_tiled_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  offset: u32,
+  conj: u32,
+  rows: u32,
+  cols: u32,
+  ld: u32,
+  tiles_c: u32,
+  tiles_per_mat: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  dims2: vec4u,
+  dims3: vec4u,
+  strides0: vec4u,
+  strides1: vec4u,
+  strides2: vec4u,
+  strides3: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing triangle b32: indexing.triangle → triangle_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  k: i32,
+  upper: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing concat b32: indexing.concat → concat_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  cols: u32,
+  ld: u32,
+  dst_off: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing take b32: indexing.take → take_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  size: u32,
+  unsigned: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read> index: array<i32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- indexing put b32 store: indexing.put → put_store_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  size: u32,
+  unsigned: u32,
+  phase: u32,
+}
+@group(0) @binding(0) var<storage, read> index: array<i32>;
+@group(0) @binding(1) var<storage, read> vals: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> winner: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- indexing put b32 accumulate: indexing.put → put_accumulate_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  size: u32,
+  unsigned: u32,
+  mode: u32,
+}
+@group(0) @binding(0) var<storage, read> index: array<i32>;
+@group(0) @binding(1) var<storage, read> vals: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- indexing stridedCopy b64: indexing.strided_copy → strided_copy_general_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  offset: u32,
+  out_base: u32,
+  conj: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  dims2: vec4u,
+  dims3: vec4u,
+  strides0: vec4u,
+  strides1: vec4u,
+  strides2: vec4u,
+  strides3: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing stridedCopy b64 tiled: indexing.strided_copy → strided_copy_tiled_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  ndim: u32,
+  offset: u32,
+  conj: u32,
+  rows: u32,
+  cols: u32,
+  ld: u32,
+  tiles_c: u32,
+  tiles_per_mat: u32,
+  dims0: vec4u,
+  dims1: vec4u,
+  dims2: vec4u,
+  dims3: vec4u,
+  strides0: vec4u,
+  strides1: vec4u,
+  strides2: vec4u,
+  strides3: vec4u,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing triangle b64: indexing.triangle → triangle_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  m: u32,
+  n: u32,
+  k: i32,
+  upper: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing concat b64: indexing.concat → concat_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  cols: u32,
+  ld: u32,
+  dst_off: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing take b64: indexing.take → take_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  size: u32,
+  unsigned: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read> index: array<i32>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- indexing put b64 store: indexing.put → put_store_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  size: u32,
+  unsigned: u32,
+  phase: u32,
+}
+@group(0) @binding(0) var<storage, read> index: array<i32>;
+@group(0) @binding(1) var<storage, read> vals: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(3) var<storage, read_write> winner: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- indexing put b64 accumulate: indexing.put → put_accumulate_b64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  size: u32,
+  unsigned: u32,
+  mode: u32,
+}
+@group(0) @binding(0) var<storage, read> index: array<i32>;
+@group(0) @binding(1) var<storage, read> vals: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
