@@ -6,7 +6,7 @@ import { type DType, DTYPES, isComplex } from './dtype.js';
 import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from './errors.js';
 import { show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
-import { Tensor, inferShape } from './tensor.js';
+import { asTensor, type TensorLike } from './create.js';
 import { isComplexLike } from '../complex/complex.js';
 
 /** The typed arrays `tensor()` takes as values (BigInt arrays and DataView are refused). */
@@ -201,7 +201,7 @@ export function gatherStrided(
 export type MlMatrixClass<M> = (new (rows: number, columns: number) => M) | { constructor: new (rows: number, columns: number) => M };
 
 /**
- * Converts a real 1-D or 2-D CPU tensor (or nested number arrays) into an ml-matrix Matrix
+ * Converts a real 1-D or 2-D CPU tensor (or anything `tensor()` takes) into an ml-matrix Matrix
  * of the class you pass (a 1-D tensor becomes one row). ml-matrix holds float64 real
  * values: complex tensors are refused; bool becomes 0/1.
  *
@@ -213,7 +213,7 @@ export type MlMatrixClass<M> = (new (rows: number, columns: number) => M) | { co
  * See also: `toMathjs`, `tensor` (which accepts ml-matrix matrices).
  */
 export function toMlMatrix<M extends { set(row: number, column: number, value: number): unknown }>(
-  t: Tensor | readonly (readonly number[])[] | readonly number[],
+  t: TensorLike,
   MatrixClass: MlMatrixClass<M>,
 ): M {
   const who = 'toMlMatrix';
@@ -222,22 +222,12 @@ export function toMlMatrix<M extends { set(row: number, column: number, value: n
   if (typeof Ctor !== 'function' || typeof (Ctor.prototype as { set?: unknown })?.set !== 'function') {
     throw new ArgumentError(`${who}: MatrixClass must be ml-matrix's Matrix class (or a matrix instance), got ${show(MatrixClass)}`);
   }
-  let shape: readonly number[];
-  let data: ArrayLike<number>;
-  if (t instanceof Tensor) {
-    if (t.isDisposed) throw new DeviceError(`${who}: t: the tensor was disposed`);
-    if (t.device !== 'cpu') throw new DeviceError(`${who}: t lives on the GPU; read it first with \`await t.toAsync('cpu')\``);
-    if (isComplex(t.dtype)) throw new DTypeError(`${who}: t is ${t.dtype}; ml-matrix holds real numbers only`);
-    shape = t.shape;
-    data = t.dataSync();
-  } else if (Array.isArray(t)) {
-    shape = inferShape(t, who);
-    const flat = (t as unknown[]).flat(Infinity);
-    if (!flat.every((x) => typeof x === 'number')) throw new DTypeError(`${who}: t must hold numbers only`);
-    data = flat as number[];
-  } else {
-    throw new ArgumentError(`${who}: t must be a tensor or nested number arrays, got ${show(t)}`);
-  }
+  // asTensor comes from create.ts, which imports this file: used at call time only, so the cycle is harmless.
+  const x = asTensor(t, who, 't');
+  if (x.device !== 'cpu') throw new DeviceError(`${who}: t lives on the GPU; read it first with \`await t.toAsync('cpu')\``);
+  if (isComplex(x.dtype)) throw new DTypeError(`${who}: t is ${x.dtype}; ml-matrix holds real numbers only`);
+  const shape = x.shape;
+  const data = x.dataSync();
   if (shape.length > 2) throw new ShapeError(`${who}: t is ${fmtShape(shape)}; an ml-matrix Matrix has 2 dims`);
   const rows = shape.length === 2 ? shape[0] : 1;
   const cols = shape.length === 2 ? shape[1] : shape.length === 1 ? shape[0] : 1;

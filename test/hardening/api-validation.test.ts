@@ -49,6 +49,8 @@ const T: Record<string, Entry> = {
   fromMathjs: { who: 'fromMathjs', call: (v) => lapis.fromMathjs(v), valid: () => [[1, 2]], scalars: [[0, 'a'], [0, null]] },
   toMathjs: { who: 'toMathjs', call: (m, v) => lapis.toMathjs(m as never, v), valid: () => [{ matrix: (x: unknown) => x, complex: () => 0 }, [1]],
     scalars: [[0, null], [0, {}]] },
+  toMlMatrix: { who: 'toMlMatrix', call: (t, C) => lapis.toMlMatrix(t as never, C as never), valid: () => [[[1, 2]], class { set(): void {} }],
+    tensorsAt: [0], scalars: [[1, null], [1, {}], [1, 5], [0, [[[1]]]], [0, tensor([1], { dtype: 'complex64' })]] },
   numThreads: { who: 'numThreads', call: () => lapis.numThreads(), valid: () => [] },
   setNumThreads: { who: 'setNumThreads', call: (n) => lapis.setNumThreads(n as never), valid: () => [lapis.numThreads()],
     scalars: [[0, NaN], [0, 1.5], [0, '2'], [0, 0], [0, 1e9]] },
