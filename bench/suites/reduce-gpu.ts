@@ -5,11 +5,13 @@
 // bytes read (and written, for the copy) as "flops": it reads as GB/s. Each result is
 // checked against a float64 sum on the host after its timing. On a software adapter
 // (lavapipe) the sizes shrink: the paths run, speed is not compared.
-// LAPIS_REDUCE_PARAMS='{"partials":2048,"unroll":8}' sets the launch parameters
-// (src/backend/gpu/reduce.ts setReduceParams) for a tuning run.
+// Beside them: the sum over the first dim of 10000×10000 (columns kernel) and over the last
+// dim of 1000000×100 (short rows, several per workgroup). LAPIS_REDUCE_PARAMS='{"partials":2048}'
+// sets the launch parameters (src/backend/gpu/reduce.ts setReduceParams) for the whole run;
+// LAPIS_REDUCE_TUNE=1 adds a grid of them (wg, unroll, partials, shortRow, maxCx).
 import { registerSuite, type BenchCase } from '../harness.js';
 import { gpu, sum, Tensor } from '../../src/index.js';
-import { setReduceParams } from '../../src/backend/gpu/reduce.js';
+import { setReduceParams, type ReduceParams } from '../../src/backend/gpu/reduce.js';
 import { commandEncoder, recordedCommand } from '../../src/backend/gpu/queue.js';
 import { bufferOf } from '../../src/backend/gpu/pool.js';
 
@@ -45,55 +47,90 @@ function copyCase(count: number, reps: number): BenchCase {
   };
 }
 
-/** The sum of a [rows, cols] float32 tensor over `dims` (`reps` per sync), checked against float64. */
-function sumCase(label: string, rows: number, cols: number, dims: number[], reps: number): BenchCase {
-  let host: Float32Array | undefined, x: Tensor | undefined;
+// Inputs shared by the cases of one shape (100 M floats are made once, not per tuning case).
+const inputs = new Map<string, { host: Float32Array; x: Tensor }>();
+function input(rows: number, cols: number): { host: Float32Array; x: Tensor } {
+  const key = `${rows}x${cols}`;
+  let e = inputs.get(key);
+  if (!e) {
+    const host = fill(rows * cols, 11);
+    e = { host, x: Tensor.fromStorage('float32', [rows, cols], host).to('gpu') };
+    inputs.set(key, e);
+  }
+  return e;
+}
+
+/**
+ * The sum of a [rows, cols] float32 tensor over `dims` (`reps` per sync), checked against
+ * float64 (the full sum, or 16 sampled outputs). `params`: launch parameters set for this
+ * case only (tuning), the label says which.
+ */
+function sumCase(label: string, rows: number, cols: number, dims: number[], reps: number, params?: Partial<ReduceParams>, torch = true): BenchCase {
   const full = dims.length === 2;
+  const tag = params ? ` ${JSON.stringify(params)}` : '';
+  const withParams = async <T>(f: () => Promise<T> | T): Promise<T> => {
+    const prev = params ? setReduceParams(params) : undefined;
+    try { return await f(); } finally { if (prev) setReduceParams(prev); }
+  };
+  const stmt = `a.sum(${full ? '' : `dim=${dims[0]}`})`;
   return {
-    name: `gpu ${label} (${reps} per sync)`,
+    name: `gpu ${label}${tag} (${reps} per sync)`,
     flops: reps * rows * cols * 4,
-    gpu: async () => {
-      if (!x) { host = fill(rows * cols, 11); x = Tensor.fromStorage('float32', [rows, cols], host).to('gpu'); }
+    gpu: () => withParams(async () => {
+      const { x } = input(rows, cols);
       for (let r = 0; r < reps; r++) sumGpu(x, dims).dispose();
       await gpu.sync();
-    },
-    gpuCheck: async () => {
-      const got = await sumGpu(x!, dims).data();
-      const h = host!;
-      // the full sum, or 16 sampled rows, against float64
-      const check = (i: number, want: number, abs: number) => {
-        if (!(Math.abs(got[i] - want) <= 1e-6 * abs)) throw new Error(`reduce-gpu: ${label}: entry ${i} is ${got[i]}, float64 gives ${want}`);
+    }),
+    gpuCheck: () => withParams(async () => {
+      const { host: h, x } = input(rows, cols);
+      const got = await sumGpu(x, dims).data();
+      const check = (i: number, want: number) => {
+        if (!(Math.abs(got[i] - want) <= 1e-6 * Math.abs(want))) throw new Error(`reduce-gpu: ${label}${tag}: entry ${i} is ${got[i]}, float64 gives ${want}`);
       };
       if (full) {
         let s = 0;
         for (let i = 0; i < h.length; i++) s += h[i];
-        check(0, s, s);
+        check(0, s);
       } else {
+        const outs = dims[0] === 1 ? rows : cols;
         for (let q = 0; q < 16; q++) {
-          const i = Math.floor((q * rows) / 16);
+          const i = Math.floor((q * outs) / 16);
           let s = 0;
-          for (let j = 0; j < cols; j++) s += h[i * cols + j];
-          check(i, s, s);
+          if (dims[0] === 1) for (let j = 0; j < cols; j++) s += h[i * cols + j];
+          else for (let j = 0; j < rows; j++) s += h[j * cols + i];
+          check(i, s);
         }
       }
-      x!.dispose();
-      x = host = undefined;
-    },
-    torch: {
-      setup: `a = torch.rand(${rows}, ${cols}, device=dev) * 10 + 995`,
-      stmt: reps > 1 ? `for _ in range(${reps}):\n    a.sum(${full ? '' : 'dim=1'})` : `a.sum(${full ? '' : 'dim=1'})`,
-    },
+    }),
+    torch: torch ? { setup: `a = torch.rand(${rows}, ${cols}, device=dev) * 10 + 995`, stmt: reps > 1 ? `for _ in range(${reps}):\n    ${stmt}` : stmt } : undefined,
   };
+}
+
+/** LAPIS_REDUCE_TUNE=1: the 100 M sum and the 10000² row sums over a grid of launch parameters. */
+function tuneCases(n: number): BenchCase[] {
+  const out: BenchCase[] = [];
+  for (const wg of [128, 256, 512]) {
+    for (const unroll of [2, 4, 8]) {
+      for (const partials of [528, 1056, 2112, 4224]) out.push(sumCase('tune sum 100 M float32', 1, n, [0, 1], 10, { wg, unroll, partials }, false));
+      out.push(sumCase('tune sum last dim 10000×10000 float32', 10_000, 10_000, [1], 10, { wg, unroll }, false));
+    }
+  }
+  for (const shortRow of [256, 1024, 4096]) out.push(sumCase('tune sum last dim 100000×1000 float32', 100_000, 1000, [1], 10, { shortRow }, false));
+  for (const maxCx of [32, 64, 128, 256]) out.push(sumCase('tune sum first dim 10000×10000 float32', 10_000, 10_000, [0], 10, { maxCx }, false));
+  return out;
 }
 
 async function cases(): Promise<BenchCase[]> {
   const ok = await gpu.available();
   const soft = !ok || gpu.info()?.isSoftware === true;
   const tune = process.env.LAPIS_REDUCE_PARAMS;
-  if (tune) setReduceParams(JSON.parse(tune) as Record<string, number>);
+  if (tune) setReduceParams(JSON.parse(tune) as Partial<ReduceParams>);
   if (soft) {
     // CPU-emulated adapter: small sizes, to show the paths work
-    return [copyCase(1_000_000, 1), sumCase('sum 1 M float32', 1, 1_000_000, [0, 1], 1), sumCase('sum last dim 1000×1000 float32', 1000, 1000, [1], 1)];
+    return [
+      copyCase(1_000_000, 1), sumCase('sum 1 M float32', 1, 1_000_000, [0, 1], 1),
+      sumCase('sum last dim 1000×1000 float32', 1000, 1000, [1], 1), sumCase('sum first dim 1000×1000 float32', 1000, 1000, [0], 1),
+    ];
   }
   gpu.memory({ maxPooledBytes: 8 * 2 ** 30 });
   const n = 100_000_000;
@@ -101,6 +138,9 @@ async function cases(): Promise<BenchCase[]> {
     copyCase(n, 10),
     sumCase('sum 100 M float32', 1, n, [0, 1], 10),
     sumCase('sum last dim 10000×10000 float32', 10_000, 10_000, [1], 10),
+    sumCase('sum first dim 10000×10000 float32', 10_000, 10_000, [0], 10),
+    sumCase('sum last dim 1000000×100 float32', 1_000_000, 100, [1], 10),
+    ...(process.env.LAPIS_REDUCE_TUNE === '1' ? tuneCases(n) : []),
   ];
 }
 
