@@ -83,6 +83,14 @@ const rowMajor = (shape: readonly number[]) => {
   return s;
 };
 
+/** got equals want word for word; a failure names the first differing word (no diff of huge arrays). */
+function expectWords(got: readonly number[], want: readonly number[], label: string): void {
+  expect(got.length, `${label}: length`).toBe(want.length);
+  let i = 0;
+  while (i < got.length && got[i] === want[i]) i++;
+  expect(i === got.length ? 'equal' : `word ${i}: ${got[i]} != ${want[i]}`, label).toBe('equal');
+}
+
 async function gpuWords(t: Tensor): Promise<number[]> {
   return words(await t.data() as Float32Array);
 }
@@ -95,7 +103,7 @@ async function checkStrided(d: GD, xShape: readonly number[], view: StridedView,
   const out = lookup('stridedCopy', d, 'gpu', 'test')(x, view, conj);
   expect(out.shape, label).toEqual(view.shape);
   expect(out.dtype).toBe(d);
-  expect(await gpuWords(out), label).toEqual(refStrided(words(host), spe(d), view, conj && d === 'complex64'));
+  expectWords(await gpuWords(out), refStrided(words(host), spe(d), view, conj && d === 'complex64'), label);
   x.dispose();
   out.dispose();
 }
@@ -209,7 +217,7 @@ describe('gpu triangle', () => {
               const e = Math.floor(i / per), j = e % n, r = Math.floor(e / n) % m;
               return (upper ? j - r >= k : j - r <= k) ? v : 0;
             });
-            expect(await gpuWords(out), `${d} ${shape} k=${k} upper=${upper}`).toEqual(ref);
+            expectWords(await gpuWords(out), ref, `${d} ${shape} k=${k} upper=${upper}`);
             out.dispose();
           }
         }
@@ -244,7 +252,7 @@ describe('gpu concat', () => {
           for (let h = 0; h < per; h++) ref.push(parts[pi].w[pe * per + h]);
           for (let j = 2; j >= 0; j--) { if (++idx[j] < shape[j]) break; idx[j] = 0; }
         }
-        expect(await gpuWords(out), `${d} dim ${dim}`).toEqual(ref);
+        expectWords(await gpuWords(out), ref, `${d} dim ${dim}`);
         out.dispose();
         for (const p of parts) p.t.dispose();
       }
@@ -384,7 +392,7 @@ describe('the public shape and indexing functions on the GPU against the CPU', (
     for (let i = 0; i < rc.length; i++) {
       expect(rg[i].device).toBe('gpu');
       expect(rg[i].shape, label).toEqual(rc[i].shape);
-      expect(await gpuWords(rg[i]), `${label} [${i}]`).toEqual(words(rc[i].dataSync() as Float32Array));
+      expectWords(await gpuWords(rg[i]), words(rc[i].dataSync() as Float32Array), `${label} [${i}]`);
       rg[i].dispose();
     }
     xg.dispose();
