@@ -332,6 +332,22 @@ describe('gpu take and put', () => {
     expect(Array.from(await lookup('put', 'float32', 'gpu', 'test')(x, u([2, 1]), vals, false).data())).toEqual([1, 8, 7, 4]);
   });
 
+  gpuIt('empty x or empty index: take/put of nothing, any index into an empty x out of range', async () => {
+    const empty = gpuTensor('float32', [0, 3], new Float32Array(0));
+    const none = idxTensor([], [0]);
+    const t = lookup('take', 'float32', 'gpu', 'test')(empty, none);
+    expect(t.shape).toEqual([0]);
+    expect((await t.data()).length).toBe(0);
+    const p = lookup('put', 'float32', 'gpu', 'test')(empty, none, gpuTensor('float32', [0], new Float32Array(0)), false);
+    expect(p.shape).toEqual([0, 3]);
+    expect((await p.data()).length).toBe(0);
+    await expect(lookup('take', 'float32', 'gpu', 'test')(empty, idxTensor([0])).data()).rejects.toThrow(/x with 0 elements/);
+    const v = gpuTensor('float32', [1], Float32Array.of(1));
+    for (const acc of [false, true]) {
+      await expect(lookup('put', 'float32', 'gpu', 'test')(empty, idxTensor([-1]), v, acc).data()).rejects.toThrow(/index entry 0 is out of range/);
+    }
+  });
+
   // a long run of one repeated index: the last of 5000 writers wins on every run
   gpuIt('put without accumulate: the last of many writers to one element wins', async () => {
     const count = 5000;

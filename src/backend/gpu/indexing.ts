@@ -315,7 +315,8 @@ function indexCheck(status: Tensor<'uint32'>, who: string, size: number): () => 
     }
     if (s !== 0) {
       const pos = ~s >>> 0;
-      throw new ArgumentError(`${who}: index entry ${pos} is out of range for x with ${size} element${size === 1 ? '' : 's'} (valid: −${size} … ${size - 1})`);
+      const valid = size === 0 ? 'x is empty' : `valid: −${size} … ${size - 1}`;
+      throw new ArgumentError(`${who}: index entry ${pos} is out of range for x with ${size} element${size === 1 ? '' : 's'} (${valid})`);
     }
   };
 }
