@@ -115,7 +115,8 @@ export interface OpSignatures {
    * Flat gather: out (index's shape) = x.flat[index], int32 indices already normalised to
    * [0, x.size) by the caller on the CPU; the GPU entry wraps indices in [−x.size, 0) and checks
    * bounds itself (a deferred ArgumentError at the first read, output 0 there) since it cannot
-   * read the indices synchronously.
+   * read the indices synchronously; it also takes a uint32 index tensor as unsigned (pass it
+   * uncast: a cast to int32 turns 2^32 − 1 into −1).
    */
   take: (x: Tensor, index: Tensor<'int32'>) => Tensor;
   /**
