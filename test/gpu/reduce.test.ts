@@ -222,6 +222,17 @@ describe('GPU reduce: every op × dtype × dims pattern', () => {
     }), { numRuns: 40 });
   }, 120_000);
 
+  gpuIt("an input's deferred check (a GPU take's index check, say) goes with the results, run once", async () => {
+    const x = upload('float32', [2, 3], Float32Array.from([1, 2, 3, 4, 5, 6]));
+    let runs = 0;
+    x.setCheck(async () => { runs++; throw new RangeError('deferred failure'); });
+    await expect(sum(x, { dim: 1 }).data()).rejects.toThrow('deferred failure');
+    const { values, indices } = maxWithIndices(x, 0);
+    await expect(values.data()).rejects.toThrow('deferred failure');
+    await expect(indices.data()).rejects.toThrow('deferred failure');
+    expect(runs).toBe(2); // once for the sum, once for the pair
+  });
+
   gpuIt('max/min/argmax of complex64 are DTypeErrors', () => {
     const x = upload('complex64', [2], new Float32Array(4));
     expect(() => reduce(x, 'max', [0], false)).toThrow(DTypeError);

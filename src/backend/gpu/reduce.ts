@@ -289,7 +289,7 @@ function reduce(x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: bool
   reduceClass(op, x.dtype, who); // refuses max/min of complex before any work
   const shape = outShape(x.shape, dims, keepDims);
   const passes = planReduce(x.shape, dims);
-  if (passes.length === 0) return emptyGpu(outDtype, shape, who);
+  if (passes.length === 0) return carryCheck(x, emptyGpu(outDtype, shape, who));
   let cur = x;
   let d: DType = x.dtype;
   for (const ps of passes) {
@@ -301,7 +301,21 @@ function reduce(x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: bool
   // the last pass wrote [outer·inner]: the same buffer under the output's shape
   const out = Tensor.fromGpu(outDtype, shape, shareStorage(cur.gpuStorage()));
   cur.dispose();
-  return out;
+  return carryCheck(x, out);
+}
+
+/**
+ * x's deferred check (e.g. a GPU take's index check), carried to the outputs made from it;
+ * run once however many outputs are read.
+ */
+function carryCheck<T extends Tensor>(x: Tensor, ...outs: T[]): T {
+  const check = x.pendingCheck();
+  if (check) {
+    let done: Promise<void> | undefined;
+    const once = () => (done ??= check());
+    for (const o of outs) o.setCheck(once);
+  }
+  return outs[0];
 }
 
 function argClass(op: 'max' | 'min', d: DType, who: string): ArgCls {
@@ -324,6 +338,7 @@ function argReduce(x: Tensor, op: 'max' | 'min', dim: number, keepDims: boolean)
   const inner = xs.slice(dim + 1).reduce((a, b) => a * b, 1);
   const values = emptyGpu(x.dtype, shape, who);
   const indices = emptyGpu('int32', shape, who);
+  carryCheck(x, values, indices);
   if (outer * inner === 0) return { values, indices };
   if (len === 0) throw new ShapeError(`${who}: the reduced dim is empty`);
   const L = colsLayout(outer, len, inner);
