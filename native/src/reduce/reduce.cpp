@@ -1,8 +1,9 @@
 // Reductions over (outer, n, inner). Two kernels: contiguous rows (inner == 1), reduced in
 // SIMD lanes (rows_simd.hpp for float/double sums, max/min and index searches), and columns
-// (inner > 1), where each reduced row adds a contiguous run of columns into accumulators. Floating sums are pairwise (numpy's scheme: leaves of 16 elements per lane,
-// halves split at lane multiples; pairwise halves of rows in the column kernel), so float32
-// sums stay in float32 with O(log n) error growth. Long rows are cut into blocks of kRowBlock
+// (inner > 1), where each reduced row adds a contiguous run of columns into accumulators.
+// Floating sums are pairwise (numpy's scheme: leaves of 16 elements per lane, halves split
+// at lane multiples; pairwise halves of rows in the column kernel), so float32 sums stay in
+// float32 with O(log n) error growth. Long rows are cut into blocks of kRowBlock
 // elements and long columns into kRowsPerTask rows whose partials combine pairwise: the
 // cuts depend on the shape only, so the result is the same for every thread count.
 #include <algorithm>
