@@ -4,6 +4,10 @@
 // accuracy (Vulkan: sin/cos 2^-11 absolute, atan2 4096 ulp), so each function here
 // handles NaN, ±Inf and ±0 explicitly and stays within a few ulp of numpy's float32.
 
+// x through an xor with the zero uniform: Mesa's NIR reassociates float arithmetic (it folds
+// (1 + x) − 1 to x), and a value it cannot see through keeps the rounding these tricks need.
+fn opaque(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ p.zero); }
+
 fn f_nan() -> f32 { var b = 0x7fc00000u; return bitcast<f32>(b); }  // a var: a NaN constant does not compile
 fn f_inf() -> f32 { var b = 0x7f800000u; return bitcast<f32>(b); }
 fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
@@ -113,7 +117,7 @@ fn log1p_f(x: f32) -> f32 {
   if (x == -1.0) { return -f_inf(); }
   if (x < -1.0) { return f_nan(); }
   if (is_inf(x)) { return x; }
-  let u = 1.0 + x;
+  let u = opaque(1.0 + x);
   if (u == 1.0) { return x; }
   return log_f(u) * (x / (u - 1.0));
 }
@@ -121,7 +125,7 @@ fn log1p_f(x: f32) -> f32 {
 // Kahan's expm1 from exp: (u − 1)·x / log u.
 fn expm1_f(x: f32) -> f32 {
   if (is_nan(x) || is_zero(x)) { return x; }
-  if (x > 88.72283935546875) { return f_inf(); }
+  if (x > 17.5) { return exp_f(x); }  // e^x − 1 rounds to e^x (and (u − 1)·x would overflow)
   if (x < -17.5) { return -1.0; }
   let u = exp_f(x);
   if (u == 1.0) { return x; }

@@ -9,15 +9,17 @@
 //            partial quad computes on padding instead of a bounds check per element.
 //   strided  any broadcast: the collapsed dims and each operand's strides in a small
 //            storage buffer (any rank), PER elements per thread.
-//   flat     cast's fallback when a buffer cannot be padded: element i to element i.
+//   flat     unary and cast when a buffer cannot be padded, and the complex
+//            transcendental functions: element i to element i.
 import { Tensor, type GpuStorage } from '../../core/tensor.js';
 import type { DType } from '../../core/dtype.js';
 import type { ElementwiseLayout, ElementwiseLayoutN } from '../../core/broadcast.js';
 import { DeviceError, DTypeError } from '../../core/errors.js';
 import { register } from '../registry.js';
-import { unaryOutDtype, binaryOutDtype, type UnaryOp, type BinaryOp } from '../ops.js';
+import { unaryOutDtype, binaryOutDtype, UNARY_OPS, BINARY_OPS, type UnaryOp, type BinaryOp } from '../ops.js';
 import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl, type StorageType } from './program.js';
-import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
+import { loadShader, preprocess, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
+import { shaderText } from './shaders.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
 import { gpuDevice } from './device.js';
@@ -141,33 +143,55 @@ export function pruneFunctions(src: string, entry: string): string {
   return (out + src.slice(at)).replace(/\n{3,}/g, '\n\n');
 }
 
-type EwDecl = ProgramDecl & { uniforms: { count: 'u32'; nd: 'u32' } };
+/** The ops of `kind` a (dtype, output dtype) kernel group holds. */
+function groupOps(kind: 'unary' | 'binary', dtype: GpuDType, out: GpuDType): string[] {
+  return kind === 'unary'
+    ? UNARY_OPS.filter((o) => unaryOk(o, dtype) && unaryOutDtype(o, dtype) === out)
+    : BINARY_OPS.filter((o) => binaryOk(o, dtype) && binaryOutDtype(o, dtype) === out);
+}
+
+/** op_<name> for every op of the group, and `fn op` choosing one by the uniform p.op (its index in UNARY_OPS/BINARY_OPS). */
+function opGroup(kind: 'unary' | 'binary', dtype: GpuDType, out: GpuDType, defs: Defines): string {
+  const names = groupOps(kind, dtype, out);
+  const list: readonly string[] = kind === 'unary' ? UNARY_OPS : BINARY_OPS;
+  const file = `elementwise/${kind}_op.wgsl`;
+  const fns = names.map((o) => preprocess(shaderText(file), { ...defs, OP_UNIFORM: false, [`OP_${o.toUpperCase()}`]: true }, file)
+    .replace(/\bfn op\(/, `fn op_${o}(`));
+  const T = WGSL_TYPE[dtype], R = WGSL_TYPE[out];
+  const params = kind === 'unary' ? `x: ${T}` : `a: ${T}, b: ${T}`, args = kind === 'unary' ? 'x' : 'a, b';
+  const cases = names.map((o) => `    case ${list.indexOf(o)}u: { return op_${o}(${args}); }`);
+  return `${fns.join('\n')}\nfn op(${params}) -> ${R} {\n  switch p.op {\n${cases.join('\n')}\n    default: { return op_${names[0]}(${args}); }\n  }\n}\n`;
+}
+
+type EwDecl = ProgramDecl & { uniforms: { count: 'u32'; nd: 'u32'; zero: 'u32'; op: 'u32' } };
 
 /**
  * The kernel for `kind` (`op`: the unary/binary op, or the destination dtype for cast),
  * input dtype `dtype`, `path`, and on the vec path each operand's mode ('f'/'s').
  */
-export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, path: EwPath, modes: OperandModes = ''): GpuProgram<EwDecl> {
+export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, path: EwPath, modes: OperandModes = '', per = EW_PER): GpuProgram<EwDecl> {
   const ops = operandsOf(kind, dtype);
   const m = path === 'vec' ? (modes || 'f'.repeat(ops.length)) : '';
-  const out: GpuDType = kind === 'cast' ? op as GpuDType
+  const anyOut = op.startsWith('any:') ? op.slice(4) as GpuDType : null;
+  const out: GpuDType = anyOut ?? (kind === 'cast' ? op as GpuDType
     : kind === 'unary' ? unaryOutDtype(op as UnaryOp, dtype) as GpuDType
-      : kind === 'binary' ? binaryOutDtype(op as BinaryOp, dtype) as GpuDType : dtype;
-  const opName = kind === 'cast' ? SHORT[op as GpuDType] : kind === 'where' ? '' : op;
-  const variant = `${path}${m ? `_${m}` : ''}`;
+      : kind === 'binary' ? binaryOutDtype(op as BinaryOp, dtype) as GpuDType : dtype);
+  const opName = anyOut ? `any_${SHORT[anyOut]}` : kind === 'cast' ? SHORT[op as GpuDType] : kind === 'where' ? '' : op;
+  const variant = `${path}${m ? `_${m}` : ''}${per !== EW_PER ? `_p${per}` : ''}`;
   const entry = [kind, opName, SHORT[dtype], variant].filter(Boolean).join('_');
   return cachedProgram(`elementwise|${entry}`, () => {
     const inputs: Record<string, StorageType> = {};
     for (const [n, d] of ops) inputs[n] = path === 'vec' ? 'vec4u' : words(d) === 2 ? 'vec2u' : 'u32';
     if (path === 'strided') inputs.lay = 'u32';
     const decl: EwDecl = {
-      inputs, outputs: { out: path === 'vec' ? 'vec4u' : words(out) === 2 ? 'vec2u' : 'u32' }, uniforms: { count: 'u32', nd: 'u32' },
+      inputs, outputs: { out: path === 'vec' ? 'vec4u' : words(out) === 2 ? 'vec2u' : 'u32' }, uniforms: { count: 'u32', nd: 'u32', zero: 'u32', op: 'u32' },
     };
     const defs: Defines = {
-      ...dtypeDefines(dtype), IS_FLOAT: dtype === 'float32', R: WGSL_TYPE[out], WG: EW_WG, PER: EW_PER, ENTRY: entry,
+      ...dtypeDefines(dtype), IS_FLOAT: dtype === 'float32', R: WGSL_TYPE[out], WG: EW_WG, PER: per, ENTRY: entry,
       VEC: path === 'vec', STRIDED: path === 'strided', NOPS: ops.length,
     };
-    if (kind === 'unary' || kind === 'binary') defs[`OP_${op.toUpperCase()}`] = true;
+    if (anyOut) defs.OP_UNIFORM = true;
+    else if (kind === 'unary' || kind === 'binary') defs[`OP_${op.toUpperCase()}`] = true;
     if (kind === 'cast') {
       Object.assign(defs, {
         SRC_COMPLEX: dtype === 'complex64', SRC_FLOAT: dtype === 'float32', SRC_INT: dtype === 'int32',
@@ -176,14 +200,31 @@ export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, pa
       });
     }
     return {
-      name: `elementwise.${kind}`, key: `${entry}|wg${EW_WG}x${EW_PER}`, entryPoint: entry,
+      name: `elementwise.${kind}`, key: `${entry}|wg${EW_WG}x${per}`, entryPoint: entry,
       workgroupSize: [EW_WG, 1, 1] as [number, number, number], decl,
-      body: () => pruneFunctions(ioHelpers(ops, out, path, m) + loadShader(`elementwise/${kind}.wgsl`, defs), entry),
+      body: () => pruneFunctions(ioHelpers(ops, out, path, m) + (anyOut ? opGroup(kind as 'unary' | 'binary', dtype, anyOut, defs) : '')
+        + loadShader(`elementwise/${kind}.wgsl`, defs), entry),
     };
   });
 }
 
 // ---------------------------------------------------------------- dispatch
+
+let opsByUniform = false;
+/**
+ * Tests on a software adapter: unary/binary kernels shared by every op of a (dtype,
+ * output dtype, path), the op chosen by a uniform, one item per thread — lavapipe takes
+ * ~0.4 s to compile each kernel, and the specialised set runs to hundreds. The op bodies
+ * are the specialised kernels' own (elementwise/{unary,binary}_op.wgsl).
+ */
+export function setElementwiseOpsByUniform(on: boolean): void {
+  opsByUniform = on;
+}
+
+// Complex transcendental unary ops are compute-bound and long: one element per thread on
+// the flat path (the vec path inlines the function 16 times, and lavapipe then takes
+// seconds to compile each variant).
+const HEAVY_COMPLEX: ReadonlySet<string> = new Set(['sqrt', 'exp', 'log', 'log1p', 'expm1', 'sin', 'cos', 'tanh', 'sigmoid', 'sign']);
 
 /** A binding of `s` padded to `bytes` (its buffer is large enough): lives for one runProgram call. */
 function padded(s: GpuStorage, bytes: number): GpuStorage {
@@ -210,23 +251,33 @@ function dispatch(
   const quads = Math.ceil(n / 4);
   const fits = (t: Tensor, d: GpuDType) => bufferOf(t.gpuStorage()).size >= quads * 16 * words(d);
   const full = inputs.map((o) => o.t.size === n);
-  const vecOk = inputs.every((o, k) => (full[k] ? fits(o.t, o.dtype) : o.t.size === 1)) && fits(out, outD);
+  let opIndex = 0;
+  let per = EW_PER;
+  let heavy = kind === 'unary' && dtype === 'complex64' && HEAVY_COMPLEX.has(op);
+  if (opsByUniform && (kind === 'unary' || kind === 'binary')) {
+    // one kernel per (kind, dtype, output dtype, path): op by uniform, one item per thread
+    opIndex = (kind === 'unary' ? UNARY_OPS as readonly string[] : BINARY_OPS as readonly string[]).indexOf(op);
+    op = `any:${outD}`;
+    per = 1;
+    heavy ||= kind === 'unary';
+  }
+  const vecOk = !heavy && inputs.every((o, k) => (full[k] ? fits(o.t, o.dtype) : o.t.size === 1)) && fits(out, outD);
   const names = operandsOf(kind, dtype).map(([nm]) => nm);
   const io: Record<string, GpuStorage> = {};
-  const tile = EW_WG * EW_PER;
   if (vecOk) {
     inputs.forEach((o, k) => { io[names[k]] = full[k] ? padded(o.t.gpuStorage(), quads * 16 * words(o.dtype)) : o.t.gpuStorage(); });
-    const prog = elementwiseProgram(kind, op, dtype, 'vec', full.map((f) => (f ? 'f' : 's')).join(''));
+    const prog = elementwiseProgram(kind, op, dtype, 'vec', full.map((f) => (f ? 'f' : 's')).join(''), per);
     runProgram(prog, {
       inputs: io, outputs: { out: padded(out.gpuStorage(), quads * 16 * words(outD)) },
-      uniforms: { count: quads, nd: 0 }, workgroups: Math.ceil(quads / tile),
+      uniforms: { count: quads, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(quads / (EW_WG * per)),
     });
     return;
   }
   inputs.forEach((o, k) => { io[names[k]] = o.t.gpuStorage(); });
-  if (!layout) {
-    runProgram(elementwiseProgram(kind, op, dtype, 'flat'), {
-      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd: 0 }, workgroups: Math.ceil(n / tile),
+  if (!layout || heavy) {
+    if (heavy) per = 1;
+    runProgram(elementwiseProgram(kind, op, dtype, 'flat', '', per), {
+      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(n / (EW_WG * per)),
     });
     return;
   }
@@ -239,8 +290,8 @@ function dispatch(
   try {
     gpuDevice(who).queue.writeBuffer(bufferOf(lay), 0, host.buffer, host.byteOffset, host.byteLength);
     io.lay = lay;
-    runProgram(elementwiseProgram(kind, op, dtype, 'strided'), {
-      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd }, workgroups: Math.ceil(n / tile),
+    runProgram(elementwiseProgram(kind, op, dtype, 'strided', '', per), {
+      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd, zero: 0, op: opIndex }, workgroups: Math.ceil(n / (EW_WG * per)),
     });
   } finally {
     lay.release(); // parked by the pool until the submit that reads it
@@ -251,10 +302,17 @@ function dispatch(
 
 const INT_UNARY: readonly UnaryOp[] = ['neg', 'abs', 'sign', 'conj', 'real', 'imag', 'logicalNot'];
 
+function unaryOk(op: UnaryOp, d: GpuDType): boolean {
+  return d === 'float32' || d === 'complex64' || (INT_UNARY.includes(op) && !(d === 'bool' && op === 'neg'));
+}
+
+function binaryOk(op: BinaryOp, d: GpuDType): boolean {
+  return !(d === 'complex64' && !COMPLEX_BINARY.includes(op)) && !(d === 'bool' && (op === 'sub' || op === 'div' || op === 'pow'));
+}
+
 /** Throws DTypeError for a (op, dtype) pair the caller should have promoted or refused. */
 function checkUnary(op: UnaryOp, d: GpuDType): void {
-  const ok = d === 'float32' || d === 'complex64' || (INT_UNARY.includes(op) && !(d === 'bool' && op === 'neg'));
-  if (!ok) throw new DTypeError(`${op}: x has dtype ${d}; the GPU kernel takes float32 or complex64 here (the caller promotes)`);
+  if (!unaryOk(op, d)) throw new DTypeError(`${op}: x has dtype ${d}; the GPU kernel takes float32 or complex64 here (the caller promotes)`);
 }
 
 const COMPLEX_BINARY: readonly BinaryOp[] = ['add', 'sub', 'mul', 'div', 'pow', 'eq', 'ne', 'logicalAnd', 'logicalOr'];
@@ -285,7 +343,7 @@ function unary(x: Tensor, op: UnaryOp): Tensor {
   checkUnary(op, d);
   const out = emptyGpu(unaryOutDtype(op, d), x.shape, op);
   const n = x.size;
-  if (n > 0) dispatch('unary', op, d, [{ t: x, dtype: d }], out, n, { dims: [n], strides: [[1]] }, op);
+  if (n > 0) dispatch('unary', op, d, [{ t: x, dtype: d }], out, n, null, op);
   return out;
 }
 
