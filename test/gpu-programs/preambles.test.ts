@@ -23,6 +23,7 @@ import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } f
 import {
   luPanelProgram, laswpGatherProgram, laswpSeqProgram, luTrsmProgram, luStatusProgram,
 } from '../../src/backend/gpu/lu_blocked.js';
+import { elementwiseProgram } from '../../src/backend/gpu/elementwise.js';
 import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
@@ -121,6 +122,18 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`indexing put ${w} store`, putProgram(w, false));
     add(`indexing put ${w} accumulate`, putProgram(w, true));
   }
+  // elementwise: each declaration shape (vec4 / strided with `lay` / flat; 1- and 2-word elements)
+  add('elementwise binary add f32 vec same', elementwiseProgram('binary', 'add', 'float32', 'vec', 'ff'));
+  add('elementwise binary add f32 vec scalar b', elementwiseProgram('binary', 'add', 'float32', 'vec', 'fs'));
+  add('elementwise binary add f32 strided', elementwiseProgram('binary', 'add', 'float32', 'strided'));
+  add('elementwise binary eq c64 strided (bool out)', elementwiseProgram('binary', 'eq', 'complex64', 'strided'));
+  add('elementwise binary c64 ops by uniform', elementwiseProgram('binary', 'any:complex64', 'complex64', 'vec', 'ff', 1));
+  add('elementwise unary abs c64 vec', elementwiseProgram('unary', 'abs', 'complex64', 'vec', 'f'));
+  add('elementwise unary exp c64 flat', elementwiseProgram('unary', 'exp', 'complex64', 'flat', '', 1));
+  add('elementwise cast f32 to c64 vec', elementwiseProgram('cast', 'complex64', 'float32', 'vec', 'f'));
+  add('elementwise cast c64 to bool flat', elementwiseProgram('cast', 'bool', 'complex64', 'flat'));
+  add('elementwise where f32 vec cond splat', elementwiseProgram('where', '', 'float32', 'vec', 'sff'));
+  add('elementwise where c64 strided', elementwiseProgram('where', '', 'complex64', 'strided'));
   return out;
 }
 

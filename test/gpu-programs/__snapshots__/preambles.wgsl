@@ -3213,6 +3213,150 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- elementwise binary add f32 vec same: elementwise.binary → binary_add_f32_vec_ff
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> a: array<vec4u>;
+@group(0) @binding(1) var<storage, read> b: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec4u>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- elementwise binary add f32 vec scalar b: elementwise.binary → binary_add_f32_vec_fs
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> a: array<vec4u>;
+@group(0) @binding(1) var<storage, read> b: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec4u>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- elementwise binary add f32 strided: elementwise.binary → binary_add_f32_strided
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read> b: array<u32>;
+@group(0) @binding(2) var<storage, read> lay: array<u32>;
+@group(0) @binding(3) var<storage, read_write> out: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- elementwise binary eq c64 strided (bool out): elementwise.binary → binary_eq_c64_strided
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> a: array<vec2u>;
+@group(0) @binding(1) var<storage, read> b: array<vec2u>;
+@group(0) @binding(2) var<storage, read> lay: array<u32>;
+@group(0) @binding(3) var<storage, read_write> out: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- elementwise binary c64 ops by uniform: elementwise.binary → binary_any_c64_c64_vec_ff_p1
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> a: array<vec4u>;
+@group(0) @binding(1) var<storage, read> b: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec4u>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- elementwise unary abs c64 vec: elementwise.unary → unary_abs_c64_vec_f
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec4u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- elementwise unary exp c64 flat: elementwise.unary → unary_exp_c64_flat_p1
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- elementwise cast f32 to c64 vec: elementwise.cast → cast_c64_f32_vec_f
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec4u>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- elementwise cast c64 to bool flat: elementwise.cast → cast_b_c64_flat
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<vec2u>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- elementwise where f32 vec cond splat: elementwise.where → where_f32_vec_sff
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> c: array<vec4u>;
+@group(0) @binding(1) var<storage, read> a: array<vec4u>;
+@group(0) @binding(2) var<storage, read> b: array<vec4u>;
+@group(0) @binding(3) var<storage, read_write> out: array<vec4u>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- elementwise where c64 strided: elementwise.where → where_c64_strided
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  nd: u32,
+  zero: u32,
+  op: u32,
+}
+@group(0) @binding(0) var<storage, read> c: array<u32>;
+@group(0) @binding(1) var<storage, read> a: array<vec2u>;
+@group(0) @binding(2) var<storage, read> b: array<vec2u>;
+@group(0) @binding(3) var<storage, read> lay: array<u32>;
+@group(0) @binding(4) var<storage, read_write> out: array<vec2u>;
+@group(0) @binding(5) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
