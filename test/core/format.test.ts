@@ -1,6 +1,7 @@
 // Printing: exact strings in torch's layout (src/core/format.ts) for every dtype, the
 // summary of large tensors, edge values, Node's util.inspect and GPU tensors.
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { tensor, zeros, Complex, Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
@@ -100,6 +101,27 @@ describe('summaries beyond 1000 elements', () => {
     expect(full).not.toContain('...');
     expect(full.match(/0/g)!.length).toBe(1000);
     expect(String(tensor(new Int32Array(1001)))).toBe('tensor([0, 0, 0,  ..., 0, 0, 0], dtype=int32)');
+  });
+});
+
+describe('round trip of the printed values (property)', () => {
+  it('int32 and float64 tensors up to 1000 elements print every value, in row-major order, with balanced brackets', () => {
+    fc.assert(fc.property(
+      fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 0, maxLength: 4 }), fc.boolean(), fc.integer(),
+      (shape, isInt, seed) => {
+        const n = shape.reduce((a, b) => a * b, 1);
+        let s = seed | 0;
+        const next = () => { s = (Math.imul(s, 1103515245) + 12345) | 0; return s; };
+        const vals = Array.from({ length: n }, () => (isInt ? next() : (next() % 100000) / 100));
+        const t = isInt ? tensor({ data: Int32Array.from(vals), shape }) : tensor({ data: Float64Array.from(vals), shape });
+        const str = String(t);
+        const body = str.replace(/^tensor\(/, '').replace(/,\s+dtype=\w+\)$/, '');
+        expect(body).not.toContain('dtype');
+        const tokens = body.split(/[\s,[\]]+/).filter((x) => x !== '');
+        expect(tokens.map(Number)).toEqual(vals.map((v) => (isInt ? v : Number(v.toFixed(4)))).map((v) => v + 0));
+        expect((body.match(/\[/g) ?? []).length).toBe((body.match(/]/g) ?? []).length);
+      },
+    ), { numRuns: 100 });
   });
 });
 
