@@ -32,7 +32,7 @@ const sumGpu = (x: Tensor, dims: number[]) => sum(x, { dim: dims });
 function copyCase(count: number, reps: number): BenchCase {
   let a: Tensor | undefined, b: Tensor | undefined;
   return {
-    name: `gpu baseline: copy ${count.toLocaleString('en')} float32 (${reps} per sync)`,
+    name: `gpu baseline: copy ${count.toLocaleString('en')} float32, copyBufferToBuffer (${reps} per sync; GB/s)`,
     flops: reps * count * 8,
     gpu: async () => {
       if (!a) { a = Tensor.fromStorage('float32', [count], fill(count, 5)).to('gpu'); b = Tensor.fromStorage('float32', [count], new Float32Array(count)).to('gpu'); }
@@ -74,7 +74,7 @@ function sumCase(label: string, rows: number, cols: number, dims: number[], reps
   };
   const stmt = `a.sum(${full ? '' : `dim=${dims[0]}`})`;
   return {
-    name: `gpu ${label}${tag} (${reps} per sync)`,
+    name: `gpu ${label}${tag} (${reps} per sync; GB/s)`,
     flops: reps * rows * cols * 4,
     gpu: () => withParams(async () => {
       const { x } = input(rows, cols);
@@ -120,6 +120,12 @@ function tuneCases(n: number): BenchCase[] {
   return out;
 }
 
+/** The issue's reduction cases, for suite tensor-gpu beside its WGSL copy baseline (`soft`: small sizes). */
+export function targetSumCases(soft: boolean): BenchCase[] {
+  if (soft) return [sumCase('sum 1 M float32', 1, 1_000_000, [0, 1], 1), sumCase('sum last dim 1000×1000 float32', 1000, 1000, [1], 1)];
+  return [sumCase('sum 100 M float32', 1, 100_000_000, [0, 1], 10), sumCase('sum last dim 10000×10000 float32', 10_000, 10_000, [1], 10)];
+}
+
 async function cases(): Promise<BenchCase[]> {
   const ok = await gpu.available();
   const soft = !ok || gpu.info()?.isSoftware === true;
@@ -127,17 +133,13 @@ async function cases(): Promise<BenchCase[]> {
   if (tune) setReduceParams(JSON.parse(tune) as Partial<ReduceParams>);
   if (soft) {
     // CPU-emulated adapter: small sizes, to show the paths work
-    return [
-      copyCase(1_000_000, 1), sumCase('sum 1 M float32', 1, 1_000_000, [0, 1], 1),
-      sumCase('sum last dim 1000×1000 float32', 1000, 1000, [1], 1), sumCase('sum first dim 1000×1000 float32', 1000, 1000, [0], 1),
-    ];
+    return [copyCase(1_000_000, 1), ...targetSumCases(true), sumCase('sum first dim 1000×1000 float32', 1000, 1000, [0], 1)];
   }
   gpu.memory({ maxPooledBytes: 8 * 2 ** 30 });
   const n = 100_000_000;
   return [
     copyCase(n, 10),
-    sumCase('sum 100 M float32', 1, n, [0, 1], 10),
-    sumCase('sum last dim 10000×10000 float32', 10_000, 10_000, [1], 10),
+    ...targetSumCases(false),
     sumCase('sum first dim 10000×10000 float32', 10_000, 10_000, [0], 10),
     sumCase('sum last dim 1000000×100 float32', 1_000_000, 100, [1], 10),
     ...(process.env.LAPIS_REDUCE_TUNE === '1' ? tuneCases(n) : []),
