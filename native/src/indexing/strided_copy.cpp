@@ -17,8 +17,8 @@ namespace {
 using indexing_detail::cj;
 using indexing_detail::kParallelElems;
 
-// Tile edge of the transpose path: two cache lines of elements (32 float, 16 double, 8
-// complex128; at most 64), so each source row and each output row of a tile is whole lines.
+// Rows per tile of the transpose path: two cache lines of elements (32 float, 16 double,
+// 8 complex128; at most 64), so each source row's run in a tile is whole lines.
 template <class T>
 constexpr index tile_of() {
   return std::min<index>(64, std::max<index>(4, index(128 / sizeof(T))));
@@ -73,7 +73,10 @@ struct Counter {
 
 template <class T>
 inline void copy_row(const T* src, index s, index len, T* dst, bool conj) {
-  if (s == 1 && !conj) {
+  if (s == 0) {
+    // A broadcast dim (expand): one value repeated, a fill the compiler vectorises.
+    std::fill(dst, dst + len, conj ? cj(src[0]) : src[0]);
+  } else if (s == 1 && !conj) {
     std::memcpy(dst, src, static_cast<size_t>(len) * sizeof(T));
   } else if (s == 1) {
     for (index j = 0; j < len; ++j) dst[j] = cj(src[j]);
@@ -85,30 +88,25 @@ inline void copy_row(const T* src, index s, index len, T* dst, bool conj) {
 }
 
 // Rows [r0, r1) of the out block (R × C) = x[r + c·sc]: x's unit-stride dim becomes out's
-// rows. Each TB × TB tile is read as TB contiguous source runs into a local buffer, then
-// written as TB contiguous output runs: every line is touched once per tile, so the
-// power-of-two strides of square matrices (cache-set aliasing) cost nothing.
+// rows. Tiles of TB output rows × 16 columns: each output row of a tile is a contiguous run,
+// and the 16 source rows it reads from stay in cache while the tile's rows walk along
+// them. (Staging tiles in a local buffer to dodge cache-set aliasing measured slower.)
 template <class T>
 void transpose_rows(const T* x, index sc, index C, index r0, index r1, T* out, bool conj) {
-  constexpr index TB = tile_of<T>();
-  T buf[TB * TB];
-  // Column blocks outside: the TB source rows (pages, when sc is large) of one block are
-  // read r1 − r0 long before the walk moves on, and the output rows stay TLB-resident.
-  for (index cb = 0; cb < C; cb += TB) {
-    const index cn = std::min(TB, C - cb);
+  constexpr index TB = tile_of<T>(), TC = 16;
+  // Column blocks outside: the source rows (pages, when sc is large) of one block are read
+  // r1 − r0 long before the walk moves on, and the output rows stay TLB-resident.
+  for (index cb = 0; cb < C; cb += TC) {
+    const index cn = std::min(TC, C - cb);
     for (index rb = r0; rb < r1; rb += TB) {
-      const index rn = std::min(TB, r1 - rb);
-      for (index c = 0; c < cn; ++c) {
-        const T* src = x + (cb + c) * sc + rb;
-        for (index r = 0; r < rn; ++r) buf[r * TB + c] = src[r];
-      }
-      for (index r = 0; r < rn; ++r) {
-        T* dst = out + (rb + r) * C + cb;
-        const T* b = buf + r * TB;
+      const index re = std::min(r1, rb + TB);
+      for (index r = rb; r < re; ++r) {
+        T* dst = out + r * C + cb;
+        const T* src = x + cb * sc + r;
         if (conj) {
-          for (index c = 0; c < cn; ++c) dst[c] = cj(b[c]);
+          for (index c = 0; c < cn; ++c) dst[c] = cj(src[c * sc]);
         } else {
-          for (index c = 0; c < cn; ++c) dst[c] = b[c];
+          for (index c = 0; c < cn; ++c) dst[c] = src[c * sc];
         }
       }
     }
@@ -130,7 +128,7 @@ void strided_copy(int nd, const index* shape, const index* strides, index offset
     return;
   }
   const index C = d.shape[d.nd - 1], sc = d.strides[d.nd - 1];
-  if (d.nd >= 2 && d.strides[d.nd - 2] == 1 && sc != 1) {
+  if (d.nd >= 2 && d.strides[d.nd - 2] == 1 && (sc > 1 || sc < -1)) {
     const index R = d.shape[d.nd - 2];
     const int nouter = d.nd - 2;
     // Work items: row blocks of `rows` output rows of one matrix (a few tiles, so threads balance).
