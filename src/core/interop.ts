@@ -197,8 +197,8 @@ export function gatherStrided(
   return { data: out, shape };
 }
 
-/** Constructor or instance of an ml-matrix Matrix class (the caller passes it: no runtime dependency). */
-export type MlMatrixClass<M> = (new (rows: number, columns: number) => M) | { constructor: new (rows: number, columns: number) => M };
+/** An ml-matrix Matrix class, or any instance of it (the caller passes it: no runtime dependency). */
+export type MlMatrixClass<M> = (new (rows: number, columns: number) => M) | M;
 
 /**
  * Converts a real 1-D or 2-D CPU tensor (or anything `tensor()` takes) into an ml-matrix Matrix

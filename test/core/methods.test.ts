@@ -48,7 +48,7 @@ describe('elementwise methods equal their functions', () => {
       fc.constantFrom(...BINARY), fc.constantFrom(...dtypes), fc.constantFrom(...dtypes),
       fc.constantFrom([[3], [3]], [[2, 3], [3]], [[2, 1], [1, 4]], [[], [2]]), fc.integer({ min: 0, max: 1000 }),
       (name, da, db, [sa, sb], seed) => {
-        const mk = (shape: number[], d: typeof dtypes[number], s: number): Tensor =>
+        const mk = (shape: readonly number[], d: typeof dtypes[number], s: number): Tensor =>
           lapis.cast(lapis.mul(randn(shape, { seed: s }), 3), d);
         const a = mk(sa, da, seed), b = mk(sb, db, seed + 1);
         let want: Tensor | Error;
