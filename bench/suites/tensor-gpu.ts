@@ -8,11 +8,15 @@
 // store, no copyBufferToBuffer); the copyBufferToBuffer case beside it is the driver's own
 // copy, for reference. Every case checks sampled outputs on the host after its timing.
 // On a software adapter (lavapipe) the sizes shrink: the paths run, speed is not compared.
+// LAPIS_EW_LAUNCH=wg,per sets the elementwise kernels' workgroup size and items per thread
+// (default 256,4; an item is a vec4 on the same-shape path); LAPIS_EW_TUNE=1 adds the
+// add of 100 M float32 and the broadcast add over a grid of launch shapes.
 import { registerSuite, type BenchCase } from '../harness.js';
 import { add, mul, gpu, Tensor } from '../../src/index.js';
 import { lookup } from '../../src/backend/registry.js';
 import { commandEncoder, recordedCommand } from '../../src/backend/gpu/queue.js';
 import { bufferOf } from '../../src/backend/gpu/pool.js';
+import { setElementwiseLaunch } from '../../src/backend/gpu/elementwise.js';
 
 /** Uniform(-1, 1) floats from a seeded LCG (fast enough for 100 M values). */
 function fill(count: number, seed: number): Float32Array {
@@ -76,6 +80,7 @@ function copyCase(n: number, reps: number, kind: 'wgsl' | 'buffer'): BenchCase {
  */
 function binaryCase(
   label: string, dtype: 'float32' | 'complex64', sa: number[], sb: number[], reps: number, op: 'add' | 'mul',
+  launch?: { wg: number; per: number },
 ): BenchCase {
   const w = dtype === 'complex64' ? 2 : 1;
   const size = (s: number[]) => s.reduce((p, q) => p * q, 1);
@@ -85,7 +90,7 @@ function binaryCase(
   const tdt = dtype === 'complex64' ? 'torch.complex64' : 'torch.float32';
   const shape = (s: number[]) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
   return {
-    name: `gpu ${label} (${reps} per sync; GB/s)`,
+    name: `gpu ${label}${launch ? ` wg ${launch.wg} per ${launch.per}` : ''} (${reps} per sync; GB/s)`,
     flops: reps * 4 * w * (na + nb + n),
     gpu: async () => {
       if (!a) {
@@ -93,7 +98,12 @@ function binaryCase(
         a = Tensor.fromStorage(dtype, sa, ha).to('gpu');
         b = Tensor.fromStorage(dtype, sb, hb).to('gpu');
       }
-      for (let r = 0; r < reps; r++) f(a, b!).dispose();
+      const prev = launch ? setElementwiseLaunch(launch) : null;
+      try {
+        for (let r = 0; r < reps; r++) f(a, b!).dispose();
+      } finally {
+        if (prev) setElementwiseLaunch(prev);
+      }
       await gpu.sync();
     },
     gpuCheck: async () => {
@@ -111,7 +121,7 @@ function binaryCase(
       }
       out.dispose(); a?.dispose(); b?.dispose(); a = b = undefined;
     },
-    torch: {
+    torch: launch ? undefined : {
       setup: `a = torch.rand(${shape(sa)}, device=dev, dtype=${tdt})\nb = torch.rand(${shape(sb)}, device=dev, dtype=${tdt})`,
       stmt: rep(`a ${op === 'add' ? '+' : '*'} b`, reps),
     },
@@ -128,6 +138,11 @@ function moreCases(soft: boolean): BenchCase[] {
 }
 
 async function cases(): Promise<BenchCase[]> {
+  const env = process.env.LAPIS_EW_LAUNCH;
+  if (env) {
+    const [wg, per] = env.split(',').map(Number);
+    setElementwiseLaunch({ wg, per });
+  }
   const ok = await gpu.available();
   const soft = !ok || gpu.info()?.isSoftware === true || process.env.LAPIS_BENCH_QUICK === '1';
   if (soft) {
@@ -151,7 +166,20 @@ async function cases(): Promise<BenchCase[]> {
     binaryCase('mul 10 M complex64', 'complex64', [10_000_000], [10_000_000], 10, 'mul'),
     binaryCase('broadcast add 10000×10000 + 10000 float32', 'float32', [10_000, 10_000], [10_000], 10, 'add'),
     ...moreCases(false),
+    ...(process.env.LAPIS_EW_TUNE === '1' ? tuneCases(n) : []),
   ];
+}
+
+/** The add of n float32 and the 10000² row-broadcast add over launch shapes (no torch). */
+function tuneCases(n: number): BenchCase[] {
+  const out: BenchCase[] = [];
+  for (const wg of [128, 256, 512]) {
+    for (const per of [1, 2, 4, 8]) {
+      out.push(binaryCase(`tune add ${M(n)} float32`, 'float32', [n], [n], 10, 'add', { wg, per }));
+      out.push(binaryCase('tune broadcast add 10000×10000 + 10000 float32', 'float32', [10_000, 10_000], [10_000], 10, 'add', { wg, per }));
+    }
+  }
+  return out;
 }
 
 registerSuite('tensor-gpu', cases);

@@ -14,7 +14,7 @@
 import { Tensor, type GpuStorage } from '../../core/tensor.js';
 import type { DType } from '../../core/dtype.js';
 import type { ElementwiseLayout, ElementwiseLayoutN } from '../../core/broadcast.js';
-import { DeviceError, DTypeError } from '../../core/errors.js';
+import { ArgumentError, DeviceError, DTypeError } from '../../core/errors.js';
 import { register } from '../registry.js';
 import { unaryOutDtype, binaryOutDtype, UNARY_OPS, BINARY_OPS, type UnaryOp, type BinaryOp } from '../ops.js';
 import { runProgram, cachedProgram, type GpuProgram, type ProgramDecl, type StorageType } from './program.js';
@@ -27,6 +27,21 @@ import { gpuDevice } from './device.js';
 /** Threads per workgroup and items (quads on the vec path, elements otherwise) per thread. */
 export const EW_WG = 256;
 export const EW_PER = 4;
+const launch = { wg: EW_WG, per: EW_PER };
+
+/**
+ * Sets the launch shape of the elementwise kernels (bench tuning: bench/suites/tensor-gpu.ts
+ * LAPIS_EW_LAUNCH); each shape compiles its own variants. Returns the previous one.
+ */
+export function setElementwiseLaunch(o: { wg?: number; per?: number }): { wg: number; per: number } {
+  const prev = { ...launch };
+  const wg = o.wg ?? launch.wg, per = o.per ?? launch.per;
+  if (![32, 64, 128, 256, 512, 1024].includes(wg)) throw new ArgumentError(`setElementwiseLaunch: wg must be a power of two from 32 to 1024, got ${wg}`);
+  if (!Number.isInteger(per) || per < 1 || per > 16) throw new ArgumentError(`setElementwiseLaunch: per must be an integer from 1 to 16, got ${per}`);
+  launch.wg = wg;
+  launch.per = per;
+  return prev;
+}
 
 const GPU_EW_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32', 'uint32', 'bool'];
 
@@ -169,7 +184,9 @@ type EwDecl = ProgramDecl & { uniforms: { count: 'u32'; nd: 'u32'; zero: 'u32'; 
  * The kernel for `kind` (`op`: the unary/binary op, or the destination dtype for cast),
  * input dtype `dtype`, `path`, and on the vec path each operand's mode ('f'/'s').
  */
-export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, path: EwPath, modes: OperandModes = '', per = EW_PER): GpuProgram<EwDecl> {
+export function elementwiseProgram(
+  kind: EwKind, op: string, dtype: GpuDType, path: EwPath, modes: OperandModes = '', per = launch.per, wg = launch.wg,
+): GpuProgram<EwDecl> {
   const ops = operandsOf(kind, dtype);
   const m = path === 'vec' ? (modes || 'f'.repeat(ops.length)) : '';
   const anyOut = op.startsWith('any:') ? op.slice(4) as GpuDType : null;
@@ -177,7 +194,7 @@ export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, pa
     : kind === 'unary' ? unaryOutDtype(op as UnaryOp, dtype) as GpuDType
       : kind === 'binary' ? binaryOutDtype(op as BinaryOp, dtype) as GpuDType : dtype);
   const opName = anyOut ? `any_${SHORT[anyOut]}` : kind === 'cast' ? SHORT[op as GpuDType] : kind === 'where' ? '' : op;
-  const variant = `${path}${m ? `_${m}` : ''}${per !== EW_PER ? `_p${per}` : ''}`;
+  const variant = `${path}${m ? `_${m}` : ''}${per !== EW_PER ? `_p${per}` : ''}${wg !== EW_WG ? `_wg${wg}` : ''}`;
   const entry = [kind, opName, SHORT[dtype], variant].filter(Boolean).join('_');
   return cachedProgram(`elementwise|${entry}`, () => {
     const inputs: Record<string, StorageType> = {};
@@ -187,7 +204,7 @@ export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, pa
       inputs, outputs: { out: path === 'vec' ? 'vec4u' : words(out) === 2 ? 'vec2u' : 'u32' }, uniforms: { count: 'u32', nd: 'u32', zero: 'u32', op: 'u32' },
     };
     const defs: Defines = {
-      ...dtypeDefines(dtype), IS_FLOAT: dtype === 'float32', R: WGSL_TYPE[out], WG: EW_WG, PER: per, ENTRY: entry,
+      ...dtypeDefines(dtype), IS_FLOAT: dtype === 'float32', R: WGSL_TYPE[out], WG: wg, PER: per, ENTRY: entry,
       VEC: path === 'vec', STRIDED: path === 'strided', NOPS: ops.length,
     };
     if (anyOut) defs.OP_UNIFORM = true;
@@ -200,8 +217,8 @@ export function elementwiseProgram(kind: EwKind, op: string, dtype: GpuDType, pa
       });
     }
     return {
-      name: `elementwise.${kind}`, key: `${entry}|wg${EW_WG}x${per}`, entryPoint: entry,
-      workgroupSize: [EW_WG, 1, 1] as [number, number, number], decl,
+      name: `elementwise.${kind}`, key: `${entry}|wg${wg}x${per}`, entryPoint: entry,
+      workgroupSize: [wg, 1, 1] as [number, number, number], decl,
       body: () => pruneFunctions(ioHelpers(ops, out, path, m) + (anyOut ? opGroup(kind as 'unary' | 'binary', dtype, anyOut, defs) : '')
         + loadShader(`elementwise/${kind}.wgsl`, defs), entry),
     };
@@ -252,7 +269,8 @@ function dispatch(
   const fits = (t: Tensor, d: GpuDType) => bufferOf(t.gpuStorage()).size >= quads * 16 * words(d);
   const full = inputs.map((o) => o.t.size === n);
   let opIndex = 0;
-  let per = EW_PER;
+  let per = launch.per;
+  const wg = launch.wg;
   let heavy = kind === 'unary' && dtype === 'complex64' && HEAVY_COMPLEX.has(op);
   if (opsByUniform && (kind === 'unary' || kind === 'binary')) {
     // one kernel per (kind, dtype, output dtype, path): op by uniform, one item per thread
@@ -266,18 +284,18 @@ function dispatch(
   const io: Record<string, GpuStorage> = {};
   if (vecOk) {
     inputs.forEach((o, k) => { io[names[k]] = full[k] ? padded(o.t.gpuStorage(), quads * 16 * words(o.dtype)) : o.t.gpuStorage(); });
-    const prog = elementwiseProgram(kind, op, dtype, 'vec', full.map((f) => (f ? 'f' : 's')).join(''), per);
+    const prog = elementwiseProgram(kind, op, dtype, 'vec', full.map((f) => (f ? 'f' : 's')).join(''), per, wg);
     runProgram(prog, {
       inputs: io, outputs: { out: padded(out.gpuStorage(), quads * 16 * words(outD)) },
-      uniforms: { count: quads, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(quads / (EW_WG * per)),
+      uniforms: { count: quads, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(quads / (wg * per)),
     });
     return;
   }
   inputs.forEach((o, k) => { io[names[k]] = o.t.gpuStorage(); });
   if (!layout || heavy) {
     if (heavy) per = 1;
-    runProgram(elementwiseProgram(kind, op, dtype, 'flat', '', per), {
-      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(n / (EW_WG * per)),
+    runProgram(elementwiseProgram(kind, op, dtype, 'flat', '', per, wg), {
+      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(n / (wg * per)),
     });
     return;
   }
@@ -290,8 +308,8 @@ function dispatch(
   try {
     gpuDevice(who).queue.writeBuffer(bufferOf(lay), 0, host.buffer, host.byteOffset, host.byteLength);
     io.lay = lay;
-    runProgram(elementwiseProgram(kind, op, dtype, 'strided', '', per), {
-      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd, zero: 0, op: opIndex }, workgroups: Math.ceil(n / (EW_WG * per)),
+    runProgram(elementwiseProgram(kind, op, dtype, 'strided', '', per, wg), {
+      inputs: io, outputs: { out: out.gpuStorage() }, uniforms: { count: n, nd, zero: 0, op: opIndex }, workgroups: Math.ceil(n / (wg * per)),
     });
   } finally {
     lay.release(); // parked by the pool until the submit that reads it
