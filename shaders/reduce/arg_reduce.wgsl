@@ -80,16 +80,10 @@ fn arg_reduce_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups)
     let base = o * p.len * p.inner + j * p.cstride;
     let G = p.splits * lanes;
     var r = sp * lanes + cy;
+    // U loads in flight, then U in-order updates (unrolled in reduce.ts: LOADS, UPDATES)
     for (; r + (${U}u - 1u) * G < p.len; r += ${U}u * G) {
-      var ws: array<u32, ${U}>;
-      for (var k = 0u; k < ${U}u; k++) { ws[k] = x[base + (r + k * G) * p.rstride]; }
-      for (var k = 0u; k < ${U}u; k++) {
-        let q = r + k * G;
-        var iq = q;
-        if (p.has_idx != 0u) { iq = ix[base + q * p.rstride]; }
-        let v = lift(ws[k]);
-        if (wins(v, iq, bv, bi)) { bv = v; bi = iq; }
-      }
+      ${LOADS}
+      ${UPDATES}
     }
     for (var k = 0u; k < ${U}u; k++) {
       let q = r + k * G;

@@ -42,11 +42,12 @@ fn reduce_rows_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   var sv = identv();
   var cv = V();
   var i = w0 + g;
-  // U words per thread per trip, all loads issued before any is used
+  // U words per thread per trip, all loads issued before any is used (LOADS, PUSHES: the
+  // unrolled statements w0 = xv[i], w1 = xv[i + G], …, generated in reduce.ts so the words
+  // stay in registers whatever the compiler does with loops over a local array)
   for (; i + (${U}u - 1u) * G < w1; i += ${U}u * G) {
-    var ws: array<vec4u, ${U}>;
-    for (var k = 0u; k < ${U}u; k++) { ws[k] = xv[i + k * G]; }
-    for (var k = 0u; k < ${U}u; k++) { pushv(&sv, &cv, liftv(ws[k])); }
+    ${LOADS}
+    ${PUSHES}
   }
   for (var k = 0u; k < ${U}u; k++) {
     let q = i + k * G;
@@ -90,9 +91,8 @@ fn reduce_cols_${CLS}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
     let G = p.splits * lanes;
     var r = sp * lanes + cy;
     for (; r + (${U}u - 1u) * G < p.len; r += ${U}u * G) {
-      var ws: array<${WORD}, ${U}>;
-      for (var k = 0u; k < ${U}u; k++) { ws[k] = xs[base + (r + k * G) * p.rstride]; }
-      for (var k = 0u; k < ${U}u; k++) { push(&s1, &c1, lift(ws[k])); }
+      ${LOADS}
+      ${PUSHES}
     }
     for (var k = 0u; k < ${U}u; k++) {
       let q = r + k * G;

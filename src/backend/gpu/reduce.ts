@@ -87,12 +87,18 @@ const COLS_UNIFORMS = {
 type RowsDecl = { inputs: { xv: 'vec4u'; xs: 'u32' | 'vec2u' }; outputs: { out: 'u32' | 'vec2u' }; uniforms: typeof ROWS_UNIFORMS };
 type ColsDecl = { inputs: { xs: 'u32' | 'vec2u' }; outputs: { out: 'u32' | 'vec2u' }; uniforms: typeof COLS_UNIFORMS };
 
-function classDefines(cls: Cls, wg: number, unroll: number): Defines {
+/** `f(k)` for k = 0 … n−1, joined: the unrolled statements of a kernel's main loop. */
+const unrolled = (n: number, f: (k: number) => string) => Array.from({ length: n }, (_, k) => f(k)).join(' ');
+
+function classDefines(cls: Cls, wg: number, unroll: number, rows: boolean): Defines {
   const complexIn = cls[0] === 'c';
   return {
-    [`C_${cls.toUpperCase()}`]: true, CLS: cls, WG: wg, U: unroll,
+    [`C_${cls.toUpperCase()}`]: true, CLS: cls, WG: wg, U: unroll, ROWS: rows,
     KAHAN: cls === 'fsum' || cls === 'csum',
     WORD: complexIn ? 'vec2u' : 'u32', VW: complexIn ? 2 : 4,
+    LOADS: rows ? unrolled(unroll, (k) => `let w${k} = xv[i + ${k}u * G];`)
+      : unrolled(unroll, (k) => `let w${k} = xs[base + (r + ${k}u * G) * p.rstride];`),
+    PUSHES: rows ? unrolled(unroll, (k) => `pushv(&sv, &cv, liftv(w${k}));`) : unrolled(unroll, (k) => `push(&s1, &c1, lift(w${k}));`),
   };
 }
 
@@ -105,7 +111,7 @@ export function reduceRowsProgram(cls: Cls, wg = params.wg, unroll = params.unro
     name: 'reduce.rows', key: `${cls}|wg${wg}|u${unroll}`, entryPoint: `reduce_rows_${cls}`,
     workgroupSize: [wg, 1, 1] as [number, number, number], workgroupBytes: wg * 8,
     decl: { inputs: { xv: 'vec4u', xs: wordOf(cls) }, outputs: { out: outWordOf(cls) }, uniforms: ROWS_UNIFORMS } as RowsDecl,
-    body: () => loadShader('reduce/reduce.wgsl', { ...classDefines(cls, wg, unroll), ROWS: true }),
+    body: () => loadShader('reduce/reduce.wgsl', classDefines(cls, wg, unroll, true)),
   }));
 }
 
@@ -115,7 +121,7 @@ export function reduceColsProgram(cls: Cls, wg = params.wg, unroll = params.unro
     name: 'reduce.cols', key: `${cls}|wg${wg}|u${unroll}`, entryPoint: `reduce_cols_${cls}`,
     workgroupSize: [wg, 1, 1] as [number, number, number], workgroupBytes: wg * 8,
     decl: { inputs: { xs: wordOf(cls) }, outputs: { out: outWordOf(cls) }, uniforms: COLS_UNIFORMS } as ColsDecl,
-    body: () => loadShader('reduce/reduce.wgsl', { ...classDefines(cls, wg, unroll), ROWS: false }),
+    body: () => loadShader('reduce/reduce.wgsl', classDefines(cls, wg, unroll, false)),
   }));
 }
 
@@ -135,6 +141,9 @@ export function argReduceProgram(cls: ArgCls, wg = params.wg, unroll = params.un
     decl: ARG_DECL,
     body: () => loadShader('reduce/arg_reduce.wgsl', {
       CLS: cls, WG: wg, U: unroll, FLOAT: cls[0] === 'f', SIGNED: cls[0] === 'i', MAX: cls.endsWith('max'),
+      LOADS: unrolled(unroll, (k) => `let w${k} = x[base + (r + ${k}u * G) * p.rstride];`),
+      UPDATES: unrolled(unroll, (k) => `{ let q = r + ${k}u * G; var iq = q; if (p.has_idx != 0u) { iq = ix[base + q * p.rstride]; } `
+        + `let v = lift(w${k}); if (wins(v, iq, bv, bi)) { bv = v; bi = iq; } }`),
     }),
   }));
 }
