@@ -638,8 +638,9 @@ function flatIndex(who: string, index: unknown, x: Tensor): Tensor<'int32'> {
 }
 
 function normalised(who: string, s: ArrayLike<number>, shape: readonly number[], size: number, x: Tensor): Tensor<'int32'> {
-  const out = Tensor.uninit('int32', shape);
-  const o = out.dataSync();
+  // A read-only pass first: indices already in [0, size) of an int32/uint32 array are used
+  // as they are (a uint32 array viewed as int32: every value is below 2^31), no copy.
+  let negative = false;
   for (let i = 0; i < s.length; i++) {
     const v = s[i];
     if (v < -size || v >= size) {
@@ -647,6 +648,16 @@ function normalised(who: string, s: ArrayLike<number>, shape: readonly number[],
         `${who}: index ${v} (entry ${i}) is out of range for x with ${size} element${size === 1 ? '' : 's'} (${fmtShape(x.shape)})`,
       );
     }
+    if (v < 0) negative = true;
+    else if (v > 2147483647) throw new ArgumentError(`${who}: index ${v} (entry ${i}) does not fit int32 (lapis indexes with int32)`);
+  }
+  if (!negative && (s instanceof Int32Array || s instanceof Uint32Array)) {
+    return Tensor.fromStorage('int32', shape, s instanceof Int32Array ? s : new Int32Array(s.buffer, s.byteOffset, s.length));
+  }
+  const out = Tensor.uninit('int32', shape);
+  const o = out.dataSync();
+  for (let i = 0; i < s.length; i++) {
+    const v = s[i];
     const k = v < 0 ? v + size : v;
     if (k > 2147483647) throw new ArgumentError(`${who}: index ${v} (entry ${i}) does not fit int32 (lapis indexes with int32)`);
     o[i] = k;
