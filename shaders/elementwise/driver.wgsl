@@ -3,7 +3,8 @@
 // element) or apply1(i) (strided path: output element i, operand offsets from `lay`).
 // The ld4_*/st4_out/ld_*/st_out helpers are generated per operand by
 // src/backend/gpu/elementwise.ts. Each thread takes PER items WG apart (coalesced).
-// Uniforms: count (quads on the VEC path, elements otherwise), nd (dims of `lay`, STRIDED),
+// Uniforms: count (quads on the VEC path, elements otherwise), nd (dims of `lay`, STRIDED;
+// quads per row on the VEC path when an operand is a row or column broadcast),
 // zero (always 0: math.wgsl `opaque`).
 // Without VEC or STRIDED (cast's fallback) element i of every operand is element i.
 #include "common/linear_id.wgsl"

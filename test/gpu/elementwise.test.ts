@@ -400,6 +400,8 @@ describe('GPU broadcast paths', () => {
     ['column', [4, 6], [4, 1]], ['outer', [3, 1, 5], [1, 4, 1]], ['0-d', [], []], ['rank 5', [2, 1, 3, 1, 2], [1, 3, 1, 2, 1]],
     ['rank 7 (7 collapsed dims)', [2, 1, 2, 1, 2, 1, 2], [1, 2, 1, 2, 1, 2, 1]], ['empty', [0, 3], [3]],
     ['tile crossing column', [1031, 5], [1031, 1]],
+    ['row of whole quads', [5, 8], [8]], ['column, rows of whole quads', [8, 12], [8, 1]], ['column a, row b', [6, 1], [1, 8]],
+    ['row, 600 rows', [600, 12], [12]],
   ];
   const OPS: Array<[G, BinaryOp]> = [['float32', 'add'], ['float32', 'lt'], ['complex64', 'mul'], ['int32', 'sub'], ['uint32', 'maximum'], ['bool', 'logicalAnd']];
 
@@ -418,10 +420,10 @@ describe('GPU broadcast paths', () => {
       : d === 'uint32' ? Math.floor(r() * 4e9) : f((r() - 0.5) * 100)));
   }
 
-  gpuIt('binary: same, scalar, row, column, outer, 0-d, rank 5 and 7, empty, against an index-by-index reference', async () => {
+  gpuIt('binary: same, scalar, row, column (strided and whole-quad rows), outer, 0-d, rank 5 and 7, empty, against an index-by-index reference', async () => {
     for (const [d, op] of OPS) {
-      // every pattern on float32 add; a splat and two strided layouts for the other ops and dtypes
-      for (const [label, sa, sb] of d === 'float32' && op === 'add' ? SHAPES : SHAPES.filter(([l]) => ['scalar b', 'row', 'rank 7 (7 collapsed dims)'].includes(l))) {
+      // every pattern on float32 add; a splat, a row/column vec layout and two strided ones for the other ops and dtypes
+      for (const [label, sa, sb] of d === 'float32' && op === 'add' ? SHAPES : SHAPES.filter(([l]) => ['scalar b', 'row', 'rank 7 (7 collapsed dims)', 'column a, row b'].includes(l))) {
         const na = sa.reduce((p, q) => p * q, 1), nb = sb.reduce((p, q) => p * q, 1);
         const av = values(d, na, na + 1), bv = values(d, nb, nb + 2);
         const a = mk(d, sa, av), b = mk(d, sb, bv);
@@ -449,10 +451,11 @@ describe('GPU broadcast paths', () => {
   gpuIt('where: every dtype, with cond, a and b broadcast against each other (vec splats and the strided path)', async () => {
     const cases: Array<[number[], number[], number[]]> = [
       [[4, 5], [4, 5], [4, 5]], [[4, 5], [], [4, 5]], [[], [4, 5], []], [[4, 5], [4, 5], []], [[4, 1], [1, 5], [5]], [[2, 1, 3], [3], [2, 4, 1]], [[0], [0], []],
+      [[5, 8], [8], [5, 1]], // row and column operands on the vec path
     ];
     for (const d of GPU_DTYPES) {
       // every variant on float32; the vec and strided paths for the other dtypes (compiles are slow on lavapipe)
-      for (const [sc, sa, sb] of d === 'float32' ? cases : [cases[0], cases[4]]) {
+      for (const [sc, sa, sb] of d === 'float32' ? cases : d === 'complex64' ? [cases[0], cases[4], cases[7]] : [cases[0], cases[4]]) {
         const n = (s: number[]) => s.reduce((p, q) => p * q, 1);
         const cv = values('bool', n(sc), 11), av = values(d, n(sa), 12), bv = values(d, n(sb), 13);
         if (d === 'float32' && av.length > 1) { av[0] = NaN; av[1] = -0; }

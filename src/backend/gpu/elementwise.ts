@@ -3,7 +3,8 @@
 // Same registry ops and semantics as the CPU entries (src/backend/ops.ts).
 //
 // One dispatch per op, one kernel per (op, dtypes, path), compiled on first use:
-//   vec      every operand is the whole output (same shape) or one element (a scalar):
+//   vec      every operand is the whole output (same shape) or one element (a scalar),
+//            or, on a 2-D layout whose rows are whole quads, a row or column broadcast:
 //            vec4 loads and stores of four elements, PER quads per thread; the bindings
 //            are padded to whole quads (pool buffers are 16-byte multiples), so the last
 //            partial quad computes on padding instead of a bounds check per element.
@@ -47,7 +48,7 @@ const GPU_EW_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32', 'ui
 
 export type EwKind = 'cast' | 'unary' | 'binary' | 'where';
 export type EwPath = 'vec' | 'strided' | 'flat';
-/** Per operand on the vec path: 'f' (whole output) or 's' (one element, splat). */
+/** Per operand on the vec path: 'f' (whole output), 's' (one element), 'r' (a row over 2-D rows), 'c' (a column). */
 export type OperandModes = string;
 
 const WGSL_TYPE: Record<GpuDType, string> = { float32: 'f32', complex64: 'vec2f', int32: 'i32', uint32: 'u32', bool: 'u32' };
@@ -75,13 +76,22 @@ function ioHelpers(ops: Array<[string, GpuDType]>, out: GpuDType, path: EwPath, 
     const T = WGSL_TYPE[d];
     if (path === 'vec') {
       L.push(`fn ld4_${n}(q: u32) -> array<${T}, 4> {`);
-      if (modes[k] === 's') {
-        L.push(`  let e = bitcast<${T}>(${n}[0].${words(d) === 2 ? 'xy' : 'x'});`, `  return array<${T}, 4>(e, e, e, e);`);
-      } else if (words(d) === 1) {
-        L.push(`  let v = ${n}[q];`, `  return array<${T}, 4>(bitcast<${T}>(v.x), bitcast<${T}>(v.y), bitcast<${T}>(v.z), bitcast<${T}>(v.w));`);
+      const md = modes[k];
+      if (md === 's' || md === 'c') {
+        // one element: the first (splat) or the row's (column operand, p.nd quads per row)
+        if (md === 's') L.push(`  let e = bitcast<${T}>(${n}[0].${words(d) === 2 ? 'xy' : 'x'});`);
+        else if (words(d) === 1) L.push('  let row = q / p.nd;', `  let e = bitcast<${T}>(${n}[row >> 2u][row & 3u]);`);
+        else L.push('  let row = q / p.nd;', `  let w = ${n}[row >> 1u];`, `  let e = bitcast<${T}>(select(w.xy, w.zw, (row & 1u) == 1u));`);
+        L.push(`  return array<${T}, 4>(e, e, e, e);`);
       } else {
-        L.push(`  let v0 = ${n}[2u * q];`, `  let v1 = ${n}[2u * q + 1u];`,
-          `  return array<${T}, 4>(bitcast<${T}>(v0.xy), bitcast<${T}>(v0.zw), bitcast<${T}>(v1.xy), bitcast<${T}>(v1.zw));`);
+        // whole output ('f': quad q) or one row broadcast over the rows ('r': quad q mod p.nd)
+        const qq = md === 'r' ? '(q % p.nd)' : 'q';
+        if (words(d) === 1) {
+          L.push(`  let v = ${n}[${qq}];`, `  return array<${T}, 4>(bitcast<${T}>(v.x), bitcast<${T}>(v.y), bitcast<${T}>(v.z), bitcast<${T}>(v.w));`);
+        } else {
+          L.push(`  let v0 = ${n}[2u * ${qq}];`, `  let v1 = ${n}[2u * ${qq} + 1u];`,
+            `  return array<${T}, 4>(bitcast<${T}>(v0.xy), bitcast<${T}>(v0.zw), bitcast<${T}>(v1.xy), bitcast<${T}>(v1.zw));`);
+        }
       }
       L.push('}');
     } else {
@@ -279,15 +289,30 @@ function dispatch(
     per = 1;
     heavy ||= kind === 'unary';
   }
-  const vecOk = !heavy && inputs.every((o, k) => (full[k] ? fits(o.t, o.dtype) : o.t.size === 1)) && fits(out, outD);
+  // vec modes: every operand whole ('f') or one element ('s'); or, for a 2-D layout
+  // [rows, cols] with cols a multiple of 4, also a row broadcast over the rows ('r') or a
+  // column broadcast over the columns ('c') — p.nd then holds the quads per row.
+  let modes: string | null = inputs.every((o, k) => full[k] || o.t.size === 1) ? full.map((f) => (f ? 'f' : 's')).join('') : null;
+  let quadsPerRow = 0;
+  if (!modes && layout && layout.dims.length === 2 && layout.dims[1] % 4 === 0) {
+    const cols = layout.dims[1];
+    const m = layout.strides.map(([so, si]) => (so === cols && si === 1 ? 'f' : so === 0 && si === 1 ? 'r' : so === 1 && si === 0 ? 'c' : so === 0 && si === 0 ? 's' : '?'));
+    if (!m.includes('?')) { modes = m.join(''); quadsPerRow = cols / 4; }
+  }
+  const need = (o: Operand, md: string) => (md === 'f' ? quads : md === 'c' ? Math.ceil(o.t.size / 4) : md === 'r' ? o.t.size / 4 : 0);
+  const vecOk = !heavy && modes !== null && fits(out, outD)
+    && inputs.every((o, k) => bufferOf(o.t.gpuStorage()).size >= need(o, modes![k]) * 16 * words(o.dtype));
   const names = operandsOf(kind, dtype).map(([nm]) => nm);
   const io: Record<string, GpuStorage> = {};
-  if (vecOk) {
-    inputs.forEach((o, k) => { io[names[k]] = full[k] ? padded(o.t.gpuStorage(), quads * 16 * words(o.dtype)) : o.t.gpuStorage(); });
-    const prog = elementwiseProgram(kind, op, dtype, 'vec', full.map((f) => (f ? 'f' : 's')).join(''), per, wg);
+  if (vecOk && modes) {
+    inputs.forEach((o, k) => {
+      const q = need(o, modes![k]);
+      io[names[k]] = q > 0 ? padded(o.t.gpuStorage(), q * 16 * words(o.dtype)) : o.t.gpuStorage();
+    });
+    const prog = elementwiseProgram(kind, op, dtype, 'vec', modes, per, wg);
     runProgram(prog, {
       inputs: io, outputs: { out: padded(out.gpuStorage(), quads * 16 * words(outD)) },
-      uniforms: { count: quads, nd: 0, zero: 0, op: opIndex }, workgroups: Math.ceil(quads / (wg * per)),
+      uniforms: { count: quads, nd: quadsPerRow, zero: 0, op: opIndex }, workgroups: Math.ceil(quads / (wg * per)),
     });
     return;
   }
