@@ -4,7 +4,7 @@
 // (shape, strides, offset in elements) of what it selects, validates it, and has the
 // registry's stridedCopy / triangle / concat / take / put produce a new contiguous tensor.
 // So every op accepts what any op returns, and no kernel handles strides but stridedCopy.
-import { type DType, isComplex, resultType } from '../core/dtype.js';
+import { type DType, type Device, isComplex, resultType, resultTypeWithScalar } from '../core/dtype.js';
 import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
 import { checkArg, opt, readOptions, show } from '../core/options.js';
 import { checkShape, sizeOf } from '../core/shape.js';
@@ -12,7 +12,9 @@ import { Tensor } from '../core/tensor.js';
 import { requireMatrix, type TensorLike } from '../core/create.js';
 import type { StridedView } from '../backend/ops.js';
 import { lookup } from '../backend/registry.js';
-import { castTo, commonDevice, scalarKind, scalarTensor, toOperand, type JsScalar, type Operand } from './operands.js';
+import {
+  castTo, commonDevice, scalarKind, scalarTensor, toOperand, type JsScalar, type Operand, type ScalarKind,
+} from './operands.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -488,29 +490,58 @@ export function slice(x: TensorLike, ...specs: SliceSpec[]): Tensor {
 
 // ---------------------------------------------------------------- concat, stack, split
 
-function tensorList(who: string, xs: unknown): Tensor[] {
+/** The operands of concat/stack: tensors as given, and JS data (arrays, scalars) made CPU tensors. */
+interface TensorList {
+  ts: Tensor[];
+  /** Which entries were tensors (JS data neither decides the device nor widens the dtype). */
+  given: boolean[];
+  device: Device;
+}
+
+function tensorList(who: string, xs: unknown): TensorList {
   if (!Array.isArray(xs) || xs.length === 0) {
     throw new ArgumentError(`${who}: xs must be a non-empty array of tensors, got ${show(xs)}`);
   }
   const ts = xs.map((v, i) => arg(v as Operand, who, `xs[${i}]`));
-  commonDevice(ts, ts.map((_, i) => `xs[${i}]`), who);
-  return ts;
+  const given = xs.map((v) => v instanceof Tensor);
+  const device = commonDevice(ts.map((t, i) => (given[i] ? t : null)), ts.map((_, i) => `xs[${i}]`), who);
+  return { ts, given, device };
 }
 
-/** The tensors cast to their common dtype (torch.cat's promotion). */
-function promoteList(who: string, ts: Tensor[]): Tensor[] {
-  let d: DType = ts[0].dtype;
+/** The category JS data raises a dtype by, as a scalar of it would (integer-valued numbers are 'int'). */
+function dataKind(t: Tensor): ScalarKind {
+  if (t.dtype === 'bool') return 'bool';
+  if (isComplex(t.dtype)) return 'complex';
+  return t.dataSync().every((v) => Number.isInteger(v)) ? 'int' : 'float';
+}
+
+/**
+ * The list cast to one dtype on one device: tensors promote as in arithmetic (torch.cat),
+ * JS data raises the result only by its category (as a JS scalar does) and moves to the
+ * tensors' device after the cast (float64 data can join a float32 GPU tensor).
+ */
+function promoteList(who: string, list: TensorList): Tensor[] {
+  const { ts, given, device } = list;
+  const anyTensor = given.some((g) => g);
+  let d: DType | null = null;
   ts.forEach((t, i) => {
-    const r = resultType(d, t.dtype);
+    if (anyTensor && !given[i]) return;
+    const r: DType | null = d === null ? t.dtype : resultType(d, t.dtype);
     if (r === null) {
       throw new DTypeError(`${who}: xs[${i}] is ${t.dtype} but an earlier tensor is ${d}; they have no common dtype without int64`);
     }
     d = r;
   });
-  return ts.map((t, i) => castTo(t, d, who, `xs[${i}]`));
+  let dt = d as unknown as DType;
+  if (anyTensor) ts.forEach((t, i) => { if (!given[i]) dt = resultTypeWithScalar(dt, dataKind(t)); });
+  return ts.map((t, i) => {
+    const c = castTo(t, dt, who, `xs[${i}]`);
+    return c.device === device ? c : c.to(device);
+  });
 }
 
-function concatChecked(who: string, ts: Tensor[], dim: number): Tensor {
+function concatChecked(who: string, list: TensorList, dim: number): Tensor {
+  const ts = list.ts;
   const first = ts[0];
   ts.forEach((t, i) => {
     if (t.ndim !== first.ndim || t.shape.some((n, k) => k !== dim && n !== first.shape[k])) {
@@ -522,13 +553,14 @@ function concatChecked(who: string, ts: Tensor[], dim: number): Tensor {
   const shape = [...first.shape];
   shape[dim] = ts.reduce((s, t) => s + t.shape[dim], 0);
   checkShape(shape, who);
-  const ps = promoteList(who, ts);
+  const ps = promoteList(who, list);
   return lookup('concat', ps[0].dtype, ps[0].device, who)(ps, dim);
 }
 
 /**
  * Joins tensors along an existing dim; the others must agree. Dtypes promote as in
- * arithmetic (int32 with float32 → float32).
+ * arithmetic (int32 with float32 → float32); JS arrays among tensors count like JS scalars
+ * (their category only: `concat([f32gpu, [[5, 6]]])` stays float32) and join the tensors' device.
  *
  * Syntax: `concat(xs, dim = 0)`
  * Example: `concat([[[1, 2]], [[3, 4]]])` → `[[1, 2], [3, 4]]`
@@ -539,11 +571,11 @@ function concatChecked(who: string, ts: Tensor[], dim: number): Tensor {
  */
 export function concat(xs: readonly TensorLike[], dim = 0): Tensor {
   const who = 'concat';
-  const ts = tensorList(who, xs);
-  ts.forEach((t, i) => {
+  const list = tensorList(who, xs);
+  list.ts.forEach((t, i) => {
     if (t.ndim === 0) throw new ShapeError(`${who}: xs[${i}] is a scalar (0-d); concat needs at least 1 dim (use stack)`);
   });
-  return concatChecked(who, ts, normDim(who, 'dim', dim, ts[0].ndim));
+  return concatChecked(who, list, normDim(who, 'dim', dim, list.ts[0].ndim));
 }
 
 /**
@@ -557,7 +589,8 @@ export function concat(xs: readonly TensorLike[], dim = 0): Tensor {
  */
 export function stack(xs: readonly TensorLike[], dim = 0): Tensor {
   const who = 'stack';
-  const ts = tensorList(who, xs);
+  const list = tensorList(who, xs);
+  const ts = list.ts;
   const first = ts[0];
   ts.forEach((t, i) => {
     if (t.ndim !== first.ndim || t.shape.some((n, k) => n !== first.shape[k])) {
@@ -565,7 +598,7 @@ export function stack(xs: readonly TensorLike[], dim = 0): Tensor {
     }
   });
   const d = normDim(who, 'dim', dim, first.ndim + 1);
-  return concatChecked(who, ts.map((t) => t.reshape([...t.shape.slice(0, d), 1, ...t.shape.slice(d)])), d);
+  return concatChecked(who, { ...list, ts: ts.map((t) => t.reshape([...t.shape.slice(0, d), 1, ...t.shape.slice(d)])) }, d);
 }
 
 /**
@@ -621,9 +654,10 @@ function flatIndex(who: string, index: unknown, x: Tensor): Tensor<'int32'> {
   // Anything tensor() takes (a disposed tensor is a DeviceError, malformed input a typed error).
   const t = toOperand(index as Operand, who, 'index');
   if (t.dtype === 'int32' || t.dtype === 'uint32') {
-    commonDevice([x, t], ['x', 'index'], who);
+    if (index instanceof Tensor) commonDevice([x, t], ['x', 'index'], who);
     if (t.device !== 'cpu') return castTo(t, 'int32', who, 'index') as Tensor<'int32'>;
-    return normalised(who, t.dataSync(), t.shape, size, x);
+    const out = normalised(who, t.dataSync(), t.shape, size, x);
+    return x.device === 'cpu' ? out : out.to(x.device);
   }
   if (!(index instanceof Tensor) && (t.dtype === 'float64' || t.dtype === 'float32')) {
     // JS numbers (arrays, { data, shape }): integers only.
@@ -691,8 +725,8 @@ export interface PutOptions {
 /**
  * A copy of x with x.flat[index[i]] = values[i] (torch's `put_`, not in place): values
  * broadcast to index's shape or hold as many elements as index; they are cast to x's
- * dtype. Without accumulate a repeated index keeps the last value; with it the values add
- * up (int32/uint32 wrap, bool is logical or).
+ * dtype (JS data, then moved to x's device). Without accumulate a repeated index keeps the
+ * last value; with it the values add up (int32/uint32 wrap, bool is logical or).
  *
  * Syntax: `put(x, index, values, { accumulate = false })`
  * Example: `put([0, 0, 0], [0, 2, 0], [1, 2, 3], { accumulate: true })` → `[4, 0, 2]`
@@ -709,8 +743,10 @@ export function put(x: TensorLike, index: TensorLike, values: Operand, opts: Put
   let v = scalarKind(values) !== null
     ? scalarTensor(values as JsScalar, t.dtype, t.device, who, 'values')
     : toOperand(values, who, 'values');
-  commonDevice([t, v], ['x', 'values'], who);
+  // JS data is cast, then goes to x's device; a tensor on another device is a DeviceError.
+  if (values instanceof Tensor) commonDevice([t, v], ['x', 'values'], who);
   v = castTo(v, t.dtype, who, 'values');
+  if (v.device !== t.device) v = v.to(t.device);
   if (v.size === idx.size) {
     v = v.reshape(idx.shape);
   } else {

@@ -507,6 +507,12 @@ describe('indexing references', () => {
     expect(p.dtype).toBe('int32');
     expect(Array.from(p.dataSync())).toEqual([0, 0, 7]);
     expect(() => concat([i, tensor([1], { dtype: 'uint32' })])).toThrow(DTypeError);
+    // JS data counts like a JS scalar: its category only (integers keep int32, fractions make float32)
+    expect(concat([i, [3, 4]]).dtype).toBe('int32');
+    expect(Array.from(concat([i, [1.5]]).dataSync())).toEqual([1, 2, 1.5]);
+    expect(concat([i, [1.5]]).dtype).toBe('float32');
+    expect(concat([f, [[2]].flat()]).dtype).toBe('float32');
+    expect(concat([[1, 2], [3]]).dtype).toBe('float64');
     expect(() => put(tensor([0, 0]), [0], tensor([{ re: 1, im: 1 }]))).toThrow(DTypeError);
   });
 
