@@ -655,7 +655,9 @@ function flatIndex(who: string, index: unknown, x: Tensor): Tensor<'int32'> {
   const t = toOperand(index as Operand, who, 'index');
   if (t.dtype === 'int32' || t.dtype === 'uint32') {
     if (index instanceof Tensor) commonDevice([x, t], ['x', 'index'], who);
-    if (t.device !== 'cpu') return castTo(t, 'int32', who, 'index') as Tensor<'int32'>;
+    // GPU index tensors go as they are: the entry wraps negatives, checks bounds, and reads a
+    // uint32 tensor as unsigned (the contract in ops.ts: a cast to int32 would make 2^32 − 1 read as −1).
+    if (t.device !== 'cpu') return t as Tensor<'int32'>;
     const out = normalised(who, t.dataSync(), t.shape, size, x);
     return x.device === 'cpu' ? out : out.to(x.device);
   }
