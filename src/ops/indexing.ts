@@ -480,7 +480,8 @@ export function slice(x: TensorLike, ...specs: SliceSpec[]): Tensor {
     const { first, count } = sliceIndices(n, p.start, p.stop, p.step);
     if (count > 0) offset += first * st[dim];
     shape.push(count);
-    strides.push(p.step * st[dim]);
+    // One element or none: the stride is never used (and step · stride could pass 2^53).
+    strides.push(count <= 1 ? 0 : p.step * st[dim]);
     dim++;
   });
   while (dim < t.ndim) whole();

@@ -488,6 +488,8 @@ describe('indexing references', () => {
     expect(slice(v, '8:2:-3').toArray()).toEqual([8, 5]);
     expect(slice(v, { start: -100, stop: 100 }).toArray()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(slice(v, '5:1').toArray()).toEqual([]);
+    expect(slice(v, { start: -1, step: -(2 ** 53 - 1) }).toArray()).toEqual([9]);
+    expect(slice(tensor([[1, 2], [3, 4], [5, 6]]), `::${2 ** 53 - 1}`).toArray()).toEqual([[1, 2]]);
     const A = tensor([[1, 2, 3], [4, 5, 6]]);
     expect(slice(A, 1).toArray()).toEqual([4, 5, 6]);
     expect(slice(A, '...', -1).toArray()).toEqual([3, 6]);
