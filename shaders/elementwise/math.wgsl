@@ -48,9 +48,14 @@ fn sqrt_f(x: f32) -> f32 {
   if (is_nan(x) || is_zero(x)) { return x; }
   if (sign_bit(x)) { return f_nan(); }
   if (is_inf(x)) { return x; }
-  let s = sqrt(x);
-  let r = fma(-s, s, x);
-  return fma(r, 0.5 / s, s);
+  // Subnormal x from its bits (x = b·2^-149): GPUs that flush subnormals would make sqrt(x) 0 and the correction NaN.
+  let b = bitcast<u32>(x) & 0x7fffffffu;
+  var y = x;
+  var k = 0;
+  if (b < 0x00800000u) { y = 2.0 * f32(b); k = -75; }
+  let s = sqrt(y);
+  let r = fma(-s, s, y);
+  return ldexp(fma(r, 0.5 / s, s), k);
 }
 
 fn ldexp2(y: f32, n: i32) -> f32 {
