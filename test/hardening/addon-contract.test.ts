@@ -13,7 +13,6 @@ const ADDON_FUNCTIONS = [
   'cast', 'unary', 'binary', 'where', 'elementwiseOpNames',
   'stridedCopy', 'triangle', 'concat', 'take', 'put',
   'reduce', 'argReduce',
-  'allocHost', 'hostCacheStats',
 ] as const satisfies readonly (keyof Addon)[];
 type Unlisted = Exclude<keyof Addon, (typeof ADDON_FUNCTIONS)[number]>;
 // A key added to Addon but not to the list makes this `false` and the line a type error.
@@ -68,8 +67,6 @@ function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
     put: { dtype: 1, x: A(), index: Int32Array.of(1, 1), values: f64(1, 2), out: new Float64Array(4), accumulate: true },
     reduce: { dtype: 1, op: 0, x: f64(1, 2, 3, 4), out: new Float64Array(2), outer: 2, n: 2, inner: 1 },
     argReduce: { dtype: 1, op: 0, x: f64(1, 4, 3, 2), values: new Float64Array(2), indices: new Int32Array(2), outer: 1, n: 2, inner: 2 },
-    allocHost: { bytes: 16 },
-    hostCacheStats: { trim: false },
   };
 }
 

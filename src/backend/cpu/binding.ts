@@ -141,16 +141,7 @@ export interface Addon {
   /** max (op 0) or min (op 1) over the n dim of (outer, n, inner) and the first index of it (NaN wins); real and integral dtypes, n ≥ 1. */
   argReduce(o: {
     dtype: DTypeCode; op: number; x: AnyStorage; values: AnyStorage; indices: Int32Array; outer: number; n: number; inner: number;
-  }): void;  /** An uninitialised ArrayBuffer of `bytes` bytes over a block of the native output cache (native/binding/host_alloc.cpp); null where external buffers are refused or live cache blocks would pass max(256 MiB, 2 × bytes). */
-  allocHost(o: { bytes: number }): ArrayBuffer | null;
-  /** The output cache's counters (bytes are block capacities, 2 MiB multiples); `trim` first frees every cached block. */
-  hostCacheStats(o: { trim: boolean }): HostCacheStats;
-}
-
-/** Counters of the native output cache (allocHost). */
-export interface HostCacheStats {
-  liveBlocks: number; liveBytes: number; cachedBlocks: number; cachedBytes: number;
-  hits: number; misses: number; evicted: number; refused: number; capBytes: number;
+  }): void;
 }
 
 let addon: Addon | undefined;

@@ -10,7 +10,6 @@ import { Tensor } from '../../core/tensor.js';
 import type { ElementwiseLayout, ElementwiseLayoutN } from '../../core/broadcast.js';
 import { binaryOutDtype, unaryOutDtype, type BinaryOp, type UnaryOp } from '../ops.js';
 import { register } from '../registry.js';
-import { hostOutput } from './alloc.js';
 import { native } from './binding.js';
 
 /** Native codes of the unary ops (UnaryOp in native/include/lapis/elementwise.hpp). */
@@ -31,19 +30,19 @@ function data(t: Tensor): AnyStorage {
 
 function cast(x: Tensor, to: DType): Tensor {
   if (x.dtype === to) return x;
-  const out = hostOutput(to, x.shape);
+  const out = Tensor.uninit(to, x.shape);
   if (x.size > 0) native().cast({ from: dtypeCode(x.dtype), to: dtypeCode(to), x: data(x), out: data(out) });
   return out;
 }
 
 function unary(x: Tensor, op: UnaryOp): Tensor {
-  const out = hostOutput(unaryOutDtype(op, x.dtype), x.shape);
+  const out = Tensor.uninit(unaryOutDtype(op, x.dtype), x.shape);
   if (x.size > 0) native().unary({ dtype: dtypeCode(x.dtype), op: UNARY_OP_CODES[op], x: data(x), out: data(out) });
   return out;
 }
 
 function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout): Tensor {
-  const out = hostOutput(binaryOutDtype(op, a.dtype), L.shape);
+  const out = Tensor.uninit(binaryOutDtype(op, a.dtype), L.shape);
   if (L.size === 0) return out;
   native().binary({
     dtype: dtypeCode(a.dtype), op: BINARY_OP_CODES[op], a: data(a), b: data(b), out: data(out), shape: Float64Array.from(L.dims),
@@ -53,7 +52,7 @@ function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout): Tenso
 }
 
 function where(cond: Tensor<'bool'>, a: Tensor, b: Tensor, L: ElementwiseLayoutN): Tensor {
-  const out = hostOutput(a.dtype, L.shape);
+  const out = Tensor.uninit(a.dtype, L.shape);
   if (L.size === 0) return out;
   native().where({
     dtype: dtypeCode(a.dtype), cond: cond.dataSync(), a: data(a), b: data(b), out: data(out), shape: Float64Array.from(L.dims),

@@ -5,11 +5,10 @@ import { Tensor } from '../../core/tensor.js';
 import { sizeOf } from '../../core/shape.js';
 import type { StridedView } from '../ops.js';
 import { register } from '../registry.js';
-import { hostOutput } from './alloc.js';
 import { native } from './binding.js';
 
 function stridedCopy(x: Tensor, view: StridedView, conj: boolean): Tensor {
-  const out = hostOutput(x.dtype, view.shape);
+  const out = Tensor.uninit(x.dtype, view.shape);
   native().stridedCopy({
     dtype: dtypeCode(x.dtype), x: x.dataSync(), out: out.dataSync(), shape: Float64Array.from(view.shape),
     strides: Float64Array.from(view.strides), offset: view.offset, conj,
@@ -19,7 +18,7 @@ function stridedCopy(x: Tensor, view: StridedView, conj: boolean): Tensor {
 
 function triangle(x: Tensor, upper: boolean, k: number): Tensor {
   const m = x.rows, n = x.cols;
-  const out = hostOutput(x.dtype, x.shape);
+  const out = Tensor.uninit(x.dtype, x.shape);
   const count = m * n === 0 ? 0 : x.size / (m * n);
   native().triangle({ dtype: dtypeCode(x.dtype), x: x.dataSync(), out: out.dataSync(), count, m, n, upper, k });
   return out;
@@ -29,7 +28,7 @@ function concat(xs: readonly Tensor[], dim: number): Tensor {
   const first = xs[0];
   const shape = [...first.shape];
   shape[dim] = xs.reduce((s, t) => s + t.shape[dim], 0);
-  const out = hostOutput(first.dtype, shape);
+  const out = Tensor.uninit(first.dtype, shape);
   const inner = sizeOf(first.shape.slice(dim + 1));
   native().concat({
     dtype: dtypeCode(first.dtype), xs: xs.map((t) => t.dataSync()), out: out.dataSync(), outer: sizeOf(first.shape.slice(0, dim)),
@@ -39,13 +38,13 @@ function concat(xs: readonly Tensor[], dim: number): Tensor {
 }
 
 function take(x: Tensor, index: Tensor<'int32'>): Tensor {
-  const out = hostOutput(x.dtype, index.shape);
+  const out = Tensor.uninit(x.dtype, index.shape);
   native().take({ dtype: dtypeCode(x.dtype), x: x.dataSync(), index: index.dataSync(), out: out.dataSync() });
   return out;
 }
 
 function put(x: Tensor, index: Tensor<'int32'>, values: Tensor, accumulate: boolean): Tensor {
-  const out = hostOutput(x.dtype, x.shape);
+  const out = Tensor.uninit(x.dtype, x.shape);
   native().put({
     dtype: dtypeCode(x.dtype), x: x.dataSync(), index: index.dataSync(), values: values.dataSync(), out: out.dataSync(), accumulate,
   });

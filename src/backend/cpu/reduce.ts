@@ -8,7 +8,6 @@ import { DTYPES, dtypeCode, type AnyStorage, type DType } from '../../core/dtype
 import { Tensor } from '../../core/tensor.js';
 import { reduceOutDtype, type ReduceOp } from '../ops.js';
 import { register } from '../registry.js';
-import { hostOutput } from './alloc.js';
 import { native } from './binding.js';
 
 const OP_CODE: Record<ReduceOp, number> = { sum: 0, prod: 1, max: 2, min: 3, any: 4, all: 5 };
@@ -43,7 +42,7 @@ function outShape(shape: readonly number[], dims: readonly number[], keepDims: b
 function reduce(x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: boolean): Tensor {
   const outDtype = reduceOutDtype(op, x.dtype);
   const shape = outShape(x.shape, dims, keepDims);
-  const out = hostOutput(outDtype, shape);
+  const out = Tensor.uninit(outDtype, shape);
   let groups = groupsOf(x.shape, dims);
   // Every reduced dim has size 1 (or none is given): one pass with n = 1 still applies the op
   // (sum of bool → int32, any → bool, −0 + 0 as numpy's sum).
@@ -57,7 +56,7 @@ function reduce(x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: bool
     const inner = groups.slice(k + 1).reduce((p, g) => p * g.size, 1);
     const n = groups[k].size;
     const last = !groups.some((g, i) => i !== k && g.reduced);
-    const dst = last ? out.dataSync() : hostOutput(reduceOutDtype(op, dtype), [outer * inner]).dataSync();
+    const dst = last ? out.dataSync() : Tensor.uninit(reduceOutDtype(op, dtype), [outer * inner]).dataSync();
     native().reduce({ dtype: dtypeCode(dtype), op: OP_CODE[op], x: data, out: dst, outer, n, inner });
     data = dst;
     dtype = reduceOutDtype(op, dtype);
@@ -75,8 +74,8 @@ function reduce(x: Tensor, op: ReduceOp, dims: readonly number[], keepDims: bool
 
 function argReduce(x: Tensor, op: 'max' | 'min', dim: number, keepDims: boolean): { values: Tensor; indices: Tensor<'int32'> } {
   const shape = outShape(x.shape, [dim], keepDims);
-  const values = hostOutput(x.dtype, shape);
-  const indices = hostOutput('int32', shape);
+  const values = Tensor.uninit(x.dtype, shape);
+  const indices = Tensor.uninit('int32', shape);
   const outer = x.shape.slice(0, dim).reduce((p, s) => p * s, 1);
   const inner = x.shape.slice(dim + 1).reduce((p, s) => p * s, 1);
   native().argReduce({

@@ -7,12 +7,11 @@ import { dtypeCode, REAL_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import type { ElementwiseLayout } from '../../core/broadcast.js';
 import { register } from '../registry.js';
-import { hostOutput } from './alloc.js';
 import { floats, native } from './binding.js';
 
 /** An output the kernel overwrites completely (the binding advises huge pages for it). */
 function output(dtype: DType, shape: readonly number[]): Tensor {
-  return hostOutput(dtype, shape);
+  return Tensor.uninit(dtype, shape);
 }
 
 function frexp(x: Tensor): { mantissa: Tensor; exponent: Tensor<'int32'> } {
