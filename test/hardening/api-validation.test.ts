@@ -139,6 +139,19 @@ const T: Record<string, Entry> = {
     scalars: [[1, [9]], [1, [0.5]], [1, [true]], [1, tensor([0.0])]] },
   put: { who: 'put', call: (x, i, v, o) => lapis.put(x as never, i as never, v as never, o as never), valid: () => [A3(), [0], 5, {}], optsAt: 3,
     booleans: ['accumulate'], tensorsAt: [0, 1, 2], scalars: [[1, [9]], [2, [1, 2]]] },
+  // reductions (src/ops/reduce.ts)
+  ...Object.fromEntries((['sum', 'prod', 'mean', 'max', 'min', 'any', 'all'] as const).map((n) => [n, {
+    who: n, call: (x: unknown, o: unknown) => lapis[n](x as never, o as never), valid: () => [A3(), { dim: -1 }], optsAt: 1,
+    baseOpts: { dim: -1 }, booleans: ['keepDims'], tensorsAt: [0], scalars: [[1, { dim: 2 }], [1, { dim: [0, 0] }], [1, { dim: 0.5 }]],
+  } satisfies Entry])),
+  ...Object.fromEntries((['argmax', 'argmin'] as const).map((n) => [n, {
+    who: n, call: (x: unknown, o: unknown) => lapis[n](x as never, o as never), valid: () => [A3(), { dim: 0 }], optsAt: 1,
+    baseOpts: { dim: 0 }, booleans: ['keepDims'], tensorsAt: [0], scalars: [[1, { dim: 5 }], [1, { dim: 'x' }], [0, []]],
+  } satisfies Entry])),
+  ...Object.fromEntries((['maxWithIndices', 'minWithIndices'] as const).map((n) => [n, {
+    who: n, call: (x: unknown, d: unknown, o: unknown) => lapis[n](x as never, d as never, o as never), valid: () => [A3(), 1, {}], optsAt: 2,
+    booleans: ['keepDims'], tensorsAt: [0], scalars: [[1, 2], [1, 'x'], [1, 0.5], [0, [[1, 2]].map((r) => r.map((v) => ({ re: v, im: 0 })))]],
+  } satisfies Entry])),
   // elementwise (src/ops/elementwise.ts): operands are tensors or JS scalars
   ...Object.fromEntries((['add', 'sub', 'mul', 'div', 'pow', 'minimum', 'maximum', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd',
     'logicalOr'] as const).map((n) => [n, {
