@@ -17,7 +17,7 @@ import {
 import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
-import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram } from '../../src/backend/gpu/indexing.js';
+import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram, copyWordsProgram } from '../../src/backend/gpu/indexing.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
 import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } from '../../src/backend/gpu/lu_ops.js';
 import {
@@ -122,6 +122,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`indexing put ${w} store`, putProgram(w, false));
     add(`indexing put ${w} accumulate`, putProgram(w, true));
   }
+  add('indexing copy_words u32', copyWordsProgram(false));
+  add('indexing copy_words vec4', copyWordsProgram(true));
   // elementwise: each declaration shape (vec4 / strided with `lay` / flat; 1- and 2-word elements)
   add('elementwise binary add f32 vec same', elementwiseProgram('binary', 'add', 'float32', 'vec', 'ff'));
   add('elementwise binary add f32 vec scalar b', elementwiseProgram('binary', 'add', 'float32', 'vec', 'fs'));

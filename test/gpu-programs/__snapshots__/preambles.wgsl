@@ -3213,6 +3213,28 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- indexing copy_words u32: indexing.copy_words → copy_words_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  n: u32,
+  src_off: u32,
+  dst_off: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- indexing copy_words vec4: indexing.copy_words → copy_words_b32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  n: u32,
+  src_off: u32,
+  dst_off: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<vec4u>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4u>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- elementwise binary add f32 vec same: elementwise.binary → binary_add_f32_vec_ff
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
