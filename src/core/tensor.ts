@@ -156,7 +156,10 @@ export class Tensor<D extends DType = DType> {
 
   /** Attaches a deferred numerical check (GPU backend use). */
   setCheck(check: () => Promise<void>): this {
-    this._check = check;
+    // Runs once however many tensors carry it (a result and its input may both be read):
+    // later reads see the same outcome instead of re-reading a status buffer already freed.
+    let outcome: Promise<void> | undefined;
+    this._check = () => (outcome ??= check());
     return this;
   }
 

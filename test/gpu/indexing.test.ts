@@ -439,5 +439,11 @@ describe('the public shape and indexing functions on the GPU against the CPU', (
     const xg = Tensor.fromStorage('float32', [4], Float32Array.of(1, 2, 3, 4)).to('gpu');
     const idx = Tensor.fromStorage('int32', [2], Int32Array.of(0, 4)).to('gpu');
     await expect(take(xg, idx).data()).rejects.toThrow(ArgumentError);
+    // a deferred check carried by a derived tensor runs once: reading the result, then the
+    // tensor derived from it, gives the same error both times (not a freed status buffer)
+    const bad = take(xg, idx);
+    const derived = slice(bad, '::-1');
+    await expect(bad.data()).rejects.toThrow(/^take: index entry 1 is out of range/);
+    await expect(derived.data()).rejects.toThrow(/^take: index entry 1 is out of range/);
   });
 });
