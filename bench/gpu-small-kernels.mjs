@@ -6,7 +6,7 @@ const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor } = await import(root + 'index.js');
 const { runProgram } = await import(root + 'backend/gpu/program.js');
 const { invSmallProgram } = await import(root + 'backend/gpu/inv.js');
-const { transposeProgram } = await import(root + 'backend/gpu/tensor-ops.js');
+const { lookup } = await import(root + 'backend/registry.js');
 const { unitLowerPlan, unitLowerProgram, unitLowerV4Program, trsmProgram } = await import(root + 'backend/gpu/trsm.js');
 const { luProgram } = await import(root + 'backend/gpu/lu.js');
 const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
@@ -37,7 +37,7 @@ for (const n of [4, 3, 2]) {
   for (const direct of n === 3 ? [false] : [true, false]) {
     await time(`inv ${n}x${n} x${big}${direct ? ' direct' : ' staged'}`, 10, () => runProgram(invSmallProgram(n, 'float32', direct), { inputs: { A: A.gpuStorage() }, outputs: { X: X.gpuStorage(), info: I.gpuStorage() }, uniforms: { count: big }, workgroups: Math.ceil(big / 64) }), big * (8 * S + 4));
   }
-  await time(`transpose ${n}x${n} x${big} (baseline)`, 10, () => runProgram(transposeProgram('float32', false), { inputs: { src: A.gpuStorage() }, outputs: { dst: X.gpuStorage() }, uniforms: { m: n, n, total: big * S, conj: 0 }, workgroups: Math.ceil(big * S / 256) }), big * 8 * S);
+  await time(`transpose ${n}x${n} x${big} (baseline)`, 10, () => lookup('transpose', 'float32', 'gpu')(A, false).dispose(), big * 8 * S);
   A.dispose(); X.dispose(); I.dispose();
 }
 const dummy = emptyGpu('int32', [1], 'p'), dummy2 = emptyGpu('int32', [1], 'p');

@@ -14,7 +14,6 @@ import { luProgram, luRegProgram, gatherProgram } from '../../src/backend/gpu/lu
 import {
   trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan, trsmBlockedProgram, trsmStepProgram, trsmCopyProgram,
 } from '../../src/backend/gpu/trsm.js';
-import { transposeProgram } from '../../src/backend/gpu/tensor-ops.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
 import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram, copyWordsProgram } from '../../src/backend/gpu/indexing.js';
@@ -85,8 +84,6 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`trsm_unit_lower_v4 n=${n}`, unitLowerV4Program(n, n === 64 ? 256 : 64));
   }
   for (const dt of ['float32', 'complex64', 'int32'] as const) {
-    add(`transpose ${dt}`, transposeProgram(dt, false));
-    add(`transpose ${dt} tiled`, transposeProgram(dt, true));
   }
   add('special frexp', specialProgram('frexp', 'bits'));
   for (const v of ['same', 'splat_a', 'splat_b', 'strided']) {

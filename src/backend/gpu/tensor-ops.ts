@@ -3,12 +3,11 @@
 import { Tensor } from '../../core/tensor.js';
 import type { DType } from '../../core/dtype.js';
 import { DeviceError } from '../../core/errors.js';
-import { register } from '../registry.js';
+import { lookup, register } from '../registry.js';
 import { gpuDevice } from './device.js';
 import { allocStorage, bufferOf, shareStorage } from './pool.js';
 import { commandEncoder, recordedCommand, flush, checkErrors } from './queue.js';
-import { runProgram, cachedProgram, type GpuProgram } from './program.js';
-import { loadShader, dtypeDefines, type Defines, type GpuDType } from './preprocess.js';
+import type { GpuDType } from './preprocess.js';
 
 export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32'];
 /** Every dtype a GPU tensor may have (no f64 in WGSL). */
@@ -81,57 +80,19 @@ function reshape(t: Tensor, shape: readonly number[]): Tensor {
   return Tensor.fromGpu(t.dtype, shape, shareStorage(t.gpuStorage()));
 }
 
-const WG = 256;
-const TILE = 32;
-
-const T_UNIFORMS = { m: 'u32', n: 'u32', total: 'u32', conj: 'u32' } as const;
-type TransposeDecl<Tiled extends boolean> = {
-  inputs: { src: 'u32' | 'vec2u' }; outputs: { dst: 'u32' | 'vec2u' };
-  uniforms: Tiled extends true ? typeof T_UNIFORMS & { tilesN: 'u32'; tilesPerMat: 'u32' } : typeof T_UNIFORMS;
-};
-
-/** The transpose kernel (shaders/transpose/transpose.wgsl), tiled or one thread per element. */
-export function transposeProgram<Tiled extends boolean>(dtype: GpuDType, tiled: Tiled): GpuProgram<TransposeDecl<Tiled>> {
-  const key = `${dtype}|${tiled ? 'tiled' : `wg${WG}`}`;
-  const E = dtype === 'complex64' ? 'vec2u' as const : 'u32' as const;
-  const decl = {
-    inputs: { src: E }, outputs: { dst: E },
-    uniforms: tiled ? { ...T_UNIFORMS, tilesN: 'u32', tilesPerMat: 'u32' } : T_UNIFORMS,
-  } as TransposeDecl<Tiled>;
-  return cachedProgram(`transpose|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), E, WG, TILED: tiled };
-    return {
-      name: 'transpose', key, entryPoint: `transpose_${tiled ? 'tiled_' : ''}${defs.DTYPE}`,
-      workgroupSize: tiled ? [TILE, 8, 1] as [number, number, number] : [WG, 1, 1] as [number, number, number],
-      decl, body: () => loadShader('transpose/transpose.wgsl', defs),
-    };
-  });
-}
-
+/**
+ * Batched transpose (conj: adjoint) of the last two dims: the stridedCopy entry over the
+ * swapped view, whose tiled path is the transpose kernel (and which carries deferred checks).
+ */
 function transpose(A: Tensor, conj: boolean): Tensor {
   const who = 'transpose';
   requireGpu(A, who, 'A');
-  const m = A.rows, n = A.cols;
-  const shape = [...A.shape.slice(0, -2), n, m];
-  const out = emptyGpu(A.dtype, shape, who);
-  const total = A.size;
-  if (total > 0xffffffff) throw new DeviceError(`${who}: ${total} elements exceed the kernel's 32-bit indexing`);
-  const io = { inputs: { src: A.gpuStorage() }, outputs: { dst: out.gpuStorage() } };
-  if (m >= TILE && n >= TILE) {
-    const tilesN = Math.ceil(n / TILE), tilesPerMat = Math.ceil(m / TILE) * tilesN;
-    const count = (total / (m * n)) * tilesPerMat;
-    runProgram(transposeProgram(A.dtype as GpuDType, true), {
-      ...io, uniforms: { m, n, total: count, conj: conj ? 1 : 0, tilesN, tilesPerMat }, workgroups: count,
-    });
-  } else {
-    runProgram(transposeProgram(A.dtype as GpuDType, false), {
-      ...io, uniforms: { m, n, total, conj: conj ? 1 : 0 }, workgroups: Math.ceil(total / WG),
-    });
-  }
-  // A deferred check (e.g. luSolve's pivot status) goes with the transposed result.
-  const check = A.pendingCheck();
-  if (check) out.setCheck(check);
-  return out;
+  const nd = A.ndim;
+  const strides = new Array<number>(nd);
+  for (let d = nd - 1, acc = 1; d >= 0; d--) { strides[d] = acc; acc *= A.shape[d]; }
+  [strides[nd - 2], strides[nd - 1]] = [strides[nd - 1], strides[nd - 2]];
+  const shape = [...A.shape.slice(0, -2), A.cols, A.rows];
+  return lookup('stridedCopy', A.dtype, 'gpu', who)(A, { shape, strides, offset: 0 }, conj);
 }
 
 export function registerTensorOpsGpu(): void {
