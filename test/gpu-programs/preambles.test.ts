@@ -15,6 +15,7 @@ import {
   trsmProgram, trsmDiagProgram, unitLowerProgram, unitLowerV4Program, unitLowerPlan, trsmBlockedProgram, trsmStepProgram, trsmCopyProgram,
 } from '../../src/backend/gpu/trsm.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
+import { svdScalePrograms } from '../../src/backend/gpu/svd_scale.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
 import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram, copyWordsProgram } from '../../src/backend/gpu/indexing.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
@@ -98,6 +99,7 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`qr_finish ${dt} F apart`, qrFinishProgram(dt, false));
     add(`qr_tw ${dt} nb=32`, qrTwProgram(dt, 32));
   }
+  for (const p of svdScalePrograms()) add(`svd scale ${p.name}`, p);
   for (const dt of ['float32', 'complex64'] as const) {
     for (const mode of ['DET', 'SLOGDET', 'SCAN'] as const) add(`lu_ops ${mode} ${dt}`, detProgram(mode, dt, 64));
     add(`lu_ops mark ${dt}`, markProgram(dt));

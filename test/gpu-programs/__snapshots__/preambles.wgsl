@@ -2031,6 +2031,45 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> W: array<vec2f>;
 @group(0) @binding(5) var<uniform> p: Params;
 
+// ---- svd scale svd.scale.max: svd.scale.max → scale_max_u32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  words: u32,
+  chunks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<u32>;
+@group(0) @binding(1) var<storage, read_write> part: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- svd scale svd.scale.apply: svd.scale.apply → scale_apply_u32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  words: u32,
+  chunks: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<u32>;
+@group(0) @binding(1) var<storage, read> part: array<u32>;
+@group(0) @binding(2) var<storage, read_write> t: array<u32>;
+@group(0) @binding(3) var<storage, read_write> exps: array<i32>;
+@group(0) @binding(4) var<storage, read_write> info: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- svd scale svd.scale.ldexp: svd.scale.ldexp → ldexp_u32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  group: u32,
+  sign: i32,
+  has_info: u32,
+}
+@group(0) @binding(0) var<storage, read> X: array<u32>;
+@group(0) @binding(1) var<storage, read> exps: array<i32>;
+@group(0) @binding(2) var<storage, read> info: array<i32>;
+@group(0) @binding(3) var<storage, read_write> out: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
 // ---- lu_ops DET float32: det → det_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
