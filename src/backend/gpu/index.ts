@@ -10,6 +10,7 @@ import { registerQrGpu } from './qr.js';
 import { registerElementwiseGpu } from './elementwise.js';
 import { registerReduceGpu } from './reduce.js';
 import { registerIndexingGpu } from './indexing.js';
+import { registerNormGpu } from './norm.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
@@ -23,4 +24,5 @@ export function registerGpu(): void {
   registerElementwiseGpu();
   registerReduceGpu();
   registerIndexingGpu();
+  registerNormGpu();
 }
