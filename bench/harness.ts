@@ -28,24 +28,42 @@ export interface BenchCase {
    * Checks the GPU result after the timing (throws if wrong; the time is then dropped).
    * After the timing, because reading back a gigabyte leaves the driver freeing its
    * staging memory for a while, which slowed the next half second of GPU calls 2–4×.
+   * It may return accuracy figures (column title → value, e.g. a backward-error ratio):
+   * they become columns of the case's table row (CaseResult.metrics).
    */
-  gpuCheck?: () => Promise<void>;
+  gpuCheck?: () => Promise<void | Record<string, number>>;
   peers?: { mathjs?: () => void; mlMatrix?: () => void };
   python?: { setup: string; stmt: string }; // numpy/scipy via /usr/bin/python3
   torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness
   targets?: BenchTarget[]; // lapis time / peer time must be ≤ maxRatio
+  /**
+   * This case's timing, over the run's (DEFAULT_TIMING or QUICK_TIMING): fewer samples
+   * and a `budgetSeconds` for a case whose call takes a second, so the suite keeps within
+   * its step's time limit. Applies to lapis, the GPU and the Python peers alike.
+   */
+  timing?: Partial<TimingOptions>;
 }
 
 export type SuiteFactory = () => BenchCase[] | Promise<BenchCase[]>;
 
 const suites = new Map<string, SuiteFactory>();
+const abouts = new Map<string, string>();
 
 /**
  * Registers a benchmark suite under `name`; `factory` builds the cases lazily, so data
  * is only made for suites that run. Registering a name twice replaces the factory.
+ * `about`: a paragraph printed under the suite's tables in docs/benchmarks.md (what
+ * its accuracy columns mean, say).
  */
-export function registerSuite(name: string, factory: SuiteFactory): void {
+export function registerSuite(name: string, factory: SuiteFactory, about?: string): void {
   suites.set(name, factory);
+  if (about) abouts.set(name, about);
+  else abouts.delete(name);
+}
+
+/** The `about` paragraph a suite was registered with, if any. */
+export function suiteAbout(name: string): string | undefined {
+  return abouts.get(name);
 }
 
 /** The registered suites, in registration order. */
@@ -77,6 +95,25 @@ export interface TimingOptions {
   slowCallSeconds: number;
   /** measureAsync: keep warming up for this long (after the first call) before timing. */
   warmSeconds?: number;
+  /**
+   * Seconds one measurement may take, warm-up included: no new sample starts past it
+   * (at least one is always taken), and a first call that alone outlasts it ends the
+   * measurement with an error (its time includes compilation and setup: not a figure).
+   */
+  budgetSeconds?: number;
+}
+
+/** `base` with a case's own timing fields over it. */
+export function caseTiming(base: TimingOptions, own?: Partial<TimingOptions>): TimingOptions {
+  if (!own) return base;
+  const o = { ...base };
+  for (const [k, v] of Object.entries(own)) if (v !== undefined) (o as unknown as Record<string, number>)[k] = v;
+  return o;
+}
+
+/** The error a measurement whose first call outlasted its budget ends with. */
+export function overBudget(firstSeconds: number, budgetSeconds: number): Error {
+  return new Error(`over the case's time budget: the first call took ${firstSeconds.toFixed(1)} s (budget ${budgetSeconds} s)`);
 }
 
 export const DEFAULT_TIMING: TimingOptions = {
@@ -128,20 +165,24 @@ const now = (): number => performance.now() / 1000;
 /** Warm-up, estimate, then the median per-call time over adaptive samples. */
 export function measureSync(fn: () => void, o: TimingOptions = DEFAULT_TIMING): Measurement {
   let est = Infinity;
+  const start = now();
+  const budget = o.budgetSeconds ?? Infinity;
   for (let i = 0; i < Math.max(1, o.warmup); i++) {
     const t0 = now();
     fn();
     est = Math.min(est, now() - t0);
     if (est >= o.slowCallSeconds) return { seconds: est, samples: 1, inner: 1 };
+    if (now() - start > budget) break;
   }
   const plan = planRepetitions(est, o);
   const times: number[] = [];
   for (let s = 0; s < plan.samples; s++) {
+    if (s > 0 && now() - start > budget) break;
     const t0 = now();
     for (let i = 0; i < plan.inner; i++) fn();
     times.push((now() - t0) / plan.inner);
   }
-  return { seconds: median(times), ...plan };
+  return { seconds: median(times), inner: plan.inner, samples: times.length };
 }
 
 /** `measureSync` for a body that returns a promise (GPU work ending with a sync). */
@@ -152,26 +193,33 @@ export async function measureAsync(fn: () => Promise<void>, o: TimingOptions = D
   // stand for the measurement (it did once, as a 3 s "inverse").
   // Then keep calling for warmSeconds: on the H200 every case's first ~0.3 s after its
   // setup ran 2–4× slow (clocks and the driver's staging memory settling, bench traces).
+  const start = now();
+  const budget = o.budgetSeconds ?? Infinity;
   let warmStart = now();
   for (let i = 0; i < Math.max(2, o.warmup) || (now() - warmStart < (o.warmSeconds ?? 0) && i < 1000); i++) {
     const t0 = now();
     await fn();
     const dt = now() - t0;
-    if (i === 0) warmStart = now();
+    if (i === 0) {
+      warmStart = now();
+      if (dt > budget) throw overBudget(dt, budget);
+    }
     if (i > 0) est = i === 1 ? dt : Math.min(est, dt);
     if (i > 0 && est >= o.slowCallSeconds) return { seconds: est, samples: 1, inner: 1 };
+    if (i > 0 && now() - start > budget) break;
   }
   const plan = planRepetitions(est, o);
   const times: number[] = [];
   for (let s = 0; s < plan.samples; s++) {
+    if (s > 0 && now() - start > budget) break;
     const t0 = now();
     for (let i = 0; i < plan.inner; i++) await fn();
     times.push((now() - t0) / plan.inner);
   }
   if (process.env.LAPIS_BENCH_TRACE) {
-    console.error(`  trace: est ${(est * 1e3).toFixed(3)} ms, ${plan.samples}×${plan.inner} calls, samples (ms): ${times.map((t) => (t * 1e3).toFixed(2)).join(' ')}`);
+    console.error(`  trace: est ${(est * 1e3).toFixed(3)} ms, ${times.length}×${plan.inner} calls, samples (ms): ${times.map((t) => (t * 1e3).toFixed(2)).join(' ')}`);
   }
-  return { seconds: median(times), ...plan };
+  return { seconds: median(times), inner: plan.inner, samples: times.length };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -196,6 +244,8 @@ export interface CaseResult {
   /** Why a column has no time (peer missing, error). */
   notes?: Partial<Record<ColumnName, string>>;
   targets: TargetResult[];
+  /** Accuracy figures of the lapis GPU result (column title → value), from its gpuCheck. */
+  metrics?: Record<string, number>;
 }
 
 export interface MachineInfo {
@@ -220,6 +270,10 @@ export interface SuiteResult {
   quick: boolean;
   machine: MachineInfo;
   cases: CaseResult[];
+  /** The suite's `about` paragraph (registerSuite), printed under its tables. */
+  about?: string;
+  /** Written while the suite was still running (a run stopped by a time limit leaves this). */
+  incomplete?: boolean;
 }
 
 /** The lapis column a target compares. */
@@ -327,9 +381,27 @@ const COLUMN_TITLE: Record<ColumnName, string> = {
   torch: 'torch',
 };
 
+/** An accuracy figure: three significant digits, exponent form outside [0.01, 1e4). */
+export function fmtMetric(x: number | undefined): string {
+  if (x === undefined) return '—';
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a < 0.01 || a >= 1e4) return x.toExponential(1);
+  return String(Number(x.toPrecision(3)));
+}
+
+/** The metric titles of a set of cases, in first-seen order. */
+function metricColumns(cases: readonly CaseResult[]): string[] {
+  const out: string[] = [];
+  for (const c of cases) for (const k of Object.keys(c.metrics ?? {})) if (!out.includes(k)) out.push(k);
+  return out;
+}
+
 /** Header and rows of the result table, as strings (shared by the console and markdown forms). */
 export function tableRows(cases: readonly CaseResult[]): { header: string[]; rows: string[][] } {
   const cols = timeColumns(cases);
+  const metrics = metricColumns(cases);
   const ratios = ratioColumns(cases);
   const hasFlops = cases.some((c) => c.flops);
   const cpuRate = hasFlops && cols.includes('lapis');
@@ -340,6 +412,7 @@ export function tableRows(cases: readonly CaseResult[]): { header: string[]; row
     ...(cpuRate ? ['cpu rate'] : []),
     ...(gpuRate ? ['gpu rate'] : []),
     ...ratios.map((r) => `${r.device === 'gpu' ? 'gpu' : 'cpu'}÷${r.vs}`),
+    ...metrics,
     'targets',
   ];
   const rows = cases.map((c) => [
@@ -348,6 +421,7 @@ export function tableRows(cases: readonly CaseResult[]): { header: string[]; row
     ...(cpuRate ? [fmtGflops(c.flops, c.ms.lapis)] : []),
     ...(gpuRate ? [fmtGflops(c.flops, c.ms.gpu)] : []),
     ...ratios.map((r) => fmtRatio(ratioOf(c, r.device, r.vs))),
+    ...metrics.map((k) => fmtMetric(c.metrics?.[k])),
     fmtTargets(c),
   ]);
   return { header, rows };
@@ -433,11 +507,16 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
   ];
   for (const r of sorted) {
     out.push(`## ${r.suite} — ${r.host}`, '');
-    out.push(`Measured ${r.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}${r.quick ? ' (quick smoke run: few repetitions, not for claims)' : ''}.`, '');
+    out.push(
+      `Measured ${r.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}${r.quick ? ' (quick smoke run: few repetitions, not for claims)' : ''}` +
+        `${r.incomplete ? ' (incomplete: the run stopped before its last case; cases without times were not reached)' : ''}.`,
+      '',
+    );
     out.push(machineLine(r.machine), '');
     out.push(markdownTable(r.cases), '');
     const errs = r.cases.flatMap((c) => Object.entries(c.notes ?? {}).map(([col, why]) => `- ${c.name}, ${col}: ${why}`));
     if (errs.length) out.push('Notes:', '', ...errs, '');
+    if (r.about) out.push(r.about, '');
   }
   return out.join('\n').trimEnd() + '\n';
 }

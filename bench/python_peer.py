@@ -1,12 +1,14 @@
 """Times numpy/scipy (or torch on CUDA) statements for bench/run.ts.
 
 Reads one JSON object on stdin:
-  {"kind": "numpy" | "torch" | "info", "timing": {...}, "cases": [{"name", "setup", "stmt"}]}
-and writes one JSON object on stdout: {"info": {...}, "results": [{"name", "seconds", "samples", "inner"} |
-{"name", "error"}]}. Each case's setup runs once in a fresh namespace (with np, and torch for
-torch cases); stmt is compiled once and timed like the JS side: warm-up, an estimate, then the
-median per-call time over adaptive samples. Torch samples are bracketed by
-torch.cuda.synchronize() so queued kernels are counted.
+  {"kind": "numpy" | "torch" | "info", "timing": {...}, "cases": [{"name", "setup", "stmt", "timing"?}]}
+(a case's own "timing" fields go over the request's) and writes one JSON object on stdout:
+{"info": {...}, "results": [{"name", "seconds", "samples", "inner"} | {"name", "error"}]}.
+Each case's setup runs once in a fresh namespace (with np, and torch for torch cases); stmt
+is compiled once and timed like the JS side: warm-up, an estimate, then the median per-call
+time over adaptive samples, within the case's budgetSeconds if it has one (no sample starts
+past it, at least one is taken). Torch samples are bracketed by torch.cuda.synchronize() so
+queued kernels are counted.
 """
 import json
 import math
@@ -35,6 +37,8 @@ def plan(est, o):
 
 def measure(run, sync, o):
     est = float("inf")
+    start = time.perf_counter()
+    budget = o.get("budgetSeconds") or float("inf")
     for _ in range(max(1, o["warmup"])):
         sync()
         t0 = time.perf_counter()
@@ -43,15 +47,19 @@ def measure(run, sync, o):
         est = min(est, time.perf_counter() - t0)
         if est >= o["slowCallSeconds"]:
             return {"seconds": est, "samples": 1, "inner": 1}
+        if time.perf_counter() - start > budget:
+            break
     inner, samples = plan(est, o)
     times = []
-    for _ in range(samples):
+    for s in range(samples):
+        if s > 0 and time.perf_counter() - start > budget:
+            break
         sync()
         t0 = time.perf_counter()
         run(inner)
         sync()
         times.append((time.perf_counter() - t0) / inner)
-    return {"seconds": median(times), "samples": samples, "inner": inner}
+    return {"seconds": median(times), "samples": len(times), "inner": inner}
 
 
 def make_runner(stmt, name, ns):
@@ -147,6 +155,7 @@ def main():
         "maxSamples": o.get("maxSamples", 50),
         "warmup": o.get("warmup", 1),
         "slowCallSeconds": o.get("slowCallSeconds", 3.0),
+        "budgetSeconds": o.get("budgetSeconds"),
     }
     results = []
     base = {}
@@ -180,7 +189,7 @@ def main():
                 def run(n, code=code, ns=ns):
                     for _ in range(n):
                         exec(code, ns)
-            r = measure(run, sync, o)
+            r = measure(run, sync, {**o, **{k: v for k, v in case.get("timing", {}).items() if v is not None}})
             r["name"] = case["name"]
             results.append(r)
         except Exception as e:  # noqa: BLE001

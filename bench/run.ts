@@ -15,6 +15,7 @@ import * as lapis from '../src/index.js';
 import {
   DEFAULT_TIMING,
   QUICK_TIMING,
+  caseTiming,
   evaluateTargets,
   formatTable,
   measureAsync,
@@ -22,6 +23,7 @@ import {
   registeredSuites,
   renderMarkdown,
   renderSvg,
+  suiteAbout,
   type BenchCase,
   type CaseResult,
   type ColumnName,
@@ -120,7 +122,7 @@ interface PyResult {
   results: Array<{ name: string; seconds?: number; error?: string }>;
 }
 
-function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: string; setup: string; stmt: string }>, timing: TimingOptions, threads: number | null): PyResult {
+function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: string; setup: string; stmt: string; timing?: Partial<TimingOptions> }>, timing: TimingOptions, threads: number | null): PyResult {
   const env = { ...process.env };
   if (threads) {
     // numpy/scipy get the same number of threads as lapis.
@@ -189,6 +191,8 @@ async function runSuite(
   suite: string,
   cases: BenchCase[],
   ctx: { timing: TimingOptions; quick: boolean; host: string; py: string | null; torchPy: string | null; gpu: GpuState | null; threads: number | null },
+  /** Called with the results so far (incomplete) after each case: a run stopped by a time limit keeps them. */
+  progress?: (partial: SuiteResult) => void,
 ): Promise<SuiteResult> {
   const results: CaseResult[] = cases.map((c) => ({ name: c.name, flops: c.flops, ms: {}, notes: {}, targets: [] }));
   // Failures are printed after the case's progress line, not inside it.
@@ -214,7 +218,7 @@ async function runSuite(
     }
     process.stderr.write(`  ${kind}: ${idx.length} case(s) in ${py}… `);
     try {
-      const r = runPython(py, kind, idx.map((i) => ({ name: cases[i].name, ...(kind === 'numpy' ? cases[i].python! : cases[i].torch!) })), ctx.timing, ctx.threads);
+      const r = runPython(py, kind, idx.map((i) => ({ name: cases[i].name, ...(kind === 'numpy' ? cases[i].python! : cases[i].torch!), timing: cases[i].timing })), ctx.timing, ctx.threads);
       pyInfo = { ...pyInfo, ...r.info };
       r.results.forEach((x, j) => {
         if (x.seconds !== undefined) results[idx[j]].ms[kind] = x.seconds * 1e3;
@@ -228,8 +232,32 @@ async function runSuite(
     flush();
   }
 
+  const snapshot = (incomplete: boolean): SuiteResult => {
+    const cpus = os.cpus();
+    const machine: MachineInfo = {
+      host: ctx.host,
+      cpu: cpus[0]?.model?.trim() ?? 'unknown',
+      cores: os.availableParallelism?.() ?? cpus.length,
+      threads: ctx.threads,
+      gemmKernel: safe(() => lapis.gemmKernel()),
+      platform: process.platform,
+      arch: process.arch,
+      node: process.version,
+      gpu: ctx.gpu?.ok ? ctx.gpu.desc : null,
+      ...(ctx.gpu && !ctx.gpu.ok && ctx.gpu.note ? { gpuNote: ctx.gpu.note } : {}),
+      python: pyInfo,
+      ...(absent.length ? { peersAbsent: absent } : {}),
+    };
+    const about = suiteAbout(suite);
+    return {
+      suite, host: ctx.host, date: new Date().toISOString(), quick: ctx.quick, machine, cases: results,
+      ...(about ? { about } : {}), ...(incomplete ? { incomplete } : {}),
+    };
+  };
+
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i];
+    const timing = caseTiming(ctx.timing, c.timing);
     process.stderr.write(`  ${c.name}…`);
     const sync: Array<[ColumnName, (() => void) | undefined]> = [
       ['lapis', c.lapis],
@@ -239,7 +267,7 @@ async function runSuite(
     for (const [col, fn] of sync) {
       if (!fn) continue;
       try {
-        results[i].ms[col] = measureSync(fn, ctx.timing).seconds * 1e3;
+        results[i].ms[col] = measureSync(fn, timing).seconds * 1e3;
       } catch (e) {
         note(i, col, (e as Error).message.split('\n')[0]);
       }
@@ -249,9 +277,10 @@ async function runSuite(
       // Without an adapter the machine line says why; no per-case note.
       if (ctx.gpu?.ok) {
         try {
-          const ms = (await measureAsync(c.gpu, ctx.timing)).seconds * 1e3;
+          const ms = (await measureAsync(c.gpu, timing)).seconds * 1e3;
           if (c.gpuCheck) {
-            await c.gpuCheck();
+            const metrics = await c.gpuCheck();
+            if (metrics && Object.keys(metrics).length) results[i].metrics = metrics;
             // Reading back a gigabyte leaves the driver releasing its staging memory for a
             // while (the next case's first ~0.3 s ran 2–4× slow on the H200): let it finish.
             await new Promise((r) => setTimeout(r, 2000));
@@ -265,25 +294,10 @@ async function runSuite(
     results[i].targets = evaluateTargets(c.targets, results[i].ms);
     process.stderr.write(' done\n');
     flush();
+    if (progress && i < cases.length - 1) progress(snapshot(true));
   }
   for (const r of results) if (r.notes && !Object.keys(r.notes).length) delete r.notes;
-
-  const cpus = os.cpus();
-  const machine: MachineInfo = {
-    host: ctx.host,
-    cpu: cpus[0]?.model?.trim() ?? 'unknown',
-    cores: os.availableParallelism?.() ?? cpus.length,
-    threads: ctx.threads,
-    gemmKernel: safe(() => lapis.gemmKernel()),
-    platform: process.platform,
-    arch: process.arch,
-    node: process.version,
-    gpu: ctx.gpu?.ok ? ctx.gpu.desc : null,
-    ...(ctx.gpu && !ctx.gpu.ok && ctx.gpu.note ? { gpuNote: ctx.gpu.note } : {}),
-    python: pyInfo,
-    ...(absent.length ? { peersAbsent: absent } : {}),
-  };
-  return { suite, host: ctx.host, date: new Date().toISOString(), quick: ctx.quick, machine, cases: results };
+  return snapshot(false);
 }
 
 function readResults(dir: string): SuiteResult[] {
@@ -357,12 +371,13 @@ async function main(): Promise<void> {
       torchPy = torchPython();
       console.error(`  torch: ${torchPy ?? 'none (no python3 with torch and CUDA)'}`);
     }
-    const r = await runSuite(n, cases, { timing, quick: args.quick, host, py, torchPy: torchPy ?? null, gpu: gpu ?? null, threads });
+    const file = join(resultsDir, `${n}-${host}.json`);
+    const save = (r: SuiteResult) => writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
+    const r = await runSuite(n, cases, { timing, quick: args.quick, host, py, torchPy: torchPy ?? null, gpu: gpu ?? null, threads }, save);
     cases = [];
     (globalThis as { gc?: () => void }).gc?.();
     console.log(`\n${n} on ${host}\n${formatTable(r.cases)}\n`);
-    const file = join(resultsDir, `${n}-${host}.json`);
-    writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
+    save(r);
     console.error(`wrote ${file}`);
   }
   writeDocs(outRoot);

@@ -18,6 +18,10 @@ import {
   targetSummary,
   registerSuite,
   registeredSuites,
+  suiteAbout,
+  caseTiming,
+  fmtMetric,
+  tableRows,
   DEFAULT_TIMING,
   type CaseResult,
   type SuiteResult,
@@ -292,5 +296,82 @@ describe('bench harness table columns', () => {
     expect(t).toContain('gpu rate');
     expect(t).not.toContain('cpu rate');
     expect(t).not.toContain('lapis cpu');
+  });
+});
+
+describe('bench harness per-case timing, budgets, accuracy columns', () => {
+  const fast: TimingOptions = { targetSeconds: 0.01, minSampleSeconds: 0.001, minSamples: 3, maxSamples: 5, warmup: 1, slowCallSeconds: 1 };
+  const spin = (ms: number) => {
+    const t = performance.now();
+    while (performance.now() - t < ms);
+  };
+
+  it('caseTiming lays a case\'s fields over the run\'s and skips undefined ones', () => {
+    expect(caseTiming(DEFAULT_TIMING)).toBe(DEFAULT_TIMING);
+    const t = caseTiming(DEFAULT_TIMING, { minSamples: 2, budgetSeconds: 25, maxSamples: undefined });
+    expect(t).toEqual({ ...DEFAULT_TIMING, minSamples: 2, budgetSeconds: 25 });
+    expect(DEFAULT_TIMING.budgetSeconds).toBeUndefined();
+  });
+
+  it('measureSync starts no sample past the budget but takes at least one', () => {
+    let calls = 0;
+    // 20 ms calls, 8 samples wanted, a 50 ms budget: warm-up and at most a few samples
+    const m = measureSync(() => { calls++; spin(20); }, { ...fast, targetSeconds: 10, minSamples: 8, maxSamples: 8, budgetSeconds: 0.05 });
+    expect(m.samples).toBeGreaterThanOrEqual(1);
+    expect(m.samples).toBeLessThan(8);
+    expect(calls).toBe(1 + m.samples * m.inner);
+    expect(m.seconds).toBeGreaterThanOrEqual(0.019);
+  });
+
+  it('measureAsync keeps to the budget and reports the samples it took', async () => {
+    let calls = 0;
+    const m = await measureAsync(async () => { calls++; spin(20); }, { ...fast, targetSeconds: 10, minSamples: 8, maxSamples: 8, budgetSeconds: 0.1 });
+    expect(m.samples).toBeGreaterThanOrEqual(1);
+    expect(m.samples).toBeLessThan(8);
+    expect(calls).toBe(2 + m.samples * m.inner);
+  });
+
+  it('measureAsync: a first call longer than the budget is an error, not a figure', async () => {
+    let calls = 0;
+    await expect(measureAsync(async () => { calls++; spin(30); }, { ...fast, budgetSeconds: 0.01 })).rejects.toThrow(/time budget: the first call took/);
+    expect(calls).toBe(1);
+  });
+
+  it('fmtMetric: three significant digits, exponent form for tiny or huge values', () => {
+    expect(fmtMetric(0.4127966)).toBe('0.413');
+    expect(fmtMetric(12.34)).toBe('12.3');
+    expect(fmtMetric(0.0033891)).toBe('3.4e-3');
+    expect(fmtMetric(117000)).toBe('1.2e+5');
+    expect(fmtMetric(0)).toBe('0');
+    expect(fmtMetric(Infinity)).toBe('Infinity');
+    expect(fmtMetric(undefined)).toBe('—');
+  });
+
+  it('accuracy figures become columns before the targets, — where a case has none', () => {
+    const a = { ...caseResult('svd 1024', { gpu: 50, torch: 55.6 }, [{ vs: 'torch', maxRatio: 1 }]), metrics: { 'backward err': 0.41, orthogonality: 0.56 } };
+    const b = { ...caseResult('svdvals 4096', { gpu: 300, torch: 400 }), metrics: { 'σ err': 0.02 } };
+    const c = caseResult('plain', { gpu: 1 });
+    const { header, rows } = tableRows([a, b, c]);
+    expect(header.slice(-4)).toEqual(['backward err', 'orthogonality', 'σ err', 'targets']);
+    expect(rows[0].slice(-4)).toEqual(['0.41', '0.56', '—', 'PASS torch ≤ 1']);
+    expect(rows[1].slice(-4, -1)).toEqual(['—', '—', '0.02']);
+    expect(rows[2].slice(-4, -1)).toEqual(['—', '—', '—']);
+    // no metrics anywhere: no extra columns
+    expect(tableRows([c]).header).toEqual(['case', 'lapis gpu', 'targets']);
+  });
+
+  it('renderMarkdown prints a suite\'s about paragraph and flags an incomplete run', () => {
+    const r = { ...suiteResult('svd-gpu', 'h200', [caseResult('svd 1024', { gpu: 50 })]), about: 'Accuracy columns: ratios.', incomplete: true };
+    const md = renderMarkdown([r]);
+    expect(md).toContain('Accuracy columns: ratios.');
+    expect(md).toContain('(incomplete: the run stopped before its last case');
+    expect(renderMarkdown([suiteResult('svd-gpu', 'h200', [])])).not.toContain('incomplete');
+  });
+
+  it('registerSuite keeps the about paragraph by name', () => {
+    registerSuite('harness-about-suite', () => [], 'About this suite.');
+    expect(suiteAbout('harness-about-suite')).toBe('About this suite.');
+    registerSuite('harness-about-suite', () => []);
+    expect(suiteAbout('harness-about-suite')).toBeUndefined();
   });
 });
