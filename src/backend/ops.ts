@@ -135,11 +135,14 @@ export interface OpSignatures {
   /** Singular values above the rank threshold, int32 of the batch shape, and the SVD status. */
   matrixRank: (A: Tensor, tol: RankTolerance) => { rank: Tensor<'int32'>; info: InfoTensor };
   /**
-   * Minimum-norm least squares through the SVD (gelsd-style scaling), A (…, m, n) and B
-   * (…, m, k) of one dtype over plan's broadcast batch; rtol: singular values ≤ rtol·σ_max
-   * count as zero. info: A's SVD status (the solution is NaN where non-zero).
+   * Least squares, A (…, m, n) and B (…, m, k) of one dtype over plan's broadcast batch, with
+   * gelsd-style power-of-two scaling. driver 'gelsd': minimum norm through the SVD; rtol:
+   * singular values ≤ rtol·σ_max count as zero; info: A's SVD status (the solution is NaN
+   * where non-zero). driver 'gels': QR for full-rank A (tall: R⁻¹·Qᴴ·B, wide: the minimum-norm
+   * Q·R⁻ᴴ·B from the QR of Aᴴ); info k > 0 where |r_kk| ≤ rtol·max|r_ii| (rank-deficient:
+   * the public function throws), −1 for NaN/Inf; rank = min(m, n), singularValues empty [0].
    */
-  lstsq: (A: Tensor, B: Tensor, plan: BatchPlan, rtol: number) => LstsqOutput;
+  lstsq: (A: Tensor, B: Tensor, plan: BatchPlan, rtol: number, driver: LstsqDriver) => LstsqOutput;
   /**
    * Vector p-norms (any p, ±Infinity, 0) over `dims` of x (all dims: the flattened norm), scaled so
    * 1e±300 entries neither over- nor underflow; the real dtype, dims dropped or kept as 1.
@@ -222,11 +225,18 @@ export interface RankTolerance {
   hermitian: boolean;
 }
 
-/** What `lstsq` entries return: linalg.lstsq's result plus the SVD status. */
+/** lstsq's drivers (torch's names): 'gelsd' the SVD (any rank, minimum norm), 'gels' QR (full rank). */
+export type LstsqDriver = 'gelsd' | 'gels';
+
+/** What `lstsq` entries return: linalg.lstsq's result plus the SVD (gelsd) or QR (gels) status. */
 export interface LstsqOutput {
   /** (…, n, k) minimum-norm solution. */
   solution: Tensor;
-  /** (…, k) squared residual norms when m > n and every matrix has full rank, else shape [0]. */
+  /**
+   * (…, k) squared residual norms when m > n; else shape [0]. CPU gelsd: shape [0] too unless
+   * every matrix has full rank; the GPU (which cannot read the ranks) always returns (…, k)
+   * for m > n, NaN for matrices of rank < n.
+   */
   residuals: Tensor;
   rank: Tensor<'int32'>;
   singularValues: Tensor;

@@ -96,7 +96,7 @@ const T: Record<string, Entry> = {
   'linalg.matrixRank': { who: 'matrixRank', call: (a, o) => L.matrixRank(a as never, o as never), valid: () => [A3(), {}], optsAt: 1,
     booleans: ['hermitian'], numbers: ['atol', 'rtol'], tensorsAt: [0] },
   'linalg.lstsq': { who: 'lstsq', call: (a, b, o) => L.lstsq(a as never, b as never, o as never), valid: () => [A3(), B3(), {}], optsAt: 2,
-    numbers: ['rcond'], tensorsAt: [0, 1] },
+    numbers: ['rcond'], enums: ['driver'], tensorsAt: [0, 1] },
   'linalg.norm': { who: 'norm', call: (a, p, o) => L.norm(a as never, p as never, o as never), valid: () => [A3(), undefined, {}], optsAt: 2,
     booleans: ['keepdim'], numbers: ['dim'], tensorsAt: [0], scalars: [[1, NaN], [1, 'x'], [1, {}]] },
   'linalg.cond': { who: 'cond', call: (a, p) => L.cond(a as never, p as never), valid: () => [A3()], tensorsAt: [0],

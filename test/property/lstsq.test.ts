@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { linalg, Rng, tensor, ShapeError, ArgumentError, type FloatDType } from '../../src/index.js';
+import { linalg, Rng, tensor, ShapeError, ArgumentError, LinAlgError, type FloatDType } from '../../src/index.js';
 import {
   type M, fromTensor, toTensor, randomM, randomUnitary, cols, mul, adj, sub, fro, epsD, isComplexD, geometric,
   scaleCols, zerosM, withSingularValues, scaleM,
@@ -243,5 +243,59 @@ describe('lstsq: batches, vectors, errors', () => {
   it('bad arguments throw typed errors', () => {
     expect(() => linalg.lstsq([[1, 2], [3, 4]], [[1], [2], [3]])).toThrow(ShapeError);
     expect(() => linalg.lstsq([[1, 2]], [[1]], { rcond: NaN })).toThrow(ArgumentError);
+  });
+});
+
+describe("lstsq driver 'gels' (QR, full rank)", () => {
+  for (const dtype of DTYPES) {
+    it(`${dtype}: tall, square and wide agree with 'gelsd' (broadcast batch)`, () => {
+      const rng = new Rng(401);
+      const cplx = isComplexD(dtype);
+      for (const [m, n] of [[9, 4], [5, 5], [4, 9]]) {
+        const As = [randomM(m, n, rng, cplx), randomM(m, n, rng, cplx)];
+        const Bs = [randomM(m, 3, rng, cplx), randomM(m, 3, rng, cplx), randomM(m, 3, rng, cplx)];
+        const A = toTensor(As, dtype, [2, 1]), B = toTensor(Bs, dtype, [3]);
+        const q = linalg.lstsq(A, B, { driver: 'gels' }), s = linalg.lstsq(A, B);
+        expect(q.driver).toBe('gels');
+        expect(s.driver).toBe('gelsd');
+        expect(q.solution.shape).toEqual([2, 3, n, 3]);
+        expect(Array.from(q.rank.dataSync())).toEqual([Math.min(m, n), Math.min(m, n)]);
+        expect(q.singularValues.shape).toEqual([0]);
+        const tol = 200 * Math.max(m, n) * epsD(dtype);
+        for (let f = 0; f < 6; f++) expect(relErr(fromTensor(q.solution, f), fromTensor(s.solution, f))).toBeLessThan(tol);
+        if (m > n) {
+          expect(q.residuals.shape).toEqual([2, 3, 3]);
+          const rq = q.residuals.dataSync(), rs = s.residuals.dataSync();
+          rq.forEach((v, i) => expect(Math.abs(v - rs[i])).toBeLessThan(tol * rs[i] + 1e-30));
+        } else {
+          expect(q.residuals.shape).toEqual([0]);
+        }
+        // wide: the minimum-norm solution lies in A's row space (gelsd's answer, checked above)
+      }
+    });
+  }
+
+  it('rank-deficient A throws LinAlgError naming gelsd; NaN gives NaN; vector B; bad driver', () => {
+    const a = tensor([[1, 2], [2, 4], [3, 6]]);
+    expect(() => linalg.lstsq(a, [[1], [2], [3]], { driver: 'gels' })).toThrow(/rank-deficient.*'gelsd'/);
+    expect(() => linalg.lstsq(tensor([[1, 2, 3], [2, 4, 6]]), [[1], [2]], { driver: 'gels' })).toThrow(LinAlgError);
+    const r = linalg.lstsq(tensor([[1, NaN], [0, 1], [1, 1]]), [1, 2, 3], { driver: 'gels' });
+    expect(Array.from(r.solution.dataSync()).every(Number.isNaN)).toBe(true);
+    const v = linalg.lstsq([[1, 0], [0, 1], [1, 1]], tensor([1, 2, 3]), { driver: 'gels' });
+    expect(v.solution.shape).toEqual([2]);
+    expect(v.residuals.shape).toEqual([]);
+    const x = v.solution.dataSync();
+    expect(Math.abs(x[0] - 1) + Math.abs(x[1] - 2)).toBeLessThan(1e-14);
+    expect(() => linalg.lstsq([[1]], [[1]], { driver: 'svd' as never })).toThrow(/lstsq: .*driver/);
+  });
+
+  it('scaled entries near 1e-300 and 1e300 keep the solution (power-of-two scaling)', () => {
+    const rng = new Rng(402);
+    const a = randomM(7, 3, rng, false), b = randomM(7, 2, rng, false);
+    const ref = linalg.lstsq(toTensor([a], 'float64', []), toTensor([b], 'float64', []), { driver: 'gels' }).solution;
+    for (const [sa, sb] of [[1e-300, 1], [1e300, 1e290], [1e-300, 1e-290], [1, 1e300]]) {
+      const r = linalg.lstsq(toTensor([scaleM(a, sa)], 'float64', []), toTensor([scaleM(b, sb)], 'float64', []), { driver: 'gels' });
+      expect(relErr(fromTensor(r.solution), scaleM(fromTensor(ref), sb / sa))).toBeLessThan(1e-13);
+    }
   });
 });
