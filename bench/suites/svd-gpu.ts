@@ -372,8 +372,7 @@ function lstsqCase(m: number, n: number, k: number, timing: Partial<TimingOption
   let A: Float32Array | undefined, B: Float32Array | undefined, Ag: Tensor | undefined, Bg: Tensor | undefined;
   const seed = 401 + m + n;
   const who = `lstsq ${m}×${n}`;
-  // `driver` comes with the GPU lstsq of issue 14 (helper 4); cast so this compiles before it lands
-  const opts = { driver: 'gels' } as Parameters<typeof linalg.lstsq>[2];
+  let ran: string | undefined;
   return gpuCase({
     name: `gpu lstsq ${m}×${n}, ${k} RHS, driver gels`,
     target,
@@ -388,10 +387,12 @@ function lstsqCase(m: number, n: number, k: number, timing: Partial<TimingOption
       Bg = Tensor.fromStorage('float32', [m, k], B).to('gpu');
     },
     run: () => {
-      const r = linalg.lstsq(Ag!, Bg!, opts);
+      const r = linalg.lstsq(Ag!, Bg!, { driver: 'gels' });
+      ran = r.driver;
       return [r.solution, r.residuals, r.rank, r.singularValues];
     },
     check: async ([Xt]) => {
+      if (ran !== 'gels') fail(`${who}: driver '${ran}' ran, not 'gels'`);
       const X = await f32(Xt);
       const a: Mat = { d: A!, off: 0, rows: m, cols: n, c: 1 };
       const x: Mat = { d: X, off: 0, rows: n, cols: k, c: 1 };
