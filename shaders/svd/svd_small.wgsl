@@ -1,0 +1,436 @@
+// SVD of a batch of small m×n matrices (m ≥ n ≤ 32), float32 or complex64, one dispatch:
+// one-sided (Hestenes) Jacobi on the columns of each matrix inside one workgroup.
+//
+// Bindings (src/backend/gpu/svd_small.ts): A (…, m, n) row-major → S (…, n), info (…),
+// U (…, m, ncols), Vh (…, n, n). Uniforms: count (matrices), m, n, ncols (m with
+// fullMatrices, else n), np (n rounded up to even), tol (√m·eps), uv (0: singular values
+// only: no V accumulation, U and Vh untouched; a uniform, so svdvals shares the variant).
+//
+// Layout: G matrices per workgroup, NT = P·L threads each: P = NC/2 column pairs of a
+// round-robin step, L lanes per pair. X (the scaled matrix, column-major with odd stride
+// LDX against bank conflicts) and V (column-major, stride NC) live in workgroup memory.
+//
+// Steps: (1) scale by 2^-e so max|a| is in [0.5, 1): e from the largest magnitude as a u32
+// bit pattern, the scaling by integer bit arithmetic (exact for subnormal inputs and
+// outputs, which GPUs may flush in float arithmetic). NaN/Inf input: X = 0, NaN outputs,
+// info −1. (2) Sweeps of NP−1 steps; per step each pair's lanes sum |x_p|², |x_q|², x_pᴴx_q
+// over their rows with the columns scaled by 2^-s_p, 2^-s_q (per-column exponents kept
+// near the column norm, so columns down to ~2^-100 neither underflow nor lose accuracy),
+// every lane adds the L partials in the same order (identical rotation parameters without a
+// second barrier), rotates when |g_pq| > tol·√(g_pp·g_qq) (Rutishauser's formulas; the
+// projection with c = 1 when the norms are over 1/eps apart, as native/src/svd/svd.cpp),
+// and updates its rows of X and V. A sweep without rotations ends the matrix's iteration;
+// CAP sweeps → info = CAP. (3) σ_j = ‖x_j‖ (sorted by rank counting on bit patterns),
+// U = x_j/σ_j, columns with σ = 0 and the extra fullMatrices columns completed to an
+// orthonormal set (Gram–Schmidt twice of the unit vector e_i with the largest residual).
+#include "common/linear_id.wgsl"
+#include "common/complex.wgsl"
+
+const G: u32 = ${G}u;       // matrices per workgroup
+const NT: u32 = ${NT}u;     // threads per matrix
+const L: u32 = ${L}u;       // lanes per column pair
+const NC: u32 = ${NC}u;     // column capacity (even)
+const LDX: u32 = ${LDX}u;   // column stride of X (odd)
+const XCAP: u32 = ${XCAP}u; // words of T per matrix for X
+const CAP: u32 = ${CAP}u;   // sweep cap
+const EPS: f32 = 1.1920928955e-7;
+
+var<workgroup> xs: array<${T}, ${XALL}>;
+var<workgroup> vs: array<${T}, ${VALL}>;
+var<workgroup> part: array<vec4f, ${WG}>;
+var<workgroup> sc: array<i32, ${GNC}>;    // per-column exponent s_j
+var<workgroup> nrm: array<f32, ${GNC}>;   // final ‖x_j·2^-s_j‖²
+var<workgroup> key: array<u32, ${GNC}>;   // σ_j (scaled matrix) as bits, for the sort
+var<workgroup> perm: array<u32, ${GNC}>;  // rank → column
+var<workgroup> amax: array<atomic<u32>, G>;
+var<workgroup> rot: array<atomic<u32>, G>;
+var<workgroup> pick: array<atomic<u32>, G>;
+var<workgroup> conv: array<u32, G>;
+var<workgroup> rank0: array<u32, G>;      // columns with σ > 0
+var<workgroup> wflag: u32;
+
+fn nan_f32() -> f32 {
+  var bits = 0x7fc00000u;
+  return bitcast<f32>(bits);
+}
+
+// 2^k for -126 ≤ k ≤ 127.
+fn pow2(k: i32) -> f32 { return bitcast<f32>(u32(k + 127) << 23u); }
+
+// The e with |x|·2^-e in [0.5, 1) for a magnitude bit pattern (subnormals included); 0 for 0.
+fn expo(mag: u32) -> i32 {
+  if (mag == 0u) { return 0; }
+  let ex = i32(mag >> 23u);
+  if (ex > 0) { return ex - 126; }
+  return i32(31u - countLeadingZeros(mag)) - 148;
+}
+
+// x·2^k exactly (correctly rounded when the result is subnormal), by integer arithmetic.
+fn ldexp_exact(x: f32, k: i32) -> f32 {
+  let bits = bitcast<u32>(x);
+  let sign = bits & 0x80000000u;
+  let mag = bits & 0x7fffffffu;
+  if (mag == 0u || mag >= 0x7f800000u) { return x; }
+  var ex = i32(mag >> 23u);
+  var man = mag & 0x7fffffu;
+  if (ex == 0) {
+    let sh = countLeadingZeros(man) - 8u;
+    man = (man << sh) & 0x7fffffu;
+    ex = 1 - i32(sh);
+  }
+  let ne = ex + k;
+  if (ne >= 255) { return bitcast<f32>(sign | 0x7f800000u); }
+  if (ne >= 1) { return bitcast<f32>(sign | (u32(ne) << 23u) | man); }
+  let shift = u32(1 - ne);
+  if (shift > 24u) { return bitcast<f32>(sign); }
+  let full = man | 0x800000u;
+  var q = full >> shift;
+  let rem = full & ((1u << shift) - 1u);
+  let hf = 1u << (shift - 1u);
+  if (rem > hf || (rem == hf && (q & 1u) == 1u)) { q = q + 1u; }
+  return bitcast<f32>(sign | q);
+}
+
+// floor(log2(x)/2) for a positive normal x.
+fn half_exp(x: f32) -> i32 { return (i32((bitcast<u32>(x) >> 23u) & 0xffu) - 127) >> 1u; }
+
+#if IS_COMPLEX
+fn magbits(v: vec2f) -> u32 { return max(bitcast<u32>(v.x) & 0x7fffffffu, bitcast<u32>(v.y) & 0x7fffffffu); }
+fn tldexp(v: vec2f, k: i32) -> vec2f { return vec2f(ldexp_exact(v.x, k), ldexp_exact(v.y, k)); }
+fn abs2(v: vec2f) -> f32 { return dot(v, v); }
+fn dotc(a: vec2f, b: vec2f) -> vec2f { return vec2f(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x); }
+fn tnan() -> vec2f { return vec2f(nan_f32(), nan_f32()); }
+// G's phase times s (G = (gr, gi), |G| = ag > 0).
+fn phase(gr: f32, gi: f32, ag: f32, s: f32) -> vec2f { return vec2f(gr, gi) * (s / ag); }
+fn coef(gr: f32, gi: f32, d: f32) -> vec2f { return vec2f(gr, gi) / d; }
+#else
+fn magbits(v: f32) -> u32 { return bitcast<u32>(v) & 0x7fffffffu; }
+fn tldexp(v: f32, k: i32) -> f32 { return ldexp_exact(v, k); }
+fn abs2(v: f32) -> f32 { return v * v; }
+fn dotc(a: f32, b: f32) -> vec2f { return vec2f(a * b, 0.0); }
+fn tnan() -> f32 { return nan_f32(); }
+fn phase(gr: f32, gi: f32, ag: f32, s: f32) -> f32 { return select(s, -s, gr < 0.0); }
+fn coef(gr: f32, gi: f32, d: f32) -> f32 { return gr / d; }
+#endif
+
+// Columns of pair `pr` in round r of the round-robin tournament on np columns.
+fn pair_cols(r: u32, pr: u32, np: u32) -> vec2u {
+  let k = np - 1u;
+  var a = 0u;
+  if (pr > 0u) { a = 1u + (pr - 1u + r) % k; }
+  let b = 1u + (np - 2u - pr + r) % k;
+  return vec2u(min(a, b), max(a, b));
+}
+
+@compute @workgroup_size(${WG})
+fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                      @builtin(local_invocation_index) t: u32) {
+  let w = linear_workgroup_id(wid, nwg);
+  if (w * G >= p.count) { return; }
+  let g = t / NT;
+  let tl = t % NT;
+  let pr = tl / L;
+  let lane = tl % L;
+  let b = w * G + g;
+  let live = b < p.count;
+  let m = p.m;
+  let n = p.n;
+  let np = p.np;
+  let xo = g * XCAP;
+  let co = g * NC;
+  let vo = g * NC * NC;
+  let uv = p.uv != 0u;
+
+  if (tl == 0u) {
+    atomicStore(&amax[g], 0u);
+    atomicStore(&rot[g], 0u);
+    atomicStore(&pick[g], 0xffffffffu);
+    conv[g] = 0u;
+  }
+  workgroupBarrier();
+  // (1) load (coalesced), the largest magnitude, exact scaling
+  var mx = 0u;
+  if (live) {
+    let base = b * m * n;
+    for (var idx = tl; idx < m * n; idx += NT) {
+      let v = A[base + idx];
+      xs[xo + (idx % n) * LDX + idx / n] = v;
+      mx = max(mx, magbits(v));
+    }
+  }
+  atomicMax(&amax[g], mx);
+  workgroupBarrier();
+  let mxb = atomicLoad(&amax[g]);
+  let bad = mxb >= 0x7f800000u;
+  let e = select(expo(mxb), 0, bad);
+  for (var idx = tl; idx < m * n; idx += NT) {
+    let o = xo + (idx % n) * LDX + idx / n;
+    xs[o] = select(tldexp(xs[o], -e), ${ZERO}, bad || !live);
+  }
+  for (var idx = tl; idx < NC * NC && uv; idx += NT) {
+    vs[vo + idx] = select(${ZERO}, ${ONE}, idx % NC == idx / NC);
+  }
+  workgroupBarrier();
+  // per-column exponents from the column's largest magnitude
+  for (var j = tl; j < n; j += NT) {
+    var cm = 0u;
+    for (var i = 0u; i < m; i++) { cm = max(cm, magbits(xs[xo + j * LDX + i])); }
+    sc[co + j] = clamp(expo(cm), -126, 126);
+  }
+  workgroupBarrier();
+
+  // (2) sweeps
+  let tol = p.tol;
+  var sweeps = 0u;
+  loop {
+    for (var r = 0u; r + 1u < np; r++) {
+      let pc = pair_cols(r, pr, np);
+      let cp = pc.x;
+      let cq = pc.y;
+      let act = pr < np / 2u && cq < n;
+      var sp = 0;
+      var sq = 0;
+      var acc = vec4f(0.0);
+      if (act) {
+        sp = sc[co + cp];
+        sq = sc[co + cq];
+        let fp = pow2(-sp);
+        let fq = pow2(-sq);
+        for (var i = lane; i < m; i += L) {
+          let xp = xs[xo + cp * LDX + i] * fp;
+          let xq = xs[xo + cq * LDX + i] * fq;
+          acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
+        }
+      }
+      part[t] = acc;
+      workgroupBarrier();
+      if (act) {
+        var s4 = vec4f(0.0);
+        let pb = t - lane;
+        for (var l = 0u; l < L; l++) { s4 += part[pb + l]; }
+        let Ah = s4.x;
+        let Bh = s4.y;
+        let ag = length(s4.zw);
+        var mode = 0u;
+        var cosv = 0.0;
+        var rq = 1.0;
+        if (Ah > 0.0 && Bh > 0.0) {
+          let sa = sqrt(Ah);
+          let sb = sqrt(Bh);
+          cosv = ag / (sa * sb);
+          if (cosv > tol) {
+            rq = (sb / sa) * pow2(clamp(sq - sp, -60, 60));
+            if (rq < EPS) { mode = 2u; } else if (rq > 1.0 / EPS) { mode = 3u; } else { mode = 1u; }
+          }
+        }
+        var np2 = Ah;
+        var nq2 = Bh;
+        if (mode == 1u) {
+          // Rutishauser: ζ = (‖x_q‖² − ‖x_p‖²)/(2|g|), t the smaller root of t² + 2ζt − 1
+          let zeta = (rq - 1.0 / rq) * (0.5 / cosv);
+          let az = abs(zeta);
+          var ta = 0.5 / az;
+          if (az < 1.0 / EPS) { ta = 1.0 / (az + sqrt(1.0 + az * az)); }
+          let tt = select(ta, -ta, zeta < 0.0);
+          let c = 1.0 / sqrt(1.0 + tt * tt);
+          let z = phase(s4.z, s4.w, ag, c * tt);
+          let zc = tconj(z);
+          for (var i = lane; i < m; i += L) {
+            let xp = xs[xo + cp * LDX + i];
+            let xq = xs[xo + cq * LDX + i];
+            xs[xo + cp * LDX + i] = c * xp - tmul(zc, xq);
+            xs[xo + cq * LDX + i] = tmul(z, xp) + c * xq;
+          }
+          for (var k = lane; k < n && uv; k += L) {
+            let vp = vs[vo + cp * NC + k];
+            let vq = vs[vo + cq * NC + k];
+            vs[vo + cp * NC + k] = c * vp - tmul(zc, vq);
+            vs[vo + cq * NC + k] = tmul(z, vp) + c * vq;
+          }
+          np2 = Ah * max(1.0 - tt * cosv * rq, 1.4210855e-14);
+          nq2 = Bh * max(1.0 + tt * cosv / rq, 1.4210855e-14);
+        } else if (mode == 2u) {
+          // ‖x_q‖ < eps·‖x_p‖: x_q −= (x_pᴴx_q/‖x_p‖²)·x_p, x_p unchanged below its rounding
+          let cf = coef(s4.z, s4.w, Ah);
+          let fp = pow2(-sp);
+          let fq = pow2(sq);
+          for (var i = lane; i < m; i += L) {
+            let xp = xs[xo + cp * LDX + i];
+            xs[xo + cq * LDX + i] -= tmul(cf, xp * fp) * fq;
+          }
+          let wv = cf * fq * fp;
+          for (var k = lane; k < n && uv; k += L) {
+            let vp = vs[vo + cp * NC + k];
+            let vq = vs[vo + cq * NC + k];
+            vs[vo + cp * NC + k] = vp + tmul(tconj(wv), vq);
+            vs[vo + cq * NC + k] = vq - tmul(wv, vp);
+          }
+          nq2 = Bh * max((1.0 - cosv) * (1.0 + cosv), 1.4210855e-14);
+        } else if (mode == 3u) {
+          // ‖x_p‖ < eps·‖x_q‖: x_p −= (x_qᴴx_p/‖x_q‖²)·x_q
+          let cf = coef(s4.z, s4.w, Bh);
+          let fq = pow2(-sq);
+          let fp = pow2(sp);
+          for (var i = lane; i < m; i += L) {
+            let xq = xs[xo + cq * LDX + i];
+            xs[xo + cp * LDX + i] -= tmul(tconj(cf), xq * fq) * fp;
+          }
+          let wv = cf * fp * fq;
+          for (var k = lane; k < n && uv; k += L) {
+            let vp = vs[vo + cp * NC + k];
+            let vq = vs[vo + cq * NC + k];
+            vs[vo + cp * NC + k] = vp - tmul(tconj(wv), vq);
+            vs[vo + cq * NC + k] = vq + tmul(wv, vp);
+          }
+          np2 = Ah * max((1.0 - cosv) * (1.0 + cosv), 1.4210855e-14);
+        }
+        if (lane == 0u) {
+          if (np2 > 0.0) { sc[co + cp] = clamp(sp + half_exp(np2), -126, 126); }
+          if (nq2 > 0.0) { sc[co + cq] = clamp(sq + half_exp(nq2), -126, 126); }
+          if (mode != 0u) { atomicAdd(&rot[g], 1u); }
+        }
+      }
+      workgroupBarrier();
+    }
+    sweeps += 1u;
+    if (t == 0u) {
+      var more = 0u;
+      for (var h = 0u; h < G; h++) {
+        if (atomicLoad(&rot[h]) == 0u) { conv[h] = 1u; }
+        atomicStore(&rot[h], 0u);
+        if (conv[h] == 0u) { more = 1u; }
+      }
+      wflag = more;
+    }
+    let go = workgroupUniformLoad(&wflag);
+    if (go == 0u || sweeps >= CAP) { break; }
+  }
+
+  // (3) norms of the final columns
+  {
+    let pc = pair_cols(0u, pr, np);
+    let act = pr < np / 2u;
+    var acc = vec4f(0.0);
+    if (act) {
+      let fp = pow2(-sc[co + pc.x]);
+      let fq = pow2(-sc[co + pc.y]);
+      for (var i = lane; i < m; i += L) {
+        acc.x += abs2(xs[xo + pc.x * LDX + i] * fp);
+        if (pc.y < n) { acc.y += abs2(xs[xo + pc.y * LDX + i] * fq); }
+      }
+    }
+    part[t] = acc;
+    workgroupBarrier();
+    if (act && lane == 0u) {
+      var s4 = vec4f(0.0);
+      for (var l = 0u; l < L; l++) { s4 += part[t + l]; }
+      nrm[co + pc.x] = s4.x;
+      if (pc.y < n) { nrm[co + pc.y] = s4.y; }
+    }
+    workgroupBarrier();
+  }
+  for (var j = tl; j < n; j += NT) {
+    key[co + j] = bitcast<u32>(ldexp_exact(sqrt(nrm[co + j]), sc[co + j]));
+  }
+  workgroupBarrier();
+  for (var j = tl; j < n; j += NT) {
+    let kj = key[co + j];
+    var rk = 0u;
+    for (var k = 0u; k < n; k++) {
+      let kk = key[co + k];
+      if (kk > kj || (kk == kj && k < j)) { rk += 1u; }
+    }
+    perm[co + rk] = j;
+  }
+  if (tl == 0u) {
+    var rz = 0u;
+    for (var k = 0u; k < n; k++) { if (key[co + k] > 0u) { rz += 1u; } }
+    rank0[g] = rz;
+  }
+  workgroupBarrier();
+
+  // (4) outputs
+  if (live) {
+    for (var k = tl; k < n; k += NT) {
+      let j = perm[co + k];
+      S[b * n + k] = select(ldexp_exact(sqrt(nrm[co + j]), sc[co + j] + e), nan_f32(), bad);
+    }
+    if (tl == 0u) { info[b] = select(select(i32(CAP), 0, conv[g] != 0u), -1, bad); }
+  }
+  if (!uv) { return; }
+  let ncols = p.ncols;
+  let ub = b * m * ncols;
+  if (live) {
+    for (var idx = tl; idx < n * n; idx += NT) {
+      let j = perm[co + idx / n];
+      Vh[b * n * n + idx] = select(tconj(vs[vo + j * NC + idx % n]), tnan(), bad);
+    }
+    for (var idx = tl; idx < m * ncols; idx += NT) {
+      let i = idx / ncols;
+      let k = idx % ncols;
+      var u = ${ZERO};
+      if (k < n) {
+        let j = perm[co + k];
+        if (key[co + j] > 0u) { u = xs[xo + j * LDX + i] * (pow2(-sc[co + j]) / sqrt(nrm[co + j])); }
+      }
+      U[ub + idx] = select(u, tnan(), bad);
+    }
+  }
+  // columns r..ncols-1 of U (σ = 0, and the fullMatrices completion)
+  if (t == 0u) {
+    var k0 = ncols;
+    for (var h = 0u; h < G; h++) {
+      if (w * G + h < p.count && atomicLoad(&amax[h]) < 0x7f800000u) { k0 = min(k0, rank0[h]); }
+    }
+    wflag = k0;
+  }
+  let kstart = workgroupUniformLoad(&wflag);
+  storageBarrier();
+  let thr = 0.5 / f32(m);
+  for (var k = kstart; k < ncols; k++) {
+    let act = live && !bad && k >= rank0[g];
+    if (act) {
+      for (var i = tl; i < m; i += NT) {
+        var s = 0.0;
+        for (var c = 0u; c < k; c++) { s += abs2(U[ub + i * ncols + c]); }
+        if (1.0 - s > thr) { atomicMin(&pick[g], i); }
+      }
+    }
+    workgroupBarrier();
+    if (act) {
+      var ip = atomicLoad(&pick[g]);
+      if (ip >= m) { ip = 0u; }
+      for (var i = tl; i < m; i += NT) {
+        var u = select(${ZERO}, ${ONE}, i == ip);
+        for (var c = 0u; c < k; c++) { u -= tmul(U[ub + i * ncols + c], tconj(U[ub + ip * ncols + c])); }
+        xs[xo + i] = u;
+      }
+    }
+    workgroupBarrier();
+    if (act) {
+      for (var c = tl; c < k; c += NT) {
+        var h = ${ZERO};
+        for (var i = 0u; i < m; i++) { h += tmul(tconj(U[ub + i * ncols + c]), xs[xo + i]); }
+        xs[xo + m + c] = h;
+      }
+    }
+    workgroupBarrier();
+    if (act) {
+      for (var i = tl; i < m; i += NT) {
+        var u = xs[xo + i];
+        for (var c = 0u; c < k; c++) { u -= tmul(U[ub + i * ncols + c], xs[xo + m + c]); }
+        xs[xo + i] = u;
+      }
+    }
+    workgroupBarrier();
+    if (act) {
+      var s = 0.0;
+      for (var i = 0u; i < m; i++) { s += abs2(xs[xo + i]); }
+      let inv = 1.0 / sqrt(s);
+      for (var i = tl; i < m; i += NT) { U[ub + i * ncols + k] = xs[xo + i] * inv; }
+      if (tl == 0u) { atomicStore(&pick[g], 0xffffffffu); }
+    }
+    storageBarrier();
+    workgroupBarrier();
+  }
+}

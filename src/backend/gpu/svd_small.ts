@@ -1,0 +1,116 @@
+// Whole SVDs of batches of small matrices (m ≥ n ≤ 32), one workgroup per matrix (several
+// per workgroup for tiny sizes), one dispatch: one-sided Jacobi in workgroup memory
+// (shaders/svd/svd_small.wgsl). The lead's design: docs/svd.md (GPU section).
+import type { Tensor } from '../../core/tensor.js';
+import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
+import { runProgram } from './program.js';
+import { gpuLimits, type GpuLimits } from './device.js';
+import { emptyGpu } from './tensor-ops.js';
+import { smallProgram, gpuFloatDType, floatsPer, batchCount, infoTensor, checkIndexRange } from './small.js';
+
+type D = 'float32' | 'complex64';
+
+/** Sweeps before giving up (info = this count): float32 Jacobi converges in ≤ ~10. */
+export const SVD_SMALL_SWEEP_CAP = 30;
+/** Threads a workgroup aims at when one matrix needs fewer (tiny n: several matrices per group). */
+const TARGET_THREADS = 64;
+
+export interface SvdSmallPlan {
+  /** Matrices per workgroup, threads per matrix, lanes per column pair. */
+  G: number; NT: number; L: number;
+  /** Column capacity (even power of two), X's column stride (odd), X words per matrix. */
+  NC: number; LDX: number; XCAP: number;
+  /** Workgroup memory in bytes. */
+  bytes: number;
+}
+
+const pow2ceil = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
+
+function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number): number {
+  return G * (XCAP * fp * 4 + NC * NC * fp * 4 + NT * 16 + NC * 16 + 20) + 4;
+}
+
+/**
+ * The kernel's layout for m×n `dtype` under `limits`, or null when it does not fit: the
+ * matrix (column stride ⌈m/8⌉·8 + 1), V (NC×NC, NC = n rounded up to a power of two ≥ 4, so n ≤ 4 share a variant),
+ * one vec4 partial per thread and per-column words in workgroup memory, and NC/2 pairs × L
+ * lanes within the invocation limits. Under WebGPU's defaults (16 KiB, 256 threads) this
+ * takes every n ≤ 16 with m ≤ 64 (float32 and complex64) and float32 up to 40×32.
+ */
+export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLimits,
+  'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>): SvdSmallPlan | null {
+  if (!(Number.isInteger(m) && Number.isInteger(n) && n >= 1 && n <= 32 && m >= n)) return null;
+  const fp = floatsPer(dtype);
+  const NC = Math.max(4, pow2ceil(n));
+  const LDX = Math.ceil(m / 8) * 8 + 1;
+  const XCAP = LDX * NC;
+  const P = NC / 2;
+  const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
+  // about two rows per lane: the dot products and the rotation are split over the rows
+  let L = Math.min(32, pow2ceil(Math.ceil((LDX - 1) / 2)));
+  while (P * L > maxInv && L > 1) L /= 2;
+  const NT = P * L;
+  if (NT > maxInv) return null;
+  const limit = limits.maxComputeWorkgroupStorageSize;
+  if (bytesFor(1, NT, NC, XCAP, fp) > limit) return null;
+  let G = Math.max(1, Math.floor(TARGET_THREADS / NT));
+  while (G > 1 && (bytesFor(G, NT, NC, XCAP, fp) > limit || G * NT > maxInv)) G--;
+  return { G, NT, L, NC, LDX, XCAP, bytes: bytesFor(G, NT, NC, XCAP, fp) };
+}
+
+/** Whether m×n (m ≥ n) matrices of `dtype` take the one-workgroup kernel on this adapter's limits. */
+export function svdSmallFits(m: number, n: number, dtype: D): boolean {
+  return svdSmallPlan(m, n, dtype, gpuLimits('svd')) !== null;
+}
+
+const declOf = (e: 'f32' | 'vec2f') => ({
+  inputs: { A: e },
+  outputs: { S: 'f32' as const, U: e, Vh: e, info: 'i32' as const },
+  uniforms: {
+    count: 'u32' as const, m: 'u32' as const, n: 'u32' as const, ncols: 'u32' as const, np: 'u32' as const,
+    tol: 'f32' as const, uv: 'u32' as const,
+  },
+});
+
+/** The kernel variant of a plan (shaders/svd/svd_small.wgsl); vectors or not is a uniform. */
+export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
+  const { G, NT, L, NC, LDX, XCAP } = plan;
+  return smallProgram('svd_small', 'svd/svd_small.wgsl', 'svd_small', dtype, G * NT, {
+    G, NT, L, NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP, XALL: G * XCAP, VALL: G * NC * NC, GNC: G * NC,
+  }, declOf(dtype === 'complex64' ? 'vec2f' : 'f32'), plan.bytes);
+}
+
+/**
+ * Whole SVD of (…, m, n), m ≥ n, svdSmallFits: one dispatch; scaling, info −1 + NaN for
+ * non-finite input, S descending, U (…, m, full ? m : n), Vh (…, n, n); computeUV false →
+ * U, Vh null.
+ */
+export function svdSmallGpu(A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean }, who: string):
+  { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: Tensor<'int32'> } {
+  const dtype = gpuFloatDType(A, who, 'A');
+  if (A.ndim < 2) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected (…, m, n)`);
+  const m = A.rows, n = A.cols;
+  const plan = svdSmallPlan(m, n, dtype, gpuLimits(who));
+  if (!plan) throw new ArgumentError(`${who}: A is ${fmtShape(A.shape)}: the one-workgroup SVD takes m ≥ n, 1 ≤ n ≤ 32 within the device's workgroup memory (svdSmallFits)`);
+  const batch = A.shape.slice(0, -2);
+  const count = batchCount(A);
+  const uv = opts.computeUV;
+  const ncols = opts.fullMatrices ? m : n;
+  const S = emptyGpu('float32', [...batch, n], who);
+  const info = infoTensor(batch, who);
+  const U = uv ? emptyGpu(dtype, [...batch, m, ncols], who) : null;
+  const Vh = uv ? emptyGpu(dtype, [...batch, n, n], who) : null;
+  if (count === 0) return { U, S, Vh, info };
+  checkIndexRange(count * m * Math.max(ncols, n) * floatsPer(dtype), who);
+  // svdvals: U and Vh bind one-element placeholders the kernel never touches
+  const Ub = U ?? emptyGpu(dtype, [1], who);
+  const Vb = Vh ?? emptyGpu(dtype, [1], who);
+  runProgram(svdSmallProgram(dtype, plan), {
+    inputs: { A: A.gpuStorage() },
+    outputs: { S: S.gpuStorage(), U: Ub.gpuStorage(), Vh: Vb.gpuStorage(), info: info.gpuStorage() },
+    uniforms: { count, m, n, ncols, np: n + (n % 2), tol: Math.sqrt(m) * 2 ** -23, uv: uv ? 1 : 0 },
+    workgroups: Math.ceil(count / plan.G),
+  });
+  if (!U) { Ub.dispose(); Vb.dispose(); }
+  return { U, S, Vh, info };
+}
