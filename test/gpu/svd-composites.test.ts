@@ -95,3 +95,63 @@ describe('GPU vectorNorm and matrixNorm', () => {
     }
   });
 });
+
+/** A CPU float64 problem set: As (batch aB), Bs (batch bB) as GPU tensors of dtype d and float64 references. */
+function problem(d: D, m: number, n: number, nrhs: number, aB: number[], bB: number[], rng: Rng) {
+  const ca = aB.reduce((x, y) => x * y, 1), cb = bB.reduce((x, y) => x * y, 1);
+  const As = Array.from({ length: ca }, () => rand(m, n, rng, d)), Bs = Array.from({ length: cb }, () => rand(m, nrhs, rng, d));
+  const A = toTensor(As, d, aB), B = toTensor(Bs, d, bB);
+  return { A, B, A64: A.astype(f64(d)), B64: B.astype(f64(d)), gA: A.to('gpu'), gB: B.to('gpu') };
+}
+
+/** ‖X − Xref‖/‖Xref‖ per member of two CPU tensors. */
+function relErrs(X: Tensor, ref: Tensor): number[] {
+  const per = X.rows * X.cols, count = X.size / Math.max(1, per);
+  return Array.from({ length: count }, (_, b) => {
+    const x = fromTensor(X, b), r = fromTensor(ref, b);
+    return x.sub(r).normFro() / (r.normFro() || 1);
+  });
+}
+
+describe("GPU lstsq driver 'gels'", () => {
+  gpuIt('tall, square and wide against the CPU in float64, broadcast batch', async () => {
+    const rng = new Rng(21);
+    for (const d of DTYPES) {
+      for (const [m, n] of [[9, 4], [5, 5], [4, 9]]) {
+        const p = problem(d, m, n, 3, [2, 1], [3], rng);
+        const g = linalg.lstsq(p.gA, p.gB, { driver: 'gels' });
+        const ref = linalg.lstsq(p.A64, p.B64);
+        expect(g.driver).toBe('gels');
+        expect(g.singularValues.shape).toEqual([0]);
+        expect(Array.from((await cpu(g.rank)).dataSync())).toEqual([Math.min(m, n), Math.min(m, n)]);
+        const X = await cpu(g.solution);
+        expect(X.shape).toEqual([2, 3, n, 3]);
+        for (const e of relErrs(X, ref.solution)) expect(e).toBeLessThan(2e-4);
+        if (m > n) await close(g.residuals, ref.residuals, 1e-3, `${d} gels residuals`);
+        else expect(g.residuals.shape).toEqual([0]);
+      }
+    }
+  });
+
+  gpuIt('vector B, NaN member, rank-deficient → LinAlgError at the read', async () => {
+    const v = linalg.lstsq(tensor([[1, 0], [0, 1], [1, 1]], { dtype: 'float32' }).to('gpu'), tensor([1, 2, 3], { dtype: 'float32' }).to('gpu'), { driver: 'gels' });
+    expect(v.solution.shape).toEqual([2]);
+    const x = (await cpu(v.solution)).dataSync();
+    expect(Math.abs(x[0] - 1) + Math.abs(x[1] - 2)).toBeLessThan(1e-5);
+    expect(v.residuals.shape).toEqual([]);
+    expect((await cpu(v.residuals)).dataSync()[0]).toBeLessThan(1e-10);
+    const rng = new Rng(22);
+    const As = [rand(6, 3, rng, 'float32'), rand(6, 3, rng, 'float32')];
+    As[0].set(2, 1, NaN, 0);
+    const r = linalg.lstsq(toTensor(As, 'float32').to('gpu'), toTensor([rand(6, 2, rng, 'float32'), rand(6, 2, rng, 'float32')], 'float32').to('gpu'), { driver: 'gels' });
+    const X = await cpu(r.solution);
+    expect(Array.from(fromTensor(X, 0).data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
+    expect(Array.from(fromTensor(X, 1).data).every(Number.isFinite)).toBe(true);
+    for (const A of [[[1, 2], [2, 4], [3, 6]], [[1, 2, 3], [2, 4, 6]]]) {
+      const bad = linalg.lstsq(tensor(A, { dtype: 'float32' }).to('gpu'), tensor(A.map(() => [1]), { dtype: 'float32' }).to('gpu'), { driver: 'gels' });
+      const err = await bad.solution.data().then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(LinAlgError);
+      expect((err as Error).message).toMatch(/^lstsq: A is rank-deficient.*'gelsd'/);
+    }
+  });
+});

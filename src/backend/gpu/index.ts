@@ -11,6 +11,8 @@ import { registerElementwiseGpu } from './elementwise.js';
 import { registerReduceGpu } from './reduce.js';
 import { registerIndexingGpu } from './indexing.js';
 import { registerNormGpu } from './norm.js';
+import { registerPinvGpu } from './pinv.js';
+import { registerLstsqGpu } from './lstsq.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
@@ -25,4 +27,6 @@ export function registerGpu(): void {
   registerReduceGpu();
   registerIndexingGpu();
   registerNormGpu();
+  registerPinvGpu();
+  registerLstsqGpu();
 }

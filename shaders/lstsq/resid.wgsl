@@ -1,0 +1,28 @@
+// resid: lstsq's squared residual norms, one thread per (member f, column j):
+// Σ_i |X1[i, j] − X2[i, j]|² over `rows` rows (without X2: Σ |X1|², the rows of R below n in
+// the augmented QR), times 2^(2·eB[b]); NaN where A's status is non-zero, its rank < n
+// (has_rank) or B held NaN/Inf. X1 is member b = bIdx[f] when x1_b (B itself), else f.
+#include "common/linear_id.wgsl"
+#include "pinv/ldexp_steps.wgsl"
+
+@compute @workgroup_size(${WG})
+fn resid_f32(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+             @builtin(local_invocation_index) lid: u32) {
+  let t = linear_workgroup_id(wid, nwg) * ${WG}u + lid;
+  if (t >= p.total) { return; }
+  let f = t / p.nrhs;
+  let j = t % p.nrhs;
+  let a = select(f, u32(aIdx[f]), p.has_a != 0u);
+  let b = select(f, u32(bIdx[f]), p.has_b != 0u);
+  let m1 = select(f, b, p.x1_b != 0u);
+  var s = 0.0;
+  for (var i = 0u; i < p.rows; i++) {
+    for (var c = 0u; c < p.c2; c++) {
+      var d = X1[(p.o1 + m1 * p.s1 + i * p.ld1 + j) * p.c2 + c];
+      if (p.has_x2 != 0u) { d -= X2[(p.o2 + f * p.s2 + i * p.ld2 + j) * p.c2 + c]; }
+      s += d * d;
+    }
+  }
+  let bad = info[a] != 0 || binfo[b] == -1 || (p.has_rank != 0u && rank[a] < i32(p.n));
+  res[t] = select(ldexp_steps(s, 2 * eb[b]), bitcast<f32>(p.nan_bits), bad);
+}
