@@ -18,14 +18,14 @@ const cpu = (t: Tensor) => t.toAsync('cpu');
 const f64 = (d: D) => (d === 'complex64' ? 'complex128' : 'float64');
 
 /** Values of a real GPU tensor next to the float64 CPU reference, to rtol (NaN and ±Infinity exact). */
-async function close(g: Tensor, ref: Tensor, rtol: number, what: string): Promise<void> {
+async function close(g: Tensor, ref: Tensor, rtol: number, what: string, atol = 1e-30): Promise<void> {
   const got = Array.from((await cpu(g)).dataSync() as Float32Array);
   const want = Array.from(ref.dataSync() as Float64Array);
   expect(g.shape, what).toEqual(ref.shape);
   got.forEach((v, i) => {
     const w = want[i];
     if (!Number.isFinite(w)) expect(v, `${what}[${i}]`).toBe(w);
-    else expect(Math.abs(v - w), `${what}[${i}]: ${v} vs ${w}`).toBeLessThanOrEqual(rtol * Math.abs(w) + 1e-30);
+    else expect(Math.abs(v - w), `${what}[${i}]: ${v} vs ${w}`).toBeLessThanOrEqual(rtol * Math.abs(w) + atol);
   });
 }
 
@@ -152,6 +152,144 @@ describe("GPU lstsq driver 'gels'", () => {
       const err = await bad.solution.data().then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(LinAlgError);
       expect((err as Error).message).toMatch(/^lstsq: A is rank-deficient.*'gelsd'/);
+    }
+  });
+});
+
+const scaled = (M: Mat, s: number): Mat => M.scaleRows(new Array<number>(M.rows).fill(s));
+
+/** m×n of rank r (random factors), float64 values. */
+function lowRank(m: number, n: number, r: number, rng: Rng, d: D): Mat {
+  return rand(m, r, rng, d).mul(rand(r, n, rng, d));
+}
+
+describe('GPU pinv and matrixRank (registry svd)', () => {
+  gpuIt('Penrose conditions and the CPU float64 pinv on full-rank, rank-deficient and wide members', async () => {
+    const rng = new Rng(31);
+    for (const d of DTYPES) {
+      for (const [m, n, r] of [[6, 4, 4], [6, 4, 2], [3, 5, 2]]) {
+        const ms = [rand(m, n, rng, d), lowRank(m, n, r, rng, d), lowRank(m, n, Math.min(r, 1), rng, d)];
+        const A = toTensor(ms, d);
+        const X = await cpu(linalg.pinv(A.to('gpu'), { rtol: 1e-4 }));
+        expect(X.shape).toEqual([3, n, m]);
+        const ref = linalg.pinv(A.astype(f64(d)), { rtol: 1e-4 });
+        ms.forEach((_, b) => {
+          const a = fromTensor(A, b), x = fromTensor(X, b);
+          const tol = 1e-4;
+          expect(a.mul(x).mul(a).sub(a).normFro() / a.normFro()).toBeLessThan(tol);
+          expect(x.mul(a).mul(x).sub(x).normFro() / x.normFro()).toBeLessThan(tol);
+          const ax = a.mul(x), xa = x.mul(a);
+          expect(ax.sub(ax.adjoint()).normFro() / ax.normFro()).toBeLessThan(tol);
+          expect(xa.sub(xa.adjoint()).normFro() / xa.normFro()).toBeLessThan(tol);
+          expect(x.sub(fromTensor(ref, b)).normFro() / fromTensor(ref, b).normFro()).toBeLessThan(1e-3);
+        });
+        const rk = await cpu(linalg.matrixRank(A.to('gpu'), { rtol: 1e-4 }));
+        expect(Array.from(rk.dataSync())).toEqual([Math.min(m, n), r, 1]);
+      }
+    }
+  });
+
+  gpuIt('hermitian (lower triangle), atol, scaled by 2^±120, NaN member', async () => {
+    const rng = new Rng(32);
+    for (const d of DTYPES) {
+      const L = rand(4, 4, rng, d);
+      const A = toTensor([L], d);
+      const X = await cpu(linalg.pinv(A.to('gpu'), { hermitian: true }));
+      const ref = linalg.pinv(A.astype(f64(d)), { hermitian: true });
+      expect(fromTensor(X).sub(fromTensor(ref)).normFro() / fromTensor(ref).normFro()).toBeLessThan(1e-3);
+      expect((await cpu(linalg.matrixRank(A.to('gpu'), { hermitian: true }))).dataSync()[0])
+        .toBe(linalg.matrixRank(A.astype(f64(d)), { hermitian: true }).dataSync()[0]);
+      // atol in A's units: a matrix with σ = 4, 2, 1e-3 has rank 2 above atol 0.01
+      const D3 = toTensor([Mat.diag([4, 2, 1e-3])], d);
+      for (const s of [2 ** 120, 2 ** -120, 1]) {
+        const g = linalg.matrixRank(D3.mul(s).to('gpu'), { atol: 0.01 * s });
+        expect((await cpu(g)).dataSync()[0], `atol at scale ${s}`).toBe(2);
+      }
+      const B = toTensor([rand(5, 3, rng, d)], d);
+      const ref2 = fromTensor(linalg.pinv(B.astype(f64(d))));
+      for (const s of [2 ** 120, 2 ** -120]) {
+        const x = fromTensor(await cpu(linalg.pinv(B.mul(s).to('gpu'))));
+        expect(x.sub(scaled(ref2, 1 / s)).normFro() / scaled(ref2, 1 / s).normFro(), `scale ${s}`).toBeLessThan(1e-4);
+      }
+      const N = toTensor([rand(3, 3, rng, d), rand(3, 3, rng, d)], d);
+      const nd = N.dataSync();
+      nd[0] = NaN;
+      const XN = await cpu(linalg.pinv(N.to('gpu')));
+      const xs = Array.from(XN.dataSync());
+      const per = xs.length / 2;
+      expect(xs.slice(0, per).every(Number.isNaN)).toBe(true);
+      expect(xs.slice(per).every(Number.isFinite)).toBe(true);
+    }
+  });
+});
+
+describe("GPU lstsq driver 'gelsd' and the spectral norms", () => {
+  gpuIt('full rank (broadcast), rank-deficient and wide: minimum norm, normal equations, residuals', async () => {
+    const rng = new Rng(41);
+    for (const d of DTYPES) {
+      for (const [m, n, r] of [[8, 4, 4], [8, 4, 2], [4, 7, 3]]) {
+        const As = [rand(m, n, rng, d), lowRank(m, n, r, rng, d)];
+        const Bs = [rand(m, 2, rng, d), rand(m, 2, rng, d), rand(m, 2, rng, d)];
+        const A = toTensor(As, d, [2, 1]), B = toTensor(Bs, d, [3]);
+        const g = linalg.lstsq(A.to('gpu'), B.to('gpu'), { rcond: 1e-4 });
+        expect(g.driver).toBe('gelsd');
+        const ref = linalg.lstsq(A.astype(f64(d)), B.astype(f64(d)), { rcond: 1e-4 });
+        const X = await cpu(g.solution);
+        expect(X.shape).toEqual([2, 3, n, 2]);
+        for (const e of relErrs(X, ref.solution)) expect(e).toBeLessThan(2e-3);
+        expect(Array.from((await cpu(g.rank)).dataSync())).toEqual([Math.min(m, n), r]);
+        // zero σ of the rank-deficient member: float32's rounding, to eps·σ_max
+        await close(g.singularValues, linalg.svdvals(A.astype(f64(d))), 1e-4, `${d} singular values`, 1e-5 * fromTensor(A, 1).normFro());
+        for (let i = 0; i < 2; i++)
+          for (let j = 0; j < 3; j++) {
+            const a = fromTensor(A, i), x = fromTensor(X, i * 3 + j), b = fromTensor(B, j);
+            // Aᴴ(AX − B) ≈ 0 relative to ‖A‖²‖X‖ + ‖A‖‖B‖
+            const ne = a.adjoint().mul(a.mul(x).sub(b)).normFro();
+            expect(ne / (a.normFro() ** 2 * x.normFro() + a.normFro() * b.normFro())).toBeLessThan(1e-4);
+          }
+        if (m > n) {
+          const res = Array.from((await cpu(g.residuals)).dataSync());
+          expect(g.residuals.shape).toEqual([2, 3, 2]);
+          const full = linalg.lstsq(toTensor([As[0]], f64(d)), B.astype(f64(d))).residuals.dataSync();
+          res.slice(0, 6).forEach((v, i) => expect(Math.abs(v - full[i])).toBeLessThan(1e-3 * full[i]));
+          expect(res.slice(6).every(Number.isNaN)).toBe(r < n);
+        } else expect(g.residuals.shape).toEqual([0]);
+      }
+    }
+    const v = linalg.lstsq(tensor([[1, 0], [0, 1], [1, 1]], { dtype: 'float32' }).to('gpu'), tensor([1, 2, 3], { dtype: 'float32' }).to('gpu'));
+    const x = (await cpu(v.solution)).dataSync();
+    expect(Math.abs(x[0] - 1) + Math.abs(x[1] - 2)).toBeLessThan(1e-5);
+  });
+
+  gpuIt('norm 2, −2, nuc (any dims) and cond 2, −2 (singular → Infinity, NaN → NaN)', async () => {
+    const rng = new Rng(42);
+    for (const d of DTYPES) {
+      const sing = rand(4, 4, rng, d);
+      for (let i = 0; i < 4; i++) sing.set(i, 2, 0, 0);
+      const A = toTensor([rand(4, 4, rng, d), sing, rand(4, 4, rng, d)], d);
+      const ref = A.astype(f64(d)), g = A.to('gpu');
+      for (const ord of [2, -2, 'nuc'] as const) {
+        for (const dim of [[1, 2], [2, 0]] as Array<[number, number]>) {
+          const want = linalg.norm(ref, ord, { dim });
+          const got = linalg.norm(g, ord, { dim });
+          if (ord === -2 && dim[0] === 1) {
+            const w = Array.from((await cpu(got)).dataSync());
+            expect(w[1]).toBeLessThan(1e-5);
+          } else await close(got, want, 1e-4, `${d} ${ord} ${dim}`);
+        }
+      }
+      const c2 = Array.from((await cpu(linalg.cond(g))).dataSync());
+      const r2 = Array.from(linalg.cond(ref).dataSync());
+      expect(Math.abs(c2[0] - r2[0]) / r2[0]).toBeLessThan(1e-3);
+      expect(c2[1]).toBe(Infinity);
+      const cm2 = Array.from((await cpu(linalg.cond(g, -2))).dataSync());
+      expect(cm2[1]).toBe(0);
+      const N = toTensor([rand(3, 2, rng, d)], d);
+      N.dataSync()[1] = NaN;
+      for (const ord of [2, -2] as const) expect((await cpu(linalg.cond(N.to('gpu'), ord))).dataSync()[0]).toBeNaN();
+      expect((await cpu(linalg.norm(N.to('gpu'), 2))).dataSync()[0]).toBeNaN();
+      N.dataSync()[1] = Infinity;
+      expect((await cpu(linalg.norm(N.to('gpu'), 2))).dataSync()[0]).toBe(Infinity);
     }
   });
 });
