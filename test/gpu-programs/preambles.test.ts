@@ -16,6 +16,9 @@ import {
 } from '../../src/backend/gpu/trsm.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { svdScalePrograms } from '../../src/backend/gpu/svd_scale.js';
+import { vectorNormProgram, normPostProgram } from '../../src/backend/gpu/norm.js';
+import { pinvProgram } from '../../src/backend/gpu/pinv.js';
+import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
 import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram, copyWordsProgram } from '../../src/backend/gpu/indexing.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
@@ -100,6 +103,10 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`qr_tw ${dt} nb=32`, qrTwProgram(dt, 32));
   }
   for (const p of svdScalePrograms()) add(`svd scale ${p.name}`, p);
+  for (const dt of ['float32', 'complex64'] as const) add(`norm vector_norm ${dt}`, vectorNormProgram(dt));
+  add('norm norm_post', normPostProgram());
+  for (const k of ['weights', 'rank', 'hermitian'] as const) add(`pinv ${k}`, pinvProgram(k));
+  for (const k of ['augment', 'gels_check', 'exps', 'resid'] as const) add(`lstsq ${k}`, lstsqProgram(k));
   for (const dt of ['float32', 'complex64'] as const) {
     for (const mode of ['DET', 'SLOGDET', 'SCAN'] as const) add(`lu_ops ${mode} ${dt}`, detProgram(mode, dt, 64));
     add(`lu_ops mark ${dt}`, markProgram(dt));

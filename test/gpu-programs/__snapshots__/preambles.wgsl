@@ -2070,6 +2070,176 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- norm vector_norm float32: vector_norm → vector_norm_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  rows: u32,
+  len: u32,
+  mode: u32,
+  pw: f32,
+}
+@group(0) @binding(0) var<storage, read> X: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- norm vector_norm complex64: vector_norm → vector_norm_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  rows: u32,
+  len: u32,
+  mode: u32,
+  pw: f32,
+}
+@group(0) @binding(0) var<storage, read> X: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- norm norm_post: norm_post → norm_post_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  k: u32,
+  mode: u32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> info: array<i32>;
+@group(0) @binding(2) var<storage, read> aux: array<f32>;
+@group(0) @binding(3) var<storage, read> aux2: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- pinv weights: pinv.weights → weights_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  c2: u32,
+  m: u32,
+  k: u32,
+  nan_bits: u32,
+  atol_m: f32,
+  atol_e: i32,
+  rtol: f32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> exps: array<i32>;
+@group(0) @binding(2) var<storage, read> sinfo: array<i32>;
+@group(0) @binding(3) var<storage, read> vinfo: array<i32>;
+@group(0) @binding(4) var<storage, read_write> U: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- pinv rank: pinv.rank → rank_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  k: u32,
+  zero_bad: u32,
+  atol_m: f32,
+  atol_e: i32,
+  rtol: f32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> exps: array<i32>;
+@group(0) @binding(2) var<storage, read> sinfo: array<i32>;
+@group(0) @binding(3) var<storage, read> vinfo: array<i32>;
+@group(0) @binding(4) var<storage, read_write> rank: array<i32>;
+@group(0) @binding(5) var<storage, read_write> info: array<i32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- pinv hermitian: pinv.hermitian → hermitian_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  c2: u32,
+  n: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> H: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- lstsq augment: lstsq.augment → augment_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  c2: u32,
+  m: u32,
+  n: u32,
+  nrhs: u32,
+  has_a: u32,
+  has_b: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read> B: array<f32>;
+@group(0) @binding(2) var<storage, read> aIdx: array<i32>;
+@group(0) @binding(3) var<storage, read> bIdx: array<i32>;
+@group(0) @binding(4) var<storage, read_write> F: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- lstsq gels_check: lstsq.gels_check → gels_check_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  c2: u32,
+  n: u32,
+  rld: u32,
+  rstride: u32,
+  rtol: f32,
+  has_a: u32,
+}
+@group(0) @binding(0) var<storage, read> R: array<f32>;
+@group(0) @binding(1) var<storage, read> aIdx: array<i32>;
+@group(0) @binding(2) var<storage, read> sinfo: array<i32>;
+@group(0) @binding(3) var<storage, read_write> info: array<i32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- lstsq exps: lstsq.exps → exps_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  has_a: u32,
+  has_b: u32,
+}
+@group(0) @binding(0) var<storage, read> ea: array<i32>;
+@group(0) @binding(1) var<storage, read> eb: array<i32>;
+@group(0) @binding(2) var<storage, read> info: array<i32>;
+@group(0) @binding(3) var<storage, read> binfo: array<i32>;
+@group(0) @binding(4) var<storage, read> aIdx: array<i32>;
+@group(0) @binding(5) var<storage, read> bIdx: array<i32>;
+@group(0) @binding(6) var<storage, read_write> ef: array<i32>;
+@group(0) @binding(7) var<storage, read_write> inff: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- lstsq resid: lstsq.resid → resid_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  total: u32,
+  c2: u32,
+  nrhs: u32,
+  rows: u32,
+  n: u32,
+  o1: u32,
+  s1: u32,
+  ld1: u32,
+  x1_b: u32,
+  has_x2: u32,
+  o2: u32,
+  s2: u32,
+  ld2: u32,
+  has_rank: u32,
+  has_a: u32,
+  has_b: u32,
+  nan_bits: u32,
+}
+@group(0) @binding(0) var<storage, read> X1: array<f32>;
+@group(0) @binding(1) var<storage, read> X2: array<f32>;
+@group(0) @binding(2) var<storage, read> eb: array<i32>;
+@group(0) @binding(3) var<storage, read> aIdx: array<i32>;
+@group(0) @binding(4) var<storage, read> bIdx: array<i32>;
+@group(0) @binding(5) var<storage, read> info: array<i32>;
+@group(0) @binding(6) var<storage, read> binfo: array<i32>;
+@group(0) @binding(7) var<storage, read> rank: array<i32>;
+@group(0) @binding(8) var<storage, read_write> res: array<f32>;
+@group(0) @binding(9) var<uniform> p: Params;
+
 // ---- lu_ops DET float32: det → det_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
