@@ -1,7 +1,8 @@
 // resid: lstsq's squared residual norms, one thread per (member f, column j):
 // Σ_i |X1[i, j] − X2[i, j]|² over `rows` rows (without X2: Σ |X1|², the rows of R below n in
-// the augmented QR), times 2^(2·eB[b]); NaN where A's status is non-zero, its rank < n
-// (has_rank) or B held NaN/Inf. X1 is member b = bIdx[f] when x1_b (B itself), else f.
+// the augmented QR), times 2^(2·eB[b]); NaN where the member's status inff (A's status or
+// B's NaN/Inf, from exps.wgsl) is non-zero or A's rank < n (has_rank). X1 is member
+// b = bIdx[f] when x1_b (B itself), else f.
 #include "common/linear_id.wgsl"
 #include "pinv/ldexp_steps.wgsl"
 
@@ -23,6 +24,6 @@ fn resid_f32(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
       s += d * d;
     }
   }
-  let bad = info[a] != 0 || binfo[b] == -1 || (p.has_rank != 0u && rank[a] < i32(p.n));
+  let bad = inff[f] != 0 || (p.has_rank != 0u && rank[a] < i32(p.n));
   res[t] = select(ldexp_steps(s, 2 * eb[b]), bitcast<f32>(p.nan_bits), bad);
 }

@@ -37,7 +37,7 @@ const DECLS = {
     uniforms: { count: 'u32', has_a: 'u32', has_b: 'u32' },
   },
   resid: {
-    inputs: { X1: 'f32', X2: 'f32', eb: 'i32', aIdx: 'i32', bIdx: 'i32', info: 'i32', binfo: 'i32', rank: 'i32' }, outputs: { res: 'f32' },
+    inputs: { X1: 'f32', X2: 'f32', eb: 'i32', aIdx: 'i32', bIdx: 'i32', inff: 'i32', rank: 'i32' }, outputs: { res: 'f32' },
     uniforms: {
       total: 'u32', c2: 'u32', nrhs: 'u32', rows: 'u32', n: 'u32', o1: 'u32', s1: 'u32', ld1: 'u32', x1_b: 'u32',
       has_x2: 'u32', o2: 'u32', s2: 'u32', ld2: 'u32', has_rank: 'u32', has_a: 'u32', has_b: 'u32', nan_bits: 'u32',
@@ -81,14 +81,15 @@ interface ResidArgs {
   rank: Tensor<'int32'> | null; n: number;
 }
 
-function residuals(r: ResidArgs, eb: Tensor<'int32'>, info: Tensor<'int32'>, binfo: Tensor<'int32'>, mp: Maps, plan: BatchPlan, nrhs: number, who: string): Tensor {
+/** Residuals per member and column; inff: the members' statuses from memberExps (NaN where non-zero). */
+function residuals(r: ResidArgs, eb: Tensor<'int32'>, inff: Tensor<'int32'>, mp: Maps, plan: BatchPlan, nrhs: number, who: string): Tensor {
   const res = emptyGpu('float32', [...plan.batchShape, nrhs], who);
   const total = plan.count * nrhs;
   if (total === 0) return res;
   runProgram(lstsqProgram('resid'), {
     inputs: {
       X1: r.X1.gpuStorage(), X2: (r.X2 ?? r.X1).gpuStorage(), eb: eb.gpuStorage(), aIdx: mp.a.gpuStorage(), bIdx: mp.b.gpuStorage(),
-      info: info.gpuStorage(), binfo: binfo.gpuStorage(), rank: (r.rank ?? info).gpuStorage(),
+      inff: inff.gpuStorage(), rank: (r.rank ?? inff).gpuStorage(),
     },
     outputs: { res: res.gpuStorage() },
     uniforms: {
@@ -131,6 +132,7 @@ function gelsd(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, 
     B: { s: C.gpuStorage(), offset: 0, ld: nrhs, stride: k * nrhs },
     C: { s: X.gpuStorage(), offset: 0, ld: nrhs, stride: n * nrhs },
   }, undefined, { aIdx: mp.gemm.aIdx, aCount: plan.aCount, bCount: plan.count });
+  const { ef, inff } = memberExps(sa.exps, sb.exps, info, sb.info, mp, plan, who);
   let res: Tensor;
   if (m > n) {
     // ‖B − A·X‖² in the scaled units, from A·X (one GEMM) and B in one kernel.
@@ -142,12 +144,11 @@ function gelsd(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, 
       C: { s: AX.gpuStorage(), offset: 0, ld: nrhs, stride: m * nrhs },
     }, undefined, { aIdx: mp.gemm.aIdx, aCount: plan.aCount, bCount: plan.count });
     res = residuals({ X1: tB, o1: 0, s1: m * nrhs, ld1: nrhs, x1B: true, rows: m, X2: AX, s2: m * nrhs, ld2: nrhs, rank, n },
-      sb.exps, info, sb.info, mp, plan, nrhs, who);
+      sb.exps, inff, mp, plan, nrhs, who);
     AX.dispose();
   } else {
     res = emptyGpu('float32', [0], who);
   }
-  const { ef, inff } = memberExps(sa.exps, sb.exps, info, sb.info, mp, plan, who);
   const solution = ldexpBatchGpu(X, ef, 1, who, inff);
   const singularValues = ldexpBatchGpu(S, sa.exps, 1, who, info);
   for (const t of [U!, S, Vh!, vinfo, C, X, ef, inff]) t.dispose();
@@ -167,7 +168,7 @@ function gels(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, r
     uniforms: { count, c2, n: k, rld: R.cols, rstride: R.rows * R.cols, rtol, has_a: withMap ? mp.hasA : 0 },
     workgroups: Math.ceil(count / WG),
   });
-  let X: Tensor, res: Tensor;
+  let X: Tensor, res: Tensor, ef: Tensor<'int32'>, inff: Tensor<'int32'>;
   if (m >= n) {
     // QR of [A | B]: R₁₂ = (Qᴴ·B)'s first n rows, R₂₂'s column norms the residuals.
     const w = n + nrhs, total = plan.count * m * w * c2;
@@ -180,6 +181,7 @@ function gels(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, r
     const { R } = qr(F, 'r');
     F.dispose();
     check(R, plan.count, true);
+    ({ ef, inff } = memberExps(sa.exps, sb.exps, info, sb.info, mp, plan, who));
     const R11 = window(R, n, n, 0, 0, false, who), R12 = window(R, n, nrhs, 0, n, false, who);
     const tri = lookup('solveTriangular', dtype, 'gpu', who)(R11, R12,
       { batchShape: [plan.count], count: plan.count, aIdx: null, bIdx: null, aCount: plan.count, bCount: plan.count },
@@ -191,7 +193,7 @@ function gels(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, r
     const kr = R.rows; // min(m, n + nrhs): rows n..kr−1 of R₂₂ hold Qᴴ·B's part orthogonal to range(A)
     res = m > n
       ? residuals({ X1: R, o1: n * w + n, s1: kr * w, ld1: w, x1B: false, rows: kr - n, X2: null, s2: 0, ld2: 0, rank: null, n },
-        sb.exps, info, sb.info, mp, plan, nrhs, who)
+        sb.exps, inff, mp, plan, nrhs, who)
       : emptyGpu('float32', [0], who);
     R.dispose();
   } else {
@@ -200,6 +202,7 @@ function gels(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, r
     const { Q, R } = qr(Ah, 'reduced');
     Ah.dispose();
     check(R, R.size / Math.max(1, m * m), false);
+    ({ ef, inff } = memberExps(sa.exps, sb.exps, info, sb.info, mp, plan, who));
     const Rh = window(R, m, m, 0, 0, true, who).reshape([...aBatch, m, m]);
     const Y = lookup('solveTriangular', dtype, 'gpu', who)(Rh, tB, plan, { upper: false, unitriangular: false }).X;
     X = emptyGpu(dtype, [...plan.batchShape, n, nrhs], who);
@@ -212,7 +215,6 @@ function gels(tA: Tensor, tB: Tensor, sa: Scaled, sb: Scaled, plan: BatchPlan, r
     for (const t of [Q!, R, Rh, Y]) t.dispose();
     res = emptyGpu('float32', [0], who);
   }
-  const { ef, inff } = memberExps(sa.exps, sb.exps, info, sb.info, mp, plan, who);
   const solution = ldexpBatchGpu(X, ef, 1, who, inff);
   for (const t of [X, ef, inff]) t.dispose();
   const rank = Tensor.fromStorage('int32', aBatch, new Int32Array(aBatch.reduce((a, b) => a * b, 1)).fill(k)).to('gpu') as Tensor<'int32'>;
@@ -249,12 +251,12 @@ function emptyCase(A: Tensor, B: Tensor, plan: BatchPlan, driver: LstsqDriver, w
   const solution = Tensor.fromStorage(dtype, xShape, new Float32Array(size(xShape) * floatsPer(dtype))).to('gpu');
   let res: Tensor = emptyGpu('float32', [0], who);
   if (m > n) {
-    const zb = zeroInfo(B.batchShape), za = zeroInfo(aBatch), mp = maps(plan, who);
+    const zb = zeroInfo(B.batchShape), zf = zeroInfo(plan.batchShape), mp = maps(plan, who);
     res = residuals({ X1: B, o1: 0, s1: m * nrhs, ld1: nrhs, x1B: true, rows: m, X2: null, s2: 0, ld2: 0, rank: null, n },
-      zb, za, zb, mp, plan, nrhs, who);
+      zb, zf, mp, plan, nrhs, who);
     mp.dispose();
     zb.dispose();
-    za.dispose();
+    zf.dispose();
   }
   const sv = driver === 'gels' ? [0] : [...aBatch, k];
   const singularValues = Tensor.fromStorage('float32', sv, new Float32Array(size(sv))).to('gpu');

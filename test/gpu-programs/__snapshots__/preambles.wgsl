@@ -2070,6 +2070,215 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- svd finalize svd.norms float32|wg64: svd.norms → svd_norms_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  rows: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> Y: array<f32>;
+@group(0) @binding(1) var<storage, read_write> cole: array<i32>;
+@group(0) @binding(2) var<storage, read_write> coln: array<f32>;
+@group(0) @binding(3) var<storage, read_write> sig: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd finalize svd.vh float32|wg256: svd.vh → svd_vh_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  tiles: u32,
+  has_w: u32,
+  mstride: u32,
+  coff: u32,
+}
+@group(0) @binding(0) var<storage, read> Y: array<f32>;
+@group(0) @binding(1) var<storage, read> W: array<f32>;
+@group(0) @binding(2) var<storage, read> cole: array<i32>;
+@group(0) @binding(3) var<storage, read> coln: array<f32>;
+@group(0) @binding(4) var<storage, read> sig: array<f32>;
+@group(0) @binding(5) var<storage, read> perm: array<i32>;
+@group(0) @binding(6) var<storage, read> info: array<i32>;
+@group(0) @binding(7) var<storage, read> cinv: array<i32>;
+@group(0) @binding(8) var<storage, read_write> Vh: array<f32>;
+@group(0) @binding(9) var<storage, read_write> Wp: array<f32>;
+@group(0) @binding(10) var<uniform> p: Params;
+
+// ---- svd finalize svd.complete float32|wg256: svd.complete → svd_complete_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+}
+@group(0) @binding(0) var<storage, read> sig: array<f32>;
+@group(0) @binding(1) var<storage, read> info: array<i32>;
+@group(0) @binding(2) var<storage, read_write> Vh: array<f32>;
+@group(0) @binding(3) var<storage, read_write> rn: array<f32>;
+@group(0) @binding(4) var<storage, read_write> h: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- svd finalize svd.gather float32|wg64: svd.gather → svd_gather_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  rows: u32,
+  cols: u32,
+  ld: u32,
+  sstride: u32,
+  ld2: u32,
+  s2stride: u32,
+  c0: u32,
+  mstride: u32,
+  rmap_off: u32,
+  cmap_off: u32,
+  has_rmap: u32,
+  has_cmap: u32,
+  trans: u32,
+  conj: u32,
+  use_info: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read> src2: array<f32>;
+@group(0) @binding(2) var<storage, read> rmap: array<i32>;
+@group(0) @binding(3) var<storage, read> cmap: array<i32>;
+@group(0) @binding(4) var<storage, read> info: array<i32>;
+@group(0) @binding(5) var<storage, read_write> out: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- svd finalize svd.norms complex64|wg64: svd.norms → svd_norms_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  rows: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> Y: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> cole: array<i32>;
+@group(0) @binding(2) var<storage, read_write> coln: array<f32>;
+@group(0) @binding(3) var<storage, read_write> sig: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd finalize svd.vh complex64|wg256: svd.vh → svd_vh_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  tiles: u32,
+  has_w: u32,
+  mstride: u32,
+  coff: u32,
+}
+@group(0) @binding(0) var<storage, read> Y: array<vec2f>;
+@group(0) @binding(1) var<storage, read> W: array<vec2f>;
+@group(0) @binding(2) var<storage, read> cole: array<i32>;
+@group(0) @binding(3) var<storage, read> coln: array<f32>;
+@group(0) @binding(4) var<storage, read> sig: array<f32>;
+@group(0) @binding(5) var<storage, read> perm: array<i32>;
+@group(0) @binding(6) var<storage, read> info: array<i32>;
+@group(0) @binding(7) var<storage, read> cinv: array<i32>;
+@group(0) @binding(8) var<storage, read_write> Vh: array<vec2f>;
+@group(0) @binding(9) var<storage, read_write> Wp: array<vec2f>;
+@group(0) @binding(10) var<uniform> p: Params;
+
+// ---- svd finalize svd.complete complex64|wg256: svd.complete → svd_complete_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+}
+@group(0) @binding(0) var<storage, read> sig: array<f32>;
+@group(0) @binding(1) var<storage, read> info: array<i32>;
+@group(0) @binding(2) var<storage, read_write> Vh: array<vec2f>;
+@group(0) @binding(3) var<storage, read_write> rn: array<f32>;
+@group(0) @binding(4) var<storage, read_write> h: array<vec2f>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- svd finalize svd.gather complex64|wg64: svd.gather → svd_gather_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  rows: u32,
+  cols: u32,
+  ld: u32,
+  sstride: u32,
+  ld2: u32,
+  s2stride: u32,
+  c0: u32,
+  mstride: u32,
+  rmap_off: u32,
+  cmap_off: u32,
+  has_rmap: u32,
+  has_cmap: u32,
+  trans: u32,
+  conj: u32,
+  use_info: u32,
+}
+@group(0) @binding(0) var<storage, read> src: array<vec2f>;
+@group(0) @binding(1) var<storage, read> src2: array<vec2f>;
+@group(0) @binding(2) var<storage, read> rmap: array<i32>;
+@group(0) @binding(3) var<storage, read> cmap: array<i32>;
+@group(0) @binding(4) var<storage, read> info: array<i32>;
+@group(0) @binding(5) var<storage, read_write> out: array<vec2f>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- svd finalize svd.sort wg64: svd.sort → svd_sort_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  n: u32,
+  tiles: u32,
+  has_jinfo: u32,
+}
+@group(0) @binding(0) var<storage, read> sig: array<f32>;
+@group(0) @binding(1) var<storage, read> coln: array<f32>;
+@group(0) @binding(2) var<storage, read> cole: array<i32>;
+@group(0) @binding(3) var<storage, read> exps: array<i32>;
+@group(0) @binding(4) var<storage, read> sinfo: array<i32>;
+@group(0) @binding(5) var<storage, read> jinfo: array<i32>;
+@group(0) @binding(6) var<storage, read_write> perm: array<i32>;
+@group(0) @binding(7) var<storage, read_write> S: array<f32>;
+@group(0) @binding(8) var<storage, read_write> info: array<i32>;
+@group(0) @binding(9) var<uniform> p: Params;
+
+// ---- svd finalize svd.keys wg64: svd.keys → svd_keys_u32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  n: u32,
+  fp: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> t: array<u32>;
+@group(0) @binding(1) var<storage, read_write> key: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- svd finalize svd.ranks wg64: svd.ranks → svd_ranks_u32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  n: u32,
+  tiles: u32,
+}
+@group(0) @binding(0) var<storage, read> key: array<u32>;
+@group(0) @binding(1) var<storage, read_write> inv: array<i32>;
+@group(0) @binding(2) var<storage, read_write> rnk: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- svd finalize svd.merge wg64: svd.merge → svd_merge_i32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> sinfo: array<i32>;
+@group(0) @binding(1) var<storage, read> jinfo: array<i32>;
+@group(0) @binding(2) var<storage, read_write> info: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
 // ---- norm vector_norm float32: vector_norm → vector_norm_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -2234,11 +2443,10 @@ struct Params {
 @group(0) @binding(2) var<storage, read> eb: array<i32>;
 @group(0) @binding(3) var<storage, read> aIdx: array<i32>;
 @group(0) @binding(4) var<storage, read> bIdx: array<i32>;
-@group(0) @binding(5) var<storage, read> info: array<i32>;
-@group(0) @binding(6) var<storage, read> binfo: array<i32>;
-@group(0) @binding(7) var<storage, read> rank: array<i32>;
-@group(0) @binding(8) var<storage, read_write> res: array<f32>;
-@group(0) @binding(9) var<uniform> p: Params;
+@group(0) @binding(5) var<storage, read> inff: array<i32>;
+@group(0) @binding(6) var<storage, read> rank: array<i32>;
+@group(0) @binding(7) var<storage, read_write> res: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
 
 // ---- lu_ops DET float32: det → det_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
