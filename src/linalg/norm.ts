@@ -27,7 +27,8 @@ function normDim(d: number, nd: number, who: string): number {
  * norm) or 2-D (matrix norm). `dim` as one number takes vector norms along it, as a pair
  * matrix norms over those two dims. Vector orders: any number, ±Infinity, 0 (count of
  * non-zeros). Matrix orders: 'fro', 'nuc', 1, −1, 2, −2, Infinity, −Infinity. The result
- * has the real dtype; scaled sums keep 1e±300 entries from over/underflowing.
+ * has the real dtype; scaled sums keep 1e±300 entries from over/underflowing (1e±38 in
+ * float32). Runs on the CPU or the GPU (float32, complex64; ±2 and 'nuc' through the GPU SVD).
  *
  * Syntax: `linalg.norm(A, ord?, { dim, keepdim })`
  * Example: `linalg.norm([[3, 0], [0, 4]], 2)` → `4`; `linalg.norm([3, 4])` → `5`
@@ -73,7 +74,7 @@ export function norm(A: TensorLike, ord?: NormOrd, opts: NormOptions = {}): Tens
 /**
  * Condition number (torch.linalg.cond). p undefined, 2 or −2: σ_max/σ_min (σ_min/σ_max)
  * from the singular values, any shape. Other orders ('fro', 'nuc', ±1, ±Infinity):
- * ‖A‖_p·‖A⁻¹‖_p for square A, Infinity when A is singular.
+ * ‖A‖_p·‖A⁻¹‖_p for square A, Infinity when A is singular. On the GPU too (float32, complex64).
  *
  * Syntax: `linalg.cond(A, p?)`
  * Example: `linalg.cond([[1, 0], [0, 1e-3]])` → `1000`

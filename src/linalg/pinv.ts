@@ -42,12 +42,15 @@ function checkTol(v: number | undefined, who: string, name: string): void {
  * the rank threshold are inverted, the others dropped, so rank-deficient input gives the
  * true pseudo-inverse (X·A·X = X, A·X·A = A, A·X and X·A Hermitian).
  *
+ * Runs on the CPU or the GPU (float32, complex64: the GPU SVD, one GEMM; results stay on the GPU).
+ *
  * Syntax: `linalg.pinv(A, { atol, rtol, hermitian })` → (…, n, m)
- * Example: `linalg.pinv([[1, 2], [2, 4]])` → `[[0.04, 0.08], [0.08, 0.16]]`
+ * Example: `linalg.pinv([[1, 2], [2, 4]])` → `[[0.04, 0.08], [0.08, 0.16]]`;
+ * `await linalg.pinv(A.to('gpu')).toAsync('cpu')` on the GPU.
  * Throws: ShapeError if A is not (a batch of) matrices, or not square with `hermitian`;
  * ArgumentError for a negative or non-finite atol/rtol; DTypeError for int32; LinAlgError
- * (info > 0) if the SVD did not converge. A matrix holding NaN/Inf gives a NaN
- * pseudo-inverse (never finite garbage).
+ * (info > 0) if the SVD did not converge (on the GPU at the first read of the result). A
+ * matrix holding NaN/Inf gives a NaN pseudo-inverse (never finite garbage).
  * See also: `lstsq`, `matrixRank`, `svd`.
  */
 export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
@@ -67,10 +70,12 @@ export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
  * Numerical rank (torch.linalg.matrix_rank): the number of singular values above the
  * shared threshold max(atol, rtol·σ_max). int32 tensor of the batch shape.
  *
+ * On the GPU (float32, complex64) from the GPU singular values, the rank an int32 GPU tensor.
+ *
  * Syntax: `linalg.matrixRank(A, { atol, rtol, hermitian })`
  * Example: `linalg.matrixRank([[1, 2], [2, 4]])` → `1`
- * Throws: LinAlgError when a matrix holds NaN/Inf (its rank is undefined); ShapeError;
- * ArgumentError for bad tolerances.
+ * Throws: LinAlgError when a matrix holds NaN/Inf (its rank is undefined; on the GPU at the
+ * first read); ShapeError; ArgumentError for bad tolerances.
  * See also: `svdvals`, `pinv`, `lstsq`.
  */
 export function matrixRank(A: TensorLike, opts: RankOptions = {}): Tensor<'int32'> {
