@@ -23,13 +23,14 @@ describe('registry', () => {
     expect(() => new Registry().lookup('matmul', 'float32', 'cpu', 'matmul')).toThrow(/import lapis/);
   });
 
-  it('the package entry registers the composite ops on the CPU only', () => {
+  it('the package entry registers the composite ops on the CPU and (float32, complex64) on the GPU', () => {
     const composite: OpName[] = ['pinv', 'matrixRank', 'lstsq', 'vectorNorm', 'matrixNorm', 'cond'];
     for (const op of composite) {
       for (const dtype of ['float32', 'float64', 'complex64', 'complex128'] as const) {
         expect(typeof lookup(op, dtype, 'cpu'), `${op} ${dtype}`).toBe('function');
       }
-      expect(() => lookup(op, 'float32', 'gpu', op), op).toThrow(DeviceError);
+      expect(entries().filter((e) => e.op === op && e.device === 'gpu').map((e) => e.dtype).sort(), op).toEqual(['complex64', 'float32']);
+      expect(() => lookup(op, 'float64', 'gpu', op), op).toThrow(DTypeError);
     }
     for (const op of ['gdnChunkSystems', 'gdnStatePass'] as const) {
       expect(entries().filter((e) => e.op === op).map((e) => `${e.dtype} on ${e.device}`).sort())
