@@ -223,8 +223,11 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             if (rq < EPS) { mode = 2u; } else if (rq > 1.0 / EPS) { mode = 3u; } else { mode = 1u; }
           }
         }
-        var np2 = Ah;
-        var nq2 = Bh;
+        // one 2×2 unitary (c, z) for X and V: x_p ← c·x_p − z̄·x_q, x_q ← z·x_p + c·x_q
+        var c = 1.0;
+        var z = ${ZERO};
+        var fpn = 1.0;
+        var fqn = 1.0;
         if (mode == 1u) {
           // Rutishauser: ζ = (‖x_q‖² − ‖x_p‖²)/(2|g|), t the smaller root of t² + 2ζt − 1
           let zeta = (rq - 1.0 / rq) * (0.5 / cosv);
@@ -232,8 +235,21 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
           var ta = 0.5 / az;
           if (az < 1.0 / EPS) { ta = 1.0 / (az + sqrt(1.0 + az * az)); }
           let tt = select(ta, -ta, zeta < 0.0);
-          let c = 1.0 / sqrt(1.0 + tt * tt);
-          let z = phase(s4.z, s4.w, ag, c * tt);
+          c = 1.0 / sqrt(1.0 + tt * tt);
+          z = phase(s4.z, s4.w, ag, c * tt);
+          fpn = 1.0 - tt * cosv * rq;
+          fqn = 1.0 + tt * cosv / rq;
+        } else if (mode == 2u) {
+          // ‖x_q‖ < eps·‖x_p‖: c = 1, z = −x_pᴴx_q/‖x_p‖² (x_q loses its x_p component;
+          // x_p changes below its rounding)
+          z = -coef(s4.z, s4.w, Ah) * pow2(sq) * pow2(-sp);
+          fqn = (1.0 - cosv) * (1.0 + cosv);
+        } else if (mode == 3u) {
+          // ‖x_p‖ < eps·‖x_q‖: c = 1, z = x_pᴴx_q/‖x_q‖²
+          z = coef(s4.z, s4.w, Bh) * pow2(sp) * pow2(-sq);
+          fpn = (1.0 - cosv) * (1.0 + cosv);
+        }
+        if (mode != 0u) {
           let zc = tconj(z);
           for (var i = lane; i < m; i += L) {
             let xp = xs[xo + cp * LDX + i];
@@ -247,43 +263,9 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             vs[vo + cp * NC + k] = c * vp - tmul(zc, vq);
             vs[vo + cq * NC + k] = tmul(z, vp) + c * vq;
           }
-          np2 = Ah * max(1.0 - tt * cosv * rq, 1.4210855e-14);
-          nq2 = Bh * max(1.0 + tt * cosv / rq, 1.4210855e-14);
-        } else if (mode == 2u) {
-          // ‖x_q‖ < eps·‖x_p‖: x_q −= (x_pᴴx_q/‖x_p‖²)·x_p, x_p unchanged below its rounding
-          let cf = coef(s4.z, s4.w, Ah);
-          let fp = pow2(-sp);
-          let fq = pow2(sq);
-          for (var i = lane; i < m; i += L) {
-            let xp = xs[xo + cp * LDX + i];
-            xs[xo + cq * LDX + i] -= tmul(cf, xp * fp) * fq;
-          }
-          let wv = cf * fq * fp;
-          for (var k = lane; k < n && uv; k += L) {
-            let vp = vs[vo + cp * NC + k];
-            let vq = vs[vo + cq * NC + k];
-            vs[vo + cp * NC + k] = vp + tmul(tconj(wv), vq);
-            vs[vo + cq * NC + k] = vq - tmul(wv, vp);
-          }
-          nq2 = Bh * max((1.0 - cosv) * (1.0 + cosv), 1.4210855e-14);
-        } else if (mode == 3u) {
-          // ‖x_p‖ < eps·‖x_q‖: x_p −= (x_qᴴx_p/‖x_q‖²)·x_q
-          let cf = coef(s4.z, s4.w, Bh);
-          let fq = pow2(-sq);
-          let fp = pow2(sp);
-          for (var i = lane; i < m; i += L) {
-            let xq = xs[xo + cq * LDX + i];
-            xs[xo + cp * LDX + i] -= tmul(tconj(cf), xq * fq) * fp;
-          }
-          let wv = cf * fp * fq;
-          for (var k = lane; k < n && uv; k += L) {
-            let vp = vs[vo + cp * NC + k];
-            let vq = vs[vo + cq * NC + k];
-            vs[vo + cp * NC + k] = vp - tmul(tconj(wv), vq);
-            vs[vo + cq * NC + k] = vq + tmul(wv, vp);
-          }
-          np2 = Ah * max((1.0 - cosv) * (1.0 + cosv), 1.4210855e-14);
         }
+        let np2 = Ah * max(fpn, 1.4210855e-14);
+        let nq2 = Bh * max(fqn, 1.4210855e-14);
         if (lane == 0u) {
           if (np2 > 0.0) { sc[co + cp] = clamp(sp + half_exp(np2), -126, 126); }
           if (nq2 > 0.0) { sc[co + cq] = clamp(sq + half_exp(nq2), -126, 126); }

@@ -1,8 +1,8 @@
 // The one-workgroup GPU SVD (src/backend/gpu/svd_small.ts, shaders/svd/svd_small.wgsl)
 // against the CPU SVD in float64: LAPACK's ratios, singular values (graded and scaled
-// inputs), fullMatrices, svdvals, zero columns and NaN/Inf members of a batch. Sizes are
-// picked to share a few kernel variants (n class 4/8/16/32 × m rounded up to 8): lavapipe
-// compiles each in seconds.
+// inputs), fullMatrices, svdvals, zero columns and NaN/Inf members of a batch. The sizes
+// share four kernel variants (float32 and complex64 × (n ≤ 8, m ≤ 8), float32 (n ≤ 32,
+// m ≤ 32), complex64 (n ≤ 16, m ≤ 16)): lavapipe compiles each in about 10 s.
 import { describe, expect } from 'vitest';
 import { linalg, Rng, type Tensor } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
@@ -41,8 +41,6 @@ async function run(ms: M[], dtype: D, opts = UV, batch?: number[]): Promise<Out>
 
 /** Singular values of the float32-rounded matrix in float64 (CPU). */
 function refS(a: M, dtype: D): number[] {
-  const t = toTensor([a], dtype).toAsync === undefined ? null : null;
-  void t;
   const x = toTensor([a], dtype);  // rounds to float32
   const d = x.dataSync() as Float32Array;
   const cplx = dtype === 'complex64';
@@ -99,7 +97,7 @@ function checkAll(ms: M[], out: Out, dtype: D, label: string): number {
   return worst;
 }
 
-const SIZES: Array<[number, number]> = [[1, 1], [2, 2], [5, 3], [8, 4], [8, 8], [7, 5], [16, 16], [32, 32], [30, 20], [40, 32]];
+const SIZES: Array<[number, number]> = [[1, 1], [2, 2], [5, 3], [8, 4], [8, 8], [7, 5], [32, 32], [30, 20], [25, 17]];
 
 describe('gpu svd (one workgroup per matrix)', () => {
   gpuIt('svdSmallFits holds under WebGPU default limits for n ≤ 16 (both dtypes) and 32×32 float32', () => {
@@ -142,7 +140,7 @@ describe('gpu svd (one workgroup per matrix)', () => {
 
   gpuIt('fullMatrices: U is m×m unitary, its first n columns the thin U', async () => {
     const rng = new Rng(14);
-    for (const [dt, m, n] of [['float32', 8, 3], ['float32', 7, 6], ['complex64', 8, 5], ['float32', 40, 32]] as Array<[D, number, number]>) {
+    for (const [dt, m, n] of [['float32', 8, 3], ['float32', 7, 6], ['complex64', 8, 5], ['float32', 32, 20]] as Array<[D, number, number]>) {
       const ms = Array.from({ length: 3 }, () => randomM(m, n, rng, dt === 'complex64'));
       const full = await run(ms, dt, { computeUV: true, fullMatrices: true });
       const thin = await run(ms, dt);

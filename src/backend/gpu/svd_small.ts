@@ -32,7 +32,7 @@ function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number): 
 
 /**
  * The kernel's layout for m×n `dtype` under `limits`, or null when it does not fit: the
- * matrix (column stride ⌈m/8⌉·8 + 1), V (NC×NC, NC = n rounded up to a power of two ≥ 4, so n ≤ 4 share a variant),
+ * matrix (column stride ⌈m/8⌉·8 + 1), V (NC×NC, NC = n rounded up to a power of two ≥ 8, so n ≤ 8 share a variant),
  * one vec4 partial per thread and per-column words in workgroup memory, and NC/2 pairs × L
  * lanes within the invocation limits. Under WebGPU's defaults (16 KiB, 256 threads) this
  * takes every n ≤ 16 with m ≤ 64 (float32 and complex64) and float32 up to 40×32.
@@ -41,7 +41,7 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>): SvdSmallPlan | null {
   if (!(Number.isInteger(m) && Number.isInteger(n) && n >= 1 && n <= 32 && m >= n)) return null;
   const fp = floatsPer(dtype);
-  const NC = Math.max(4, pow2ceil(n));
+  const NC = Math.max(8, pow2ceil(n));
   const LDX = Math.ceil(m / 8) * 8 + 1;
   const XCAP = LDX * NC;
   const P = NC / 2;
