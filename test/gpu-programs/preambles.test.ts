@@ -16,6 +16,7 @@ import {
 } from '../../src/backend/gpu/trsm.js';
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { svdScalePrograms } from '../../src/backend/gpu/svd_scale.js';
+import { svdSmallProgram, svdSmallPlan } from '../../src/backend/gpu/svd_small.js';
 import { vectorNormProgram, normPostProgram } from '../../src/backend/gpu/norm.js';
 import { pinvProgram } from '../../src/backend/gpu/pinv.js';
 import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
@@ -103,6 +104,10 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`qr_tw ${dt} nb=32`, qrTwProgram(dt, 32));
   }
   for (const p of svdScalePrograms()) add(`svd scale ${p.name}`, p);
+  const svdLimits = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+  for (const [dt, m, n] of [['float32', 8, 8], ['complex64', 16, 16], ['float32', 32, 32]] as const) {
+    add(`svd_small ${dt} ${m}×${n}`, svdSmallProgram(dt, svdSmallPlan(m, n, dt, svdLimits)!));
+  }
   for (const dt of ['float32', 'complex64'] as const) add(`norm vector_norm ${dt}`, vectorNormProgram(dt));
   add('norm norm_post', normPostProgram());
   for (const k of ['weights', 'rank', 'hermitian'] as const) add(`pinv ${k}`, pinvProgram(k));

@@ -2070,6 +2070,60 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// ---- svd_small float32 8×8: svd_small → svd_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  n: u32,
+  ncols: u32,
+  np: u32,
+  tol: f32,
+  uv: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> S: array<f32>;
+@group(0) @binding(2) var<storage, read_write> U: array<f32>;
+@group(0) @binding(3) var<storage, read_write> Vh: array<f32>;
+@group(0) @binding(4) var<storage, read_write> info: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- svd_small complex64 16×16: svd_small → svd_small_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  n: u32,
+  ncols: u32,
+  np: u32,
+  tol: f32,
+  uv: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> S: array<f32>;
+@group(0) @binding(2) var<storage, read_write> U: array<vec2f>;
+@group(0) @binding(3) var<storage, read_write> Vh: array<vec2f>;
+@group(0) @binding(4) var<storage, read_write> info: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- svd_small float32 32×32: svd_small → svd_small_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  m: u32,
+  n: u32,
+  ncols: u32,
+  np: u32,
+  tol: f32,
+  uv: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<f32>;
+@group(0) @binding(1) var<storage, read_write> S: array<f32>;
+@group(0) @binding(2) var<storage, read_write> U: array<f32>;
+@group(0) @binding(3) var<storage, read_write> Vh: array<f32>;
+@group(0) @binding(4) var<storage, read_write> info: array<i32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
 // ---- svd finalize svd.norms float32|wg64: svd.norms → svd_norms_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
