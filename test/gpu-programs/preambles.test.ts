@@ -21,6 +21,7 @@ import { vectorNormProgram, normPostProgram } from '../../src/backend/gpu/norm.j
 import { pinvProgram } from '../../src/backend/gpu/pinv.js';
 import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
+import { jacobiPairProgram, jacobiInitProgram, jacobiSweepProgram } from '../../src/backend/gpu/svd_jacobi.js';
 import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram, copyWordsProgram } from '../../src/backend/gpu/indexing.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
 import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } from '../../src/backend/gpu/lu_ops.js';
@@ -108,6 +109,11 @@ function everyProgram(): Array<[string, GpuProgram]> {
   for (const [dt, m, n] of [['float32', 8, 8], ['complex64', 16, 16], ['float32', 32, 32]] as const) {
     add(`svd_small ${dt} ${m}×${n}`, svdSmallProgram(dt, svdSmallPlan(m, n, dt, svdLimits)!));
   }
+  for (const dt of ['float32', 'complex64'] as const) {
+    for (const b of [8, 16]) add(`svd jacobi_pair ${dt} b=${b}`, jacobiPairProgram(dt, b));
+    add(`svd jacobi_init ${dt}`, jacobiInitProgram(dt));
+  }
+  add('svd jacobi_sweep', jacobiSweepProgram());
   for (const dt of ['float32', 'complex64'] as const) add(`norm vector_norm ${dt}`, vectorNormProgram(dt));
   add('norm norm_post', normPostProgram());
   for (const k of ['weights', 'rank', 'hermitian'] as const) add(`pinv ${k}`, pinvProgram(k));

@@ -2333,6 +2333,121 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> info: array<i32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
+// ---- svd jacobi_pair float32 b=8: svd.jacobi_pair → jacobi_pair_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  r: u32,
+  c: u32,
+  nbe: u32,
+  npairs: u32,
+  count: u32,
+  round: u32,
+  wrows: u32,
+  inner: u32,
+  tol: f32,
+}
+@group(0) @binding(0) var<storage, read_write> Yc: array<f32>;
+@group(0) @binding(1) var<storage, read_write> Wc: array<f32>;
+@group(0) @binding(2) var<storage, read_write> E: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ctrl: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd jacobi_pair float32 b=16: svd.jacobi_pair → jacobi_pair_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  r: u32,
+  c: u32,
+  nbe: u32,
+  npairs: u32,
+  count: u32,
+  round: u32,
+  wrows: u32,
+  inner: u32,
+  tol: f32,
+}
+@group(0) @binding(0) var<storage, read_write> Yc: array<f32>;
+@group(0) @binding(1) var<storage, read_write> Wc: array<f32>;
+@group(0) @binding(2) var<storage, read_write> E: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ctrl: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd jacobi_init float32: svd.jacobi_init → jacobi_init_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  r: u32,
+  c: u32,
+  count: u32,
+  wrows: u32,
+}
+@group(0) @binding(0) var<storage, read> Yc: array<f32>;
+@group(0) @binding(1) var<storage, read_write> Wc: array<f32>;
+@group(0) @binding(2) var<storage, read_write> E: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ctrl: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd jacobi_pair complex64 b=8: svd.jacobi_pair → jacobi_pair_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  r: u32,
+  c: u32,
+  nbe: u32,
+  npairs: u32,
+  count: u32,
+  round: u32,
+  wrows: u32,
+  inner: u32,
+  tol: f32,
+}
+@group(0) @binding(0) var<storage, read_write> Yc: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> Wc: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> E: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ctrl: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd jacobi_pair complex64 b=16: svd.jacobi_pair → jacobi_pair_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  r: u32,
+  c: u32,
+  nbe: u32,
+  npairs: u32,
+  count: u32,
+  round: u32,
+  wrows: u32,
+  inner: u32,
+  tol: f32,
+}
+@group(0) @binding(0) var<storage, read_write> Yc: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> Wc: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> E: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ctrl: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd jacobi_init complex64: svd.jacobi_init → jacobi_init_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  r: u32,
+  c: u32,
+  count: u32,
+  wrows: u32,
+}
+@group(0) @binding(0) var<storage, read> Yc: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> Wc: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> E: array<i32>;
+@group(0) @binding(3) var<storage, read_write> ctrl: array<u32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// ---- svd jacobi_sweep: svd.jacobi_sweep → jacobi_sweep
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  last: u32,
+  cap: i32,
+}
+@group(0) @binding(0) var<storage, read_write> ctrl: array<u32>;
+@group(0) @binding(1) var<storage, read_write> info: array<i32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- norm vector_norm float32: vector_norm → vector_norm_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {

@@ -1,0 +1,293 @@
+// One round of the blocked one-sided Jacobi (src/backend/gpu/svd_jacobi.ts): one workgroup
+// per (block pair, matrix). The pair's 2b columns of Yc (column-major: a matrix's column j
+// is Yc[(mat·c + j)·r ..][r]) are scaled by their power-of-two exponents E (max|ỹ| ≈ 1), their
+// Gram H = ỸᴴỸ is formed in workgroup memory, an inner cyclic two-sided Jacobi runs on H
+// with the relative test |h_pq| > tol·√(h_pp·h_qq) (scale-invariant, so it is the test on
+// the true columns), its rotations being those of the TRUE columns expressed in the scaled
+// ones (ρ = 2^(e_q − e_p) folded in exactly), and Q̃ accumulates them; then the columns of
+// Yc (and of Wc) are replaced by Ỹ·Q̃ rescaled, and E by the new columns' exponents.
+// A pair that rotates anything adds one to ctrl[2·mat]; ctrl[2·mat + 1] ≠ 0 (converged)
+// makes the whole workgroup return at once.
+// Bindings (generated): Yc (T, rw), Wc (T, rw), E (i32, rw), ctrl (atomic<u32>, rw);
+// uniforms r, c, nbe (blocks, even), npairs, count, round, wrows (c when W is wanted, else 0),
+// inner (inner sweep cap), tol.
+// Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, EPT (Gram entries per thread),
+// TR (rows per Gram tile), LD = B2 + 1, SH (floats of the shared tile / Gram).
+#include "common/complex.wgsl"
+#include "common/linear_id.wgsl"
+
+var<workgroup> sh: array<${T}, ${SH}>;          // Gram tile (rows × LD), then H (B2 × B2, row-major)
+var<workgroup> qm: array<${T}, ${B2} * ${B2}>;   // M = Q̃ − I row-major: qm[i·B2 + j] = M_ij
+var<workgroup> ex: array<i32, ${B2}>;
+var<workgroup> scl: array<f32, ${B2}>;          // 2^-e
+var<workgroup> iscl: array<f32, ${B2}>;         // 2^e
+var<workgroup> rc: array<f32, ${B}>;
+var<workgroup> rcm: array<f32, ${B}>;           // c − 1, without cancellation
+var<workgroup> ra: array<${T}, ${B}>;
+var<workgroup> rb: array<${T}, ${B}>;
+var<workgroup> rdp: array<f32, ${B}>;
+var<workgroup> rdq: array<f32, ${B}>;
+var<workgroup> rf: array<u32, ${B}>;
+var<workgroup> cmax: array<atomic<u32>, ${B2}>;
+var<workgroup> rot_any: atomic<u32>;
+var<workgroup> wu: u32;
+
+#if IS_COMPLEX
+fn re(x: ${T}) -> f32 { return x.x; }
+fn maxabs(x: ${T}) -> f32 { return max(abs(x.x), abs(x.y)); }
+fn scale(x: ${T}, s: f32) -> ${T} { return x * s; }
+fn unit(h: ${T}, g: f32) -> ${T} { return h / g; }
+fn realt(x: f32) -> ${T} { return vec2f(x, 0.0); }
+#else
+fn re(x: ${T}) -> f32 { return x; }
+fn maxabs(x: ${T}) -> f32 { return abs(x); }
+fn scale(x: ${T}, s: f32) -> ${T} { return x * s; }
+fn unit(h: ${T}, g: f32) -> ${T} { return select(-1.0, 1.0, h >= 0.0); }
+fn realt(x: f32) -> ${T} { return x; }
+#endif
+
+// 2^k exactly for k in [-126, 127] (built from the bits: no exp2 rounding, no flush).
+fn pow2(k: i32) -> f32 { return bitcast<f32>(u32(clamp(k, -126, 127) + 127) << 23u); }
+// x·2^k in two exact steps, so |k| up to 252 neither overflows nor underflows on the way.
+fn ldx(x: f32, k: i32) -> f32 {
+  let k1 = clamp(k / 2, -126, 127);
+  return x * pow2(k1) * pow2(k - k1);
+}
+
+// Block of pair k in round s of the circle-method tournament on n (even) items.
+fn circle(s: u32, k: u32, n: u32) -> vec2u {
+  if (k == 0u) { return vec2u(n - 1u, s); }
+  return vec2u((s + k) % (n - 1u), (s + n - 1u - k) % (n - 1u));
+}
+
+// Column of the pair's local index i (i < B from block P, else from block Q); c when padding.
+fn col_of(i: u32, bp: u32, bq: u32) -> u32 {
+  let j = select(bq * ${B}u + (i - ${B}u), bp * ${B}u + i, i < ${B}u);
+  return select(p.c, j, j < p.c);
+}
+
+// The rotation of pair slot k (indices a, b of H): the true columns' Jacobi rotation in the
+// scaled representation (see the file header). Stores c, the coefficients and new diagonals.
+fn rotation(k: u32, ia: u32, ib: u32) {
+  rf[k] = 0u;
+  let hp = re(sh[ia * ${B2}u + ia]);
+  let hq = re(sh[ib * ${B2}u + ib]);
+  let h = sh[ia * ${B2}u + ib];
+  let g = tabs(h);
+  if (!(g > p.tol * sqrt(hp) * sqrt(hq)) || !(g > 0.0)) { return; }
+  let d = ex[ib] - ex[ia];
+  var tr: f32;   // t·ρ, ρ = 2^d
+  var tir: f32;  // t/ρ
+  if (abs(d) <= 40) {
+    let zeta = (ldx(hq, d) - ldx(hp, -d)) / (2.0 * g);
+    let az = abs(zeta);
+    var t = select(0.5 / az, 1.0 / (az + sqrt(1.0 + az * az)), az < 1.0e15);
+    t = select(-t, t, zeta >= 0.0);
+    tr = ldx(t, d);
+    tir = ldx(t, -d);
+  } else if (d > 0) {
+    // |ζ| ≥ 2^40: t = 1/(2ζ) = 2^-d · g/(h_qq − 2^-2d·h_pp)
+    let v = g / (hq - ldx(hp, -2 * d));
+    tr = v;
+    tir = ldx(v, -2 * d);
+  } else {
+    let v = g / (ldx(hq, 2 * d) - hp);
+    tr = ldx(v, 2 * d);
+    tir = v;
+  }
+  let t = ldx(tr, -d);
+  let sq = sqrt(1.0 + t * t);
+  let cs = 1.0 / sq;
+  if (!(tr != 0.0 || tir != 0.0)) { return; }
+  let u = unit(h, g);
+  rc[k] = cs;
+  rcm[k] = -(t * t) / (sq * (1.0 + sq));
+  ra[k] = tconj(u) * (tr * cs);
+  rb[k] = u * (tir * cs);
+  rdp[k] = hp - tr * g;
+  rdq[k] = hq + tir * g;
+  rf[k] = 1u;
+  atomicOr(&rot_any, 1u);
+}
+
+@compute @workgroup_size(${WG})
+fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                        @builtin(local_invocation_index) t: u32) {
+  let w = linear_workgroup_id(wid, nwg);
+  if (w >= p.count) { return; }
+  let mat = w / p.npairs;
+  if (t == 0u) { wu = atomicLoad(&ctrl[2u * mat + 1u]); }
+  if (workgroupUniformLoad(&wu) != 0u) { return; }
+  let blocks = circle(p.round, w % p.npairs, p.nbe);
+  let bp = blocks.x;
+  let bq = blocks.y;
+  let r = p.r;
+
+  if (t < ${B2}u) {
+    let j = col_of(t, bp, bq);
+    let e = select(0, clamp(E[mat * p.c + j], -120, 120), j < p.c);
+    ex[t] = e;
+    scl[t] = pow2(-e);
+    iscl[t] = pow2(e);
+    atomicStore(&cmax[t], 0u);
+  }
+  for (var e = t; e < ${B2}u * ${B2}u; e += ${WG}u) {
+    qm[e] = ${ZERO};
+  }
+  if (t == 0u) { atomicStore(&rot_any, 0u); }
+
+  // ---- the Gram of the scaled columns, tiles of TR rows staged in sh (stride LD)
+  let gi = t / (${B2}u / ${EPT}u);
+  let gj = (t % (${B2}u / ${EPT}u)) * ${EPT}u;
+  // per-tile partial sums added with compensation: the rounding noise of an off-diagonal
+  // entry stays well under tol·√(h_pp·h_qq) (a plain running sum over r rows reaches about
+  // √r·eps = tol, and pairs at that level would keep rotating sweep after sweep)
+  var acc: array<${T}, ${EPT}>;
+  var cmp: array<${T}, ${EPT}>;
+  for (var x = 0u; x < ${EPT}u; x++) { acc[x] = ${ZERO}; cmp[x] = ${ZERO}; }
+  for (var k0 = 0u; k0 < r; k0 += ${TR}u) {
+    workgroupBarrier();
+    for (var e = t; e < ${TR}u * ${B2}u; e += ${WG}u) {
+      let kk = e % ${TR}u;
+      let i = e / ${TR}u;
+      let j = col_of(i, bp, bq);
+      let row = k0 + kk;
+      var v = ${ZERO};
+      if (row < r && j < p.c) { v = scale(Yc[(mat * p.c + j) * r + row], scl[i]); }
+      sh[kk * ${LD}u + i] = v;
+    }
+    workgroupBarrier();
+    var part: array<${T}, ${EPT}>;
+    for (var x = 0u; x < ${EPT}u; x++) { part[x] = ${ZERO}; }
+    for (var kk = 0u; kk < ${TR}u; kk++) {
+      let a = tconj(sh[kk * ${LD}u + gi]);
+      for (var x = 0u; x < ${EPT}u; x++) { part[x] = tfma(a, sh[kk * ${LD}u + gj + x], part[x]); }
+    }
+    for (var x = 0u; x < ${EPT}u; x++) {
+      // Neumaier's two-sum, componentwise for complex
+      let s = acc[x] + part[x];
+      let big = select(part[x], acc[x], abs(acc[x]) >= abs(part[x]));
+      let small = select(acc[x], part[x], abs(acc[x]) >= abs(part[x]));
+      cmp[x] += (big - s) + small;
+      acc[x] = s;
+    }
+  }
+  for (var x = 0u; x < ${EPT}u; x++) { acc[x] += cmp[x]; }
+  workgroupBarrier();
+  for (var x = 0u; x < ${EPT}u; x++) { sh[gi * ${B2}u + gj + x] = acc[x]; }
+  workgroupBarrier();
+  // exactly Hermitian: the lower triangle from the upper, a real diagonal
+  for (var e = t; e < ${B2}u * ${B2}u; e += ${WG}u) {
+    let i = e / ${B2}u;
+    let j = e % ${B2}u;
+    if (i > j) { sh[e] = tconj(sh[j * ${B2}u + i]); }
+    if (i == j) { sh[e] = realt(re(sh[e])); }
+  }
+  workgroupBarrier();
+
+  // ---- inner cyclic Jacobi on H (circle order: B disjoint pairs per step)
+  var rotated = false;
+  for (var sweep = 0u; sweep < p.inner; sweep++) {
+    for (var s = 0u; s < ${B2}u - 1u; s++) {
+      if (t < ${B}u) {
+        let ij = circle(s, t, ${B2}u);
+        rotation(t, ij.x, ij.y);
+      }
+      workgroupBarrier();
+      // rows a, b of H ← J̃ᴴ·H
+      for (var e = t; e < ${B}u * ${B2}u; e += ${WG}u) {
+        let k = e / ${B2}u;
+        if (rf[k] == 0u) { continue; }
+        let col = e % ${B2}u;
+        let ij = circle(s, k, ${B2}u);
+        let hp = sh[ij.x * ${B2}u + col];
+        let hq = sh[ij.y * ${B2}u + col];
+        sh[ij.x * ${B2}u + col] = hp * rc[k] - tmul(tconj(ra[k]), hq);
+        sh[ij.y * ${B2}u + col] = tmul(tconj(rb[k]), hp) + hq * rc[k];
+      }
+      workgroupBarrier();
+      // columns a, b of H ← H·J̃ and of Q̃ ← Q̃·J̃; the pair's 2×2 block set exactly
+      for (var e = t; e < ${B}u * ${B2}u; e += ${WG}u) {
+        let k = e / ${B2}u;
+        if (rf[k] == 0u) { continue; }
+        let row = e % ${B2}u;
+        let ij = circle(s, k, ${B2}u);
+        let hp = sh[row * ${B2}u + ij.x];
+        let hq = sh[row * ${B2}u + ij.y];
+        sh[row * ${B2}u + ij.x] = hp * rc[k] - tmul(ra[k], hq);
+        sh[row * ${B2}u + ij.y] = tmul(rb[k], hp) + hq * rc[k];
+        if (row == ij.x) {
+          sh[row * ${B2}u + ij.x] = realt(rdp[k]);
+          sh[row * ${B2}u + ij.y] = ${ZERO};
+        }
+        if (row == ij.y) {
+          sh[row * ${B2}u + ij.y] = realt(rdq[k]);
+          sh[row * ${B2}u + ij.x] = ${ZERO};
+        }
+        // M = Q̃ − I: M ← M·J̃ + (J̃ − I), so near-identity rotations round only their change
+        let qp = qm[row * ${B2}u + ij.x];
+        let qq = qm[row * ${B2}u + ij.y];
+        var np = qp * rc[k] - tmul(ra[k], qq);
+        var nq = tmul(rb[k], qp) + qq * rc[k];
+        if (row == ij.x) {
+          np += realt(rcm[k]);
+          nq += rb[k];
+        }
+        if (row == ij.y) {
+          np -= ra[k];
+          nq += realt(rcm[k]);
+        }
+        qm[row * ${B2}u + ij.x] = np;
+        qm[row * ${B2}u + ij.y] = nq;
+      }
+      workgroupBarrier();
+    }
+    if (t == 0u) {
+      wu = atomicLoad(&rot_any);
+      atomicStore(&rot_any, 0u);
+    }
+    if (workgroupUniformLoad(&wu) == 0u) { break; }
+    rotated = true;
+  }
+  if (!rotated) { return; }  // uniform: set from a workgroupUniformLoad
+  if (t == 0u) { atomicAdd(&ctrl[2u * mat], 1u); }
+
+  // ---- Yc (and Wc) columns ← (scaled columns)·(I + M), rescaled; the new columns' max for E
+  var lmax: array<f32, ${B2}>;
+  for (var j = 0u; j < ${B2}u; j++) { lmax[j] = 0.0; }
+  let rows = r + p.wrows;
+  for (var k = t; k < rows; k += ${WG}u) {
+    let isy = k < r;
+    var y: array<${T}, ${B2}>;
+    for (var i = 0u; i < ${B2}u; i++) {
+      let j = col_of(i, bp, bq);
+      var v = ${ZERO};
+      if (j < p.c) {
+        if (isy) { v = Yc[(mat * p.c + j) * r + k]; } else { v = Wc[(mat * p.c + j) * p.c + (k - r)]; }
+      }
+      y[i] = scale(v, scl[i]);
+    }
+    for (var jj = 0u; jj < ${B2}u; jj++) {
+      let j = col_of(jj, bp, bq);
+      if (j >= p.c) { continue; }
+      var o = ${ZERO};
+      for (var i = 0u; i < ${B2}u; i++) { o = tfma(y[i], qm[i * ${B2}u + jj], o); }
+      o += y[jj];
+      if (isy) {
+        lmax[jj] = max(lmax[jj], maxabs(o));
+        Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
+      } else {
+        Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+      }
+    }
+  }
+  for (var j = 0u; j < ${B2}u; j++) {
+    if (lmax[j] > 0.0) { atomicMax(&cmax[j], bitcast<u32>(lmax[j])); }
+  }
+  workgroupBarrier();
+  if (t < ${B2}u) {
+    let j = col_of(t, bp, bq);
+    let m = bitcast<f32>(atomicLoad(&cmax[t]));
+    if (j < p.c && m > 0.0) { E[mat * p.c + j] = clamp(ex[t] + frexp(m).exp, -120, 120); }
+  }
+}
