@@ -100,17 +100,14 @@ fn tldexp(v: vec2f, k: i32) -> vec2f { return vec2f(ldexp_exact(v.x, k), ldexp_e
 fn abs2(v: vec2f) -> f32 { return dot(v, v); }
 fn dotc(a: vec2f, b: vec2f) -> vec2f { return vec2f(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x); }
 fn tnan() -> vec2f { return vec2f(nan_f32(), nan_f32()); }
-// G's phase times s (G = (gr, gi), |G| = ag > 0).
-fn phase(gr: f32, gi: f32, ag: f32, s: f32) -> vec2f { return vec2f(gr, gi) * (s / ag); }
-fn coef(gr: f32, gi: f32, d: f32) -> vec2f { return vec2f(gr, gi) / d; }
+fn gval(s: vec4f) -> vec2f { return s.zw; }
 #else
 fn magbits(v: f32) -> u32 { return bitcast<u32>(v) & 0x7fffffffu; }
 fn tldexp(v: f32, k: i32) -> f32 { return ldexp_exact(v, k); }
 fn abs2(v: f32) -> f32 { return v * v; }
 fn dotc(a: f32, b: f32) -> vec2f { return vec2f(a * b, 0.0); }
 fn tnan() -> f32 { return nan_f32(); }
-fn phase(gr: f32, gi: f32, ag: f32, s: f32) -> f32 { return select(s, -s, gr < 0.0); }
-fn coef(gr: f32, gi: f32, d: f32) -> f32 { return gr / d; }
+fn gval(s: vec4f) -> f32 { return s.z; }
 #endif
 
 // Columns of pair `pr` in round r of the round-robin tournament on np columns.
@@ -180,7 +177,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   workgroupBarrier();
 
   // (2) sweeps
-  let tol = p.tol;
+  let tol2 = p.tol * p.tol;
   var sweeps = 0u;
   loop {
     for (var r = 0u; r + 1u < np; r++) {
@@ -210,44 +207,50 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         for (var l = 0u; l < L; l++) { s4 += part[pb + l]; }
         let Ah = s4.x;
         let Bh = s4.y;
-        let ag = length(s4.zw);
+        let gv = gval(s4);
+        let g2 = dot(s4.zw, s4.zw);
+        let dk = sq - sp;
         var mode = 0u;
-        var cosv = 0.0;
-        var rq = 1.0;
-        if (Ah > 0.0 && Bh > 0.0) {
-          let sa = sqrt(Ah);
-          let sb = sqrt(Bh);
-          cosv = ag / (sa * sb);
-          if (cosv > tol) {
-            rq = (sb / sa) * pow2(clamp(sq - sp, -60, 60));
-            if (rq < EPS) { mode = 2u; } else if (rq > 1.0 / EPS) { mode = 3u; } else { mode = 1u; }
+        if (Ah > 0.0 && Bh > 0.0 && g2 > tol2 * Ah * Bh) {
+          // norms over 1/eps apart (the scaled squares lie within ~2^±46 of 1, so |dk| > 60 is)
+          if (dk < -60) { mode = 2u; } else if (dk > 60) { mode = 3u; } else {
+            let bk = Bh * pow2(2 * dk);
+            if (bk < EPS * EPS * Ah) { mode = 2u; } else if (bk * (EPS * EPS) > Ah) { mode = 3u; } else { mode = 1u; }
           }
         }
-        // one 2×2 unitary (c, z) for X and V: x_p ← c·x_p − z̄·x_q, x_q ← z·x_p + c·x_q
+        // one 2×2 unitary (c, z) for X and V: x_p ← c·x_p − z̄·x_q, x_q ← z·x_p + c·x_q;
+        // np2, nq2: the new squared norms (scaled) for the column exponents
         var c = 1.0;
         var z = ${ZERO};
-        var fpn = 1.0;
-        var fqn = 1.0;
+        var np2 = Ah;
+        var nq2 = Bh;
         if (mode == 1u) {
           // Rutishauser: ζ = (‖x_q‖² − ‖x_p‖²)/(2|g|), t the smaller root of t² + 2ζt − 1
-          let zeta = (rq - 1.0 / rq) * (0.5 / cosv);
+          let ag = sqrt(g2);
+          let ig = 1.0 / ag;
+          let pk = pow2(dk);
+          let mk = pow2(-dk);
+          let zeta = (Bh * pk - Ah * mk) * (0.5 * ig);
           let az = abs(zeta);
           var ta = 0.5 / az;
           if (az < 1.0 / EPS) { ta = 1.0 / (az + sqrt(1.0 + az * az)); }
           let tt = select(ta, -ta, zeta < 0.0);
-          c = 1.0 / sqrt(1.0 + tt * tt);
-          z = phase(s4.z, s4.w, ag, c * tt);
-          fpn = 1.0 - tt * cosv * rq;
-          fqn = 1.0 + tt * cosv / rq;
+          let w2 = 1.0 + tt * tt;
+          let c0 = inverseSqrt(w2);
+          c = c0 * (1.5 - 0.5 * w2 * c0 * c0); // a Newton step: c²(1 + t²) = 1 to rounding
+          z = gv * (c * tt * ig);
+          let tg = tt * ag;
+          np2 = Ah - tg * pk;
+          nq2 = Bh + tg * mk;
         } else if (mode == 2u) {
           // ‖x_q‖ < eps·‖x_p‖: c = 1, z = −x_pᴴx_q/‖x_p‖² (x_q loses its x_p component;
           // x_p changes below its rounding)
-          z = -coef(s4.z, s4.w, Ah) * pow2(sq) * pow2(-sp);
-          fqn = (1.0 - cosv) * (1.0 + cosv);
+          z = gv * (-(pow2(sq) * pow2(-sp)) / Ah);
+          nq2 = Bh - g2 / Ah;
         } else if (mode == 3u) {
           // ‖x_p‖ < eps·‖x_q‖: c = 1, z = x_pᴴx_q/‖x_q‖²
-          z = coef(s4.z, s4.w, Bh) * pow2(sp) * pow2(-sq);
-          fpn = (1.0 - cosv) * (1.0 + cosv);
+          z = gv * ((pow2(sp) * pow2(-sq)) / Bh);
+          np2 = Ah - g2 / Bh;
         }
         if (mode != 0u) {
           let zc = tconj(z);
@@ -264,8 +267,10 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             vs[vo + cq * NC + k] = tmul(z, vp) + c * vq;
           }
         }
-        let np2 = Ah * max(fpn, 1.4210855e-14);
-        let nq2 = Bh * max(fqn, 1.4210855e-14);
+        // cancellation leaves at least ~eps² of a norm² in float32: the floor keeps the
+        // exponent within 2^23 of the truth, which the next step's dots tolerate
+        np2 = max(np2, Ah * 1.4210855e-14);
+        nq2 = max(nq2, Bh * 1.4210855e-14);
         if (lane == 0u) {
           if (np2 > 0.0) { sc[co + cp] = clamp(sp + half_exp(np2), -126, 126); }
           if (nq2 > 0.0) { sc[co + cq] = clamp(sq + half_exp(nq2), -126, 126); }

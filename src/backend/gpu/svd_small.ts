@@ -46,8 +46,9 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   const XCAP = LDX * NC;
   const P = NC / 2;
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
-  // about two rows per lane: the dot products and the rotation are split over the rows
-  let L = Math.min(32, pow2ceil(Math.ceil((LDX - 1) / 2)));
+  // about four rows per lane: every lane of a pair repeats the rotation's scalar work, so
+  // fewer lanes (and warps) per matrix cost fewer instructions per step
+  let L = Math.min(32, pow2ceil(Math.ceil((LDX - 1) / 4)));
   while (P * L > maxInv && L > 1) L /= 2;
   const NT = P * L;
   if (NT > maxInv) return null;
