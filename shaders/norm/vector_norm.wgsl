@@ -1,7 +1,10 @@
-// vector_norm: p-norms of the contiguous rows of X (rows × len), one workgroup per row.
-// mode: 0 any p (scaled by the row's max |x|: 1e±38 entries neither over- nor underflow),
-// 1 +Infinity (max |x|), 2 −Infinity (min |x|), 3 p = 0 (count of non-zeros), 4 p = 2,
-// 5 p = 1. NaN anywhere in a row gives NaN (tested on the bits: max/min may drop NaN).
+// vector_norm: p-norms of the contiguous rows of X (rows × len). mode: 0 any p (scaled by the
+// max |x|: 1e±38 entries neither over- nor underflow), 1 +Infinity (max |x|), 2 −Infinity
+// (min |x|), 3 p = 0 (count of non-zeros), 4 p = 2, 5 p = 1. NaN anywhere in a row gives NaN
+// (tested on the bits: max/min may drop NaN). Entry points: WHOLE, one workgroup per row;
+// for few long rows PART, one workgroup per chunk of a row writing (max, min, Σ, NaN) with
+// Σ scaled by the chunk's max, then COMBINE, one workgroup per row rescaling the chunk sums
+// to the row's max (LAPACK's scale/sum-of-squares update, for any p).
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
 
@@ -47,18 +50,38 @@ fn reduce_all(lid: u32) {
   workgroupBarrier();
 }
 
-@compute @workgroup_size(${WG})
-fn vector_norm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-                        @builtin(local_invocation_index) lid: u32) {
-  let r = linear_workgroup_id(wid, nwg);
-  if (r >= p.rows) { return; }
-  let base = r * p.len;
+// The row's value from its max, min and sum (Σ (|x|/max)^p for modes 0 and 4).
+fn finish(gmx: f32, mn: f32, tot: f32) -> f32 {
+  if (p.mode == 1u) { return gmx; }
+  if (p.mode == 2u) { return mn; }
+  if (p.mode == 3u || p.mode == 5u) { return tot; }
+  if (gmx == 0.0) { return select(select(0.0, inf_f(), p.len == 0u), 0.0, p.pw > 0.0); }
+  if (bitcast<u32>(gmx) == 0x7f800000u) { return select(0.0, inf_f(), p.pw > 0.0); }
+  if (p.mode == 4u) { return gmx * sqrt(tot); }
+  if (tot == inf_f()) { return 0.0; }  // a zero entry with p < 0
+  return gmx * pow(tot, 1.0 / p.pw);
+}
+
+fn sum_reduce(lid: u32, t: f32) -> f32 {
+  workgroupBarrier();
+  w_s[lid] = t;
+  for (var h = ${WG}u / 2u; h > 0u; h = h / 2u) {
+    workgroupBarrier();
+    if (lid < h) { w_s[lid] = w_s[lid] + w_s[lid + h]; }
+  }
+  return workgroupUniformLoad(&w_s[0]);
+}
+
+#if !COMBINE
+// Max, min, NaN and (modes 3, 5) the plain sum of X[i0, i1) into w_*[0]; then (modes 0, 4,
+// 0 < max < Inf) Σ (|x|/max)^p. Returns (max, min, Σ, NaN).
+fn range_stats(i0: u32, i1: u32, lid: u32) -> vec4f {
   var mx = 0.0;
   var mn = inf_f();
   var s = 0.0;
   var nan = 0u;
-  for (var i = lid; i < p.len; i += ${WG}u) {
-    let x = X[base + i];
+  for (var i = i0 + lid; i < i1; i += ${WG}u) {
+    let x = X[i];
     if (nan_el(x)) { nan = 1u; continue; }
     let a = abs_el(x);
     mx = max(mx, a);
@@ -73,33 +96,88 @@ fn vector_norm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
   reduce_all(lid);
   // Uniform loads: the second pass's barriers sit under branches on these values.
   let gmx = workgroupUniformLoad(&w_mx[0]);
-  let gnan = workgroupUniformLoad(&w_nan[0]) != 0u;
-  var res = 0.0;
-  if (p.mode == 1u) { res = gmx; }
-  else if (p.mode == 2u) { res = w_mn[0]; }
-  else if (p.mode == 3u || p.mode == 5u) { res = w_s[0]; }
-  else if (gmx == 0.0) { res = select(select(0.0, inf_f(), p.len == 0u), 0.0, p.pw > 0.0); }
-  else if (bitcast<u32>(gmx) == 0x7f800000u) { res = select(0.0, inf_f(), p.pw > 0.0); }
-  else {
-    // Second pass: Σ (|x|/max)^p in [1, len], then max·Σ^(1/p).
+  let gmn = workgroupUniformLoad(&w_mn[0]);
+  let gnan = workgroupUniformLoad(&w_nan[0]);
+  var tot = workgroupUniformLoad(&w_s[0]);
+  if ((p.mode == 0u || p.mode == 4u) && gmx > 0.0 && bitcast<u32>(gmx) != 0x7f800000u) {
     var t = 0.0;
-    for (var i = lid; i < p.len; i += ${WG}u) {
-      let q = abs_el(X[base + i]) / gmx;
+    for (var i = i0 + lid; i < i1; i += ${WG}u) {
+      let q = abs_el(X[i]) / gmx;
       if (p.mode == 4u) { t += q * q; }
       else if (q == 0.0) { t += select(0.0, inf_f(), p.pw < 0.0); }
       else { t += pow(q, p.pw); }
     }
-    workgroupBarrier();
-    w_s[lid] = t;
-    for (var h = ${WG}u / 2u; h > 0u; h = h / 2u) {
-      workgroupBarrier();
-      if (lid < h) { w_s[lid] = w_s[lid] + w_s[lid + h]; }
-    }
-    workgroupBarrier();
-    let tot = w_s[0];
-    if (p.mode == 4u) { res = gmx * sqrt(tot); }
-    else if (tot == inf_f()) { res = 0.0; }
-    else { res = gmx * pow(tot, 1.0 / p.pw); }
+    tot = sum_reduce(lid, t);
+  } else if ((p.mode == 0u || p.mode == 4u) && gmx == 0.0 && p.pw < 0.0 && i1 > i0) {
+    tot = inf_f();  // all zeros with p < 0
   }
-  if (lid == 0u) { out[r] = select(res, nan_f(), gnan); }
+  return vec4f(gmx, gmn, tot, f32(gnan));
 }
+#endif
+
+#if WHOLE
+@compute @workgroup_size(${WG})
+fn vector_norm_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                        @builtin(local_invocation_index) lid: u32) {
+  let r = linear_workgroup_id(wid, nwg);
+  if (r >= p.rows) { return; }
+  let st = range_stats(r * p.len, (r + 1u) * p.len, lid);
+  if (lid == 0u) { out[r] = select(finish(st.x, st.y, st.z), nan_f(), st.w != 0.0); }
+}
+#endif
+
+#if PART
+@compute @workgroup_size(${WG})
+fn vector_norm_part_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                             @builtin(local_invocation_index) lid: u32) {
+  let g = linear_workgroup_id(wid, nwg);
+  if (g >= p.rows * p.chunks) { return; }
+  let r = g / p.chunks;
+  let i0 = (g % p.chunks) * p.clen;
+  let st = range_stats(r * p.len + i0, r * p.len + min(p.len, i0 + p.clen), lid);
+  if (lid == 0u) { part[g] = st; }
+}
+#endif
+
+#if COMBINE
+@compute @workgroup_size(${WG})
+fn vector_norm_combine_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                                @builtin(local_invocation_index) lid: u32) {
+  let r = linear_workgroup_id(wid, nwg);
+  if (r >= p.rows) { return; }
+  var mx = 0.0;
+  var mn = inf_f();
+  var s = 0.0;
+  var nan = 0u;
+  for (var c = lid; c < p.chunks; c += ${WG}u) {
+    let q = part[r * p.chunks + c];
+    mx = max(mx, q.x);
+    mn = min(mn, q.y);
+    s += q.z;
+    if (q.w != 0.0) { nan = 1u; }
+  }
+  w_mx[lid] = mx;
+  w_mn[lid] = mn;
+  w_s[lid] = s;
+  w_nan[lid] = nan;
+  reduce_all(lid);
+  let gmx = workgroupUniformLoad(&w_mx[0]);
+  let gmn = workgroupUniformLoad(&w_mn[0]);
+  let gnan = workgroupUniformLoad(&w_nan[0]);
+  var tot = workgroupUniformLoad(&w_s[0]);
+  if ((p.mode == 0u || p.mode == 4u) && gmx > 0.0 && bitcast<u32>(gmx) != 0x7f800000u) {
+    // Each chunk's Σ was scaled by its own max: rescale by (max_c / max)^p.
+    var t = 0.0;
+    for (var c = lid; c < p.chunks; c += ${WG}u) {
+      let q = part[r * p.chunks + c];
+      if (q.z == inf_f()) { t += q.z; }
+      else if (q.x > 0.0) {
+        let ratio = q.x / gmx;
+        t += q.z * select(pow(ratio, p.pw), ratio * ratio, p.mode == 4u);
+      }
+    }
+    tot = sum_reduce(lid, t);
+  }
+  if (lid == 0u) { out[r] = select(finish(gmx, gmn, tot), nan_f(), gnan != 0u); }
+}
+#endif

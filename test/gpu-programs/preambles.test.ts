@@ -17,7 +17,7 @@ import {
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { svdScalePrograms } from '../../src/backend/gpu/svd_scale.js';
 import { svdSmallProgram, svdSmallPlan } from '../../src/backend/gpu/svd_small.js';
-import { vectorNormProgram, normPostProgram } from '../../src/backend/gpu/norm.js';
+import { vectorNormProgram, vectorNormPartProgram, vectorNormCombineProgram, normPostProgram } from '../../src/backend/gpu/norm.js';
 import { pinvProgram } from '../../src/backend/gpu/pinv.js';
 import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
 import { PROBE_DECL } from '../../src/backend/gpu/device.js';
@@ -114,7 +114,11 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`svd jacobi_init ${dt}`, jacobiInitProgram(dt));
   }
   add('svd jacobi_sweep', jacobiSweepProgram());
-  for (const dt of ['float32', 'complex64'] as const) add(`norm vector_norm ${dt}`, vectorNormProgram(dt));
+  for (const dt of ['float32', 'complex64'] as const) {
+    add(`norm vector_norm ${dt}`, vectorNormProgram(dt));
+    add(`norm vector_norm_part ${dt}`, vectorNormPartProgram(dt));
+  }
+  add('norm vector_norm_combine', vectorNormCombineProgram());
   add('norm norm_post', normPostProgram());
   for (const k of ['weights', 'rank', 'hermitian'] as const) add(`pinv ${k}`, pinvProgram(k));
   for (const k of ['augment', 'gels_check', 'exps', 'resid'] as const) add(`lstsq ${k}`, lstsqProgram(k));

@@ -10,23 +10,39 @@ import { lookup, register } from '../registry.js';
 import type { MatrixNormOrd } from '../ops.js';
 import { runProgram } from './program.js';
 import { emptyGpu } from './tensor-ops.js';
-import { smallProgram, gpuFloatDType, dummyIndex, checkIndexRange } from './small.js';
+import { smallProgram, gpuFloatDType, dummyIndex, checkIndexRange, allocStorage } from './small.js';
 
 const WG = 64;
 
-const VN_DECL = (T: 'f32' | 'vec2f') => ({
-  inputs: { X: T }, outputs: { out: 'f32' }, uniforms: { rows: 'u32', len: 'u32', mode: 'u32', pw: 'f32' },
-} as const);
+const VN_UNIFORMS = { rows: 'u32', len: 'u32', mode: 'u32', pw: 'f32', chunks: 'u32', clen: 'u32' } as const;
+const VN_DECL = (T: 'f32' | 'vec2f') => ({ inputs: { X: T }, outputs: { out: 'f32' }, uniforms: VN_UNIFORMS } as const);
+const VN_PART_DECL = (T: 'f32' | 'vec2f') => ({ inputs: { X: T }, outputs: { part: 'vec4f' }, uniforms: VN_UNIFORMS } as const);
+const VN_COMBINE_DECL = { inputs: { part: 'vec4f' }, outputs: { out: 'f32' }, uniforms: VN_UNIFORMS } as const;
 
 const POST_DECL = {
   inputs: { S: 'f32', info: 'i32', aux: 'f32', aux2: 'f32' }, outputs: { out: 'f32' },
   uniforms: { count: 'u32', k: 'u32', mode: 'u32' },
 } as const;
 
+/** One workgroup per row (WHOLE), or per chunk of a row (PART) then per row (COMBINE). */
 export function vectorNormProgram(dtype: 'float32' | 'complex64') {
-  return smallProgram('vector_norm', 'norm/vector_norm.wgsl', 'vector_norm', dtype, WG, {},
-    VN_DECL(dtype === 'complex64' ? 'vec2f' : 'f32'), WG * 16);
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  return smallProgram('vector_norm', 'norm/vector_norm.wgsl', 'vector_norm', dtype, WG, { WHOLE: true }, VN_DECL(T), WG * 16);
 }
+
+export function vectorNormPartProgram(dtype: 'float32' | 'complex64') {
+  const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
+  return smallProgram('vector_norm_part', 'norm/vector_norm.wgsl', 'vector_norm_part', dtype, WG, { PART: true }, VN_PART_DECL(T), WG * 16);
+}
+
+export function vectorNormCombineProgram() {
+  return smallProgram('vector_norm_combine', 'norm/vector_norm.wgsl', 'vector_norm_combine', 'float32', WG, { COMBINE: true }, VN_COMBINE_DECL, WG * 16);
+}
+
+/** Fewest elements a chunk of a long row gets (64 per thread). */
+const MIN_CHUNK = 4096;
+/** Workgroups a few long rows are spread over at most (enough to fill a large GPU). */
+const CHUNK_TARGET = 1024;
 
 export function normPostProgram() {
   return smallProgram('norm_post', 'norm/norm_post.wgsl', 'norm_post', 'float32', WG, {}, POST_DECL);
@@ -48,11 +64,22 @@ function rowNorms(x: Tensor, rows: number, len: number, ord: number, who: string
   const out = emptyGpu('float32', [rows], who);
   if (rows === 0) return out;
   checkIndexRange(rows * len, who);
-  runProgram(vectorNormProgram(dtype), {
-    inputs: { X: x.gpuStorage() }, outputs: { out: out.gpuStorage() },
-    uniforms: { rows, len, mode: vnMode(ord), pw: Number.isFinite(ord) ? ord : 0 },
-    workgroups: rows,
-  });
+  const uniforms = { rows, len, mode: vnMode(ord), pw: Number.isFinite(ord) ? ord : 0, chunks: 1, clen: len };
+  // Few long rows: one workgroup per row would leave a large GPU idle.
+  const chunks = Math.min(Math.ceil(len / MIN_CHUNK), Math.max(1, Math.ceil(CHUNK_TARGET / rows)));
+  if (chunks < 2) {
+    runProgram(vectorNormProgram(dtype), { inputs: { X: x.gpuStorage() }, outputs: { out: out.gpuStorage() }, uniforms, workgroups: rows });
+    return out;
+  }
+  const clen = Math.ceil(len / chunks);
+  const u = { ...uniforms, chunks: Math.ceil(len / clen), clen };
+  const part = allocStorage(rows * u.chunks * 16, who, true); // (max, min, Σ, NaN) per chunk
+  try {
+    runProgram(vectorNormPartProgram(dtype), { inputs: { X: x.gpuStorage() }, outputs: { part }, uniforms: u, workgroups: rows * u.chunks });
+    runProgram(vectorNormCombineProgram(), { inputs: { part }, outputs: { out: out.gpuStorage() }, uniforms: u, workgroups: rows });
+  } finally {
+    part.release();
+  }
   return out;
 }
 

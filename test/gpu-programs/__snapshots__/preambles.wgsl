@@ -2455,9 +2455,25 @@ struct Params {
   len: u32,
   mode: u32,
   pw: f32,
+  chunks: u32,
+  clen: u32,
 }
 @group(0) @binding(0) var<storage, read> X: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- norm vector_norm_part float32: vector_norm_part → vector_norm_part_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  rows: u32,
+  len: u32,
+  mode: u32,
+  pw: f32,
+  chunks: u32,
+  clen: u32,
+}
+@group(0) @binding(0) var<storage, read> X: array<f32>;
+@group(0) @binding(1) var<storage, read_write> part: array<vec4f>;
 @group(0) @binding(2) var<uniform> p: Params;
 
 // ---- norm vector_norm complex64: vector_norm → vector_norm_c64
@@ -2467,8 +2483,38 @@ struct Params {
   len: u32,
   mode: u32,
   pw: f32,
+  chunks: u32,
+  clen: u32,
 }
 @group(0) @binding(0) var<storage, read> X: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- norm vector_norm_part complex64: vector_norm_part → vector_norm_part_c64
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  rows: u32,
+  len: u32,
+  mode: u32,
+  pw: f32,
+  chunks: u32,
+  clen: u32,
+}
+@group(0) @binding(0) var<storage, read> X: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> part: array<vec4f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- norm vector_norm_combine: vector_norm_combine → vector_norm_combine_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  rows: u32,
+  len: u32,
+  mode: u32,
+  pw: f32,
+  chunks: u32,
+  clen: u32,
+}
+@group(0) @binding(0) var<storage, read> part: array<vec4f>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
