@@ -13,16 +13,18 @@
 // Steps: (1) scale by 2^-e so max|a| is in [0.5, 1): e from the largest magnitude as a u32
 // bit pattern, the scaling by integer bit arithmetic (exact for subnormal inputs and
 // outputs, which GPUs may flush in float arithmetic). NaN/Inf input: X = 0, NaN outputs,
-// info −1. (2) Sweeps of NP−1 steps; per step each pair's lanes sum |x_p|², |x_q|², x_pᴴx_q
+// info −1. (2) Sweeps of np−1 steps; per step each pair's lanes sum |x_p|², |x_q|², x_pᴴx_q
 // over their rows with the columns scaled by 2^-s_p, 2^-s_q (per-column exponents kept
-// near the column norm, so columns down to ~2^-100 neither underflow nor lose accuracy),
-// every lane adds the L partials in the same order (identical rotation parameters without a
-// second barrier), rotates when |g_pq| > tol·√(g_pp·g_qq) (Rutishauser's formulas; the
-// projection with c = 1 when the norms are over 1/eps apart, as native/src/svd/svd.cpp),
-// and updates its rows of X and V. A sweep without rotations ends the matrix's iteration;
-// CAP sweeps → info = CAP. (3) σ_j = ‖x_j‖ (sorted by rank counting on bit patterns),
-// U = x_j/σ_j, columns with σ = 0 and the extra fullMatrices columns completed to an
-// orthonormal set (Gram–Schmidt twice of the unit vector e_i with the largest residual).
+// near the column norm, so columns down to ~2^-100 neither underflow nor lose accuracy);
+// every lane adds the L partials in the same order (identical rotation parameters without
+// a second barrier), rotates when |g_pq| > tol·√(g_pp·g_qq) and both columns hold a
+// normal entry (Rutishauser's formulas; the projection with c = 1 when the norms are over
+// 1/eps apart, as native/src/svd/svd.cpp), and updates its rows of X and V. A sweep
+// without rotations ends the matrix's iteration; CAP sweeps → info = CAP. (3) σ_j = ‖x_j‖
+// (sorted by rank counting on bit patterns; 0 below the smallest normal, the CPU's rule),
+// U = x_j/σ_j; columns with σ = 0 and the extra fullMatrices columns are completed to an
+// orthonormal set: Gram–Schmidt twice of the first e_i whose residual ‖(I − UUᴴ)e_i‖² is
+// over 1/(2m) (one exists: the residuals sum to m − k ≥ 1), against U in global memory.
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
 
@@ -211,7 +213,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         let g2 = dot(s4.zw, s4.zw);
         let dk = sq - sp;
         var mode = 0u;
-        if (Ah > 0.0 && Bh > 0.0 && g2 > tol2 * Ah * Bh) {
+        if (sp > -126 && sq > -126 && Ah > 0.0 && Bh > 0.0 && g2 > tol2 * Ah * Bh) {
           // norms over 1/eps apart (the scaled squares lie within ~2^±46 of 1, so |dk| > 60 is)
           if (dk < -60) { mode = 2u; } else if (dk > 60) { mode = 3u; } else {
             let bk = Bh * pow2(2 * dk);
@@ -317,7 +319,9 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
     workgroupBarrier();
   }
   for (var j = tl; j < n; j += NT) {
-    key[co + j] = bitcast<u32>(ldexp_exact(sqrt(nrm[co + j]), sc[co + j]));
+    // σ below the smallest normal (of the scaled matrix) is zero, as on the CPU
+    let kb = bitcast<u32>(ldexp_exact(sqrt(nrm[co + j]), sc[co + j]));
+    key[co + j] = select(kb, 0u, kb < 0x00800000u);
   }
   workgroupBarrier();
   for (var j = tl; j < n; j += NT) {
@@ -340,7 +344,8 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   if (live) {
     for (var k = tl; k < n; k += NT) {
       let j = perm[co + k];
-      S[b * n + k] = select(ldexp_exact(sqrt(nrm[co + j]), sc[co + j] + e), nan_f32(), bad);
+      let sg = select(ldexp_exact(sqrt(nrm[co + j]), sc[co + j] + e), 0.0, key[co + j] == 0u);
+      S[b * n + k] = select(sg, nan_f32(), bad);
     }
     if (tl == 0u) { info[b] = select(select(i32(CAP), 0, conv[g] != 0u), -1, bad); }
   }

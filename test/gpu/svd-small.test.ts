@@ -224,12 +224,17 @@ describe('gpu svd (one workgroup per matrix)', () => {
     for (let i = 0; i < 8; i++) zc.re[i * 5 + 2] = 0;
     const two = randomM(8, 5, rng, false);
     for (let i = 0; i < 8; i++) { two.re[i * 5 + 0] = 0; two.re[i * 5 + 4] = 0; }
+    // a column of subnormal entries beside O(1) ones: σ below the smallest normal is 0 (the CPU's rule)
+    const sub = randomM(8, 5, rng, false);
+    for (let i = 0; i < 8; i++) sub.re[i * 5 + 1] = (i + 1) * 1e-40;
     for (const opts of [UV, { computeUV: true, fullMatrices: true }]) {
-      const out = await run([z, zc, two], 'float32', opts);
+      const out = await run([z, zc, two, sub], 'float32', opts);
       expect(out.S[0]).toEqual([0, 0, 0, 0, 0]);
       expect(out.S[1][4]).toBe(0);
       expect(out.S[2].slice(3)).toEqual([0, 0]);
-      [z, zc, two].forEach((a, b) => {
+      expect(out.S[3][4]).toBe(0);
+      expect(out.S[3][3]).toBeGreaterThan(0);
+      [z, zc, two, rounded(sub, 'float32')].forEach((a, b) => {
         expect(out.info[b]).toBe(0);
         const U = out.U![b];
         expect(orthErr(U) / (8 * EPS), `#${b} U`).toBeLessThan(50);
