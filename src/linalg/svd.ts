@@ -49,7 +49,7 @@ export function svd(A: TensorLike, opts: SvdOptions = {}): SvdResult {
   opts = readOptions(who, opts, { fullMatrices: opt.bool });
   const a = asTensor(A, who, 'A');
   const r = svdRaw(a, true, opts.fullMatrices ?? true, who);
-  raiseOnInfo(r.info, who, a.ndim > 2, svdMessage);
+  raiseOnInfo(r.info, who, a.ndim > 2, svdMessage, [r.U!, r.S, r.Vh!]);
   return { U: r.U!, S: r.S, Vh: r.Vh! };
 }
 
@@ -83,6 +83,6 @@ export function svdvals(A: TensorLike): Tensor {
   const who = 'svdvals';
   const a = asTensor(A, who, 'A');
   const r = svdRaw(a, false, false, who);
-  raiseOnInfo(r.info, who, a.ndim > 2, svdMessage);
+  raiseOnInfo(r.info, who, a.ndim > 2, svdMessage, [r.S]);
   return r.S;
 }

@@ -17,6 +17,7 @@ import {
 import { specialProgram } from '../../src/backend/gpu/special.js';
 import { svdScalePrograms } from '../../src/backend/gpu/svd_scale.js';
 import { svdSmallProgram, svdSmallPlan } from '../../src/backend/gpu/svd_small.js';
+import { svdFinalizePrograms } from '../../src/backend/gpu/svd.js';
 import { vectorNormProgram, vectorNormPartProgram, vectorNormCombineProgram, normPostProgram } from '../../src/backend/gpu/norm.js';
 import { pinvProgram } from '../../src/backend/gpu/pinv.js';
 import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
@@ -109,6 +110,7 @@ function everyProgram(): Array<[string, GpuProgram]> {
   for (const [dt, m, n] of [['float32', 8, 8], ['complex64', 16, 16], ['float32', 32, 32]] as const) {
     add(`svd_small ${dt} ${m}×${n}`, svdSmallProgram(dt, svdSmallPlan(m, n, dt, svdLimits)!));
   }
+  for (const p of svdFinalizePrograms()) add(`svd finalize ${p.name} ${p.key}`, p);
   for (const dt of ['float32', 'complex64'] as const) {
     for (const b of [8, 16]) add(`svd jacobi_pair ${dt} b=${b}`, jacobiPairProgram(dt, b));
     add(`svd jacobi_init ${dt}`, jacobiInitProgram(dt));

@@ -10,6 +10,7 @@ import { registerQrGpu } from './qr.js';
 import { registerElementwiseGpu } from './elementwise.js';
 import { registerReduceGpu } from './reduce.js';
 import { registerIndexingGpu } from './indexing.js';
+import { registerSvdGpu } from './svd.js';
 import { registerNormGpu } from './norm.js';
 import { registerPinvGpu } from './pinv.js';
 import { registerLstsqGpu } from './lstsq.js';
@@ -26,6 +27,7 @@ export function registerGpu(): void {
   registerElementwiseGpu();
   registerReduceGpu();
   registerIndexingGpu();
+  registerSvdGpu();
   registerNormGpu();
   registerPinvGpu();
   registerLstsqGpu();

@@ -2133,10 +2133,9 @@ struct Params {
   tiles: u32,
 }
 @group(0) @binding(0) var<storage, read> Y: array<f32>;
-@group(0) @binding(1) var<storage, read_write> cole: array<i32>;
-@group(0) @binding(2) var<storage, read_write> coln: array<f32>;
-@group(0) @binding(3) var<storage, read_write> sig: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> col: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> sig: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
 
 // ---- svd finalize svd.vh float32|wg256: svd.vh → svd_vh_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -2150,15 +2149,13 @@ struct Params {
 }
 @group(0) @binding(0) var<storage, read> Y: array<f32>;
 @group(0) @binding(1) var<storage, read> W: array<f32>;
-@group(0) @binding(2) var<storage, read> cole: array<i32>;
-@group(0) @binding(3) var<storage, read> coln: array<f32>;
-@group(0) @binding(4) var<storage, read> sig: array<f32>;
-@group(0) @binding(5) var<storage, read> perm: array<i32>;
-@group(0) @binding(6) var<storage, read> info: array<i32>;
-@group(0) @binding(7) var<storage, read> cinv: array<i32>;
-@group(0) @binding(8) var<storage, read_write> Vh: array<f32>;
-@group(0) @binding(9) var<storage, read_write> Wp: array<f32>;
-@group(0) @binding(10) var<uniform> p: Params;
+@group(0) @binding(2) var<storage, read> col: array<vec2u>;
+@group(0) @binding(3) var<storage, read> perm: array<i32>;
+@group(0) @binding(4) var<storage, read> info: array<i32>;
+@group(0) @binding(5) var<storage, read> cinv: array<i32>;
+@group(0) @binding(6) var<storage, read_write> Vh: array<f32>;
+@group(0) @binding(7) var<storage, read_write> Wp: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
 
 // ---- svd finalize svd.complete float32|wg256: svd.complete → svd_complete_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -2210,10 +2207,9 @@ struct Params {
   tiles: u32,
 }
 @group(0) @binding(0) var<storage, read> Y: array<vec2f>;
-@group(0) @binding(1) var<storage, read_write> cole: array<i32>;
-@group(0) @binding(2) var<storage, read_write> coln: array<f32>;
-@group(0) @binding(3) var<storage, read_write> sig: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read_write> col: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> sig: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
 
 // ---- svd finalize svd.vh complex64|wg256: svd.vh → svd_vh_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -2227,15 +2223,13 @@ struct Params {
 }
 @group(0) @binding(0) var<storage, read> Y: array<vec2f>;
 @group(0) @binding(1) var<storage, read> W: array<vec2f>;
-@group(0) @binding(2) var<storage, read> cole: array<i32>;
-@group(0) @binding(3) var<storage, read> coln: array<f32>;
-@group(0) @binding(4) var<storage, read> sig: array<f32>;
-@group(0) @binding(5) var<storage, read> perm: array<i32>;
-@group(0) @binding(6) var<storage, read> info: array<i32>;
-@group(0) @binding(7) var<storage, read> cinv: array<i32>;
-@group(0) @binding(8) var<storage, read_write> Vh: array<vec2f>;
-@group(0) @binding(9) var<storage, read_write> Wp: array<vec2f>;
-@group(0) @binding(10) var<uniform> p: Params;
+@group(0) @binding(2) var<storage, read> col: array<vec2u>;
+@group(0) @binding(3) var<storage, read> perm: array<i32>;
+@group(0) @binding(4) var<storage, read> info: array<i32>;
+@group(0) @binding(5) var<storage, read> cinv: array<i32>;
+@group(0) @binding(6) var<storage, read_write> Vh: array<vec2f>;
+@group(0) @binding(7) var<storage, read_write> Wp: array<vec2f>;
+@group(0) @binding(8) var<uniform> p: Params;
 
 // ---- svd finalize svd.complete complex64|wg256: svd.complete → svd_complete_c64
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -2287,15 +2281,14 @@ struct Params {
   has_jinfo: u32,
 }
 @group(0) @binding(0) var<storage, read> sig: array<f32>;
-@group(0) @binding(1) var<storage, read> coln: array<f32>;
-@group(0) @binding(2) var<storage, read> cole: array<i32>;
-@group(0) @binding(3) var<storage, read> exps: array<i32>;
-@group(0) @binding(4) var<storage, read> sinfo: array<i32>;
-@group(0) @binding(5) var<storage, read> jinfo: array<i32>;
-@group(0) @binding(6) var<storage, read_write> perm: array<i32>;
-@group(0) @binding(7) var<storage, read_write> S: array<f32>;
-@group(0) @binding(8) var<storage, read_write> info: array<i32>;
-@group(0) @binding(9) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> col: array<vec2u>;
+@group(0) @binding(2) var<storage, read> exps: array<i32>;
+@group(0) @binding(3) var<storage, read> sinfo: array<i32>;
+@group(0) @binding(4) var<storage, read> jinfo: array<i32>;
+@group(0) @binding(5) var<storage, read_write> perm: array<i32>;
+@group(0) @binding(6) var<storage, read_write> S: array<f32>;
+@group(0) @binding(7) var<storage, read_write> info: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
 
 // ---- svd finalize svd.keys wg64: svd.keys → svd_keys_u32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
