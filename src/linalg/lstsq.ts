@@ -96,10 +96,6 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
   const plan = planBatch(a, b, who);
   const rtol = opts.rcond === undefined || opts.rcond < 0 ? epsOf(dt) * Math.max(m, n) : opts.rcond;
   const r = lookup('lstsq', dt, a.device, who)(a, b, plan, rtol, driver);
-  // Non-convergence (gelsd) or rank deficiency (gels) is an error, never a solution
-  // computed from unconverged factors or a singular R.
-  const message = driver === 'gels' ? gelsMessage : (code: number) => (code > 0 ? svdMessage(code) : null);
-  raiseOnInfo(r.info, who, a.ndim > 2, message, [r.solution, r.residuals]);
   const { rank, singularValues } = r;
   let { solution, residuals } = r;
   if (vec) {
@@ -107,5 +103,10 @@ export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): Ls
     // A vector B: one residual (full rank) becomes a scalar; the empty [0] stays.
     if (residuals.size === 1) residuals = residuals.reshape([]);
   }
+  // Non-convergence (gelsd) or rank deficiency (gels) is an error, never a solution
+  // computed from unconverged factors or a singular R. Attached after the reshapes: on the
+  // GPU the check rides on the returned tensors and fires at their first read.
+  const message = driver === 'gels' ? gelsMessage : (code: number) => (code > 0 ? svdMessage(code) : null);
+  raiseOnInfo(r.info, who, a.ndim > 2, message, [solution, residuals]);
   return { solution, residuals, rank, singularValues, driver };
 }

@@ -172,6 +172,12 @@ describe("GPU lstsq driver 'gels'", () => {
       expect(err, `${m}×${n}`).toBeInstanceOf(LinAlgError);
       expect((err as Error).message).toMatch(/^lstsq: A is rank-deficient.*'gelsd'/);
     }
+    // a vector B: the check rides on the reshaped solution and residual
+    const R1 = toTensor([lowRank(8, 3, 1, rng, 'float32')], 'float32').to('gpu');
+    const vb = linalg.lstsq(R1, toTensor([rand(8, 1, rng, 'float32')], 'float32').reshape([8]).to('gpu'), { driver: 'gels' });
+    expect(vb.solution.shape).toEqual([3]);
+    await expect(vb.solution.data()).rejects.toThrow(LinAlgError);
+    await expect(vb.residuals.data()).rejects.toThrow(LinAlgError);
   });
 });
 
