@@ -47,7 +47,7 @@ const DECLS = {
 
 /** The float-word kernels of shaders/lstsq/ (one variant each: float32 and complex64 alike). */
 export function lstsqProgram<K extends keyof typeof DECLS>(kind: K) {
-  return smallProgram(`lstsq.${kind}`, `lstsq/${kind}.wgsl`, kind, 'float32', WG, {}, DECLS[kind]);
+  return smallProgram(`lstsq.${kind}`, `lstsq/${kind}.wgsl`, kind, 'float32', WG, {}, DECLS[kind], kind === 'resid' ? WG * 4 : undefined);
 }
 
 /** The plan's maps on the GPU (a shared dummy for identity maps) and their disposal. */
@@ -96,7 +96,7 @@ function residuals(r: ResidArgs, eb: Tensor<'int32'>, inff: Tensor<'int32'>, mp:
       total, c2: floatsPer(r.X1.dtype), nrhs, rows: r.rows, n: r.n, o1: r.o1, s1: r.s1, ld1: r.ld1, x1_b: r.x1B ? 1 : 0,
       has_x2: r.X2 ? 1 : 0, o2: 0, s2: r.s2, ld2: r.ld2, has_rank: r.rank ? 1 : 0, has_a: mp.hasA, has_b: mp.hasB, nan_bits: NAN_BITS,
     },
-    workgroups: Math.ceil(total / WG),
+    workgroups: total,
   });
   return res;
 }
