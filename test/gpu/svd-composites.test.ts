@@ -318,3 +318,20 @@ describe("GPU lstsq driver 'gelsd' and the spectral norms", () => {
     }
   });
 });
+
+describe('GPU composites: empty shapes', () => {
+  gpuIt('lstsq with n = 0 or m = 0, pinv and matrixRank of empty matrices', async () => {
+    for (const driver of ['gelsd', 'gels'] as const) {
+      const B = tensor([[1, 2], [3, 4], [0, 1]], { dtype: 'float32' });
+      const r = linalg.lstsq(Tensor.empty('float32', [3, 0]).to('gpu'), B.to('gpu'), { driver });
+      expect(r.solution.shape).toEqual([0, 2]);
+      expect(Array.from((await cpu(r.residuals)).dataSync())).toEqual([10, 21]);
+      const w = linalg.lstsq(Tensor.empty('float32', [0, 3]).to('gpu'), Tensor.empty('float32', [0, 2]).to('gpu'), { driver });
+      expect(Array.from((await cpu(w.solution)).dataSync())).toEqual([0, 0, 0, 0, 0, 0]);
+      expect(w.residuals.shape).toEqual([0]);
+    }
+    const X = linalg.pinv(Tensor.empty('complex64', [2, 0, 3]).to('gpu'));
+    expect(X.shape).toEqual([2, 3, 0]);
+    expect(Array.from((await cpu(linalg.matrixRank(Tensor.empty('float32', [2, 3, 0]).to('gpu')))).dataSync())).toEqual([0, 0]);
+  });
+});
