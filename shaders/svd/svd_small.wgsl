@@ -113,11 +113,16 @@ fn gval(s: vec4f) -> f32 { return s.z; }
 #endif
 
 // Columns of pair `pr` in round r of the round-robin tournament on np columns.
+// (r < np − 1 and pr < np/2 keep both sums below 2(np − 1): a subtraction, no modulo.)
 fn pair_cols(r: u32, pr: u32, np: u32) -> vec2u {
   let k = np - 1u;
   var a = 0u;
-  if (pr > 0u) { a = 1u + (pr - 1u + r) % k; }
-  let b = 1u + (np - 2u - pr + r) % k;
+  if (pr > 0u) {
+    a = pr - 1u + r;
+    a = 1u + select(a, a - k, a >= k);
+  }
+  var b = np - 2u - pr + r;
+  b = 1u + select(b, b - k, b >= k);
   return vec2u(min(a, b), max(a, b));
 }
 

@@ -14,6 +14,13 @@ type D = 'float32' | 'complex64';
 export const SVD_SMALL_SWEEP_CAP = 30;
 /** Threads a workgroup aims at when one matrix needs fewer (tiny n: several matrices per group). */
 const TARGET_THREADS = 64;
+/**
+ * Rows of a column pair per lane (the lanes per pair L ≈ m / this). Every lane of a pair
+ * repeats the rotation's scalar work (square roots, divisions: ~80 instructions a step), so
+ * fewer lanes per matrix cost fewer instructions: 32×32 takes 4 lanes × 16 pairs = 64
+ * threads, 8×8 one lane per pair and 16 matrices per workgroup.
+ */
+export const ROWS_PER_LANE = 8;
 
 export interface SvdSmallPlan {
   /** Matrices per workgroup, threads per matrix, lanes per column pair. */
@@ -38,7 +45,8 @@ function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number): 
  * takes every n ≤ 16 with m ≤ 64 (float32 and complex64) and float32 up to 40×32.
  */
 export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLimits,
-  'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>): SvdSmallPlan | null {
+  'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>,
+  rowsPerLane = ROWS_PER_LANE): SvdSmallPlan | null {
   if (!(Number.isInteger(m) && Number.isInteger(n) && n >= 1 && n <= 32 && m >= n)) return null;
   const fp = floatsPer(dtype);
   const NC = Math.max(8, pow2ceil(n));
@@ -46,9 +54,7 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   const XCAP = LDX * NC;
   const P = NC / 2;
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
-  // about four rows per lane: every lane of a pair repeats the rotation's scalar work, so
-  // fewer lanes (and warps) per matrix cost fewer instructions per step
-  let L = Math.min(32, pow2ceil(Math.ceil((LDX - 1) / 4)));
+  let L = Math.min(32, pow2ceil(Math.ceil((LDX - 1) / rowsPerLane)));
   while (P * L > maxInv && L > 1) L /= 2;
   const NT = P * L;
   if (NT > maxInv) return null;
@@ -84,14 +90,14 @@ export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
 /**
  * Whole SVD of (…, m, n), m ≥ n, svdSmallFits: one dispatch; scaling, info −1 + NaN for
  * non-finite input, S descending, U (…, m, full ? m : n), Vh (…, n, n); computeUV false →
- * U, Vh null.
+ * U, Vh null. `rowsPerLane` (benchmarks only) picks another thread layout.
  */
-export function svdSmallGpu(A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean }, who: string):
-  { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: Tensor<'int32'> } {
+export function svdSmallGpu(A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean }, who: string,
+  rowsPerLane = ROWS_PER_LANE): { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: Tensor<'int32'> } {
   const dtype = gpuFloatDType(A, who, 'A');
   if (A.ndim < 2) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected (…, m, n)`);
   const m = A.rows, n = A.cols;
-  const plan = svdSmallPlan(m, n, dtype, gpuLimits(who));
+  const plan = svdSmallPlan(m, n, dtype, gpuLimits(who), rowsPerLane);
   if (!plan) throw new ArgumentError(`${who}: A is ${fmtShape(A.shape)}: the one-workgroup SVD takes m ≥ n, 1 ≤ n ≤ 32 within the device's workgroup memory (svdSmallFits)`);
   const batch = A.shape.slice(0, -2);
   const count = batchCount(A);
