@@ -319,6 +319,31 @@ describe("GPU lstsq driver 'gelsd' and the spectral norms", () => {
   });
 });
 
+describe('GPU lstsq near under/overflow', () => {
+  gpuIt('A·2^kA, B·2^kB solve as the unscaled problem (both drivers, subnormal-range entries)', async () => {
+    const rng = new Rng(51);
+    const a = rand(8, 2, rng, 'float32'), b = rand(8, 2, rng, 'float32');
+    for (const driver of ['gelsd', 'gels'] as const) {
+      const X0 = await cpu(linalg.lstsq(toTensor([a], 'float32').to('gpu'), toTensor([b], 'float32').to('gpu'), { driver }).solution);
+      for (const [ka, kb] of [[-100, -120], [100, -20], [-135, -130]]) {
+        const A = toTensor([scaled(a, 2 ** ka)], 'float32'), B = toTensor([scaled(b, 2 ** kb)], 'float32');
+        const r = linalg.lstsq(A.to('gpu'), B.to('gpu'), { driver });
+        const X = fromTensor(await cpu(r.solution));
+        // the float64 solution of the rounded inputs (subnormal entries keep fewer digits)
+        const want = fromTensor(linalg.lstsq(A.astype('float64'), B.astype('float64')).solution);
+        expect(X.sub(want).normFro() / want.normFro(), `${driver} ${ka} ${kb}`).toBeLessThan(1e-5);
+        if (ka > -126) {
+          const same = scaled(fromTensor(X0), 2 ** (kb - ka));
+          expect(X.sub(same).normFro() / same.normFro(), `${driver} ${ka} ${kb} vs unscaled`).toBeLessThan(1e-6);
+        }
+        if (2 * kb < -100) continue; // ‖r‖²·2^(2kB) underflows float32
+        const res = Array.from((await cpu(r.residuals)).dataSync()), res0 = Array.from(linalg.lstsq(toTensor([a], 'float64'), toTensor([b], 'float64')).residuals.dataSync());
+        res.forEach((v, i) => expect(Math.abs(v / 2 ** (2 * kb) - res0[i]) / res0[i], `${driver} residual`).toBeLessThan(1e-3));
+      }
+    }
+  });
+});
+
 describe('GPU composites: empty shapes', () => {
   gpuIt('lstsq with n = 0 or m = 0, pinv and matrixRank of empty matrices', async () => {
     for (const driver of ['gelsd', 'gels'] as const) {
