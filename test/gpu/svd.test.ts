@@ -5,6 +5,7 @@
 // against the CPU's float64 SVD of the same float32 data, on every path: the one-workgroup
 // kernel, QR + the small kernel on X = Rᴴ, QR + the blocked Jacobi (+ finalize/completion).
 import { describe, expect } from 'vitest';
+import fc from 'fast-check';
 import { linalg, tensor, Tensor, Rng, LinAlgError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { scaleToRangeGpu, ldexpBatchGpu } from '../../src/backend/gpu/svd_scale.js';
@@ -241,6 +242,18 @@ async function orthOf(r: { U: Tensor | null; S: Tensor; Vh: Tensor | null }, cou
   }
   return { orthU, orthV, S: Array.from(await r.S.data()) };
 }
+
+describe('gpu svd: random shapes on the QR + blocked Jacobi path (fast-check)', () => {
+  gpuIt('ratios < 50 and S vs float64 for m ≥ 33 (one QR panel shape), n in 1..40, tall and wide, fullMatrices both', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 33, max: 48 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 1e6 }),
+      async (m, n, wide, full, seed) => {
+        const [r, c] = wide ? [Math.min(m, n), m] : [m, Math.min(m, n)];
+        const w = await checkSvd(rand(r, c, seed, 'float32', 2), 'float32', full, undefined, { path: 'qr-blocked' });
+        expect(w.sErr).toBeLessThan(30 * EPS);
+      }), { numRuns: 4 });
+  }, 120_000);
+});
 
 describe('gpu svd: non-finite members, extreme scales, graded, rank-deficient and empty inputs', () => {
   gpuIt('a NaN member: svdEx info −1 and NaN outputs there, neighbours fine; svd throws LinAlgError naming it at the first read', async () => {
