@@ -96,9 +96,10 @@ export interface TimingOptions {
   /** measureAsync: keep warming up for this long (after the first call) before timing. */
   warmSeconds?: number;
   /**
-   * Seconds one measurement may take, warm-up included: no new sample starts past it
-   * (at least one is always taken), and a first call that alone outlasts it ends the
-   * measurement with an error (its time includes compilation and setup: not a figure).
+   * Seconds one measurement may take, warm-up included: no call starts past it (the
+   * warm-up's estimate stands when no sample was taken), and a first call that alone
+   * outlasts it ends the measurement with an error (its time includes compilation and
+   * setup: not a figure).
    */
   budgetSeconds?: number;
 }
@@ -177,11 +178,12 @@ export function measureSync(fn: () => void, o: TimingOptions = DEFAULT_TIMING): 
   const plan = planRepetitions(est, o);
   const times: number[] = [];
   for (let s = 0; s < plan.samples; s++) {
-    if (s > 0 && now() - start > budget) break;
+    if (now() - start > budget) break;
     const t0 = now();
     for (let i = 0; i < plan.inner; i++) fn();
     times.push((now() - t0) / plan.inner);
   }
+  if (!times.length) return { seconds: est, samples: 1, inner: 1 };
   return { seconds: median(times), inner: plan.inner, samples: times.length };
 }
 
@@ -211,11 +213,12 @@ export async function measureAsync(fn: () => Promise<void>, o: TimingOptions = D
   const plan = planRepetitions(est, o);
   const times: number[] = [];
   for (let s = 0; s < plan.samples; s++) {
-    if (s > 0 && now() - start > budget) break;
+    if (now() - start > budget) break;
     const t0 = now();
     for (let i = 0; i < plan.inner; i++) await fn();
     times.push((now() - t0) / plan.inner);
   }
+  if (!times.length) return { seconds: est, samples: 1, inner: 1 };
   if (process.env.LAPIS_BENCH_TRACE) {
     console.error(`  trace: est ${(est * 1e3).toFixed(3)} ms, ${times.length}×${plan.inner} calls, samples (ms): ${times.map((t) => (t * 1e3).toFixed(2)).join(' ')}`);
   }

@@ -7,7 +7,7 @@ Reads one JSON object on stdin:
 Each case's setup runs once in a fresh namespace (with np, and torch for torch cases); stmt
 is compiled once and timed like the JS side: warm-up, an estimate, then the median per-call
 time over adaptive samples, within the case's budgetSeconds if it has one (no sample starts
-past it, at least one is taken). Torch samples are bracketed by torch.cuda.synchronize() so
+past it; the warm-up's estimate stands if none was taken). Torch samples are bracketed by torch.cuda.synchronize() so
 queued kernels are counted.
 """
 import json
@@ -51,14 +51,16 @@ def measure(run, sync, o):
             break
     inner, samples = plan(est, o)
     times = []
-    for s in range(samples):
-        if s > 0 and time.perf_counter() - start > budget:
+    for _ in range(samples):
+        if time.perf_counter() - start > budget:
             break
         sync()
         t0 = time.perf_counter()
         run(inner)
         sync()
         times.append((time.perf_counter() - t0) / inner)
+    if not times:
+        return {"seconds": est, "samples": 1, "inner": 1}
     return {"seconds": median(times), "samples": len(times), "inner": inner}
 
 

@@ -331,6 +331,14 @@ describe('bench harness per-case timing, budgets, accuracy columns', () => {
     expect(calls).toBe(2 + m.samples * m.inner);
   });
 
+  it('measureAsync: a warm-up that uses the budget up reports its own estimate, no sample', async () => {
+    let calls = 0;
+    const m = await measureAsync(async () => { calls++; spin(30); }, { ...fast, budgetSeconds: 0.05 });
+    expect(calls).toBe(2);
+    expect(m).toMatchObject({ samples: 1, inner: 1 });
+    expect(m.seconds).toBeGreaterThanOrEqual(0.029);
+  });
+
   it('measureAsync: a first call longer than the budget is an error, not a figure', async () => {
     let calls = 0;
     await expect(measureAsync(async () => { calls++; spin(30); }, { ...fast, budgetSeconds: 0.01 })).rejects.toThrow(/time budget: the first call took/);
