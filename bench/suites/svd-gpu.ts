@@ -71,7 +71,9 @@ const im = (M: Mat, i: number, j: number) => (M.c === 2 ? M.d[M.off + (i * M.col
 /** ‖M‖₁: the largest column sum of moduli. */
 function norm1(M: Mat): number {
   const sums = new Float64Array(M.cols);
-  for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) sums[j] += Math.hypot(re(M, i, j), im(M, i, j));
+  const { d, off, cols } = M;
+  if (M.c === 1) for (let i = 0; i < M.rows; i++) for (let j = 0, q = off + i * cols; j < cols; j++, q++) sums[j] += Math.abs(d[q]);
+  else for (let i = 0; i < M.rows; i++) for (let j = 0; j < cols; j++) sums[j] += Math.hypot(re(M, i, j), im(M, i, j));
   let mx = 0;
   for (const s of sums) mx = Math.max(mx, s);
   return mx;
@@ -81,6 +83,29 @@ function norm1(M: Mat): number {
 function matVec(M: Mat, xr: Float64Array, xi: Float64Array, conjT = false): [Float64Array, Float64Array] {
   const n = conjT ? M.cols : M.rows;
   const yr = new Float64Array(n), yi = new Float64Array(n);
+  if (M.c === 1) {
+    // the real case on plain indices: 4096² products per column of the big checks
+    const { d, off, cols } = M;
+    for (let i = 0; i < M.rows; i++) {
+      const q0 = off + i * cols;
+      if (conjT) {
+        const xi0 = xr[i];
+        for (let j = 0; j < cols; j++) yr[j] += d[q0 + j] * xi0;
+      } else {
+        let acc = 0;
+        for (let j = 0; j < cols; j++) acc += d[q0 + j] * xr[j];
+        yr[i] = acc;
+      }
+    }
+    // a real matrix times the imaginary part (complex x: never in the real checks, kept exact)
+    if (xi.some((v) => v !== 0)) {
+      for (let i = 0; i < M.rows; i++) for (let j = 0; j < cols; j++) {
+        if (conjT) yi[j] += d[off + i * cols + j] * xi[i];
+        else yi[i] += d[off + i * cols + j] * xi[j];
+      }
+    }
+    return [yr, yi];
+  }
   for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) {
     const ar = re(M, i, j), ai = im(M, i, j);
     if (conjT) {
