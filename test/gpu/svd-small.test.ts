@@ -4,7 +4,8 @@
 // share four kernel variants (float32 and complex64 × (n ≤ 8, m ≤ 8), float32 (n ≤ 32,
 // m ≤ 32), complex64 (n ≤ 16, m ≤ 16)): lavapipe compiles each in about 10 s.
 import { describe, expect } from 'vitest';
-import { linalg, Rng, type Tensor } from '../../src/index.js';
+import { linalg, Rng, tensor, type Tensor } from '../../src/index.js';
+import { ArgumentError, DTypeError } from '../../src/core/errors.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import {
   type M, zerosM, mul, adj, sub, fro, eyeM, fromTensor, toTensor, randomM, withSingularValues, usv, orthErr, scaleCols, scaleM,
@@ -111,6 +112,21 @@ describe('gpu svd (one workgroup per matrix)', () => {
     expect(svdSmallPlan(40, 33, 'float32', def)).toBeNull(); // n > 32
     expect(svdSmallFits(32, 32, 'float32')).toBe(true);
     expect(svdSmallFits(3, 4, 'float32')).toBe(false);
+    const wide = toTensor([randomM(3, 4, new Rng(1), false)], 'float32').to('gpu');
+    expect(() => svdSmallGpu(wide, UV, 'svd')).toThrow(ArgumentError);
+    expect(() => svdSmallGpu(wide, UV, 'svd')).toThrow(/^svd: /);
+    const ints = tensor({ data: new Int32Array(4), shape: [2, 2], dtype: 'int32' }).to('gpu');
+    expect(() => svdSmallGpu(ints, UV, 'svd')).toThrow(DTypeError);
+    const cpu = toTensor([randomM(2, 2, new Rng(1), false)], 'float32');
+    expect(() => svdSmallGpu(cpu, UV, 'svd')).toThrow(/^svd: A is on cpu/);
+    wide.dispose(); ints.dispose();
+  });
+
+  gpuIt('empty batch: outputs of the batch shape, nothing dispatched', async () => {
+    const A = tensor({ data: new Float32Array(0), shape: [0, 3, 2], dtype: 'float32' }).to('gpu');
+    const r = svdSmallGpu(A, { computeUV: true, fullMatrices: true }, 'svd');
+    expect([r.S.shape, r.U!.shape, r.Vh!.shape, r.info.shape]).toEqual([[0, 2], [0, 3, 3], [0, 2, 2], [0]]);
+    expect((await r.S.data()).length).toBe(0);
   });
 
   gpuIt('float32 random tall and square sizes (batched): LAPACK ratios < 50, σ against float64', async () => {
