@@ -103,6 +103,8 @@ fn abs2(v: vec2f) -> f32 { return dot(v, v); }
 fn dotc(a: vec2f, b: vec2f) -> vec2f { return vec2f(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x); }
 fn tnan() -> vec2f { return vec2f(nan_f32(), nan_f32()); }
 fn gval(s: vec4f) -> vec2f { return s.zw; }
+// (g/|g|)·v
+fn phase_times(g: vec2f, ig: f32, v: f32) -> vec2f { return g * (v * ig); }
 #else
 fn magbits(v: f32) -> u32 { return bitcast<u32>(v) & 0x7fffffffu; }
 fn tldexp(v: f32, k: i32) -> f32 { return ldexp_exact(v, k); }
@@ -110,6 +112,7 @@ fn abs2(v: f32) -> f32 { return v * v; }
 fn dotc(a: f32, b: f32) -> vec2f { return vec2f(a * b, 0.0); }
 fn tnan() -> f32 { return nan_f32(); }
 fn gval(s: vec4f) -> f32 { return s.z; }
+fn phase_times(g: f32, ig: f32, v: f32) -> f32 { return select(v, -v, g < 0.0); }
 #endif
 
 // Columns of pair `pr` in round r of the round-robin tournament on np columns.
@@ -233,8 +236,11 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         var nq2 = Bh;
         if (mode == 1u) {
           // Rutishauser: ζ = (‖x_q‖² − ‖x_p‖²)/(2|g|), t the smaller root of t² + 2ζt − 1
-          let ag = sqrt(g2);
-          let ig = 1.0 / ag;
+          // 1/|g| by rsqrt and a Newton step: the GPU's sqrt and division may be a few ulps
+          // off, and the phase g/|g| must have modulus 1 for the rotation to stay unitary
+          let r0 = inverseSqrt(g2);
+          let ig = r0 * (1.5 - 0.5 * g2 * r0 * r0);
+          let ag = g2 * ig;
           let pk = pow2(dk);
           let mk = pow2(-dk);
           let zeta = (Bh * pk - Ah * mk) * (0.5 * ig);
@@ -245,7 +251,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
           let w2 = 1.0 + tt * tt;
           let c0 = inverseSqrt(w2);
           c = c0 * (1.5 - 0.5 * w2 * c0 * c0); // a Newton step: c²(1 + t²) = 1 to rounding
-          z = gv * (c * tt * ig);
+          z = phase_times(gv, ig, c * tt);
           let tg = tt * ag;
           np2 = Ah - tg * pk;
           nq2 = Bh + tg * mk;
