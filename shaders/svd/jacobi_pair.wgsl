@@ -11,13 +11,13 @@
 // Bindings (generated): Yc (T, rw), Wc (T, rw), E (i32, rw), ctrl (atomic<u32>, rw);
 // uniforms r, c, nbe (blocks, even), npairs, count, round, wrows (c when W is wanted, else 0),
 // inner (inner sweep cap), tol.
-// Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, EPT (Gram entries per thread),
+// Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, EPT (Gram entries per thread), QV (entries of M per vec4),
 // TR (rows per Gram tile), LD = B2 + 1, SH (floats of the shared tile / Gram).
 #include "common/complex.wgsl"
 #include "common/linear_id.wgsl"
 
 var<workgroup> sh: array<${T}, ${SH}>;          // Gram tile (rows × LD), then H (B2 × B2, row-major)
-var<workgroup> qm: array<${T}, ${B2} * ${B2}>;   // M = Q̃ − I row-major: qm[i·B2 + j] = M_ij
+var<workgroup> qm: array<vec4f, ${B2} * ${B2} / ${QV}>;  // M = Q̃ − I row-major, QV entries per vec4 (qget/qset)
 var<workgroup> ex: array<i32, ${B2}>;
 var<workgroup> scl: array<f32, ${B2}>;          // 2^-e
 var<workgroup> iscl: array<f32, ${B2}>;         // 2^e
@@ -33,12 +33,34 @@ var<workgroup> rot_any: atomic<u32>;
 var<workgroup> wu: u32;
 
 #if IS_COMPLEX
+fn qget(k: u32) -> vec2f {
+  let v = qm[k / 2u];
+  return select(v.xy, v.zw, (k & 1u) == 1u);
+}
+fn qset(k: u32, x: vec2f) {
+  if ((k & 1u) == 0u) {
+    qm[k / 2u].x = x.x;
+    qm[k / 2u].y = x.y;
+  } else {
+    qm[k / 2u].z = x.x;
+    qm[k / 2u].w = x.y;
+  }
+}
+// acc + y·(the two complex entries packed in q)
+fn qfma(y: vec2f, q: vec4f, acc: vec4f) -> vec4f {
+  return fma(vec4f(y.y), vec4f(-q.y, q.x, -q.w, q.z), fma(vec4f(y.x), q, acc));
+}
+fn qpart(v: vec4f, x: u32) -> vec2f { return select(v.xy, v.zw, x == 1u); }
 fn re(x: ${T}) -> f32 { return x.x; }
 fn maxabs(x: ${T}) -> f32 { return max(abs(x.x), abs(x.y)); }
 fn scale(x: ${T}, s: f32) -> ${T} { return x * s; }
 fn unit(h: ${T}, g: f32) -> ${T} { return h / g; }
 fn realt(x: f32) -> ${T} { return vec2f(x, 0.0); }
 #else
+fn qget(k: u32) -> f32 { return qm[k / 4u][k % 4u]; }
+fn qset(k: u32, x: f32) { qm[k / 4u][k % 4u] = x; }
+fn qfma(y: f32, q: vec4f, acc: vec4f) -> vec4f { return fma(vec4f(y), q, acc); }
+fn qpart(v: vec4f, x: u32) -> f32 { return v[x]; }
 fn re(x: ${T}) -> f32 { return x; }
 fn maxabs(x: ${T}) -> f32 { return abs(x); }
 fn scale(x: ${T}, s: f32) -> ${T} { return x * s; }
@@ -131,8 +153,8 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
     iscl[t] = pow2(e);
     atomicStore(&cmax[t], 0u);
   }
-  for (var e = t; e < ${B2}u * ${B2}u; e += ${WG}u) {
-    qm[e] = ${ZERO};
+  for (var e = t; e < ${B2}u * ${B2}u / ${QV}u; e += ${WG}u) {
+    qm[e] = vec4f(0.0);
   }
   if (t == 0u) { atomicStore(&rot_any, 0u); }
 
@@ -225,8 +247,8 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
           sh[row * ${B2}u + ij.x] = ${ZERO};
         }
         // M = Q̃ − I: M ← M·J̃ + (J̃ − I), so near-identity rotations round only their change
-        let qp = qm[row * ${B2}u + ij.x];
-        let qq = qm[row * ${B2}u + ij.y];
+        let qp = qget(row * ${B2}u + ij.x);
+        let qq = qget(row * ${B2}u + ij.y);
         var np = qp * rc[k] - tmul(ra[k], qq);
         var nq = tmul(rb[k], qp) + qq * rc[k];
         if (row == ij.x) {
@@ -237,8 +259,8 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
           np -= ra[k];
           nq += realt(rcm[k]);
         }
-        qm[row * ${B2}u + ij.x] = np;
-        qm[row * ${B2}u + ij.y] = nq;
+        qset(row * ${B2}u + ij.x, np);
+        qset(row * ${B2}u + ij.y, nq);
       }
       workgroupBarrier();
     }
@@ -267,17 +289,21 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
       }
       y[i] = scale(v, scl[i]);
     }
-    for (var jj = 0u; jj < ${B2}u; jj++) {
-      let j = col_of(jj, bp, bq);
-      if (j >= p.c) { continue; }
-      var o = ${ZERO};
-      for (var i = 0u; i < ${B2}u; i++) { o = tfma(y[i], qm[i * ${B2}u + jj], o); }
-      o += y[jj];
-      if (isy) {
-        lmax[jj] = max(lmax[jj], maxabs(o));
-        Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
-      } else {
-        Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+    // QV output columns at once: independent accumulators, one vec4 load of M per QV products
+    for (var j0 = 0u; j0 < ${B2}u; j0 += ${QV}u) {
+      var o4 = vec4f(0.0);
+      for (var i = 0u; i < ${B2}u; i++) { o4 = qfma(y[i], qm[(i * ${B2}u + j0) / ${QV}u], o4); }
+      for (var x = 0u; x < ${QV}u; x++) {
+        let jj = j0 + x;
+        let j = col_of(jj, bp, bq);
+        if (j >= p.c) { continue; }
+        let o = qpart(o4, x) + y[jj];
+        if (isy) {
+          lmax[jj] = max(lmax[jj], maxabs(o));
+          Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
+        } else {
+          Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+        }
       }
     }
   }

@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { linalg, Rng, Tensor, gpu, zeros } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { jacobiBlockedGpu, type JacobiParams } from '../../src/backend/gpu/svd_jacobi.js';
+import { gpuInfo } from '../../src/backend/gpu/device.js';
 import {
   type M, zerosM, eyeM, mul, adj, sub, fro, cols, fromTensor, toTensor, randomM, withSingularValues, geometric, scaleCols,
 } from '../helpers/spectra.js';
@@ -85,14 +86,17 @@ async function run(xs: M[], dtype: D, opts: { wantW?: boolean; params?: JacobiPa
 }
 
 describe('jacobiBlockedGpu', () => {
-  gpuIt('float32: square and tall on block edges (40×40, 64×48, 100×70), b = 8 and 16', async () => {
+  gpuIt('float32: square and tall on block edges (40×40, 64×48, 100×70), b = 8 (and 16 on hardware)', async () => {
     const rng = new Rng(11);
     for (const [r, c] of [[40, 40], [64, 48], [100, 70]]) {
       // condition 10: every σ relatively; condition 1e3: σ to eps·σ_max
       const good = withSingularValues(r, c, geometric(c, 1, 0.1), rng, false);
       expect((await run([good], 'float32', { relTol: 50 })).info).toEqual([0]);
       const ill = withSingularValues(r, c, geometric(c, 1, 1e-3), rng, false);
-      expect((await run([ill], 'float32', { absTol: 50, params: { block: c === 70 ? 16 : 8 } })).info).toEqual([0]);
+      // b = 16 (the default from c = 512) once: lavapipe's compiler takes about a minute for
+      // that variant, so a software adapter runs b = 8 there too
+      const b16 = c === 70 && !gpuInfo()!.isSoftware;
+      expect((await run([ill], 'float32', { absTol: 50, params: { block: b16 ? 16 : 8 } })).info).toEqual([0]);
     }
   }, 60_000);
 

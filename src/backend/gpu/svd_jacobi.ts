@@ -65,7 +65,7 @@ export function jacobiPairProgram(dtype: FloatGpu, b: number) {
   const key = `${dtype}|b${b}|wg${WG}|tr${TR}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
   return cachedProgram(`svd.jacobi_pair|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG, EPT, TR, LD, SH };
+    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG, EPT, TR, LD, SH, QV: dtype === 'complex64' ? 2 : 4 };
     return {
       name: 'svd.jacobi_pair', key, entryPoint: `jacobi_pair_${defs.DTYPE}`, workgroupSize: [WG, 1, 1] as [number, number, number],
       workgroupBytes: bytes,
