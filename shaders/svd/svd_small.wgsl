@@ -31,6 +31,7 @@
 const G: u32 = ${G}u;       // matrices per workgroup
 const NT: u32 = ${NT}u;     // threads per matrix
 const L: u32 = ${L}u;       // lanes per column pair
+const RL: u32 = ${RL}u;     // rows per lane: ⌈(LDX − 1)/L⌉
 const NC: u32 = ${NC}u;     // column capacity (even)
 const LDX: u32 = ${LDX}u;   // column stride of X (odd)
 const XCAP: u32 = ${XCAP}u; // words of T per matrix for X
@@ -198,15 +199,23 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       var sp = 0;
       var sq = 0;
       var acc = vec4f(0.0);
+      // the lane's rows of the pair, kept for the rotation (RL = rows per lane, a constant)
+      var rp: array<${T}, RL>;
+      var rq: array<${T}, RL>;
       if (act) {
         sp = sc[co + cp];
         sq = sc[co + cq];
         let fp = pow2(-sp);
         let fq = pow2(-sq);
-        for (var i = lane; i < m; i += L) {
-          let xp = xs[xo + cp * LDX + i] * fp;
-          let xq = xs[xo + cq * LDX + i] * fq;
-          acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
+        for (var r = 0u; r < RL; r++) {
+          let i = lane + r * L;
+          if (i < m) {
+            rp[r] = xs[xo + cp * LDX + i];
+            rq[r] = xs[xo + cq * LDX + i];
+            let xp = rp[r] * fp;
+            let xq = rq[r] * fq;
+            acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
+          }
         }
       }
       part[t] = acc;
@@ -267,11 +276,12 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         }
         if (mode != 0u) {
           let zc = tconj(z);
-          for (var i = lane; i < m; i += L) {
-            let xp = xs[xo + cp * LDX + i];
-            let xq = xs[xo + cq * LDX + i];
-            xs[xo + cp * LDX + i] = c * xp - tmul(zc, xq);
-            xs[xo + cq * LDX + i] = tmul(z, xp) + c * xq;
+          for (var r = 0u; r < RL; r++) {
+            let i = lane + r * L;
+            if (i < m) {
+              xs[xo + cp * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
+              xs[xo + cq * LDX + i] = tmul(z, rp[r]) + c * rq[r];
+            }
           }
           for (var k = lane; k < n && uv; k += L) {
             let vp = vs[vo + cp * NC + k];

@@ -83,7 +83,7 @@ const declOf = (e: 'f32' | 'vec2f') => ({
 export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
   const { G, NT, L, NC, LDX, XCAP } = plan;
   return smallProgram('svd_small', 'svd/svd_small.wgsl', 'svd_small', dtype, G * NT, {
-    G, NT, L, NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP, XALL: G * XCAP, VALL: G * NC * NC, GNC: G * NC,
+    G, NT, L, RL: Math.ceil((LDX - 1) / L), NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP, XALL: G * XCAP, VALL: G * NC * NC, GNC: G * NC,
   }, declOf(dtype === 'complex64' ? 'vec2f' : 'f32'), plan.bytes);
 }
 
