@@ -14,7 +14,10 @@ fn is_nan_bits(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f80
 
 fn ratio(a: f32, b: f32) -> f32 {
   if (b == 0.0) { return select(inf_f(), nan_f(), a == 0.0); }
-  return a / b;
+  if (bitcast<u32>(b) >= 0x7f800000u) { return a / b; }
+  // Through b's binade: a fast division's 1/b is flushed to 0 for b above 2^126.
+  let fb = frexp(b);
+  return ldexp(a, -fb.exp) / fb.fract;
 }
 
 @compute @workgroup_size(${WG})

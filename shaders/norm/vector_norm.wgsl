@@ -21,6 +21,13 @@ fn nan_f() -> f32 { return bitcast<f32>(NAN_BITS); }
 
 fn is_nan_bits(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 
+// a / m for 0 ≤ a ≤ m finite, m > 0: both brought to m's binade first, since a GPU's fast
+// division takes 1/m, which is subnormal and flushed to 0 for m above 2^126 (an H200 gave 0).
+fn div_by_max(a: f32, m: f32) -> f32 {
+  let fm = frexp(m);
+  return ldexp(a, -fm.exp) / fm.fract;
+}
+
 fn abs_el(x: ${T}) -> f32 {
 #if IS_COMPLEX
   return cabs(x);
@@ -102,7 +109,7 @@ fn range_stats(i0: u32, i1: u32, lid: u32) -> vec4f {
   if ((p.mode == 0u || p.mode == 4u) && gmx > 0.0 && bitcast<u32>(gmx) != 0x7f800000u) {
     var t = 0.0;
     for (var i = i0 + lid; i < i1; i += ${WG}u) {
-      let q = abs_el(X[i]) / gmx;
+      let q = div_by_max(abs_el(X[i]), gmx);
       if (p.mode == 4u) { t += q * q; }
       else if (q == 0.0) { t += select(0.0, inf_f(), p.pw < 0.0); }
       else { t += pow(q, p.pw); }
@@ -172,7 +179,7 @@ fn vector_norm_combine_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_
       let q = part[r * p.chunks + c];
       if (q.z == inf_f()) { t += q.z; }
       else if (q.x > 0.0) {
-        let ratio = q.x / gmx;
+        let ratio = div_by_max(q.x, gmx);
         t += q.z * select(pow(ratio, p.pw), ratio * ratio, p.mode == 4u);
       }
     }
