@@ -8,7 +8,7 @@
 //
 // Layout: G matrices per workgroup, NT = P·L threads each: P = NC/2 column pairs of a
 // round-robin step, L lanes per pair. X (the scaled matrix, column-major with odd stride
-// LDX against bank conflicts) and V (column-major, stride NC) live in workgroup memory.
+// LDX against bank conflicts) and V (column-major, stride NC + 1) live in workgroup memory.
 //
 // Steps: (1) scale by 2^-e so max|a| is in [0.5, 1): e from the largest magnitude as a u32
 // bit pattern, the scaling by integer bit arithmetic (exact for subnormal inputs and
@@ -31,7 +31,10 @@
 const G: u32 = ${G}u;       // matrices per workgroup
 const NT: u32 = ${NT}u;     // threads per matrix
 const L: u32 = ${L}u;       // lanes per column pair
-const RL: u32 = ${RL}u;     // rows per lane: ⌈(LDX − 1)/L⌉
+const RL: u32 = ${RL}u;     // rows of X per lane, ⌈(LDX − 1)/L⌉ (a lane's rows are contiguous:
+                            // with odd strides the pairs of a warp then rarely share a bank)
+const RV: u32 = ${RV}u;     // rows of V per lane, ⌈NC/L⌉
+const LDV: u32 = NC + 1u;   // column stride of V (odd)
 const NC: u32 = ${NC}u;     // column capacity (even)
 const LDX: u32 = ${LDX}u;   // column stride of X (odd)
 const XCAP: u32 = ${XCAP}u; // words of T per matrix for X
@@ -146,7 +149,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let np = p.np;
   let xo = g * XCAP;
   let co = g * NC;
-  let vo = g * NC * NC;
+  let vo = g * NC * LDV;
   let uv = p.uv != 0u;
 
   if (tl == 0u) {
@@ -175,8 +178,8 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
     let o = xo + (idx % n) * LDX + idx / n;
     xs[o] = select(tldexp(xs[o], -e), ${ZERO}, bad || !live);
   }
-  for (var idx = tl; idx < NC * NC && uv; idx += NT) {
-    vs[vo + idx] = select(${ZERO}, ${ONE}, idx % NC == idx / NC);
+  for (var idx = tl; idx < NC * LDV && uv; idx += NT) {
+    vs[vo + idx] = select(${ZERO}, ${ONE}, idx % LDV == idx / LDV);
   }
   workgroupBarrier();
   // per-column exponents from the column's largest magnitude
@@ -208,7 +211,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         let fp = pow2(-sp);
         let fq = pow2(-sq);
         for (var r = 0u; r < RL; r++) {
-          let i = lane + r * L;
+          let i = lane * RL + r;
           if (i < m) {
             rp[r] = xs[xo + cp * LDX + i];
             rq[r] = xs[xo + cq * LDX + i];
@@ -277,17 +280,20 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         if (mode != 0u) {
           let zc = tconj(z);
           for (var r = 0u; r < RL; r++) {
-            let i = lane + r * L;
+            let i = lane * RL + r;
             if (i < m) {
               xs[xo + cp * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
               xs[xo + cq * LDX + i] = tmul(z, rp[r]) + c * rq[r];
             }
           }
-          for (var k = lane; k < n && uv; k += L) {
-            let vp = vs[vo + cp * NC + k];
-            let vq = vs[vo + cq * NC + k];
-            vs[vo + cp * NC + k] = c * vp - tmul(zc, vq);
-            vs[vo + cq * NC + k] = tmul(z, vp) + c * vq;
+          for (var r = 0u; r < RV && uv; r++) {
+            let k = lane * RV + r;
+            if (k < n) {
+              let vp = vs[vo + cp * LDV + k];
+              let vq = vs[vo + cq * LDV + k];
+              vs[vo + cp * LDV + k] = c * vp - tmul(zc, vq);
+              vs[vo + cq * LDV + k] = tmul(z, vp) + c * vq;
+            }
           }
         }
         // cancellation leaves at least ~eps² of a norm² in float32: the floor keeps the
@@ -376,7 +382,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   if (live) {
     for (var idx = tl; idx < n * n; idx += NT) {
       let j = perm[co + idx / n];
-      Vh[b * n * n + idx] = select(tconj(vs[vo + j * NC + idx % n]), tnan(), bad);
+      Vh[b * n * n + idx] = select(tconj(vs[vo + j * LDV + idx % n]), tnan(), bad);
     }
     for (var idx = tl; idx < m * ncols; idx += NT) {
       let i = idx / ncols;

@@ -34,12 +34,12 @@ export interface SvdSmallPlan {
 const pow2ceil = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
 
 function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number): number {
-  return G * (XCAP * fp * 4 + NC * NC * fp * 4 + NT * 16 + NC * 16 + 20) + 4;
+  return G * (XCAP * fp * 4 + NC * (NC + 1) * fp * 4 + NT * 16 + NC * 16 + 20) + 4;
 }
 
 /**
  * The kernel's layout for m×n `dtype` under `limits`, or null when it does not fit: the
- * matrix (column stride ⌈m/8⌉·8 + 1), V (NC×NC, NC = n rounded up to a power of two ≥ 8, so n ≤ 8 share a variant),
+ * matrix (column stride ⌈m/8⌉·8 + 1), V (NC×(NC + 1), NC = n rounded up to a power of two ≥ 8, so n ≤ 8 share a variant),
  * one vec4 partial per thread and per-column words in workgroup memory, and NC/2 pairs × L
  * lanes within the invocation limits. Under WebGPU's defaults (16 KiB, 256 threads) this
  * takes every n ≤ 16 with m ≤ 64 (float32 and complex64) and float32 up to 40×32.
@@ -83,7 +83,8 @@ const declOf = (e: 'f32' | 'vec2f') => ({
 export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
   const { G, NT, L, NC, LDX, XCAP } = plan;
   return smallProgram('svd_small', 'svd/svd_small.wgsl', 'svd_small', dtype, G * NT, {
-    G, NT, L, RL: Math.ceil((LDX - 1) / L), NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP, XALL: G * XCAP, VALL: G * NC * NC, GNC: G * NC,
+    G, NT, L, RL: Math.ceil((LDX - 1) / L), RV: Math.ceil(NC / L), NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP,
+    XALL: G * XCAP, VALL: G * NC * (NC + 1), GNC: G * NC,
   }, declOf(dtype === 'complex64' ? 'vec2f' : 'f32'), plan.bytes);
 }
 
