@@ -11,7 +11,8 @@
 // Bindings (generated): Yc (T, rw), Wc (T, rw), E (i32, rw), ctrl (atomic<u32>, rw);
 // uniforms r, c, nbe (blocks, even), npairs, count, round, wrows (c when W is wanted, else 0),
 // inner (inner sweep cap), tol.
-// Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, EPT (Gram entries per thread), QV (entries of M per vec4),
+// Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, NT = (B2/4)² (threads per Gram group),
+// NG = WG/NT (groups), QV (entries of M per vec4),
 // TR (rows per Gram tile), LD = B2 + 1, SH (floats of the shared tile / Gram).
 #include "common/complex.wgsl"
 #include "common/linear_id.wgsl"
@@ -158,15 +159,18 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
   }
   if (t == 0u) { atomicStore(&rot_any, 0u); }
 
-  // ---- the Gram of the scaled columns, tiles of TR rows staged in sh (stride LD)
-  let gi = t / (${B2}u / ${EPT}u);
-  let gj = (t % (${B2}u / ${EPT}u)) * ${EPT}u;
+  // ---- the Gram of the scaled columns, tiles of TR rows staged in sh (stride LD). A thread
+  // owns a 4×4 block of H (2 loads of 4 per 16 products); NG groups of threads take every
+  // NG-th row of a tile, and their partial Grams are added at the end.
+  let grp = t / ${NT}u;
+  let bi = (t % ${NT}u) / (${B2}u / 4u) * 4u;
+  let bj = (t % ${NT}u) % (${B2}u / 4u) * 4u;
   // per-tile partial sums added with compensation: the rounding noise of an off-diagonal
   // entry stays well under tol·√(h_pp·h_qq) (a plain running sum over r rows reaches about
   // √r·eps = tol, and pairs at that level would keep rotating sweep after sweep)
-  var acc: array<${T}, ${EPT}>;
-  var cmp: array<${T}, ${EPT}>;
-  for (var x = 0u; x < ${EPT}u; x++) { acc[x] = ${ZERO}; cmp[x] = ${ZERO}; }
+  var acc: array<${T}, 16>;
+  var cmp: array<${T}, 16>;
+  for (var x = 0u; x < 16u; x++) { acc[x] = ${ZERO}; cmp[x] = ${ZERO}; }
   for (var k0 = 0u; k0 < r; k0 += ${TR}u) {
     workgroupBarrier();
     for (var e = t; e < ${TR}u * ${B2}u; e += ${WG}u) {
@@ -179,13 +183,20 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
       sh[kk * ${LD}u + i] = v;
     }
     workgroupBarrier();
-    var part: array<${T}, ${EPT}>;
-    for (var x = 0u; x < ${EPT}u; x++) { part[x] = ${ZERO}; }
-    for (var kk = 0u; kk < ${TR}u; kk++) {
-      let a = tconj(sh[kk * ${LD}u + gi]);
-      for (var x = 0u; x < ${EPT}u; x++) { part[x] = tfma(a, sh[kk * ${LD}u + gj + x], part[x]); }
+    var part: array<${T}, 16>;
+    for (var x = 0u; x < 16u; x++) { part[x] = ${ZERO}; }
+    for (var kk = grp; kk < ${TR}u; kk += ${NG}u) {
+      var av: array<${T}, 4>;
+      var bv: array<${T}, 4>;
+      for (var x = 0u; x < 4u; x++) {
+        av[x] = tconj(sh[kk * ${LD}u + bi + x]);
+        bv[x] = sh[kk * ${LD}u + bj + x];
+      }
+      for (var x = 0u; x < 4u; x++) {
+        for (var y = 0u; y < 4u; y++) { part[4u * x + y] = tfma(av[x], bv[y], part[4u * x + y]); }
+      }
     }
-    for (var x = 0u; x < ${EPT}u; x++) {
+    for (var x = 0u; x < 16u; x++) {
       // Neumaier's two-sum, componentwise for complex
       let s = acc[x] + part[x];
       let big = select(part[x], acc[x], abs(acc[x]) >= abs(part[x]));
@@ -194,9 +205,18 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
       acc[x] = s;
     }
   }
-  for (var x = 0u; x < ${EPT}u; x++) { acc[x] += cmp[x]; }
-  workgroupBarrier();
-  for (var x = 0u; x < ${EPT}u; x++) { sh[gi * ${B2}u + gj + x] = acc[x]; }
+  for (var g = 0u; g < ${NG}u; g++) {
+    workgroupBarrier();
+    if (grp == g) {
+      for (var x = 0u; x < 4u; x++) {
+        for (var y = 0u; y < 4u; y++) {
+          let idx = (bi + x) * ${B2}u + bj + y;
+          let v = acc[4u * x + y] + cmp[4u * x + y];
+          sh[idx] = select(sh[idx] + v, v, g == 0u);
+        }
+      }
+    }
+  }
   workgroupBarrier();
   // exactly Hermitian: the lower triangle from the upper, a real diagonal
   for (var e = t; e < ${B2}u * ${B2}u; e += ${WG}u) {

@@ -25,22 +25,27 @@ export interface JacobiParams {
   block?: number;
   /** Inner sweeps on a pair's 2b×2b Gram, at most (default JACOBI_INNER_SWEEPS). */
   innerSweeps?: number;
+  /** Threads per pair workgroup: 256 (default), 512 or 1024 where the adapter allows. */
+  wg?: number;
 }
 
 /** Outer sweep cap: float32 Jacobi needs ~6–12 sweeps on random and graded matrices. */
 export const JACOBI_MAX_SWEEPS = 20;
 /** Inner sweeps per pair: enough to settle the 2b×2b problem in most rounds. */
 export const JACOBI_INNER_SWEEPS = 1;
+/** Threads of the round kernel (WebGPU's default limit; `JacobiParams.wg` tries 512 or 1024). */
 const WG = 256;
 const EPS = 2 ** -23;
 
 /** Workgroup bytes of the pair kernel with block b. */
-function pairShape(b: number, dtype: FloatGpu): { TR: number; LD: number; SH: number; EPT: number; bytes: number } {
+function pairShape(b: number, dtype: FloatGpu, wg = WG): { TR: number; LD: number; SH: number; NT: number; NG: number; bytes: number } {
   const B2 = 2 * b, LD = B2 + 1, TR = B2 >= 32 ? 32 : 64;
-  const SH = Math.max(TR * LD, B2 * B2), EPT = Math.max(1, (B2 * B2) / WG);
+  // Gram: a thread per 4×4 block of H, WG/NT groups of threads over the rows of a tile
+  const NT = (B2 / 4) ** 2, NG = wg / NT;
+  const SH = Math.max(TR * LD, B2 * B2);
   const el = 4 * floatsPer(dtype);
   const bytes = (SH + B2 * B2 + 3 * b) * el + (3 * B2 + 4 * b + B2 + 2) * 4;
-  return { TR, LD, SH, EPT, bytes };
+  return { TR, LD, SH, NT, NG, bytes };
 }
 
 /**
@@ -59,15 +64,16 @@ const PAIR_UNIFORMS = {
 } as const;
 
 /** The round kernel (shaders/svd/jacobi_pair.wgsl) for block width b. */
-export function jacobiPairProgram(dtype: FloatGpu, b: number) {
+export function jacobiPairProgram(dtype: FloatGpu, b: number, wg = WG) {
   if (b !== 8 && b !== 16) throw new ArgumentError(`jacobiBlockedGpu: block width ${b} must be 8 or 16`);
-  const { TR, LD, SH, EPT, bytes } = pairShape(b, dtype);
-  const key = `${dtype}|b${b}|wg${WG}|tr${TR}`;
+  if (wg !== 256 && wg !== 512 && wg !== 1024) throw new ArgumentError(`jacobiBlockedGpu: workgroup size ${wg} must be 256, 512 or 1024`);
+  const { TR, LD, SH, NT, NG, bytes } = pairShape(b, dtype, wg);
+  const key = `${dtype}|b${b}|wg${wg}|tr${TR}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
   return cachedProgram(`svd.jacobi_pair|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG, EPT, TR, LD, SH, QV: dtype === 'complex64' ? 2 : 4 };
+    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG: wg, NT, NG, TR, LD, SH, QV: dtype === 'complex64' ? 2 : 4 };
     return {
-      name: 'svd.jacobi_pair', key, entryPoint: `jacobi_pair_${defs.DTYPE}`, workgroupSize: [WG, 1, 1] as [number, number, number],
+      name: 'svd.jacobi_pair', key, entryPoint: `jacobi_pair_${defs.DTYPE}`, workgroupSize: [wg, 1, 1] as [number, number, number],
       workgroupBytes: bytes,
       decl: { inputs: {}, outputs: { Yc: T, Wc: T, E: 'i32', ctrl: 'atomic<u32>' }, uniforms: PAIR_UNIFORMS } as const,
       body: () => loadShader('svd/jacobi_pair.wgsl', defs),
@@ -132,7 +138,7 @@ export function jacobiBlockedGpu(X: Tensor, wantW: boolean, who: string, params:
   }
   checkIndexRange(batch * c * Math.max(r, 2), who);
   const b = params.block ?? jacobiBlock(c, dtype);
-  const prog = jacobiPairProgram(dtype, b);
+  const prog = jacobiPairProgram(dtype, b, params.wg ?? WG);
   const nb = Math.ceil(c / b), nbe = nb + (nb % 2), npairs = nbe / 2;
 
   const Yc = transpose(X, false);                       // (…, c, r): columns contiguous
