@@ -194,6 +194,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let tol2 = p.tol * p.tol;
   var sweeps = 0u;
   loop {
+    var myrot = 0u; // rotations of this thread's pairs in the sweep (lane 0), one atomic per sweep
     for (var r = 0u; r + 1u < np; r++) {
       let pc = pair_cols(r, pr, np);
       let cp = pc.x;
@@ -303,9 +304,10 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         if (lane == 0u) {
           if (np2 > 0.0) { sc[co + cp] = clamp(sp + half_exp(np2), -126, 126); }
           if (nq2 > 0.0) { sc[co + cq] = clamp(sq + half_exp(nq2), -126, 126); }
-          if (mode != 0u) { atomicAdd(&rot[g], 1u); }
+          if (mode != 0u) { myrot += 1u; }
         }
       }
+      if (r + 2u == np && myrot > 0u) { atomicAdd(&rot[g], myrot); }
       workgroupBarrier();
     }
     sweeps += 1u;
