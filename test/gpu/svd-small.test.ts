@@ -208,7 +208,7 @@ describe('gpu svd (one workgroup per matrix)', () => {
       });
     }
     console.log(`graded: worst relative σ error ${worst.toFixed(2)} eps`);
-    expect(worst).toBeLessThan(8 * 32);
+    expect(worst).toBeLessThan(16); // 0.85 eps on lavapipe; headroom for GPUs with approximate sqrt
   });
 
   gpuIt('scaled inputs (1e-38 with subnormal entries, 1e38): finite σ, orthonormal U and Vh', async () => {
