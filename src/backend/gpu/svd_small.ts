@@ -1,6 +1,8 @@
 // Whole SVDs of batches of small matrices (m ≥ n ≤ 32), one workgroup per matrix (several
 // per workgroup for tiny sizes), one dispatch: one-sided Jacobi in workgroup memory
-// (shaders/svd/svd_small.wgsl). The lead's design: docs/svd.md (GPU section).
+// (shaders/svd/svd_small.wgsl). The lead's design: docs/svd.md (GPU section). No QR
+// preconditioning: relative accuracy for column- and row-graded inputs, not for two-sided
+// grading D₁·Q·D₂ (docs/svd.md gives the measured errors; QR first fixes it).
 import type { Tensor } from '../../core/tensor.js';
 import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
 import { runProgram } from './program.js';
