@@ -257,7 +257,7 @@ describe('gpu svd: random shapes on the QR + blocked Jacobi path (fast-check)', 
 });
 
 describe('gpu svd: non-finite members, extreme scales, graded, rank-deficient and empty inputs', () => {
-  gpuIt('a NaN member: svdEx info −1 and NaN outputs there, neighbours fine; svd throws LinAlgError naming it at the first read', async () => {
+  gpuIt('a NaN member: svdEx info −1 and NaN outputs there, neighbours fine; svd throws LinAlgError naming it at the first read; sweep cap → info > 0', async () => {
     for (const [path, m, n] of [['auto', 8, 6], ['qr-blocked', 48, 40], ['qr-small', 40, 16]] as const) {
       const mats = rand(m, n, 21, 'float32', 3);
       mats[1].set(2, 3, NaN);
@@ -275,6 +275,13 @@ describe('gpu svd: non-finite members, extreme scales, graded, rank-deficient an
         expect(Math.max(q.back, q.orthU, q.orthV)).toBeLessThan(50);
       }
     }
+    // the blocked Jacobi's sweep cap reached: info > 0 merged into the result, outputs still finite and sorted
+    const capped = svdGpu(toTensor(rand(48, 40, 23, 'float32', 2), 'float32').to('gpu'), { computeUV: true, fullMatrices: false },
+      { path: 'qr-blocked', jacobi: { maxSweeps: 1 } });
+    const ci = Array.from(await capped.info.data());
+    expect(ci.every((v) => v > 0)).toBe(true);
+    const cs = Array.from(await capped.S.data());
+    expect(cs.every((v, i) => Number.isFinite(v) && (i % 40 === 0 || v <= cs[i - 1]))).toBe(true);
     // through the public functions: Inf in member 2 of a [2, 2] batch
     const mats = rand(6, 6, 22, 'float32', 4);
     mats[2].set(0, 0, Infinity);
