@@ -375,9 +375,9 @@ describe('gpu svd: non-finite members, extreme scales, graded, rank-deficient an
   });
 
   gpuIt('empty shapes as the CPU: k = 0 (identity U/Vh under fullMatrices), empty batches', async () => {
-    for (const shape of [[0, 5], [3, 0], [2, 4, 0], [0, 3, 3], [2, 0, 7, 4]]) {
+    for (const [shape, dtype] of [[[0, 5], 'float32'], [[3, 0], 'complex64'], [[2, 4, 0], 'float32'], [[0, 3, 3], 'complex64'], [[2, 0, 7, 4], 'float32']] as const) {
       for (const full of [true, false]) {
-        const A = Tensor.empty('float32', shape);
+        const A = Tensor.empty(dtype, shape);
         const c = linalg.svdEx(A, { fullMatrices: full });
         const g = linalg.svdEx(A.to('gpu'), { fullMatrices: full });
         expect(g.S.device).toBe('gpu');
