@@ -1,8 +1,10 @@
 // GPU blocked one-sided Jacobi (src/backend/gpu/svd_jacobi.ts): Y = X·W with mutually
 // orthogonal columns, W unitary, ‖X·W − Y‖ small, the column norms of Y equal the float64
 // CPU singular values of X (relatively, also for column-graded X down to 1e-30), wantW
-// false gives the same norms, diagonal input converges at once, info > 0 only at the cap.
+// false gives the same norms, diagonal input converges at once, info > 0 only at the cap;
+// a seeded fast-check property over random sizes.
 import { describe, expect } from 'vitest';
+import fc from 'fast-check';
 import { linalg, Rng, Tensor, gpu, zeros } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { jacobiBlockedGpu, type JacobiParams } from '../../src/backend/gpu/svd_jacobi.js';
@@ -147,6 +149,17 @@ describe('jacobiBlockedGpu', () => {
     expect((await run([x], 'float32', { absTol: 50 })).info).toEqual([0]);
     const capped = await run([x, eyeLike(100, 70)], 'float32', { batch: [2], params: { maxSweeps: 3 }, expectInfo: 3 });
     expect(capped.info).toEqual([3, 0]);
+  }, 60_000);
+
+  gpuIt('property: random r ≥ c ≤ 40, float32 and complex64, with and without W', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom<D>('float32', 'complex64'),
+      fc.boolean(), fc.integer({ min: 0, max: 1e6 }),
+      async (a, b, dtype, wantW, seed) => {
+        const r = Math.max(a, b), c = Math.min(a, b);
+        const x = randomM(r, c, new Rng(seed), dtype === 'complex64');
+        expect((await run([x], dtype, { wantW, absTol: 50 })).info).toEqual([0]);
+      }), { numRuns: 6 });
   }, 60_000);
 
   gpuIt('rejects r < c and non-float input', () => {
