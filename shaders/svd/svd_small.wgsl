@@ -10,6 +10,10 @@
 // round-robin step, L lanes per pair. X (the scaled matrix, column-major with odd stride
 // LDX against bank conflicts) and V (column-major, stride NC + 1) live in workgroup memory.
 //
+// Columns move between slots (the round-robin's circle method): pair pr always works on
+// slots pr and np/2 + pr, so a warp's lanes read consecutive slots without bank conflicts,
+// and writes the rotated columns (X, V and the exponent) to the next step's slots.
+//
 // Steps: (1) scale by 2^-e so max|a| is in [0.5, 1): e from the largest magnitude as a u32
 // bit pattern, the scaling by integer bit arithmetic (exact for subnormal inputs and
 // outputs, which GPUs may flush in float arithmetic). NaN/Inf input: X = 0, NaN outputs,
@@ -183,7 +187,10 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   }
   workgroupBarrier();
   // per-column exponents from the column's largest magnitude
-  for (var j = tl; j < n; j += NT) {
+  // n odd: slot n is an empty column that takes part in the moves but never rotates
+  for (var i = tl; i < m && n < np; i += NT) { xs[xo + n * LDX + i] = ${ZERO}; }
+  workgroupBarrier();
+  for (var j = tl; j < np; j += NT) {
     var cm = 0u;
     for (var i = 0u; i < m; i++) { cm = max(cm, magbits(xs[xo + j * LDX + i])); }
     sc[co + j] = clamp(expo(cm), -126, 126);
@@ -192,20 +199,25 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
 
   // (2) sweeps
   let tol2 = p.tol * p.tol;
+  let hp = np / 2u; // active pairs
   var sweeps = 0u;
   loop {
     var myrot = 0u; // rotations of this thread's pairs in the sweep (lane 0), one atomic per sweep
     for (var r = 0u; r + 1u < np; r++) {
-      let pc = pair_cols(r, pr, np);
-      let cp = pc.x;
-      let cq = pc.y;
-      let act = pr < np / 2u && cq < n;
+      // pair pr works on slots pr (top) and hp + pr (bottom): the lanes of a warp read
+      // consecutive slots, no bank conflicts; the rotated columns go to the next step's slots
+      let cp = pr;
+      let cq = hp + pr;
+      let act = pr < hp;
       var sp = 0;
       var sq = 0;
       var acc = vec4f(0.0);
-      // the lane's rows of the pair, kept for the rotation (RL = rows per lane, a constant)
+      // the lane's rows of the pair (X and V), read before the barrier: other pairs write
+      // into these slots after it
       var rp: array<${T}, RL>;
       var rq: array<${T}, RL>;
+      var wp: array<${T}, RV>;
+      var wq: array<${T}, RV>;
       if (act) {
         sp = sc[co + cp];
         sq = sc[co + cq];
@@ -219,6 +231,13 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             let xp = rp[r] * fp;
             let xq = rq[r] * fq;
             acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
+          }
+        }
+        for (var r = 0u; r < RV && uv; r++) {
+          let k = lane * RV + r;
+          if (k < n) {
+            wp[r] = vs[vo + cp * LDV + k];
+            wq[r] = vs[vo + cq * LDV + k];
           }
         }
       }
@@ -258,8 +277,8 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
           let mk = pow2(-dk);
           let zeta = (Bh * pk - Ah * mk) * (0.5 * ig);
           let az = abs(zeta);
-          var ta = 0.5 / az;
-          if (az < 1.0 / EPS) { ta = 1.0 / (az + sqrt(1.0 + az * az)); }
+          // one division on either branch (the select-free form computed both)
+          let ta = 1.0 / select(2.0 * az, az + sqrt(1.0 + az * az), az < 1.0 / EPS);
           let tt = select(ta, -ta, zeta < 0.0);
           let w2 = 1.0 + tt * tt;
           let c0 = inverseSqrt(w2);
@@ -278,23 +297,25 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
           z = gv * ((pow2(sp) * pow2(-sq)) / Bh);
           np2 = Ah - g2 / Bh;
         }
-        if (mode != 0u) {
-          let zc = tconj(z);
-          for (var r = 0u; r < RL; r++) {
-            let i = lane * RL + r;
-            if (i < m) {
-              xs[xo + cp * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
-              xs[xo + cq * LDX + i] = tmul(z, rp[r]) + c * rq[r];
-            }
+        // the round-robin move (circle method: slot 0 stays, the other np − 1 slots turn one
+        // place, so every np − 1 steps, a sweep, each column is back in its own slot)
+        var dp = cp;
+        if (cp > 0u) { dp = select(hp + cp, cp + 1u, cp + 1u < hp); }
+        var dq = cq;
+        if (hp > 1u) { dq = select(1u, cq - 1u, pr > 0u); }
+        let zc = tconj(z);
+        for (var r = 0u; r < RL; r++) {
+          let i = lane * RL + r;
+          if (i < m) {
+            xs[xo + dp * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
+            xs[xo + dq * LDX + i] = tmul(z, rp[r]) + c * rq[r];
           }
-          for (var r = 0u; r < RV && uv; r++) {
-            let k = lane * RV + r;
-            if (k < n) {
-              let vp = vs[vo + cp * LDV + k];
-              let vq = vs[vo + cq * LDV + k];
-              vs[vo + cp * LDV + k] = c * vp - tmul(zc, vq);
-              vs[vo + cq * LDV + k] = tmul(z, vp) + c * vq;
-            }
+        }
+        for (var r = 0u; r < RV && uv; r++) {
+          let k = lane * RV + r;
+          if (k < n) {
+            vs[vo + dp * LDV + k] = c * wp[r] - tmul(zc, wq[r]);
+            vs[vo + dq * LDV + k] = tmul(z, wp[r]) + c * wq[r];
           }
         }
         // cancellation leaves at least ~eps² of a norm² in float32: the floor keeps the
@@ -302,8 +323,8 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         np2 = max(np2, Ah * 1.4210855e-14);
         nq2 = max(nq2, Bh * 1.4210855e-14);
         if (lane == 0u) {
-          if (np2 > 0.0) { sc[co + cp] = clamp(sp + half_exp(np2), -126, 126); }
-          if (nq2 > 0.0) { sc[co + cq] = clamp(sq + half_exp(nq2), -126, 126); }
+          sc[co + dp] = select(sp, clamp(sp + half_exp(np2), -126, 126), np2 > 0.0);
+          sc[co + dq] = select(sq, clamp(sq + half_exp(nq2), -126, 126), nq2 > 0.0);
           if (mode != 0u) { myrot += 1u; }
         }
       }

@@ -17,12 +17,12 @@ export const SVD_SMALL_SWEEP_CAP = 30;
 /** Threads a workgroup aims at when one matrix needs fewer (tiny n: several matrices per group). */
 const TARGET_THREADS = 64;
 /**
- * Rows of a column pair per lane (the lanes per pair L ≈ m / this). Every lane of a pair
- * repeats the rotation's scalar work (square roots, divisions: ~80 instructions a step), so
- * fewer lanes per matrix cost fewer instructions: 32×32 takes 4 lanes × 16 pairs = 64
- * threads, 8×8 one lane per pair and 16 matrices per workgroup.
+ * Rows of a column pair per lane (the lanes per pair L ≈ m / this). The lanes of a pair run
+ * the rotation's scalar work in lockstep (one warp), so more lanes mean more warps per
+ * matrix: shorter steps, more instructions. 4 was the fastest for 32×32 on the H200 (8
+ * lanes × 16 pairs = 128 threads); 8×8 takes 2 lanes per pair, 8 matrices per workgroup.
  */
-export const ROWS_PER_LANE = 8;
+export const ROWS_PER_LANE = 4;
 
 export interface SvdSmallPlan {
   /** Matrices per workgroup, threads per matrix, lanes per column pair. */
