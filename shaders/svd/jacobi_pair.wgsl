@@ -313,16 +313,18 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
     for (var j0 = 0u; j0 < ${B2}u; j0 += ${QV}u) {
       var o4 = vec4f(0.0);
       for (var i = 0u; i < ${B2}u; i++) { o4 = qfma(y[i], qm[(i * ${B2}u + j0) / ${QV}u], o4); }
+      // no `continue` here: constant-trip loops that compilers unroll keep y and lmax in registers
       for (var x = 0u; x < ${QV}u; x++) {
         let jj = j0 + x;
         let j = col_of(jj, bp, bq);
-        if (j >= p.c) { continue; }
         let o = qpart(o4, x) + y[jj];
-        if (isy) {
-          lmax[jj] = max(lmax[jj], maxabs(o));
-          Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
-        } else {
-          Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+        if (isy) { lmax[jj] = max(lmax[jj], maxabs(o)); }
+        if (j < p.c) {
+          if (isy) {
+            Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
+          } else {
+            Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+          }
         }
       }
     }
