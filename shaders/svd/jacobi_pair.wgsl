@@ -12,7 +12,7 @@
 // uniforms r, c, nbe (blocks, even), npairs, count, round, wrows (c when W is wanted, else 0),
 // inner (inner sweep cap), tol.
 // Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, NT = (B2/4)² (threads per Gram group),
-// NG = WG/NT (groups), QV (entries of M per vec4),
+// NG = WG/NT (groups), LPT = TR·B2/WG (tile loads per thread), QV (entries of M per vec4),
 // TR (rows per Gram tile), LD = B2 + 1, SH (floats of the shared tile / Gram).
 #include "common/complex.wgsl"
 #include "common/linear_id.wgsl"
@@ -87,6 +87,15 @@ fn circle(s: u32, k: u32, n: u32) -> vec2u {
 fn col_of(i: u32, bp: u32, bq: u32) -> u32 {
   let j = select(bq * ${B}u + (i - ${B}u), bp * ${B}u + i, i < ${B}u);
   return select(p.c, j, j < p.c);
+}
+
+// Element e of the Gram tile at row k0 (e % TR: row in the tile, e / TR: local column), scaled.
+fn tile_load(e: u32, k0: u32, bp: u32, bq: u32, mat: u32) -> ${T} {
+  let i = e / ${TR}u;
+  let j = col_of(i, bp, bq);
+  let row = k0 + e % ${TR}u;
+  if (row < p.r && j < p.c) { return scale(Yc[(mat * p.c + j) * p.r + row], scl[i]); }
+  return ${ZERO};
 }
 
 // The rotation of pair slot k (indices a, b of H): the true columns' Jacobi rotation in the
@@ -171,18 +180,21 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
   var acc: array<${T}, 16>;
   var cmp: array<${T}, 16>;
   for (var x = 0u; x < 16u; x++) { acc[x] = ${ZERO}; cmp[x] = ${ZERO}; }
+  // the next tile's loads are issued before the current tile's products (LPT per thread),
+  // so their latency overlaps the arithmetic instead of stalling every tile
+  var pre: array<${T}, ${LPT}>;
+  workgroupBarrier();  // scl is written above
+  for (var l = 0u; l < ${LPT}u; l++) { pre[l] = tile_load(t + l * ${WG}u, 0u, bp, bq, mat); }
   for (var k0 = 0u; k0 < r; k0 += ${TR}u) {
     workgroupBarrier();
-    for (var e = t; e < ${TR}u * ${B2}u; e += ${WG}u) {
-      let kk = e % ${TR}u;
-      let i = e / ${TR}u;
-      let j = col_of(i, bp, bq);
-      let row = k0 + kk;
-      var v = ${ZERO};
-      if (row < r && j < p.c) { v = scale(Yc[(mat * p.c + j) * r + row], scl[i]); }
-      sh[kk * ${LD}u + i] = v;
+    for (var l = 0u; l < ${LPT}u; l++) {
+      let e = t + l * ${WG}u;
+      sh[(e % ${TR}u) * ${LD}u + e / ${TR}u] = pre[l];
     }
     workgroupBarrier();
+    if (k0 + ${TR}u < r) {
+      for (var l = 0u; l < ${LPT}u; l++) { pre[l] = tile_load(t + l * ${WG}u, k0 + ${TR}u, bp, bq, mat); }
+    }
     var part: array<${T}, 16>;
     for (var x = 0u; x < 16u; x++) { part[x] = ${ZERO}; }
     for (var kk = grp; kk < ${TR}u; kk += ${NG}u) {

@@ -21,11 +21,11 @@ type FloatGpu = 'float32' | 'complex64';
 export interface JacobiParams {
   /** Outer sweep cap; info = cap for matrices still rotating after it. Default JACOBI_MAX_SWEEPS. */
   maxSweeps?: number;
-  /** Block width b (8 or 16); default jacobiBlock(c, dtype). */
+  /** Block width b (8 or 16); default jacobiBlock(c, dtype) = 8. */
   block?: number;
   /** Inner sweeps on a pair's 2b×2b Gram, at most (default JACOBI_INNER_SWEEPS). */
   innerSweeps?: number;
-  /** Threads per pair workgroup: 256 (default), 512 or 1024 where the adapter allows. */
+  /** Threads per pair workgroup: 256, 512 or 1024 where the adapter allows; default jacobiWorkgroup(r). */
   wg?: number;
 }
 
@@ -49,14 +49,23 @@ function pairShape(b: number, dtype: FloatGpu, wg = WG): { TR: number; LD: numbe
 }
 
 /**
- * Default block width: 16 for wide matrices where its 2b×2b problem fits the adapter's
- * workgroup memory (fewer rounds, longer row streams), else 8 (more pairs per round keep
- * the GPU busy at moderate c, and complex64 under WebGPU's default 16 KiB).
+ * Default block width: 8. On the H200 (first kernel version) b = 8 beat 16 at c = 1024
+ * (143 vs 181 ms with W) and 4096 (3.93 vs 4.02 s): a round of b = 16 did twice the work
+ * in three times the time. 16 stays selectable (`JacobiParams.block`) where it fits.
  */
 export function jacobiBlock(c: number, dtype: FloatGpu): number {
-  const lim = gpuLimits('jacobiBlockedGpu');
-  if (c >= 512 && pairShape(16, dtype).bytes <= lim.maxComputeWorkgroupStorageSize) return 16;
+  void c; void dtype;
   return 8;
+}
+
+/**
+ * Default threads per pair: 512 for long columns (r ≥ 512) where the adapter allows it:
+ * with one or two workgroups per SM, 256 threads left too few warps to hide the row
+ * streams' memory latency; 1024 would cap registers at 64 per thread.
+ */
+export function jacobiWorkgroup(r: number): number {
+  const lim = gpuLimits('jacobiBlockedGpu');
+  return r >= 512 && lim.maxComputeInvocationsPerWorkgroup >= 512 && lim.maxComputeWorkgroupSizeX >= 512 ? 512 : WG;
 }
 
 const PAIR_UNIFORMS = {
@@ -71,7 +80,7 @@ export function jacobiPairProgram(dtype: FloatGpu, b: number, wg = WG) {
   const key = `${dtype}|b${b}|wg${wg}|tr${TR}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
   return cachedProgram(`svd.jacobi_pair|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG: wg, NT, NG, TR, LD, SH, QV: dtype === 'complex64' ? 2 : 4 };
+    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG: wg, NT, NG, TR, LD, SH, LPT: (TR * 2 * b) / wg, QV: dtype === 'complex64' ? 2 : 4 };
     return {
       name: 'svd.jacobi_pair', key, entryPoint: `jacobi_pair_${defs.DTYPE}`, workgroupSize: [wg, 1, 1] as [number, number, number],
       workgroupBytes: bytes,
@@ -138,7 +147,7 @@ export function jacobiBlockedGpu(X: Tensor, wantW: boolean, who: string, params:
   }
   checkIndexRange(batch * c * Math.max(r, 2), who);
   const b = params.block ?? jacobiBlock(c, dtype);
-  const prog = jacobiPairProgram(dtype, b, params.wg ?? WG);
+  const prog = jacobiPairProgram(dtype, b, params.wg ?? jacobiWorkgroup(r));
   const nb = Math.ceil(c / b), nbe = nb + (nb % 2), npairs = nbe / 2;
 
   const Yc = transpose(X, false);                       // (…, c, r): columns contiguous
