@@ -48,7 +48,10 @@ const EPS: f32 = 1.1920928955e-7;
 var<workgroup> xs: array<${T}, ${XALL}>;
 var<workgroup> vs: array<${T}, ${VALL}>;
 var<workgroup> part: array<vec4f, ${WG}>;
-var<workgroup> sc: array<i32, ${GNC}>;    // per-column exponent s_j
+var<workgroup> sc: array<i32, ${GNC}>;
+#if ONCE
+var<workgroup> rpar: array<vec4f, ${GNP}>; // per pair: Rot.cz
+#endif    // per-column exponent s_j
 var<workgroup> nrm: array<f32, ${GNC}>;   // final ‖x_j·2^-s_j‖²
 var<workgroup> key: array<u32, ${GNC}>;   // σ_j (scaled matrix) as bits, for the sort
 var<workgroup> perm: array<u32, ${GNC}>;  // rank → column
@@ -135,6 +138,90 @@ fn pair_cols(r: u32, pr: u32, np: u32) -> vec2u {
   var b = np - 2u - pr + r;
   b = 1u + select(b, b - k, b >= k);
   return vec2u(min(a, b), max(a, b));
+}
+
+// The next step's slots of pair q's two columns (the round-robin's circle method: slot 0
+// stays, the other np − 1 slots turn one place, so after np − 1 steps, a sweep, every
+// column is back in its own slot).
+fn dests(q: u32, hp: u32) -> vec2u {
+  var dp = q;
+  if (q > 0u) { dp = select(2u * hp - 1u, q + 1u, q + 1u < hp); }
+  var dq = hp + q;
+  if (hp > 1u) { dq = select(1u, hp + q - 1u, q > 0u); }
+  return vec2u(dp, dq);
+}
+
+struct Rot {
+  cz: vec4f,  // c, z (real: .y; complex: .yz), 1.0 in .w when the pair rotates
+  e: vec2i,   // the columns' new exponents
+}
+
+// The rotation of a pair from its sums s4 = (‖x_p‖², ‖x_q‖², x_pᴴx_q) of the columns scaled
+// by 2^-sp, 2^-sq: one 2×2 unitary (c, z) for X and V, x_p ← c·x_p − z̄·x_q,
+// x_q ← z·x_p + c·x_q (c = 1, z = 0 when the pair is orthogonal to tol).
+fn rotation(s4: vec4f, sp: i32, sq: i32, tol2: f32) -> Rot {
+  let Ah = s4.x;
+  let Bh = s4.y;
+  let gv = gval(s4);
+  let g2 = dot(s4.zw, s4.zw);
+  let dk = sq - sp;
+  var mode = 0u;
+  if (sp > -126 && sq > -126 && Ah > 0.0 && Bh > 0.0 && g2 > tol2 * Ah * Bh) {
+    // norms over 1/eps apart (the scaled squares lie within ~2^±46 of 1, so |dk| > 60 is)
+    if (dk < -60) { mode = 2u; } else if (dk > 60) { mode = 3u; } else {
+      let bk = Bh * pow2(2 * dk);
+      if (bk < EPS * EPS * Ah) { mode = 2u; } else if (bk * (EPS * EPS) > Ah) { mode = 3u; } else { mode = 1u; }
+    }
+  }
+  // np2, nq2: the new squared norms (scaled) for the column exponents
+  var c = 1.0;
+  var z = ${ZERO};
+  var np2 = Ah;
+  var nq2 = Bh;
+  if (mode == 1u) {
+    // Rutishauser: ζ = (‖x_q‖² − ‖x_p‖²)/(2|g|), t the smaller root of t² + 2ζt − 1
+    // 1/|g| by rsqrt and a Newton step: the GPU's sqrt and division may be a few ulps
+    // off, and the phase g/|g| must have modulus 1 for the rotation to stay unitary
+    let r0 = inverseSqrt(g2);
+    let ig = r0 * (1.5 - 0.5 * g2 * r0 * r0);
+    let ag = g2 * ig;
+    let pk = pow2(dk);
+    let mk = pow2(-dk);
+    let zeta = (Bh * pk - Ah * mk) * (0.5 * ig);
+    let az = abs(zeta);
+    // one division for both branches (t = 1/(2|ζ|) past 1/eps)
+    let ta = 1.0 / select(2.0 * az, az + sqrt(1.0 + az * az), az < 1.0 / EPS);
+    let tt = select(ta, -ta, zeta < 0.0);
+    let w2 = 1.0 + tt * tt;
+    let c0 = inverseSqrt(w2);
+    c = c0 * (1.5 - 0.5 * w2 * c0 * c0); // a Newton step: c²(1 + t²) = 1 to rounding
+    z = phase_times(gv, ig, c * tt);
+    let tg = tt * ag;
+    np2 = Ah - tg * pk;
+    nq2 = Bh + tg * mk;
+  } else if (mode == 2u) {
+    // ‖x_q‖ < eps·‖x_p‖: c = 1, z = −x_pᴴx_q/‖x_p‖² (x_q loses its x_p component;
+    // x_p changes below its rounding)
+    z = gv * (-(pow2(sq) * pow2(-sp)) / Ah);
+    nq2 = Bh - g2 / Ah;
+  } else if (mode == 3u) {
+    // ‖x_p‖ < eps·‖x_q‖: c = 1, z = x_pᴴx_q/‖x_q‖²
+    z = gv * ((pow2(sp) * pow2(-sq)) / Bh);
+    np2 = Ah - g2 / Bh;
+  }
+  // cancellation leaves at least ~eps² of a norm² in float32: the floor keeps the
+  // exponent within 2^23 of the truth, which the next step's dots tolerate
+  np2 = max(np2, Ah * 1.4210855e-14);
+  nq2 = max(nq2, Bh * 1.4210855e-14);
+  var r: Rot;
+#if IS_COMPLEX
+  r.cz = vec4f(c, z, select(0.0, 1.0, mode != 0u));
+#else
+  r.cz = vec4f(c, z, 0.0, select(0.0, 1.0, mode != 0u));
+#endif
+  r.e = vec2i(select(sp, clamp(sp + half_exp(np2), -126, 126), np2 > 0.0),
+              select(sq, clamp(sq + half_exp(nq2), -126, 126), nq2 > 0.0));
+  return r;
 }
 
 @compute @workgroup_size(${WG})
@@ -241,91 +328,75 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
           }
         }
       }
+#if ONCE
+      // the pair's exponents for the thread that computes its rotation (read before the
+      // barrier: the slots' new exponents are written after it)
+      var ssp = 0;
+      var ssq = 0;
+      if (tl < hp) {
+        ssp = sc[co + tl];
+        ssq = sc[co + hp + tl];
+      }
+#endif
       part[t] = acc;
       workgroupBarrier();
+#if ONCE
+      // one thread per pair sums the partials and computes the rotation for the pair's lanes
+      if (tl < hp) {
+        let q = tl;
+        var s4 = vec4f(0.0);
+        let pb = g * NT + q * L;
+        for (var l = 0u; l < L; l++) { s4 += part[pb + l]; }
+        let rt = rotation(s4, ssp, ssq, tol2);
+        rpar[g * (NC / 2u) + q] = rt.cz;
+        let dd = dests(q, hp);
+        sc[co + dd.x] = rt.e.x;
+        sc[co + dd.y] = rt.e.y;
+        if (rt.cz.w != 0.0) { myrot += 1u; }
+      }
+      workgroupBarrier();
+      if (act) {
+        let cz = rpar[g * (NC / 2u) + pr];
+        let c = cz.x;
+#if IS_COMPLEX
+        let z = cz.yz;
+#else
+        let z = cz.y;
+#endif
+#else
       if (act) {
         var s4 = vec4f(0.0);
         let pb = t - lane;
         for (var l = 0u; l < L; l++) { s4 += part[pb + l]; }
-        let Ah = s4.x;
-        let Bh = s4.y;
-        let gv = gval(s4);
-        let g2 = dot(s4.zw, s4.zw);
-        let dk = sq - sp;
-        var mode = 0u;
-        if (sp > -126 && sq > -126 && Ah > 0.0 && Bh > 0.0 && g2 > tol2 * Ah * Bh) {
-          // norms over 1/eps apart (the scaled squares lie within ~2^±46 of 1, so |dk| > 60 is)
-          if (dk < -60) { mode = 2u; } else if (dk > 60) { mode = 3u; } else {
-            let bk = Bh * pow2(2 * dk);
-            if (bk < EPS * EPS * Ah) { mode = 2u; } else if (bk * (EPS * EPS) > Ah) { mode = 3u; } else { mode = 1u; }
-          }
+        let rt = rotation(s4, sp, sq, tol2);
+        let c = rt.cz.x;
+#if IS_COMPLEX
+        let z = rt.cz.yz;
+#else
+        let z = rt.cz.y;
+#endif
+        if (lane == 0u) {
+          let dd = dests(pr, hp);
+          sc[co + dd.x] = rt.e.x;
+          sc[co + dd.y] = rt.e.y;
+          if (rt.cz.w != 0.0) { myrot += 1u; }
         }
-        // one 2×2 unitary (c, z) for X and V: x_p ← c·x_p − z̄·x_q, x_q ← z·x_p + c·x_q;
-        // np2, nq2: the new squared norms (scaled) for the column exponents
-        var c = 1.0;
-        var z = ${ZERO};
-        var np2 = Ah;
-        var nq2 = Bh;
-        if (mode == 1u) {
-          // Rutishauser: ζ = (‖x_q‖² − ‖x_p‖²)/(2|g|), t the smaller root of t² + 2ζt − 1
-          // 1/|g| by rsqrt and a Newton step: the GPU's sqrt and division may be a few ulps
-          // off, and the phase g/|g| must have modulus 1 for the rotation to stay unitary
-          let r0 = inverseSqrt(g2);
-          let ig = r0 * (1.5 - 0.5 * g2 * r0 * r0);
-          let ag = g2 * ig;
-          let pk = pow2(dk);
-          let mk = pow2(-dk);
-          let zeta = (Bh * pk - Ah * mk) * (0.5 * ig);
-          let az = abs(zeta);
-          // one division on either branch (the select-free form computed both)
-          let ta = 1.0 / select(2.0 * az, az + sqrt(1.0 + az * az), az < 1.0 / EPS);
-          let tt = select(ta, -ta, zeta < 0.0);
-          let w2 = 1.0 + tt * tt;
-          let c0 = inverseSqrt(w2);
-          c = c0 * (1.5 - 0.5 * w2 * c0 * c0); // a Newton step: c²(1 + t²) = 1 to rounding
-          z = phase_times(gv, ig, c * tt);
-          let tg = tt * ag;
-          np2 = Ah - tg * pk;
-          nq2 = Bh + tg * mk;
-        } else if (mode == 2u) {
-          // ‖x_q‖ < eps·‖x_p‖: c = 1, z = −x_pᴴx_q/‖x_p‖² (x_q loses its x_p component;
-          // x_p changes below its rounding)
-          z = gv * (-(pow2(sq) * pow2(-sp)) / Ah);
-          nq2 = Bh - g2 / Ah;
-        } else if (mode == 3u) {
-          // ‖x_p‖ < eps·‖x_q‖: c = 1, z = x_pᴴx_q/‖x_q‖²
-          z = gv * ((pow2(sp) * pow2(-sq)) / Bh);
-          np2 = Ah - g2 / Bh;
-        }
-        // the round-robin move (circle method: slot 0 stays, the other np − 1 slots turn one
-        // place, so every np − 1 steps, a sweep, each column is back in its own slot)
-        var dp = cp;
-        if (cp > 0u) { dp = select(hp + cp, cp + 1u, cp + 1u < hp); }
-        var dq = cq;
-        if (hp > 1u) { dq = select(1u, cq - 1u, pr > 0u); }
+#endif
+        let dd = dests(pr, hp);
         let zc = tconj(z);
         for (var r = 0u; r < RL; r++) {
           let i = lane * RL + r;
           if (i < m) {
-            xs[xo + dp * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
-            xs[xo + dq * LDX + i] = tmul(z, rp[r]) + c * rq[r];
+            xs[xo + dd.x * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
+            xs[xo + dd.y * LDX + i] = tmul(z, rp[r]) + c * rq[r];
           }
         }
         for (var r = 0u; r < RV && uv; r++) {
           let k = lane * RV + r;
           if (k < n) {
-            vs[vo + dp * LDV + k] = c * wp[r] - tmul(zc, wq[r]);
-            vs[vo + dq * LDV + k] = tmul(z, wp[r]) + c * wq[r];
+            vs[vo + dd.x * LDV + k] = c * wp[r] - tmul(zc, wq[r]);
+            vs[vo + dd.y * LDV + k] = tmul(z, wp[r]) + c * wq[r];
           }
-        }
-        // cancellation leaves at least ~eps² of a norm² in float32: the floor keeps the
-        // exponent within 2^23 of the truth, which the next step's dots tolerate
-        np2 = max(np2, Ah * 1.4210855e-14);
-        nq2 = max(nq2, Bh * 1.4210855e-14);
-        if (lane == 0u) {
-          sc[co + dp] = select(sp, clamp(sp + half_exp(np2), -126, 126), np2 > 0.0);
-          sc[co + dq] = select(sq, clamp(sq + half_exp(nq2), -126, 126), nq2 > 0.0);
-          if (mode != 0u) { myrot += 1u; }
         }
       }
       if (r + 2u == np && myrot > 0u) { atomicAdd(&rot[g], myrot); }

@@ -11,7 +11,7 @@ import {
   type M, zerosM, mul, adj, sub, fro, eyeM, fromTensor, toTensor, randomM, withSingularValues, usv, orthErr, scaleCols, scaleM,
   randomUnitary, cols, atScale,
 } from '../helpers/spectra.js';
-import { svdSmallGpu, svdSmallFits, svdSmallPlan } from '../../src/backend/gpu/svd_small.js';
+import { svdSmallGpu, svdSmallFits, svdSmallPlan, ROTATION_ONCE, type SvdSmallTune } from '../../src/backend/gpu/svd_small.js';
 
 useGpu();
 const EPS = 2 ** -23;
@@ -20,9 +20,9 @@ const UV = { computeUV: true, fullMatrices: false };
 
 interface Out { S: number[][]; U: M[] | null; Vh: M[] | null; info: number[] }
 
-async function run(ms: M[], dtype: D, opts = UV, batch?: number[]): Promise<Out> {
+async function run(ms: M[], dtype: D, opts = UV, batch?: number[], tune: SvdSmallTune = {}): Promise<Out> {
   const A = toTensor(ms, dtype, batch).to('gpu');
-  const r = svdSmallGpu(A, opts, 'svd');
+  const r = svdSmallGpu(A, opts, 'svd', tune);
   const S = await r.S.toAsync('cpu');
   const U = r.U ? await r.U.toAsync('cpu') : null;
   const Vh = r.Vh ? await r.Vh.toAsync('cpu') : null;
@@ -138,6 +138,15 @@ describe('gpu svd (one workgroup per matrix)', () => {
     }
     console.log(`float32: worst LAPACK ratio ${worst.toFixed(2)}`);
     expect(worst).toBeGreaterThan(0);
+  });
+
+  gpuIt('the other rotation scheme (SvdSmallTune.once): 32×32, 31×31, 32×27 (one variant), ratios < 50', async () => {
+    const rng = new Rng(21);
+    for (const [m, n] of [[32, 32], [31, 31], [32, 27]] as Array<[number, number]>) {
+      const ms = Array.from({ length: 3 }, () => randomM(m, n, rng, false));
+      ms.push(scaleCols(randomM(m, n, rng, false), Array.from({ length: n }, (_, j) => (j === 3 ? 0 : 2 ** -j))));
+      checkAll(ms, await run(ms, 'float32', UV, undefined, { once: !ROTATION_ONCE }), 'float32', `once ${m}×${n}`);
+    }
   });
 
   gpuIt('complex64: LAPACK ratios < 50, σ against complex128', async () => {

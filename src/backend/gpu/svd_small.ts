@@ -24,9 +24,20 @@ const TARGET_THREADS = 64;
  */
 export const ROWS_PER_LANE = 4;
 
+/**
+ * Benchmark knobs: rows per lane (a number alone means this), and `once`: the rotation of
+ * each pair computed by one thread and broadcast through workgroup memory (a third barrier
+ * per step, the scalar work in one warp instead of every warp of the matrix).
+ */
+export interface SvdSmallTune { rowsPerLane?: number; once?: boolean }
+/** Whether the rotation is computed once per pair (SvdSmallTune.once) by default. */
+export const ROTATION_ONCE = false;
+
 export interface SvdSmallPlan {
   /** Matrices per workgroup, threads per matrix, lanes per column pair. */
   G: number; NT: number; L: number;
+  /** Rotations computed once per pair and broadcast (SvdSmallTune.once). */
+  once: boolean;
   /** Column capacity (even power of two), X's column stride (odd), X words per matrix. */
   NC: number; LDX: number; XCAP: number;
   /** Workgroup memory in bytes. */
@@ -35,8 +46,8 @@ export interface SvdSmallPlan {
 
 const pow2ceil = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
 
-function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number): number {
-  return G * (XCAP * fp * 4 + NC * (NC + 1) * fp * 4 + NT * 16 + NC * 16 + 20) + 4;
+function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number, once: boolean): number {
+  return G * (XCAP * fp * 4 + NC * (NC + 1) * fp * 4 + NT * 16 + NC * 16 + (once ? NC * 8 : 0) + 20) + 4;
 }
 
 /**
@@ -48,7 +59,9 @@ function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number): 
  */
 export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLimits,
   'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>,
-  rowsPerLane = ROWS_PER_LANE): SvdSmallPlan | null {
+  tune: number | SvdSmallTune = {}): SvdSmallPlan | null {
+  const t = typeof tune === 'number' ? { rowsPerLane: tune } : tune;
+  const rowsPerLane = t.rowsPerLane ?? ROWS_PER_LANE, once = t.once ?? ROTATION_ONCE;
   if (!(Number.isInteger(m) && Number.isInteger(n) && n >= 1 && n <= 32 && m >= n)) return null;
   const fp = floatsPer(dtype);
   const NC = Math.max(8, pow2ceil(n));
@@ -61,10 +74,10 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   const NT = P * L;
   if (NT > maxInv) return null;
   const limit = limits.maxComputeWorkgroupStorageSize;
-  if (bytesFor(1, NT, NC, XCAP, fp) > limit) return null;
+  if (bytesFor(1, NT, NC, XCAP, fp, once) > limit) return null;
   let G = Math.max(1, Math.floor(TARGET_THREADS / NT));
-  while (G > 1 && (bytesFor(G, NT, NC, XCAP, fp) > limit || G * NT > maxInv)) G--;
-  return { G, NT, L, NC, LDX, XCAP, bytes: bytesFor(G, NT, NC, XCAP, fp) };
+  while (G > 1 && (bytesFor(G, NT, NC, XCAP, fp, once) > limit || G * NT > maxInv)) G--;
+  return { G, NT, L, once, NC, LDX, XCAP, bytes: bytesFor(G, NT, NC, XCAP, fp, once) };
 }
 
 /** Whether m×n (m ≥ n) matrices of `dtype` take the one-workgroup kernel on this adapter's limits. */
@@ -86,21 +99,21 @@ export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
   const { G, NT, L, NC, LDX, XCAP } = plan;
   return smallProgram('svd_small', 'svd/svd_small.wgsl', 'svd_small', dtype, G * NT, {
     G, NT, L, RL: Math.ceil((LDX - 1) / L), RV: Math.ceil(NC / L), NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP,
-    XALL: G * XCAP, VALL: G * NC * (NC + 1), GNC: G * NC,
+    XALL: G * XCAP, VALL: G * NC * (NC + 1), GNC: G * NC, GNP: G * NC / 2, ONCE: plan.once ? 1 : 0,
   }, declOf(dtype === 'complex64' ? 'vec2f' : 'f32'), plan.bytes);
 }
 
 /**
  * Whole SVD of (…, m, n), m ≥ n, svdSmallFits: one dispatch; scaling, info −1 + NaN for
  * non-finite input, S descending, U (…, m, full ? m : n), Vh (…, n, n); computeUV false →
- * U, Vh null. `rowsPerLane` (benchmarks only) picks another thread layout.
+ * U, Vh null. `tune` (benchmarks only) picks another thread layout (SvdSmallTune).
  */
 export function svdSmallGpu(A: Tensor, opts: { computeUV: boolean; fullMatrices: boolean }, who: string,
-  rowsPerLane = ROWS_PER_LANE): { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: Tensor<'int32'> } {
+  tune: number | SvdSmallTune = {}): { U: Tensor | null; S: Tensor; Vh: Tensor | null; info: Tensor<'int32'> } {
   const dtype = gpuFloatDType(A, who, 'A');
   if (A.ndim < 2) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected (…, m, n)`);
   const m = A.rows, n = A.cols;
-  const plan = svdSmallPlan(m, n, dtype, gpuLimits(who), rowsPerLane);
+  const plan = svdSmallPlan(m, n, dtype, gpuLimits(who), tune);
   if (!plan) throw new ArgumentError(`${who}: A is ${fmtShape(A.shape)}: the one-workgroup SVD takes m ≥ n, 1 ≤ n ≤ 32 within the device's workgroup memory (svdSmallFits)`);
   const batch = A.shape.slice(0, -2);
   const count = batchCount(A);
