@@ -47,7 +47,13 @@ const EPS: f32 = 1.1920928955e-7;
 
 var<workgroup> xs: array<${T}, ${XALL}>;
 var<workgroup> vs: array<${T}, ${VALL}>;
+#if ONCE
+// lane-major with stride NC/2 + 1: the writes of a pair's lanes and the reads of the
+// one-thread-per-pair sums both hit distinct banks
+var<workgroup> part: array<vec4f, G * (NT + L)>;
+#else
 var<workgroup> part: array<vec4f, ${WG}>;
+#endif
 var<workgroup> sc: array<i32, ${GNC}>;
 #if ONCE
 var<workgroup> rpar: array<vec4f, ${GNP}>; // per pair: Rot.cz
@@ -338,15 +344,19 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         ssq = sc[co + hp + tl];
       }
 #endif
+#if ONCE
+      part[g * (NT + L) + lane * (NC / 2u + 1u) + pr] = acc;
+#else
       part[t] = acc;
+#endif
       workgroupBarrier();
 #if ONCE
       // one thread per pair sums the partials and computes the rotation for the pair's lanes
       if (tl < hp) {
         let q = tl;
         var s4 = vec4f(0.0);
-        let pb = g * NT + q * L;
-        for (var l = 0u; l < L; l++) { s4 += part[pb + l]; }
+        let pb = g * (NT + L) + q;
+        for (var l = 0u; l < L; l++) { s4 += part[pb + l * (NC / 2u + 1u)]; }
         let rt = rotation(s4, ssp, ssq, tol2);
         rpar[g * (NC / 2u) + q] = rt.cz;
         let dd = dests(q, hp);

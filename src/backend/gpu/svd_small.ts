@@ -74,10 +74,11 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   const NT = P * L;
   if (NT > maxInv) return null;
   const limit = limits.maxComputeWorkgroupStorageSize;
-  if (bytesFor(1, NT, NC, XCAP, fp, once) > limit) return null;
+  const NTP = NT + (once ? L : 0); // partial sums (padded when `once`)
+  if (bytesFor(1, NTP, NC, XCAP, fp, once) > limit) return null;
   let G = Math.max(1, Math.floor(TARGET_THREADS / NT));
-  while (G > 1 && (bytesFor(G, NT, NC, XCAP, fp, once) > limit || G * NT > maxInv)) G--;
-  return { G, NT, L, once, NC, LDX, XCAP, bytes: bytesFor(G, NT, NC, XCAP, fp, once) };
+  while (G > 1 && (bytesFor(G, NTP, NC, XCAP, fp, once) > limit || G * NT > maxInv)) G--;
+  return { G, NT, L, once, NC, LDX, XCAP, bytes: bytesFor(G, NTP, NC, XCAP, fp, once) };
 }
 
 /** Whether m×n (m ≥ n) matrices of `dtype` take the one-workgroup kernel on this adapter's limits. */
