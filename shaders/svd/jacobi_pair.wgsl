@@ -310,32 +310,46 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
   var lmax: array<f32, ${B2}>;
   for (var j = 0u; j < ${B2}u; j++) { lmax[j] = 0.0; }
   let rows = r + p.wrows;
-  for (var k = t; k < rows; k += ${WG}u) {
-    let isy = k < r;
-    var y: array<${T}, ${B2}>;
-    for (var i = 0u; i < ${B2}u; i++) {
-      let j = col_of(i, bp, bq);
-      var v = ${ZERO};
-      if (j < p.c) {
-        if (isy) { v = Yc[(mat * p.c + j) * r + k]; } else { v = Wc[(mat * p.c + j) * p.c + (k - r)]; }
+  // two rows per thread and iteration: twice the loads in flight per round trip
+  for (var k0 = t; k0 < rows; k0 += 2u * ${WG}u) {
+    var y: array<array<${T}, ${B2}>, 2>;
+    for (var h = 0u; h < 2u; h++) {
+      let k = k0 + h * ${WG}u;
+      let isy = k < r;
+      for (var i = 0u; i < ${B2}u; i++) {
+        let j = col_of(i, bp, bq);
+        var v = ${ZERO};
+        if (j < p.c && k < rows) {
+          if (isy) { v = Yc[(mat * p.c + j) * r + k]; } else { v = Wc[(mat * p.c + j) * p.c + (k - r)]; }
+        }
+        y[h][i] = scale(v, scl[i]);
       }
-      y[i] = scale(v, scl[i]);
     }
     // QV output columns at once: independent accumulators, one vec4 load of M per QV products
     for (var j0 = 0u; j0 < ${B2}u; j0 += ${QV}u) {
-      var o4 = vec4f(0.0);
-      for (var i = 0u; i < ${B2}u; i++) { o4 = qfma(y[i], qm[(i * ${B2}u + j0) / ${QV}u], o4); }
+      var o4: array<vec4f, 2>;
+      o4[0] = vec4f(0.0);
+      o4[1] = vec4f(0.0);
+      for (var i = 0u; i < ${B2}u; i++) {
+        let q = qm[(i * ${B2}u + j0) / ${QV}u];
+        o4[0] = qfma(y[0][i], q, o4[0]);
+        o4[1] = qfma(y[1][i], q, o4[1]);
+      }
       // no `continue` here: constant-trip loops that compilers unroll keep y and lmax in registers
-      for (var x = 0u; x < ${QV}u; x++) {
-        let jj = j0 + x;
-        let j = col_of(jj, bp, bq);
-        let o = qpart(o4, x) + y[jj];
-        if (isy) { lmax[jj] = max(lmax[jj], maxabs(o)); }
-        if (j < p.c) {
-          if (isy) {
-            Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
-          } else {
-            Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+      for (var h = 0u; h < 2u; h++) {
+        let k = k0 + h * ${WG}u;
+        let isy = k < r;
+        for (var x = 0u; x < ${QV}u; x++) {
+          let jj = j0 + x;
+          let j = col_of(jj, bp, bq);
+          let o = qpart(o4[h], x) + y[h][jj];
+          if (isy) { lmax[jj] = max(lmax[jj], maxabs(o)); }
+          if (j < p.c && k < rows) {
+            if (isy) {
+              Yc[(mat * p.c + j) * r + k] = scale(o, iscl[jj]);
+            } else {
+              Wc[(mat * p.c + j) * p.c + (k - r)] = scale(o, iscl[jj]);
+            }
           }
         }
       }

@@ -38,14 +38,20 @@ const WG = 256;
 const EPS = 2 ** -23;
 
 /** Workgroup bytes of the pair kernel with block b. */
-function pairShape(b: number, dtype: FloatGpu, wg = WG): { TR: number; LD: number; SH: number; NT: number; NG: number; bytes: number } {
-  const B2 = 2 * b, LD = B2 + 1, TR = B2 >= 32 ? 32 : 64;
+function pairShape(b: number, dtype: FloatGpu, wg = WG, maxBytes = 16384): { TR: number; LD: number; SH: number; NT: number; NG: number; bytes: number } {
+  const B2 = 2 * b, LD = B2 + 1, base = B2 >= 32 ? 32 : 64;
   // Gram: a thread per 4×4 block of H, WG/NT groups of threads over the rows of a tile
   const NT = (B2 / 4) ** 2, NG = wg / NT;
-  const SH = Math.max(TR * LD, B2 * B2);
   const el = 4 * floatsPer(dtype);
-  const bytes = (SH + B2 * B2 + 3 * b) * el + (3 * B2 + 4 * b + B2 + 2) * 4;
-  return { TR, LD, SH, NT, NG, bytes };
+  const shape = (TR: number) => {
+    const SH = Math.max(TR * LD, B2 * B2);
+    return { TR, LD, SH, NT, NG, bytes: (SH + B2 * B2 + 3 * b) * el + (3 * B2 + 4 * b + B2 + 2) * 4 };
+  };
+  // Larger workgroups take tiles of about 8 loads per thread (fewer tile round trips, each a
+  // global-memory latency), halved until they fit the workgroup memory.
+  let TR = wg > WG ? (8 * wg) / B2 : base;
+  while (TR > base && shape(TR).bytes > maxBytes) TR /= 2;
+  return shape(TR);
 }
 
 /**
@@ -73,10 +79,10 @@ const PAIR_UNIFORMS = {
 } as const;
 
 /** The round kernel (shaders/svd/jacobi_pair.wgsl) for block width b. */
-export function jacobiPairProgram(dtype: FloatGpu, b: number, wg = WG) {
+export function jacobiPairProgram(dtype: FloatGpu, b: number, wg = WG, maxBytes = 16384) {
   if (b !== 8 && b !== 16) throw new ArgumentError(`jacobiBlockedGpu: block width ${b} must be 8 or 16`);
   if (wg !== 256 && wg !== 512 && wg !== 1024) throw new ArgumentError(`jacobiBlockedGpu: workgroup size ${wg} must be 256, 512 or 1024`);
-  const { TR, LD, SH, NT, NG, bytes } = pairShape(b, dtype, wg);
+  const { TR, LD, SH, NT, NG, bytes } = pairShape(b, dtype, wg, maxBytes);
   const key = `${dtype}|b${b}|wg${wg}|tr${TR}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
   return cachedProgram(`svd.jacobi_pair|${key}`, () => {
@@ -147,7 +153,7 @@ export function jacobiBlockedGpu(X: Tensor, wantW: boolean, who: string, params:
   }
   checkIndexRange(batch * c * Math.max(r, 2), who);
   const b = params.block ?? jacobiBlock(c, dtype);
-  const prog = jacobiPairProgram(dtype, b, params.wg ?? jacobiWorkgroup(r));
+  const prog = jacobiPairProgram(dtype, b, params.wg ?? jacobiWorkgroup(r), gpuLimits(who).maxComputeWorkgroupStorageSize);
   const nb = Math.ceil(c / b), nbe = nb + (nb % 2), npairs = nbe / 2;
 
   const Yc = transpose(X, false);                       // (…, c, r): columns contiguous
