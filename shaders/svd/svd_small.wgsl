@@ -38,7 +38,9 @@ const L: u32 = ${L}u;       // lanes per column pair
 const RL: u32 = ${RL}u;     // rows of X per lane, ⌈(LDX − 1)/L⌉ (a lane's rows are contiguous:
                             // with odd strides the pairs of a warp then rarely share a bank)
 const RV: u32 = ${RV}u;     // rows of V per lane, ⌈NC/L⌉
-const LDV: u32 = NC + 1u;   // column stride of V (odd)
+const EPV: u32 = ${EPV}u;   // elements of V per vec4 (4 real, 2 complex)
+const LDV4: u32 = NC / EPV + 1u; // column stride of V in vec4s (odd)
+const RV4: u32 = ${RV4}u;   // vec4s of V per lane and column (VV), RV / EPV
 const NC: u32 = ${NC}u;     // column capacity (even)
 const LDX: u32 = ${LDX}u;   // column stride of X (odd)
 const XCAP: u32 = ${XCAP}u; // words of T per matrix for X
@@ -46,7 +48,9 @@ const CAP: u32 = ${CAP}u;   // sweep cap
 const EPS: f32 = 1.1920928955e-7;
 
 var<workgroup> xs: array<${T}, ${XALL}>;
-var<workgroup> vs: array<${T}, ${VALL}>;
+// V in vec4s: a lane's rows of a column are whole vec4s when VV (one load for 4 real or
+// 2 complex entries); a quarter warp's 16-byte accesses then hit distinct banks
+var<workgroup> vs: array<vec4f, ${VALL4}>;
 #if ONCE
 // lane-major with stride NC/2 + 1: the writes of a pair's lanes and the reads of the
 // one-thread-per-pair sums both hit distinct banks
@@ -130,6 +134,37 @@ fn dotc(a: f32, b: f32) -> vec2f { return vec2f(a * b, 0.0); }
 fn tnan() -> f32 { return nan_f32(); }
 fn gval(s: vec4f) -> f32 { return s.z; }
 fn phase_times(g: f32, ig: f32, v: f32) -> f32 { return select(v, -v, g < 0.0); }
+#endif
+
+// Entry k of V's column `col` (vec4 storage, EPV entries each).
+fn vget(vo: u32, col: u32, k: u32) -> ${T} {
+  let v = vs[vo + col * LDV4 + k / EPV];
+#if IS_COMPLEX
+  let s = (k % 2u) * 2u;
+  return vec2f(v[s], v[s + 1u]);
+#else
+  return v[k % 4u];
+#endif
+}
+
+fn vset(vo: u32, col: u32, k: u32, x: ${T}) {
+  let i = vo + col * LDV4 + k / EPV;
+#if IS_COMPLEX
+  let s = (k % 2u) * 2u;
+  vs[i][s] = x.x;
+  vs[i][s + 1u] = x.y;
+#else
+  vs[i][k % 4u] = x;
+#endif
+}
+
+// z times each entry of a vec4 of V (4 real or 2 complex entries).
+#if IS_COMPLEX
+fn tmul4(z: vec2f, v: vec4f) -> vec4f {
+  return vec4f(z.x * v.x - z.y * v.y, z.x * v.y + z.y * v.x, z.x * v.z - z.y * v.w, z.x * v.w + z.y * v.z);
+}
+#else
+fn tmul4(z: f32, v: vec4f) -> vec4f { return z * v; }
 #endif
 
 // Columns of pair `pr` in round r of the round-robin tournament on np columns.
@@ -246,7 +281,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let np = p.np;
   let xo = g * XCAP;
   let co = g * NC;
-  let vo = g * NC * LDV;
+  let vo = g * NC * LDV4;
   let uv = p.uv != 0u;
 
   if (tl == 0u) {
@@ -275,8 +310,13 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
     let o = xo + (idx % n) * LDX + idx / n;
     xs[o] = select(tldexp(xs[o], -e), ${ZERO}, bad || !live);
   }
-  for (var idx = tl; idx < NC * LDV && uv; idx += NT) {
-    vs[vo + idx] = select(${ZERO}, ${ONE}, idx % LDV == idx / LDV);
+  for (var idx = tl; idx < NC * LDV4 && uv; idx += NT) {
+    // identity: column idx / LDV4 has its 1 in vec4 (idx % LDV4) when the row falls there
+    let col = idx / LDV4;
+    let k0 = (idx % LDV4) * EPV;
+    var v = vec4f(0.0);
+    if (col >= k0 && col < k0 + EPV) { v[(col - k0) * (4u / EPV)] = 1.0; }
+    vs[vo + idx] = v;
   }
   workgroupBarrier();
   // per-column exponents from the column's largest magnitude
@@ -309,8 +349,13 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       // into these slots after it
       var rp: array<${T}, RL>;
       var rq: array<${T}, RL>;
+#if VV
+      var wp: array<vec4f, RV4>;
+      var wq: array<vec4f, RV4>;
+#else
       var wp: array<${T}, RV>;
       var wq: array<${T}, RV>;
+#endif
       if (act) {
         sp = sc[co + cp];
         sq = sc[co + cq];
@@ -326,13 +371,20 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
           }
         }
+#if VV
+        for (var r = 0u; r < RV4 && uv; r++) {
+          wp[r] = vs[vo + cp * LDV4 + lane * RV4 + r];
+          wq[r] = vs[vo + cq * LDV4 + lane * RV4 + r];
+        }
+#else
         for (var r = 0u; r < RV && uv; r++) {
           let k = lane * RV + r;
           if (k < n) {
-            wp[r] = vs[vo + cp * LDV + k];
-            wq[r] = vs[vo + cq * LDV + k];
+            wp[r] = vget(vo, cp, k);
+            wq[r] = vget(vo, cq, k);
           }
         }
+#endif
       }
 #if ONCE
       // the pair's exponents for the thread that computes its rotation (read before the
@@ -401,13 +453,21 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             xs[xo + dd.y * LDX + i] = tmul(z, rp[r]) + c * rq[r];
           }
         }
+#if VV
+        // all NC rows (rows ≥ n are zero in the real columns and never read)
+        for (var r = 0u; r < RV4 && uv; r++) {
+          vs[vo + dd.x * LDV4 + lane * RV4 + r] = c * wp[r] - tmul4(zc, wq[r]);
+          vs[vo + dd.y * LDV4 + lane * RV4 + r] = tmul4(z, wp[r]) + c * wq[r];
+        }
+#else
         for (var r = 0u; r < RV && uv; r++) {
           let k = lane * RV + r;
           if (k < n) {
-            vs[vo + dd.x * LDV + k] = c * wp[r] - tmul(zc, wq[r]);
-            vs[vo + dd.y * LDV + k] = tmul(z, wp[r]) + c * wq[r];
+            vset(vo, dd.x, k, c * wp[r] - tmul(zc, wq[r]));
+            vset(vo, dd.y, k, tmul(z, wp[r]) + c * wq[r]);
           }
         }
+#endif
       }
       if (r + 2u == np && myrot > 0u) { atomicAdd(&rot[g], myrot); }
       workgroupBarrier();
@@ -486,7 +546,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   if (live) {
     for (var idx = tl; idx < n * n; idx += NT) {
       let j = perm[co + idx / n];
-      Vh[b * n * n + idx] = select(tconj(vs[vo + j * LDV + idx % n]), tnan(), bad);
+      Vh[b * n * n + idx] = select(tconj(vget(vo, j, idx % n)), tnan(), bad);
     }
     for (var idx = tl; idx < m * ncols; idx += NT) {
       let i = idx / ncols;
