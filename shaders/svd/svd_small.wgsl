@@ -37,10 +37,11 @@ const NT: u32 = ${NT}u;     // threads per matrix
 const L: u32 = ${L}u;       // lanes per column pair
 const RL: u32 = ${RL}u;     // rows of X per lane, ⌈(LDX − 1)/L⌉ (a lane's rows are contiguous:
                             // with odd strides the pairs of a warp then rarely share a bank)
-const RV: u32 = ${RV}u;     // rows of V per lane, ⌈NC/L⌉
 const EPV: u32 = ${EPV}u;   // elements of V per vec4 (4 real, 2 complex)
 const LDV4: u32 = NC / EPV + 1u; // column stride of V in vec4s (odd)
-const RV4: u32 = ${RV4}u;   // vec4s of V per lane and column (VV), RV / EPV
+const NV4: u32 = NC / EPV;  // vec4s of a column of V
+const RV4: u32 = ${RV4}u;   // vec4s of V per lane and column, max(1, NV4/L): lane l owns
+                            // vec4s l·RV4 … (whole vec4s: no two threads write one)
 const NC: u32 = ${NC}u;     // column capacity (even)
 const LDX: u32 = ${LDX}u;   // column stride of X (odd)
 const XCAP: u32 = ${XCAP}u; // words of T per matrix for X
@@ -48,8 +49,8 @@ const CAP: u32 = ${CAP}u;   // sweep cap
 const EPS: f32 = 1.1920928955e-7;
 
 var<workgroup> xs: array<${T}, ${XALL}>;
-// V in vec4s: a lane's rows of a column are whole vec4s when VV (one load for 4 real or
-// 2 complex entries); a quarter warp's 16-byte accesses then hit distinct banks
+// V in vec4s, all NC rows rotated (rows ≥ n are zero in the real columns, never read): one
+// load for 4 real or 2 complex entries; a quarter warp's 16-byte accesses hit distinct banks
 var<workgroup> vs: array<vec4f, ${VALL4}>;
 #if ONCE
 // lane-major with stride NC/2 + 1: the writes of a pair's lanes and the reads of the
@@ -144,17 +145,6 @@ fn vget(vo: u32, col: u32, k: u32) -> ${T} {
   return vec2f(v[s], v[s + 1u]);
 #else
   return v[k % 4u];
-#endif
-}
-
-fn vset(vo: u32, col: u32, k: u32, x: ${T}) {
-  let i = vo + col * LDV4 + k / EPV;
-#if IS_COMPLEX
-  let s = (k % 2u) * 2u;
-  vs[i][s] = x.x;
-  vs[i][s + 1u] = x.y;
-#else
-  vs[i][k % 4u] = x;
 #endif
 }
 
@@ -349,13 +339,8 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       // into these slots after it
       var rp: array<${T}, RL>;
       var rq: array<${T}, RL>;
-#if VV
       var wp: array<vec4f, RV4>;
       var wq: array<vec4f, RV4>;
-#else
-      var wp: array<${T}, RV>;
-      var wq: array<${T}, RV>;
-#endif
       if (act) {
         sp = sc[co + cp];
         sq = sc[co + cq];
@@ -371,20 +356,13 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
           }
         }
-#if VV
         for (var r = 0u; r < RV4 && uv; r++) {
-          wp[r] = vs[vo + cp * LDV4 + lane * RV4 + r];
-          wq[r] = vs[vo + cq * LDV4 + lane * RV4 + r];
-        }
-#else
-        for (var r = 0u; r < RV && uv; r++) {
-          let k = lane * RV + r;
-          if (k < n) {
-            wp[r] = vget(vo, cp, k);
-            wq[r] = vget(vo, cq, k);
+          let k4 = lane * RV4 + r;
+          if (k4 < NV4) {
+            wp[r] = vs[vo + cp * LDV4 + k4];
+            wq[r] = vs[vo + cq * LDV4 + k4];
           }
         }
-#endif
       }
 #if ONCE
       // the pair's exponents for the thread that computes its rotation (read before the
@@ -453,21 +431,13 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
             xs[xo + dd.y * LDX + i] = tmul(z, rp[r]) + c * rq[r];
           }
         }
-#if VV
-        // all NC rows (rows ≥ n are zero in the real columns and never read)
         for (var r = 0u; r < RV4 && uv; r++) {
-          vs[vo + dd.x * LDV4 + lane * RV4 + r] = c * wp[r] - tmul4(zc, wq[r]);
-          vs[vo + dd.y * LDV4 + lane * RV4 + r] = tmul4(z, wp[r]) + c * wq[r];
-        }
-#else
-        for (var r = 0u; r < RV && uv; r++) {
-          let k = lane * RV + r;
-          if (k < n) {
-            vset(vo, dd.x, k, c * wp[r] - tmul(zc, wq[r]));
-            vset(vo, dd.y, k, tmul(z, wp[r]) + c * wq[r]);
+          let k4 = lane * RV4 + r;
+          if (k4 < NV4) {
+            vs[vo + dd.x * LDV4 + k4] = c * wp[r] - tmul4(zc, wq[r]);
+            vs[vo + dd.y * LDV4 + k4] = tmul4(z, wp[r]) + c * wq[r];
           }
         }
-#endif
       }
       if (r + 2u == np && myrot > 0u) { atomicAdd(&rot[g], myrot); }
       workgroupBarrier();

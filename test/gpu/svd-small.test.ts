@@ -140,8 +140,8 @@ describe('gpu svd (one workgroup per matrix)', () => {
     expect(worst).toBeGreaterThan(0);
   });
 
-  // 2 rows per lane: 16 lanes per pair, so V's rows per lane (2) do not fill a vec4 and the
-  // per-entry V path runs (the other tests take the vec4 one)
+  // 2 rows per lane: 16 lanes per pair, more than V's 8 vec4s per column (lanes 8–15 idle
+  // in V; the other tests give each lane one or more whole vec4s)
   gpuIt('the other rotation scheme (SvdSmallTune.once) with 2 rows per lane: 32×32, 31×31, 32×27 (one variant), ratios < 50', async () => {
     const rng = new Rng(21);
     for (const [m, n] of [[32, 32], [31, 31], [32, 27]] as Array<[number, number]>) {

@@ -98,11 +98,11 @@ const declOf = (e: 'f32' | 'vec2f') => ({
 /** The kernel variant of a plan (shaders/svd/svd_small.wgsl); vectors or not is a uniform. */
 export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
   const { G, NT, L, NC, LDX, XCAP } = plan;
-  // V in vec4s (EPV entries each): a lane's rows load as whole vec4s when they fill them (VV)
-  const EPV = dtype === 'complex64' ? 2 : 4, RV = Math.ceil(NC / L);
+  // V in vec4s (EPV entries each), whole vec4s per lane
+  const EPV = dtype === 'complex64' ? 2 : 4;
   return smallProgram('svd_small', 'svd/svd_small.wgsl', 'svd_small', dtype, G * NT, {
-    G, NT, L, RL: Math.ceil((LDX - 1) / L), RV, NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP,
-    EPV, VV: RV % EPV === 0 ? 1 : 0, RV4: RV % EPV === 0 ? RV / EPV : 1,
+    G, NT, L, RL: Math.ceil((LDX - 1) / L), NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP,
+    EPV, RV4: Math.max(1, NC / EPV / L),
     XALL: G * XCAP, VALL4: G * NC * (NC / EPV + 1), GNC: G * NC, GNP: G * NC / 2, ONCE: plan.once ? 1 : 0,
   }, declOf(dtype === 'complex64' ? 'vec2f' : 'f32'), plan.bytes);
 }
