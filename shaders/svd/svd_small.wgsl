@@ -35,20 +35,23 @@
 const G: u32 = ${G}u;       // matrices per workgroup
 const NT: u32 = ${NT}u;     // threads per matrix
 const L: u32 = ${L}u;       // lanes per column pair
-const RL: u32 = ${RL}u;     // rows of X per lane, ⌈(LDX − 1)/L⌉ (a lane's rows are contiguous:
-                            // with odd strides the pairs of a warp then rarely share a bank)
+const NX4: u32 = ${NX4}u;   // vec4s of a column of X (rows ⌈m/8⌉·8, zero past m)
+const RL4: u32 = ${RL4}u;   // vec4s of X per lane and column, ⌈NX4/L⌉ (lane l owns l·RL4 …)
+const RX: u32 = ${RX}u;     // rows of X, ⌈m/8⌉·8 (scratch of the completion: 2·RX entries)
 const EPV: u32 = ${EPV}u;   // elements of V per vec4 (4 real, 2 complex)
 const LDV4: u32 = NC / EPV + 1u; // column stride of V in vec4s (odd)
 const NV4: u32 = NC / EPV;  // vec4s of a column of V
 const RV4: u32 = ${RV4}u;   // vec4s of V per lane and column, max(1, NV4/L): lane l owns
                             // vec4s l·RV4 … (whole vec4s: no two threads write one)
 const NC: u32 = ${NC}u;     // column capacity (even)
-const LDX: u32 = ${LDX}u;   // column stride of X (odd)
-const XCAP: u32 = ${XCAP}u; // words of T per matrix for X
+const LDX4: u32 = NX4 + 1u; // column stride of X in vec4s (odd)
+const XCAP: u32 = NC * LDX4; // vec4s of X per matrix
 const CAP: u32 = ${CAP}u;   // sweep cap
 const EPS: f32 = 1.1920928955e-7;
 
-var<workgroup> xs: array<${T}, ${XALL}>;
+// X in vec4s (4 real or 2 complex entries of a column), as V
+var<workgroup> xs: array<vec4f, G * XCAP>;
+var<workgroup> cs: array<${T}, G * 2u * RX>; // the completion's scratch
 // V in vec4s, all NC rows rotated (rows ≥ n are zero in the real columns, never read): one
 // load for 4 real or 2 complex entries; a quarter warp's 16-byte accesses hit distinct banks
 var<workgroup> vs: array<vec4f, ${VALL4}>;
@@ -135,6 +138,31 @@ fn dotc(a: f32, b: f32) -> vec2f { return vec2f(a * b, 0.0); }
 fn tnan() -> f32 { return nan_f32(); }
 fn gval(s: vec4f) -> f32 { return s.z; }
 fn phase_times(g: f32, ig: f32, v: f32) -> f32 { return select(v, -v, g < 0.0); }
+#endif
+
+// Entry i of X's column `col` (vec4 storage, EPV entries each).
+fn xget(xo: u32, col: u32, i: u32) -> ${T} {
+  let v = xs[xo + col * LDX4 + i / EPV];
+#if IS_COMPLEX
+  let s = (i % 2u) * 2u;
+  return vec2f(v[s], v[s + 1u]);
+#else
+  return v[i % 4u];
+#endif
+}
+
+fn magbits4(v: vec4f) -> u32 {
+  let a = bitcast<vec4u>(v) & vec4u(0x7fffffffu);
+  return max(max(a.x, a.y), max(a.z, a.w));
+}
+
+// (x_pᴴx_q) over the entries of two vec4s of X, as dotc.
+#if IS_COMPLEX
+fn dotc4(a: vec4f, b: vec4f) -> vec2f {
+  return vec2f(dot(a, b), a.x * b.y - a.y * b.x + a.z * b.w - a.w * b.z);
+}
+#else
+fn dotc4(a: vec4f, b: vec4f) -> vec2f { return vec2f(dot(a, b), 0.0); }
 #endif
 
 // Entry k of V's column `col` (vec4 storage, EPV entries each).
@@ -284,11 +312,25 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   // (1) load (coalesced), the largest magnitude, exact scaling
   var mx = 0u;
   if (live) {
+    // a thread per vec4 of X (column fastest: the threads read rows of A)
     let base = b * m * n;
-    for (var idx = tl; idx < m * n; idx += NT) {
-      let v = A[base + idx];
-      xs[xo + (idx % n) * LDX + idx / n] = v;
-      mx = max(mx, magbits(v));
+    for (var idx = tl; idx < n * NX4; idx += NT) {
+      let j = idx % n;
+      let i0 = (idx / n) * EPV;
+      var v = vec4f(0.0);
+      for (var e = 0u; e < EPV; e++) {
+        if (i0 + e < m) {
+          let a = A[base + (i0 + e) * n + j];
+#if IS_COMPLEX
+          v[2u * e] = a.x;
+          v[2u * e + 1u] = a.y;
+#else
+          v[e] = a;
+#endif
+        }
+      }
+      xs[xo + j * LDX4 + idx / n] = v;
+      mx = max(mx, magbits4(v));
     }
   }
   atomicMax(&amax[g], mx);
@@ -296,9 +338,11 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let mxb = atomicLoad(&amax[g]);
   let bad = mxb >= 0x7f800000u;
   let e = select(expo(mxb), 0, bad);
-  for (var idx = tl; idx < m * n; idx += NT) {
-    let o = xo + (idx % n) * LDX + idx / n;
-    xs[o] = select(tldexp(xs[o], -e), ${ZERO}, bad || !live);
+  for (var idx = tl; idx < n * NX4; idx += NT) {
+    let o = xo + (idx % n) * LDX4 + idx / n;
+    let v = xs[o];
+    xs[o] = select(vec4f(ldexp_exact(v.x, -e), ldexp_exact(v.y, -e), ldexp_exact(v.z, -e), ldexp_exact(v.w, -e)),
+                   vec4f(0.0), bad || !live);
   }
   for (var idx = tl; idx < NC * LDV4 && uv; idx += NT) {
     // identity: column idx / LDV4 has its 1 in vec4 (idx % LDV4) when the row falls there
@@ -311,11 +355,11 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   workgroupBarrier();
   // per-column exponents from the column's largest magnitude
   // n odd: slot n is an empty column that takes part in the moves but never rotates
-  for (var i = tl; i < m && n < np; i += NT) { xs[xo + n * LDX + i] = ${ZERO}; }
+  for (var k4 = tl; k4 < NX4 && n < np; k4 += NT) { xs[xo + n * LDX4 + k4] = vec4f(0.0); }
   workgroupBarrier();
   for (var j = tl; j < np; j += NT) {
     var cm = 0u;
-    for (var i = 0u; i < m; i++) { cm = max(cm, magbits(xs[xo + j * LDX + i])); }
+    for (var k4 = 0u; k4 < NX4; k4++) { cm = max(cm, magbits4(xs[xo + j * LDX4 + k4])); }
     sc[co + j] = clamp(expo(cm), -126, 126);
   }
   workgroupBarrier();
@@ -337,8 +381,8 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       var acc = vec4f(0.0);
       // the lane's rows of the pair (X and V), read before the barrier: other pairs write
       // into these slots after it
-      var rp: array<${T}, RL>;
-      var rq: array<${T}, RL>;
+      var rp: array<vec4f, RL4>;
+      var rq: array<vec4f, RL4>;
       var wp: array<vec4f, RV4>;
       var wq: array<vec4f, RV4>;
       if (act) {
@@ -346,14 +390,14 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
         sq = sc[co + cq];
         let fp = pow2(-sp);
         let fq = pow2(-sq);
-        for (var r = 0u; r < RL; r++) {
-          let i = lane * RL + r;
-          if (i < m) {
-            rp[r] = xs[xo + cp * LDX + i];
-            rq[r] = xs[xo + cq * LDX + i];
+        for (var r = 0u; r < RL4; r++) {
+          let k4 = lane * RL4 + r;
+          if (k4 < NX4) {
+            rp[r] = xs[xo + cp * LDX4 + k4];
+            rq[r] = xs[xo + cq * LDX4 + k4];
             let xp = rp[r] * fp;
             let xq = rq[r] * fq;
-            acc += vec4f(abs2(xp), abs2(xq), dotc(xp, xq));
+            acc += vec4f(dot(xp, xp), dot(xq, xq), dotc4(xp, xq));
           }
         }
         for (var r = 0u; r < RV4 && uv; r++) {
@@ -424,11 +468,11 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
 #endif
         let dd = dests(pr, hp);
         let zc = tconj(z);
-        for (var r = 0u; r < RL; r++) {
-          let i = lane * RL + r;
-          if (i < m) {
-            xs[xo + dd.x * LDX + i] = c * rp[r] - tmul(zc, rq[r]);
-            xs[xo + dd.y * LDX + i] = tmul(z, rp[r]) + c * rq[r];
+        for (var r = 0u; r < RL4; r++) {
+          let k4 = lane * RL4 + r;
+          if (k4 < NX4) {
+            xs[xo + dd.x * LDX4 + k4] = c * rp[r] - tmul4(zc, rq[r]);
+            xs[xo + dd.y * LDX4 + k4] = tmul4(z, rp[r]) + c * rq[r];
           }
         }
         for (var r = 0u; r < RV4 && uv; r++) {
@@ -464,9 +508,13 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
     if (act) {
       let fp = pow2(-sc[co + pc.x]);
       let fq = pow2(-sc[co + pc.y]);
-      for (var i = lane; i < m; i += L) {
-        acc.x += abs2(xs[xo + pc.x * LDX + i] * fp);
-        if (pc.y < n) { acc.y += abs2(xs[xo + pc.y * LDX + i] * fq); }
+      for (var k4 = lane; k4 < NX4; k4 += L) {
+        let vp = xs[xo + pc.x * LDX4 + k4] * fp;
+        acc.x += dot(vp, vp);
+        if (pc.y < n) {
+          let vq = xs[xo + pc.y * LDX4 + k4] * fq;
+          acc.y += dot(vq, vq);
+        }
       }
     }
     part[t] = acc;
@@ -524,7 +572,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       var u = ${ZERO};
       if (k < n) {
         let j = perm[co + k];
-        if (key[co + j] > 0u) { u = xs[xo + j * LDX + i] * (pow2(-sc[co + j]) / sqrt(nrm[co + j])); }
+        if (key[co + j] > 0u) { u = xget(xo, j, i) * (pow2(-sc[co + j]) / sqrt(nrm[co + j])); }
       }
       U[ub + idx] = select(u, tnan(), bad);
     }
@@ -540,6 +588,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let kstart = workgroupUniformLoad(&wflag);
   storageBarrier();
   let thr = 0.5 / f32(m);
+  let so = g * 2u * RX;
   for (var k = kstart; k < ncols; k++) {
     let act = live && !bad && k >= rank0[g];
     if (act) {
@@ -556,31 +605,31 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
       for (var i = tl; i < m; i += NT) {
         var u = select(${ZERO}, ${ONE}, i == ip);
         for (var c = 0u; c < k; c++) { u -= tmul(U[ub + i * ncols + c], tconj(U[ub + ip * ncols + c])); }
-        xs[xo + i] = u;
+        cs[so + i] = u;
       }
     }
     workgroupBarrier();
     if (act) {
       for (var c = tl; c < k; c += NT) {
         var h = ${ZERO};
-        for (var i = 0u; i < m; i++) { h += tmul(tconj(U[ub + i * ncols + c]), xs[xo + i]); }
-        xs[xo + m + c] = h;
+        for (var i = 0u; i < m; i++) { h += tmul(tconj(U[ub + i * ncols + c]), cs[so + i]); }
+        cs[so + m + c] = h;
       }
     }
     workgroupBarrier();
     if (act) {
       for (var i = tl; i < m; i += NT) {
-        var u = xs[xo + i];
-        for (var c = 0u; c < k; c++) { u -= tmul(U[ub + i * ncols + c], xs[xo + m + c]); }
-        xs[xo + i] = u;
+        var u = cs[so + i];
+        for (var c = 0u; c < k; c++) { u -= tmul(U[ub + i * ncols + c], cs[so + m + c]); }
+        cs[so + i] = u;
       }
     }
     workgroupBarrier();
     if (act) {
       var s = 0.0;
-      for (var i = 0u; i < m; i++) { s += abs2(xs[xo + i]); }
+      for (var i = 0u; i < m; i++) { s += abs2(cs[so + i]); }
       let inv = 1.0 / sqrt(s);
-      for (var i = tl; i < m; i += NT) { U[ub + i * ncols + k] = xs[xo + i] * inv; }
+      for (var i = tl; i < m; i += NT) { U[ub + i * ncols + k] = cs[so + i] * inv; }
       if (tl == 0u) { atomicStore(&pick[g], 0xffffffffu); }
     }
     storageBarrier();

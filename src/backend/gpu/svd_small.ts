@@ -38,16 +38,16 @@ export interface SvdSmallPlan {
   G: number; NT: number; L: number;
   /** Rotations computed once per pair and broadcast (SvdSmallTune.once). */
   once: boolean;
-  /** Column capacity (even power of two), X's column stride (odd), X words per matrix. */
-  NC: number; LDX: number; XCAP: number;
+  /** Column capacity (even power of two), X's rows (⌈m/8⌉·8), its column stride in vec4s (odd), X's vec4s per matrix. */
+  NC: number; RX: number; LDX4: number; XCAP: number;
   /** Workgroup memory in bytes. */
   bytes: number;
 }
 
 const pow2ceil = (x: number) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
 
-function bytesFor(G: number, NT: number, NC: number, XCAP: number, fp: number, once: boolean): number {
-  return G * (XCAP * fp * 4 + NC * (NC * fp + 4) * 4 + NT * 16 + NC * 16 + (once ? NC * 8 : 0) + 20) + 4;
+function bytesFor(G: number, NT: number, NC: number, XCAP: number, RX: number, fp: number, once: boolean): number {
+  return G * (XCAP * 16 + 2 * RX * fp * 4 + NC * (NC * fp + 4) * 4 + NT * 16 + NC * 16 + (once ? NC * 8 : 0) + 20) + 4;
 }
 
 /**
@@ -65,20 +65,21 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   if (!(Number.isInteger(m) && Number.isInteger(n) && n >= 1 && n <= 32 && m >= n)) return null;
   const fp = floatsPer(dtype);
   const NC = Math.max(8, pow2ceil(n));
-  const LDX = Math.ceil(m / 8) * 8 + 1;
-  const XCAP = LDX * NC;
+  const RX = Math.ceil(m / 8) * 8;
+  const LDX4 = (RX * fp) / 4 + 1;
+  const XCAP = LDX4 * NC;
   const P = NC / 2;
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
-  let L = Math.min(32, pow2ceil(Math.ceil((LDX - 1) / rowsPerLane)));
+  let L = Math.min(32, pow2ceil(Math.ceil(RX / rowsPerLane)));
   while (P * L > maxInv && L > 1) L /= 2;
   const NT = P * L;
   if (NT > maxInv) return null;
   const limit = limits.maxComputeWorkgroupStorageSize;
   const NTP = NT + (once ? L : 0); // partial sums (padded when `once`)
-  if (bytesFor(1, NTP, NC, XCAP, fp, once) > limit) return null;
+  if (bytesFor(1, NTP, NC, XCAP, RX, fp, once) > limit) return null;
   let G = Math.max(1, Math.floor(TARGET_THREADS / NT));
-  while (G > 1 && (bytesFor(G, NTP, NC, XCAP, fp, once) > limit || G * NT > maxInv)) G--;
-  return { G, NT, L, once, NC, LDX, XCAP, bytes: bytesFor(G, NTP, NC, XCAP, fp, once) };
+  while (G > 1 && (bytesFor(G, NTP, NC, XCAP, RX, fp, once) > limit || G * NT > maxInv)) G--;
+  return { G, NT, L, once, NC, RX, LDX4, XCAP, bytes: bytesFor(G, NTP, NC, XCAP, RX, fp, once) };
 }
 
 /** Whether m×n (m ≥ n) matrices of `dtype` take the one-workgroup kernel on this adapter's limits. */
@@ -97,13 +98,13 @@ const declOf = (e: 'f32' | 'vec2f') => ({
 
 /** The kernel variant of a plan (shaders/svd/svd_small.wgsl); vectors or not is a uniform. */
 export function svdSmallProgram(dtype: D, plan: SvdSmallPlan) {
-  const { G, NT, L, NC, LDX, XCAP } = plan;
+  const { G, NT, L, NC, RX, LDX4 } = plan;
   // V in vec4s (EPV entries each), whole vec4s per lane
   const EPV = dtype === 'complex64' ? 2 : 4;
   return smallProgram('svd_small', 'svd/svd_small.wgsl', 'svd_small', dtype, G * NT, {
-    G, NT, L, RL: Math.ceil((LDX - 1) / L), NC, LDX, XCAP, CAP: SVD_SMALL_SWEEP_CAP,
+    G, NT, L, NX4: LDX4 - 1, RL4: Math.ceil((LDX4 - 1) / L), RX, NC, CAP: SVD_SMALL_SWEEP_CAP,
     EPV, RV4: Math.max(1, NC / EPV / L),
-    XALL: G * XCAP, VALL4: G * NC * (NC / EPV + 1), GNC: G * NC, GNP: G * NC / 2, ONCE: plan.once ? 1 : 0,
+    VALL4: G * NC * (NC / EPV + 1), GNC: G * NC, GNP: G * NC / 2, ONCE: plan.once ? 1 : 0,
   }, declOf(dtype === 'complex64' ? 'vec2f' : 'f32'), plan.bytes);
 }
 
