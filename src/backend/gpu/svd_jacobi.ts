@@ -21,11 +21,11 @@ type FloatGpu = 'float32' | 'complex64';
 export interface JacobiParams {
   /** Outer sweep cap; info = cap for matrices still rotating after it. Default JACOBI_MAX_SWEEPS. */
   maxSweeps?: number;
-  /** Block width b (8 or 16); default jacobiBlock(c, dtype) = 8. */
+  /** Block width b (8 or 16); default jacobiBlock(c, dtype). */
   block?: number;
   /** Inner sweeps on a pair's 2b×2b Gram, at most (default JACOBI_INNER_SWEEPS). */
   innerSweeps?: number;
-  /** Threads per pair workgroup: 256, 512 or 1024 where the adapter allows; default jacobiWorkgroup(r). */
+  /** Threads per pair workgroup: 256, 512 or 1024 where the adapter allows; default jacobiWorkgroup(r, c, b, dtype). */
   wg?: number;
 }
 
@@ -54,24 +54,35 @@ function pairShape(b: number, dtype: FloatGpu, wg = WG, maxBytes = 16384): { TR:
   return shape(TR);
 }
 
-/**
- * Default block width: 8. On the H200 (first kernel version) b = 8 beat 16 at c = 1024
- * (143 vs 181 ms with W) and 4096 (3.93 vs 4.02 s): a round of b = 16 did twice the work
- * in three times the time. 16 stays selectable (`JacobiParams.block`) where it fits.
- */
-export function jacobiBlock(c: number, dtype: FloatGpu): number {
-  void c; void dtype;
-  return 8;
+/** Whether the pair kernel of block b with wg threads fits this adapter's limits. */
+function pairFits(b: number, dtype: FloatGpu, wg: number): boolean {
+  const lim = gpuLimits('jacobiBlockedGpu');
+  if (lim.maxComputeInvocationsPerWorkgroup < wg || lim.maxComputeWorkgroupSizeX < wg) return false;
+  return pairShape(b, dtype, wg, lim.maxComputeWorkgroupStorageSize).bytes <= lim.maxComputeWorkgroupStorageSize;
 }
 
 /**
- * Default threads per pair: 512 for long columns (r ≥ 512) where the adapter allows it:
- * with one or two workgroups per SM, 256 threads left too few warps to hide the row
- * streams' memory latency; 1024 would cap registers at 64 per thread.
+ * Default block width: 16 for c ≥ 2048, else 8 (where b = 16 fits the workgroup memory).
+ * H200 (bench at a3dfd3a, with W): c = 4096 b = 16 / 1024 threads 2.07 s vs b = 8 / 512
+ * 3.51 s (a round streams Y and W from HBM: fewer, wider rounds move less); c = 1024
+ * b = 8 / 512 99 ms vs b = 16 143 ms (Y and W sit in L2; b = 8 has twice the workgroups).
  */
-export function jacobiWorkgroup(r: number): number {
-  const lim = gpuLimits('jacobiBlockedGpu');
-  return r >= 512 && lim.maxComputeInvocationsPerWorkgroup >= 512 && lim.maxComputeWorkgroupSizeX >= 512 ? 512 : WG;
+export function jacobiBlock(c: number, dtype: FloatGpu): number {
+  if (c < 2048) return 8;
+  return pairFits(16, dtype, 256) ? 16 : 8;
+}
+
+/**
+ * Default threads per pair: for long columns (r ≥ 512) 512, and 1024 for c ≥ 2048, where
+ * the adapter allows them (the largest of 1024/512/256 that fits): with one or two
+ * workgroups per SM, 256 threads left too few warps to hide the row streams' latency
+ * (H200, c = 4096 b = 16: 1 sweep 215 ms at 512 threads, 143 ms at 1024; c = 1024 b = 8:
+ * 11.0 ms at 256, 8.0 at 512, 9.0 at 1024).
+ */
+export function jacobiWorkgroup(r: number, c = r, b = 8, dtype: FloatGpu = 'float32'): number {
+  const want = r < 512 ? WG : c >= 2048 ? 1024 : 512;
+  for (let wg = want; wg > WG; wg /= 2) if (pairFits(b, dtype, wg)) return wg;
+  return WG;
 }
 
 const PAIR_UNIFORMS = {
@@ -153,7 +164,7 @@ export function jacobiBlockedGpu(X: Tensor, wantW: boolean, who: string, params:
   }
   checkIndexRange(batch * c * Math.max(r, 2), who);
   const b = params.block ?? jacobiBlock(c, dtype);
-  const prog = jacobiPairProgram(dtype, b, params.wg ?? jacobiWorkgroup(r), gpuLimits(who).maxComputeWorkgroupStorageSize);
+  const prog = jacobiPairProgram(dtype, b, params.wg ?? jacobiWorkgroup(r, c, b, dtype), gpuLimits(who).maxComputeWorkgroupStorageSize);
   const nb = Math.ceil(c / b), nbe = nb + (nb % 2), npairs = nbe / 2;
 
   const Yc = transpose(X, false);                       // (…, c, r): columns contiguous
