@@ -7,8 +7,10 @@
 // only: no V accumulation, U and Vh untouched; a uniform, so svdvals shares the variant).
 //
 // Layout: G matrices per workgroup, NT = P·L threads each: P = NC/2 column pairs of a
-// round-robin step, L lanes per pair. X (the scaled matrix, column-major with odd stride
-// LDX against bank conflicts) and V (column-major, stride NC + 1) live in workgroup memory.
+// round-robin step, L lanes per pair. X (the scaled matrix, ⌈m/8⌉·8 rows, zero past m) and
+// V (NC rows) live in workgroup memory column-major in vec4s (4 real or 2 complex entries),
+// column strides an odd number of vec4s; each lane owns whole vec4s of a column (so moves
+// are one 16-byte access per 4 real entries and no two threads write one vec4).
 //
 // Columns move between slots (the round-robin's circle method): pair pr always works on
 // slots pr and np/2 + pr, so a warp's lanes read consecutive slots without bank conflicts,

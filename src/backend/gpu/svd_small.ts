@@ -52,8 +52,9 @@ function bytesFor(G: number, NT: number, NC: number, XCAP: number, RX: number, f
 
 /**
  * The kernel's layout for m×n `dtype` under `limits`, or null when it does not fit: the
- * matrix (column stride ⌈m/8⌉·8 + 1), V (NC×(NC + 1), NC = n rounded up to a power of two ≥ 8, so n ≤ 8 share a variant),
- * one vec4 partial per thread and per-column words in workgroup memory, and NC/2 pairs × L
+ * matrix (⌈m/8⌉·8 rows) and V (NC rows and columns, NC = n rounded up to a power of two ≥ 8,
+ * so n ≤ 8 share a variant) in vec4s with odd column strides, the completion's scratch, one
+ * vec4 partial per thread and per-column words in workgroup memory, and NC/2 pairs × L
  * lanes within the invocation limits. Under WebGPU's defaults (16 KiB, 256 threads) this
  * takes every n ≤ 16 with m ≤ 64 (float32 and complex64) and float32 up to 40×32.
  */
