@@ -62,7 +62,9 @@ var<workgroup> vs: array<vec4f, ${VALL4}>;
 // one-thread-per-pair sums both hit distinct banks
 var<workgroup> part: array<vec4f, G * (NT + L)>;
 #else
-var<workgroup> part: array<vec4f, ${WG}>;
+// pair-major with one vec4 of padding per pair (index t + t/L): the pairs of a warp read
+// their partials from distinct banks (unpadded, pairs L vec4s apart shared banks)
+var<workgroup> part: array<vec4f, G * (NT + NC / 2u)>;
 #endif
 var<workgroup> sc: array<i32, ${GNC}>;
 #if ONCE
@@ -423,7 +425,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
 #if ONCE
       part[g * (NT + L) + lane * (NC / 2u + 1u) + pr] = acc;
 #else
-      part[t] = acc;
+      part[t + t / L] = acc;
 #endif
       workgroupBarrier();
 #if ONCE
@@ -452,7 +454,7 @@ fn svd_small_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
 #else
       if (act) {
         var s4 = vec4f(0.0);
-        let pb = t - lane;
+        let pb = t - lane + t / L;
         for (var l = 0u; l < L; l++) { s4 += part[pb + l]; }
         let rt = rotation(s4, sp, sq, tol2);
         let c = rt.cz.x;

@@ -76,7 +76,7 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   const NT = P * L;
   if (NT > maxInv) return null;
   const limit = limits.maxComputeWorkgroupStorageSize;
-  const NTP = NT + (once ? L : 0); // partial sums (padded when `once`)
+  const NTP = NT + (once ? L : P); // partial sums (padded against bank conflicts)
   if (bytesFor(1, NTP, NC, XCAP, RX, fp, once) > limit) return null;
   let G = Math.max(1, Math.floor(TARGET_THREADS / NT));
   while (G > 1 && (bytesFor(G, NTP, NC, XCAP, RX, fp, once) > limit || G * NT > maxInv)) G--;
