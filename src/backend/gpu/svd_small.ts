@@ -17,12 +17,14 @@ export const SVD_SMALL_SWEEP_CAP = 30;
 /** Threads a workgroup aims at when one matrix needs fewer (tiny n: several matrices per group). */
 const TARGET_THREADS = 64;
 /**
- * Rows of a column pair per lane (the lanes per pair L ≈ m / this). The lanes of a pair run
- * the rotation's scalar work in lockstep (one warp), so more lanes mean more warps per
- * matrix: shorter steps, more instructions. 4 was the fastest for 32×32 on the H200 (8
- * lanes × 16 pairs = 128 threads); 8×8 takes 2 lanes per pair, 8 matrices per workgroup.
+ * Rows of a column pair per lane for m > 16 (the lanes per pair L ≈ m / this). The lanes of
+ * a pair run the rotation's scalar work in lockstep (one warp), so more lanes mean more
+ * warps per matrix: shorter steps, more instructions. 4 was the fastest for 32×32 on the
+ * H200 (8 lanes × 16 pairs = 128 threads).
  */
 export const ROWS_PER_LANE = 4;
+/** Rows per lane for m ≤ 16, as before (8×8: one lane per pair, 16 matrices per workgroup). */
+export const ROWS_PER_LANE_SMALL = 8;
 
 /**
  * Benchmark knobs: rows per lane (a number alone means this), and `once`: the rotation of
@@ -62,7 +64,7 @@ export function svdSmallPlan(m: number, n: number, dtype: D, limits: Pick<GpuLim
   'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>,
   tune: number | SvdSmallTune = {}): SvdSmallPlan | null {
   const t = typeof tune === 'number' ? { rowsPerLane: tune } : tune;
-  const rowsPerLane = t.rowsPerLane ?? ROWS_PER_LANE, once = t.once ?? ROTATION_ONCE;
+  const rowsPerLane = t.rowsPerLane ?? (m > 16 ? ROWS_PER_LANE : ROWS_PER_LANE_SMALL), once = t.once ?? ROTATION_ONCE;
   if (!(Number.isInteger(m) && Number.isInteger(n) && n >= 1 && n <= 32 && m >= n)) return null;
   const fp = floatsPer(dtype);
   const NC = Math.max(8, pow2ceil(n));
