@@ -22,13 +22,15 @@ var<workgroup> qm: array<vec4f, ${B2} * ${B2} / ${QV}>;  // M = Q̃ − I row-ma
 var<workgroup> ex: array<i32, ${B2}>;
 var<workgroup> scl: array<f32, ${B2}>;          // 2^-e
 var<workgroup> iscl: array<f32, ${B2}>;         // 2^e
-var<workgroup> rc: array<f32, ${B}>;
-var<workgroup> rcm: array<f32, ${B}>;           // c − 1, without cancellation
-var<workgroup> ra: array<${T}, ${B}>;
-var<workgroup> rb: array<${T}, ${B}>;
-var<workgroup> rdp: array<f32, ${B}>;
-var<workgroup> rdq: array<f32, ${B}>;
-var<workgroup> rf: array<u32, ${B}>;
+// rotation data of the inner solve, double-buffered: slot par·B + k for the current step,
+// (1 − par)·B + k' for the next step's rotations, computed in the same phase
+var<workgroup> rc: array<f32, 2 * ${B}>;
+var<workgroup> rcm: array<f32, 2 * ${B}>;       // c − 1, without cancellation
+var<workgroup> ra: array<${T}, 2 * ${B}>;
+var<workgroup> rb: array<${T}, 2 * ${B}>;
+var<workgroup> rdp: array<f32, 2 * ${B}>;
+var<workgroup> rdq: array<f32, 2 * ${B}>;
+var<workgroup> rf: array<u32, 2 * ${B}>;
 var<workgroup> cmax: array<atomic<u32>, ${B2}>;
 var<workgroup> rot_any: atomic<u32>;
 var<workgroup> wu: u32;
@@ -83,6 +85,16 @@ fn circle(s: u32, k: u32, n: u32) -> vec2u {
   return vec2u((s + k) % (n - 1u), (s + n - 1u - k) % (n - 1u));
 }
 
+// Slot (k, side) of index i in step s of the circle tournament on n items: the inverse of
+// circle (side 0: i = circle(s, k, n).x, side 1: .y).
+fn slot_of(s: u32, i: u32, n: u32) -> vec2u {
+  if (i == n - 1u) { return vec2u(0u, 0u); }
+  if (i == s) { return vec2u(0u, 1u); }
+  let k0 = (i + n - 1u - s) % (n - 1u);
+  if (k0 < n / 2u) { return vec2u(k0, 0u); }
+  return vec2u(n - 1u - k0, 1u);
+}
+
 // Column of the pair's local index i (i < B from block P, else from block Q); c when padding.
 fn col_of(i: u32, bp: u32, bq: u32) -> u32 {
   let j = select(bq * ${B}u + (i - ${B}u), bp * ${B}u + i, i < ${B}u);
@@ -98,13 +110,11 @@ fn tile_load(e: u32, k0: u32, bp: u32, bq: u32, mat: u32) -> ${T} {
   return ${ZERO};
 }
 
-// The rotation of pair slot k (indices a, b of H): the true columns' Jacobi rotation in the
-// scaled representation (see the file header). Stores c, the coefficients and new diagonals.
-fn rotation(k: u32, ia: u32, ib: u32) {
+// The rotation of slot k for indices a, b of H (diagonals hp, hq, entry h = H[a][b]): the
+// true columns' Jacobi rotation in the scaled representation (see the file header). Stores
+// c, the coefficients and new diagonals.
+fn rotation(k: u32, ia: u32, ib: u32, hp: f32, hq: f32, h: ${T}) {
   rf[k] = 0u;
-  let hp = re(sh[ia * ${B2}u + ia]);
-  let hq = re(sh[ib * ${B2}u + ib]);
-  let h = sh[ia * ${B2}u + ib];
   let g = tabs(h);
   if (!(g > p.tol * sqrt(hp) * sqrt(hq)) || !(g > 0.0)) { return; }
   let d = ex[ib] - ex[ia];
@@ -239,62 +249,107 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
   }
   workgroupBarrier();
 
-  // ---- inner cyclic Jacobi on H (circle order: B disjoint pairs per step)
+  // ---- inner cyclic Jacobi on H (circle order: B disjoint pairs per step). One phase and
+  // one barrier per step: thread (k1, k2) owns the 2×2 blocks H[pair k1][pair k2] (both
+  // rotations applied) and M[pair k1 rows][pair k2 columns], and the thread whose H block
+  // holds a pair of the next step computes that pair's rotation right away (its new
+  // diagonals are rdp/rdq of this step's rotations, or unchanged and unwritten).
   var rotated = false;
+  var par = 0u;
   for (var sweep = 0u; sweep < p.inner; sweep++) {
+    if (t < ${B}u) {
+      let ij = circle(0u, t, ${B2}u);
+      rotation(par * ${B}u + t, ij.x, ij.y, re(sh[ij.x * ${B2}u + ij.x]), re(sh[ij.y * ${B2}u + ij.y]), sh[ij.x * ${B2}u + ij.y]);
+    }
+    workgroupBarrier();
     for (var s = 0u; s < ${B2}u - 1u; s++) {
-      if (t < ${B}u) {
-        let ij = circle(s, t, ${B2}u);
-        rotation(t, ij.x, ij.y);
+      let nxt = s + 1u < ${B2}u - 1u;
+      for (var e = t; e < ${B}u * ${B}u; e += ${WG}u) {
+        let k1 = e / ${B}u;
+        let k2 = e % ${B}u;
+        let r1 = circle(s, k1, ${B2}u);
+        let r2 = circle(s, k2, ${B2}u);
+        let o1 = par * ${B}u + k1;
+        let o2 = par * ${B}u + k2;
+        let f1 = rf[o1] != 0u;
+        let f2 = rf[o2] != 0u;
+        var h00 = sh[r1.x * ${B2}u + r2.x];
+        var h01 = sh[r1.x * ${B2}u + r2.y];
+        var h10 = sh[r1.y * ${B2}u + r2.x];
+        var h11 = sh[r1.y * ${B2}u + r2.y];
+        if (f1) {
+          // rows a, b ← J̃ᴴ·H
+          let n00 = h00 * rc[o1] - tmul(tconj(ra[o1]), h10);
+          let n01 = h01 * rc[o1] - tmul(tconj(ra[o1]), h11);
+          h10 = tmul(tconj(rb[o1]), h00) + h10 * rc[o1];
+          h11 = tmul(tconj(rb[o1]), h01) + h11 * rc[o1];
+          h00 = n00;
+          h01 = n01;
+        }
+        if (f2) {
+          // columns a, b ← H·J̃
+          let n00 = h00 * rc[o2] - tmul(ra[o2], h01);
+          let n10 = h10 * rc[o2] - tmul(ra[o2], h11);
+          h01 = tmul(rb[o2], h00) + h01 * rc[o2];
+          h11 = tmul(rb[o2], h10) + h11 * rc[o2];
+          h00 = n00;
+          h10 = n10;
+        }
+        if (k1 == k2 && f1) {
+          // the pair's own 2×2 block set exactly
+          h00 = realt(rdp[o1]);
+          h01 = ${ZERO};
+          h10 = ${ZERO};
+          h11 = realt(rdq[o1]);
+        }
+        if (f1 || f2) {
+          sh[r1.x * ${B2}u + r2.x] = h00;
+          sh[r1.x * ${B2}u + r2.y] = h01;
+          sh[r1.y * ${B2}u + r2.x] = h10;
+          sh[r1.y * ${B2}u + r2.y] = h11;
+        }
+        if (f2) {
+          // M = Q̃ − I: M ← M·J̃ + (J̃ − I), so near-identity rotations round only their change
+          for (var x = 0u; x < 2u; x++) {
+            let row = select(r1.x, r1.y, x == 1u);
+            let qp = qget(row * ${B2}u + r2.x);
+            let qq = qget(row * ${B2}u + r2.y);
+            var np = qp * rc[o2] - tmul(ra[o2], qq);
+            var nq = tmul(rb[o2], qp) + qq * rc[o2];
+            if (row == r2.x) {
+              np += realt(rcm[o2]);
+              nq += rb[o2];
+            }
+            if (row == r2.y) {
+              np -= ra[o2];
+              nq += realt(rcm[o2]);
+            }
+            qset(row * ${B2}u + r2.x, np);
+            qset(row * ${B2}u + r2.y, nq);
+          }
+        }
+        if (nxt) {
+          // the next step's pair (ia, ib) with ia in pair k1 and ib in pair k2: its entry is here
+          for (var x = 0u; x < 2u; x++) {
+            let ia = select(r1.x, r1.y, x == 1u);
+            let sl = slot_of(s + 1u, ia, ${B2}u);
+            if (sl.y != 0u) { continue; }
+            let ib = circle(s + 1u, sl.x, ${B2}u).y;
+            if (ib != r2.x && ib != r2.y) { continue; }
+            let y = select(0u, 1u, ib == r2.y);
+            let hab = select(select(h00, h01, y == 1u), select(h10, h11, y == 1u), x == 1u);
+            // a rotating pair's diagonal block is being rewritten: take its new diagonal
+            // from rdp/rdq; an idle pair's block is not written, so reading it is safe
+            var hp: f32;
+            var hq: f32;
+            if (f1) { hp = select(rdp[o1], rdq[o1], x == 1u); } else { hp = re(sh[ia * ${B2}u + ia]); }
+            if (f2) { hq = select(rdp[o2], rdq[o2], y == 1u); } else { hq = re(sh[ib * ${B2}u + ib]); }
+            rotation((1u - par) * ${B}u + sl.x, ia, ib, hp, hq, hab);
+          }
+        }
       }
       workgroupBarrier();
-      // rows a, b of H ← J̃ᴴ·H
-      for (var e = t; e < ${B}u * ${B2}u; e += ${WG}u) {
-        let k = e / ${B2}u;
-        if (rf[k] == 0u) { continue; }
-        let col = e % ${B2}u;
-        let ij = circle(s, k, ${B2}u);
-        let hp = sh[ij.x * ${B2}u + col];
-        let hq = sh[ij.y * ${B2}u + col];
-        sh[ij.x * ${B2}u + col] = hp * rc[k] - tmul(tconj(ra[k]), hq);
-        sh[ij.y * ${B2}u + col] = tmul(tconj(rb[k]), hp) + hq * rc[k];
-      }
-      workgroupBarrier();
-      // columns a, b of H ← H·J̃ and of Q̃ ← Q̃·J̃; the pair's 2×2 block set exactly
-      for (var e = t; e < ${B}u * ${B2}u; e += ${WG}u) {
-        let k = e / ${B2}u;
-        if (rf[k] == 0u) { continue; }
-        let row = e % ${B2}u;
-        let ij = circle(s, k, ${B2}u);
-        let hp = sh[row * ${B2}u + ij.x];
-        let hq = sh[row * ${B2}u + ij.y];
-        sh[row * ${B2}u + ij.x] = hp * rc[k] - tmul(ra[k], hq);
-        sh[row * ${B2}u + ij.y] = tmul(rb[k], hp) + hq * rc[k];
-        if (row == ij.x) {
-          sh[row * ${B2}u + ij.x] = realt(rdp[k]);
-          sh[row * ${B2}u + ij.y] = ${ZERO};
-        }
-        if (row == ij.y) {
-          sh[row * ${B2}u + ij.y] = realt(rdq[k]);
-          sh[row * ${B2}u + ij.x] = ${ZERO};
-        }
-        // M = Q̃ − I: M ← M·J̃ + (J̃ − I), so near-identity rotations round only their change
-        let qp = qget(row * ${B2}u + ij.x);
-        let qq = qget(row * ${B2}u + ij.y);
-        var np = qp * rc[k] - tmul(ra[k], qq);
-        var nq = tmul(rb[k], qp) + qq * rc[k];
-        if (row == ij.x) {
-          np += realt(rcm[k]);
-          nq += rb[k];
-        }
-        if (row == ij.y) {
-          np -= ra[k];
-          nq += realt(rcm[k]);
-        }
-        qset(row * ${B2}u + ij.x, np);
-        qset(row * ${B2}u + ij.y, nq);
-      }
-      workgroupBarrier();
+      par = 1u - par;
     }
     if (t == 0u) {
       wu = atomicLoad(&rot_any);

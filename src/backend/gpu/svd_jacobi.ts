@@ -45,7 +45,7 @@ function pairShape(b: number, dtype: FloatGpu, wg = WG, maxBytes = 16384): { TR:
   const el = 4 * floatsPer(dtype);
   const shape = (TR: number) => {
     const SH = Math.max(TR * LD, B2 * B2);
-    return { TR, LD, SH, NT, NG, bytes: (SH + B2 * B2 + 3 * b) * el + (3 * B2 + 4 * b + B2 + 2) * 4 };
+    return { TR, LD, SH, NT, NG, bytes: (SH + B2 * B2 + 4 * b) * el + (3 * B2 + 10 * b + B2 + 2) * 4 };
   };
   // Larger workgroups take tiles of about 8 loads per thread (fewer tile round trips, each a
   // global-memory latency), halved until they fit the workgroup memory.
