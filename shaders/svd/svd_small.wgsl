@@ -23,9 +23,10 @@
 // over their rows with the columns scaled by 2^-s_p, 2^-s_q (per-column exponents kept
 // near the column norm, so columns down to ~2^-100 neither underflow nor lose accuracy);
 // every lane adds the L partials in the same order (identical rotation parameters without
-// a second barrier), rotates when |g_pq| > tol·√(g_pp·g_qq) and both columns hold a
+// a second barrier; with ONCE one thread per pair does, behind a third barrier), rotates when |g_pq| > tol·√(g_pp·g_qq) and both columns hold a
 // normal entry (Rutishauser's formulas; the projection with c = 1 when the norms are over
-// 1/eps apart, as native/src/svd/svd.cpp), and updates its rows of X and V. A sweep
+// 1/eps apart, as native/src/svd/svd.cpp), and writes its rows of X and V to the next
+// step's slots. A sweep
 // without rotations ends the matrix's iteration; CAP sweeps → info = CAP. (3) σ_j = ‖x_j‖
 // (sorted by rank counting on bit patterns; 0 below the smallest normal, the CPU's rule),
 // U = x_j/σ_j; columns with σ = 0 and the extra fullMatrices columns are completed to an
@@ -40,7 +41,7 @@ const L: u32 = ${L}u;       // lanes per column pair
 const NX4: u32 = ${NX4}u;   // vec4s of a column of X (rows ⌈m/8⌉·8, zero past m)
 const RL4: u32 = ${RL4}u;   // vec4s of X per lane and column, ⌈NX4/L⌉ (lane l owns l·RL4 …)
 const RX: u32 = ${RX}u;     // rows of X, ⌈m/8⌉·8 (scratch of the completion: 2·RX entries)
-const EPV: u32 = ${EPV}u;   // elements of V per vec4 (4 real, 2 complex)
+const EPV: u32 = ${EPV}u;   // entries of X and V per vec4 (4 real, 2 complex)
 const LDV4: u32 = NC / EPV + 1u; // column stride of V in vec4s (odd)
 const NV4: u32 = NC / EPV;  // vec4s of a column of V
 const RV4: u32 = ${RV4}u;   // vec4s of V per lane and column, max(1, NV4/L): lane l owns
