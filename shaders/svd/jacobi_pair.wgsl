@@ -13,7 +13,8 @@
 // inner (inner sweep cap), tol.
 // Defines: T, IS_COMPLEX, B (block width), B2 = 2B, WG, NT = (B2/4)² (threads per Gram group),
 // NG = WG/NT (groups), LPT = TR·B2/WG (tile loads per thread), QV (entries of M per vec4),
-// TR (rows per Gram tile), LD = B2 + 1, SH (floats of the shared tile / Gram).
+// TR (rows per Gram tile), LD = B2 + 1, SH (floats of the shared tile / Gram), CMR (replicas
+// of the column-max atomics).
 #include "common/complex.wgsl"
 #include "common/linear_id.wgsl"
 
@@ -31,7 +32,9 @@ var<workgroup> rb: array<${T}, 2 * ${B}>;
 var<workgroup> rdp: array<f32, 2 * ${B}>;
 var<workgroup> rdq: array<f32, 2 * ${B}>;
 var<workgroup> rf: array<u32, 2 * ${B}>;
-var<workgroup> cmax: array<atomic<u32>, ${B2}>;
+// the new columns' max bits: CMR replicas at stride B2 + 1 (thread t uses replica t % CMR),
+// so a warp's atomicMax on one column hits CMR distinct banks instead of one address 32 times
+var<workgroup> cmax: array<atomic<u32>, ${CMR} * (${B2} + 1)>;
 var<workgroup> rot_any: atomic<u32>;
 var<workgroup> wu: u32;
 
@@ -171,7 +174,9 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
     ex[t] = e;
     scl[t] = pow2(-e);
     iscl[t] = pow2(e);
-    atomicStore(&cmax[t], 0u);
+  }
+  for (var e = t; e < ${CMR}u * (${B2}u + 1u); e += ${WG}u) {
+    atomicStore(&cmax[e], 0u);
   }
   for (var e = t; e < ${B2}u * ${B2}u / ${QV}u; e += ${WG}u) {
     qm[e] = vec4f(0.0);
@@ -410,13 +415,16 @@ fn jacobi_pair_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
       }
     }
   }
+  let rep = (t % ${CMR}u) * (${B2}u + 1u);
   for (var j = 0u; j < ${B2}u; j++) {
-    if (lmax[j] > 0.0) { atomicMax(&cmax[j], bitcast<u32>(lmax[j])); }
+    if (lmax[j] > 0.0) { atomicMax(&cmax[rep + j], bitcast<u32>(lmax[j])); }
   }
   workgroupBarrier();
   if (t < ${B2}u) {
     let j = col_of(t, bp, bq);
-    let m = bitcast<f32>(atomicLoad(&cmax[t]));
+    var mb = 0u;  // max of non-negative floats = max of their bit patterns
+    for (var x = 0u; x < ${CMR}u; x++) { mb = max(mb, atomicLoad(&cmax[x * (${B2}u + 1u) + t])); }
+    let m = bitcast<f32>(mb);
     if (j < p.c && m > 0.0) { E[mat * p.c + j] = clamp(ex[t] + frexp(m).exp, -120, 120); }
   }
 }

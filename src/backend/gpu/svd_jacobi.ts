@@ -37,6 +37,9 @@ export const JACOBI_INNER_SWEEPS = 1;
 const WG = 256;
 const EPS = 2 ** -23;
 
+/** Replicas of the pair kernel's column-max atomics (16: two lanes of a warp per address). */
+const CMR = 16;
+
 /** Workgroup bytes of the pair kernel with block b. */
 function pairShape(b: number, dtype: FloatGpu, wg = WG, maxBytes = 16384): { TR: number; LD: number; SH: number; NT: number; NG: number; bytes: number } {
   const B2 = 2 * b, LD = B2 + 1, base = B2 >= 32 ? 32 : 64;
@@ -45,7 +48,7 @@ function pairShape(b: number, dtype: FloatGpu, wg = WG, maxBytes = 16384): { TR:
   const el = 4 * floatsPer(dtype);
   const shape = (TR: number) => {
     const SH = Math.max(TR * LD, B2 * B2);
-    return { TR, LD, SH, NT, NG, bytes: (SH + B2 * B2 + 4 * b) * el + (3 * B2 + 10 * b + B2 + 2) * 4 };
+    return { TR, LD, SH, NT, NG, bytes: (SH + B2 * B2 + 4 * b) * el + (3 * B2 + 10 * b + CMR * (B2 + 1) + 2) * 4 };
   };
   // Larger workgroups take tiles of about 8 loads per thread (fewer tile round trips, each a
   // global-memory latency), halved until they fit the workgroup memory.
@@ -97,7 +100,7 @@ export function jacobiPairProgram(dtype: FloatGpu, b: number, wg = WG, maxBytes 
   const key = `${dtype}|b${b}|wg${wg}|tr${TR}`;
   const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
   return cachedProgram(`svd.jacobi_pair|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG: wg, NT, NG, TR, LD, SH, LPT: (TR * 2 * b) / wg, QV: dtype === 'complex64' ? 2 : 4 };
+    const defs: Defines = { ...dtypeDefines(dtype), B: b, B2: 2 * b, WG: wg, NT, NG, TR, LD, SH, LPT: (TR * 2 * b) / wg, QV: dtype === 'complex64' ? 2 : 4, CMR };
     return {
       name: 'svd.jacobi_pair', key, entryPoint: `jacobi_pair_${defs.DTYPE}`, workgroupSize: [wg, 1, 1] as [number, number, number],
       workgroupBytes: bytes,
