@@ -19,12 +19,12 @@ const TARGET_THREADS = 64;
 /**
  * Rows of a column pair per lane for m > 16 (the lanes per pair L ≈ m / this). The lanes of
  * a pair run the rotation's scalar work in lockstep (one warp), so more lanes mean more
- * warps per matrix: shorter steps, more instructions. 4 was the fastest for 32×32 on the
- * H200 (8 lanes × 16 pairs = 128 threads).
+ * warps per matrix: shorter steps, more instructions. 4 with the rotation computed once per
+ * pair was the fastest for 32×32 on the H200 (bench/results/svd-gpu-h200-profile-3.txt).
  */
 export const ROWS_PER_LANE = 4;
-/** Rows per lane for m ≤ 16, as before (8×8: one lane per pair, 16 matrices per workgroup). */
-export const ROWS_PER_LANE_SMALL = 8;
+/** Rows per lane for m ≤ 16 (8×8: two lanes per pair; faster than one on the H200, profile-3). */
+export const ROWS_PER_LANE_SMALL = 4;
 
 /**
  * Benchmark knobs: rows per lane (a number alone means this), and `once`: the rotation of
@@ -32,8 +32,8 @@ export const ROWS_PER_LANE_SMALL = 8;
  * per step, the scalar work in one warp instead of every warp of the matrix).
  */
 export interface SvdSmallTune { rowsPerLane?: number; once?: boolean }
-/** Whether the rotation is computed once per pair (SvdSmallTune.once) by default. */
-export const ROTATION_ONCE = false;
+/** Whether the rotation is computed once per pair (SvdSmallTune.once) by default: faster on the H200 at 4 rows per lane. */
+export const ROTATION_ONCE = true;
 
 export interface SvdSmallPlan {
   /** Matrices per workgroup, threads per matrix, lanes per column pair. */
