@@ -69,6 +69,18 @@ fn finish(gmx: f32, mn: f32, tot: f32) -> f32 {
   return gmx * pow(tot, 1.0 / p.pw);
 }
 
+// The workgroup's (max, min, Σ, NaN) of the threads' values, as uniform loads: the callers'
+// second passes have barriers under branches on them.
+fn reduce_stats(mx: f32, mn: f32, s: f32, nan: u32, lid: u32) -> vec4f {
+  w_mx[lid] = mx;
+  w_mn[lid] = mn;
+  w_s[lid] = s;
+  w_nan[lid] = nan;
+  reduce_all(lid);
+  return vec4f(workgroupUniformLoad(&w_mx[0]), workgroupUniformLoad(&w_mn[0]),
+               workgroupUniformLoad(&w_s[0]), f32(workgroupUniformLoad(&w_nan[0])));
+}
+
 fn sum_reduce(lid: u32, t: f32) -> f32 {
   workgroupBarrier();
   w_s[lid] = t;
@@ -96,16 +108,11 @@ fn range_stats(i0: u32, i1: u32, lid: u32) -> vec4f {
     if (p.mode == 3u && a != 0.0) { s += 1.0; }
     if (p.mode == 5u) { s += a; }
   }
-  w_mx[lid] = mx;
-  w_mn[lid] = mn;
-  w_s[lid] = s;
-  w_nan[lid] = nan;
-  reduce_all(lid);
-  // Uniform loads: the second pass's barriers sit under branches on these values.
-  let gmx = workgroupUniformLoad(&w_mx[0]);
-  let gmn = workgroupUniformLoad(&w_mn[0]);
-  let gnan = workgroupUniformLoad(&w_nan[0]);
-  var tot = workgroupUniformLoad(&w_s[0]);
+  let g = reduce_stats(mx, mn, s, nan, lid);
+  let gmx = g.x;
+  let gmn = g.y;
+  let gnan = u32(g.w);
+  var tot = g.z;
   if ((p.mode == 0u || p.mode == 4u) && gmx > 0.0 && bitcast<u32>(gmx) != 0x7f800000u) {
     var t = 0.0;
     for (var i = i0 + lid; i < i1; i += ${WG}u) {
@@ -163,15 +170,11 @@ fn vector_norm_combine_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_
     s += q.z;
     if (q.w != 0.0) { nan = 1u; }
   }
-  w_mx[lid] = mx;
-  w_mn[lid] = mn;
-  w_s[lid] = s;
-  w_nan[lid] = nan;
-  reduce_all(lid);
-  let gmx = workgroupUniformLoad(&w_mx[0]);
-  let gmn = workgroupUniformLoad(&w_mn[0]);
-  let gnan = workgroupUniformLoad(&w_nan[0]);
-  var tot = workgroupUniformLoad(&w_s[0]);
+  let g = reduce_stats(mx, mn, s, nan, lid);
+  let gmx = g.x;
+  let gmn = g.y;
+  let gnan = u32(g.w);
+  var tot = g.z;
   if ((p.mode == 0u || p.mode == 4u) && gmx > 0.0 && bitcast<u32>(gmx) != 0x7f800000u) {
     // Each chunk's Σ was scaled by its own max: rescale by (max_c / max)^p.
     var t = 0.0;
