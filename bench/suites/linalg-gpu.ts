@@ -7,6 +7,7 @@
 // "error: …" and the suite goes on. On a software adapter (lavapipe) the sizes shrink: the
 // paths are exercised, speed is not compared.
 import { registerSuite, type BenchCase, type BenchTarget } from '../harness.js';
+import { uniformFloats, loudGpu } from '../gpu-case.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 
 const EPS32 = 1.1920928955078125e-7;
@@ -15,27 +16,16 @@ const RATIO = 30;
 
 type D = 'float32' | 'complex64';
 
-/** Uniform(-1, 1) floats from a seeded LCG: fast enough for the 67M entries of an 8192² matrix. */
-function fill(count: number, seed: number): Float32Array {
-  const a = new Float32Array(count);
-  let s = seed >>> 0 || 1;
-  for (let i = 0; i < count; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    a[i] = s / 2147483648 - 1;
-  }
-  return a;
-}
-
 const w = (dtype: D) => (dtype === 'complex64' ? 2 : 1);
 
 /** (batch of) m×n uniform(-1, 1) matrices: well conditioned in practice, and partial pivoting swaps rows. */
 function dense(dtype: D, shape: number[], seed: number): Tensor {
-  return Tensor.fromStorage(dtype, shape, fill(shape.reduce((a, b) => a * b, 1) * w(dtype), seed));
+  return Tensor.fromStorage(dtype, shape, uniformFloats(shape.reduce((a, b) => a * b, 1) * w(dtype), seed));
 }
 
 /** Lower triangle with diagonal in [1, 2) and off-diagonal U(-1, 1)·0.5/√n: a well-conditioned TRSM. */
 function lowerTriangle(n: number, seed: number): Tensor<'float32'> {
-  const a = fill(n * n, seed);
+  const a = uniformFloats(n * n, seed);
   const s = 0.5 / Math.sqrt(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
     const q = i * n + j;
@@ -49,7 +39,7 @@ function lowerTriangle(n: number, seed: number): Tensor<'float32'> {
  * overflows float32 long before 4096), and the row shuffle makes the LU pivot.
  */
 function detMatrix(n: number, seed: number): Tensor<'float32'> {
-  const e = fill(n * n, seed);
+  const e = uniformFloats(n * n, seed);
   const a = new Float32Array(n * n);
   const perm = Array.from({ length: n }, (_, i) => i);
   let s = seed ^ 0x9e3779b9;
@@ -203,21 +193,11 @@ function gpuCase(spec: {
   teardown: () => void;
 }): BenchCase {
   let ready = false;
-  const loud = async (f: () => Promise<void>): Promise<void> => {
-    try {
-      await f();
-    } catch (e) {
-      const err = e as Error;
-      // flush whatever the failing call recorded, so the next case starts clean
-      await gpu.sync().catch(() => undefined);
-      throw new Error(`error: ${err.name ?? 'Error'}: ${err.message}`);
-    }
-  };
   const targets: BenchTarget[] | undefined = spec.target === undefined ? undefined : [{ vs: 'torch', device: 'gpu', maxRatio: spec.target }];
   return {
     name: spec.name,
     flops: spec.flops,
-    gpu: () => loud(async () => {
+    gpu: () => loudGpu(async () => {
       try {
         if (!ready) {
           spec.setup();
@@ -232,7 +212,7 @@ function gpuCase(spec: {
         throw e;
       }
     }),
-    gpuCheck: () => loud(async () => {
+    gpuCheck: () => loudGpu(async () => {
       try {
         const outs = spec.run();
         try {

@@ -7,6 +7,7 @@
 // figure. A case whose op throws reports "error: …" and the suite goes on. On a software
 // adapter (lavapipe) the sizes shrink: the paths run and check, speed is not compared.
 import { registerSuite, type BenchCase, type BenchTarget, type TimingOptions } from '../harness.js';
+import { uniformFloats, loudGpu } from '../gpu-case.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 
 const EPS32 = 1.1920928955078125e-7;
@@ -15,17 +16,6 @@ const RATIO = 50;
 
 type D = 'float32' | 'complex64';
 const w = (dtype: D) => (dtype === 'complex64' ? 2 : 1);
-
-/** Uniform(-1, 1) floats from a seeded LCG (torch's side: torch.rand·2 − 1, same law). */
-function fill(count: number, seed: number): Float32Array {
-  const a = new Float32Array(count);
-  let s = seed >>> 0 || 1;
-  for (let i = 0; i < count; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    a[i] = s / 2147483648 - 1;
-  }
-  return a;
-}
 
 const size = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
 
@@ -216,20 +206,10 @@ function gpuCase(spec: {
     for (const t of last ?? []) t.dispose();
     last = undefined;
   };
-  const loud = async <T>(f: () => Promise<T>): Promise<T> => {
-    try {
-      return await f();
-    } catch (e) {
-      const err = e as Error;
-      // flush whatever the failing call recorded, so the next case starts clean
-      await gpu.sync().catch(() => undefined);
-      throw new Error(`error: ${err.name ?? 'Error'}: ${err.message}`);
-    }
-  };
   const targets: BenchTarget[] | undefined = spec.target === undefined ? undefined : [{ vs: 'torch', device: 'gpu', maxRatio: spec.target }];
   return {
     name: spec.name,
-    gpu: () => loud(async () => {
+    gpu: () => loudGpu(async () => {
       try {
         if (!ready) {
           spec.setup();
@@ -246,7 +226,7 @@ function gpuCase(spec: {
         throw e;
       }
     }),
-    gpuCheck: () => loud(async () => {
+    gpuCheck: () => loudGpu(async () => {
       try {
         return await spec.check(last ?? (last = spec.run()));
       } finally {
@@ -276,7 +256,7 @@ function svdCase(dtype: D, m: number, n: number, batch: number, timing: Partial<
     // full_matrices=True is torch's default and lapis's; for square A it is the reduced SVD
     torch: { setup: torchUniform('a', dtype, shape, seed), stmt: 'torch.linalg.svd(a, full_matrices=True)' },
     setup: () => {
-      A = fill(size(shape) * w(dtype), seed);
+      A = uniformFloats(size(shape) * w(dtype), seed);
       Ag = Tensor.fromStorage(dtype, shape, A).to('gpu');
     },
     run: () => {
@@ -315,7 +295,7 @@ function svdvalsCase(n: number, timing: Partial<TimingOptions>, target?: number)
     timing,
     torch: { setup: torchUniform('a', 'float32', [n, n], seed), stmt: 'torch.linalg.svdvals(a)' },
     setup: () => {
-      A = fill(n * n, seed);
+      A = uniformFloats(n * n, seed);
       Ag = Tensor.fromStorage('float32', [n, n], A).to('gpu');
     },
     run: () => [linalg.svdvals(Ag!)],
@@ -355,7 +335,7 @@ function pinvCase(m: number, n: number, timing: Partial<TimingOptions>, target?:
     timing,
     torch: { setup: torchUniform('a', 'float32', [m, n], seed), stmt: 'torch.linalg.pinv(a)' },
     setup: () => {
-      A = fill(m * n, seed);
+      A = uniformFloats(m * n, seed);
       Ag = Tensor.fromStorage('float32', [m, n], A).to('gpu');
     },
     run: () => [linalg.pinv(Ag!)],
@@ -407,7 +387,7 @@ function lstsqCase(m: number, n: number, k: number, timing: Partial<TimingOption
       stmt: "torch.linalg.lstsq(a, b, driver='gels')",
     },
     setup: () => {
-      A = fill(m * n, seed); B = fill(m * k, seed + 1);
+      A = uniformFloats(m * n, seed); B = uniformFloats(m * k, seed + 1);
       Ag = Tensor.fromStorage('float32', [m, n], A).to('gpu');
       Bg = Tensor.fromStorage('float32', [m, k], B).to('gpu');
     },

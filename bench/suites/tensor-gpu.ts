@@ -12,23 +12,13 @@
 // (default 256,4; an item is a vec4 on the same-shape path); LAPIS_EW_TUNE=1 adds the
 // add of 100 M float32 and the broadcast add over a grid of launch shapes.
 import { registerSuite, type BenchCase } from '../harness.js';
+import { uniformFloats } from '../gpu-case.js';
 import { add, mul, gpu, Tensor } from '../../src/index.js';
 import { lookup } from '../../src/backend/registry.js';
 import { commandEncoder, recordedCommand } from '../../src/backend/gpu/queue.js';
 import { bufferOf } from '../../src/backend/gpu/pool.js';
 import { setElementwiseLaunch } from '../../src/backend/gpu/elementwise.js';
 import { targetSumCases } from './reduce-gpu.js';
-
-/** Uniform(-1, 1) floats from a seeded LCG (fast enough for 100 M values). */
-function fill(count: number, seed: number): Float32Array {
-  const a = new Float32Array(count);
-  let s = seed >>> 0 || 1;
-  for (let i = 0; i < count; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    a[i] = s / 2147483648 - 1;
-  }
-  return a;
-}
 
 const M = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : n.toLocaleString('en'));
 const rep = (stmt: string, r: number) => (r > 1 ? `for _ in range(${r}):\n    ${stmt}` : stmt);
@@ -59,7 +49,7 @@ function copyCase(n: number, reps: number, kind: 'wgsl' | 'buffer'): BenchCase {
     flops: reps * n * 8,
     gpu: async () => {
       if (!a) {
-        host = fill(n, 3);
+        host = uniformFloats(n, 3);
         a = Tensor.fromStorage('float32', [n], host).to('gpu');
         b = Tensor.fromStorage('float32', [n], new Float32Array(n)).to('gpu');
       }
@@ -95,7 +85,7 @@ function binaryCase(
     flops: reps * 4 * w * (na + nb + n),
     gpu: async () => {
       if (!a) {
-        ha = fill(na * w, 5); hb = fill(nb * w, 7);
+        ha = uniformFloats(na * w, 5); hb = uniformFloats(nb * w, 7);
         a = Tensor.fromStorage(dtype, sa, ha).to('gpu');
         b = Tensor.fromStorage(dtype, sb, hb).to('gpu');
       }
