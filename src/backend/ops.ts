@@ -153,19 +153,28 @@ export interface OpSignatures {
   /** Condition numbers of (…, m, n) (square for orders other than ±2), the batch shape, real dtype. */
   cond: (A: Tensor, ord: MatrixNormOrd) => Tensor;
   /**
-   * Gated DeltaNet stage 1 (docs/gdn.md): per chunk of C steps, the strict-lower A (…, Nc, C, C),
-   * the right-hand sides [β·v | β·Γ·k] (…, Nc, C, dv + dk) and the cumulative log decays γ.
-   * k, v (batch, heads, length, dk | dv), beta, g (batch, heads, length), validated.
+   * Gated DeltaNet chunked forward (docs/gdn.md): o and the final state of every sequence, in
+   * the plan's layout. status (plan.seqs, plan.vHeads) int32 on the op's device: 0 ok, 1 a
+   * non-finite q/k/v/β/initial-state entry, 2 a log decay g that is > 0, NaN or −∞ (o and
+   * the final state are NaN for that sequence and value head). No host reads on the GPU.
    */
-  gdnChunkSystems: (k: Tensor, v: Tensor, beta: Tensor, g: Tensor, chunkSize: number) => GdnChunkSystems;
+  gdnForward: (x: GdnInputs, plan: GdnPlan) => { o: Tensor; finalState: Tensor; status: Tensor<'int32'> };
   /**
-   * Gated DeltaNet stage 3: the sequential pass carrying the state across chunks, from the
-   * chunk solutions X = [Ũ | W] (…, Nc, C, dv + dk, on the host) of stage 2 (a unit-lower
-   * solveTriangular on any device).
+   * One token of the recurrence for plan.seqs sequences (a decoding step): q, k (seqs, heads, dk),
+   * v (seqs, vHeads, dv), beta, g (seqs, vHeads), state (seqs, vHeads, dk, dv) → o (seqs, vHeads, dv)
+   * in the inputs' dtype and the new state (the state's dtype); status as gdnForward.
    */
-  gdnStatePass: (
-    X: Tensor, q: Tensor, k: Tensor, gamma: Float64Array, chunkSize: number, initialState: Tensor | null,
-  ) => { o: Tensor; finalState: Tensor };
+  gdnRecurrentStep: (
+    state: Tensor, q: Tensor, k: Tensor, v: Tensor, beta: Tensor, g: Tensor, plan: GdnPlan,
+  ) => { o: Tensor; state: Tensor; status: Tensor<'int32'> };
+  /**
+   * Gradients of Σ dO ⊙ o + Σ dFinal ⊙ finalState of the chunked forward with respect to q, k,
+   * v, beta, g (each in its input's shape and dtype) and the initial state (null when none was
+   * given); dFinal null means zero. status as gdnForward.
+   */
+  gdnBackward: (
+    x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan,
+  ) => { dq: Tensor; dk: Tensor; dv: Tensor; dbeta: Tensor; dg: Tensor; dInitialState: Tensor | null; status: Tensor<'int32'> };
 }
 
 /** A strided window on a contiguous tensor's flat storage, in elements (a complex number is one). */
@@ -246,11 +255,46 @@ export interface LstsqOutput {
 /** Matrix norm orders: 'fro', 'nuc', ±1, ±2, ±Infinity (TypeScript has no Infinity literal; norm/cond check). */
 export type MatrixNormOrd = 'fro' | 'nuc' | number;
 
-export interface GdnChunkSystems {
-  A: Tensor;
-  rhs: Tensor;
-  /** Cumulative log decay per (batch·head, chunk, step). */
-  gamma: Float64Array;
+/** The validated tensors of a Gated DeltaNet call (one device, one dtype; shapes per GdnPlan). */
+export interface GdnInputs {
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  beta: Tensor;
+  g: Tensor;
+  /** (seqs, vHeads, dk, dv) or null (zeros). float32 when the inputs are float16. */
+  initialState: Tensor | null;
+}
+
+/**
+ * A Gated DeltaNet call, validated (src/gdn/plan.ts builds it). Token t of sequence n is at
+ * time index seqStart[n] + t of batch row (varlen ? 0 : n). Value head hv reads q/k head
+ * ⌊hv / (vHeads / heads)⌋. Element (b, time, head, d) of a q/k/v/o tensor is at
+ * b·sB + time·sT + head·sH + d (strides from gdnStrides); beta/g likewise with d = 0, dim 1.
+ */
+export interface GdnPlan {
+  dtype: 'float16' | 'float32' | 'float64';
+  /** 'bthd': (batch, time, heads, dim) as flash-linear-attention; 'bhtd': (batch, heads, time, dim). */
+  layout: 'bthd' | 'bhtd';
+  batch: number;
+  time: number;
+  /** Query/key heads H. */
+  heads: number;
+  /** Value heads HV (a multiple of H; grouped value heads when larger). */
+  vHeads: number;
+  dk: number;
+  dv: number;
+  /** Number of sequences N: batch, or cuSeqlens.length − 1 (then batch is 1). */
+  seqs: number;
+  varlen: boolean;
+  /** Per sequence: its first time index in its batch row (all 0 unless varlen) and its length. */
+  seqStart: Int32Array;
+  seqLen: Int32Array;
+  chunk: 16 | 32 | 64;
+  /** o_t = S_tᵀ·(scale·q_t). */
+  scale: number;
+  /** q and k divided by sqrt(Σx² + 1e-6) per token and head first (flash-linear-attention's l2norm). */
+  qkL2norm: boolean;
 }
 
 export type OpName = keyof OpSignatures;

@@ -9,6 +9,7 @@ import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from '..
 import { lookup } from '../backend/registry.js';
 import { registerAll } from '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
+import { planGdn, raiseOnGdnStatus, stateDtype } from './plan.js';
 
 function realFloat(t: Tensor, who: string, name: string): void {
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {
@@ -80,134 +81,186 @@ export function invUnitLower(A: TensorLike): Tensor {
 }
 
 export interface ChunkedForwardInput {
-  /** Queries (batch, heads, length, dk). */
+  /** Queries (batch, time, heads, dk); (batch, heads, time, dk) with layout 'bhtd'. */
   q: TensorLike;
-  /** Keys (batch, heads, length, dk); usually L2-normalised. */
+  /** Keys, shaped like q. */
   k: TensorLike;
-  /** Values (batch, heads, length, dv). */
+  /** Values (batch, time, vHeads, dv); vHeads a multiple of heads (grouped value heads). */
   v: TensorLike;
-  /** Write strengths β (batch, heads, length), usually in (0, 1). */
+  /** Write strengths β (batch, time, vHeads), usually in (0, 1). */
   beta: TensorLike;
-  /** Log decays g (batch, heads, length), ≤ 0: the state is scaled by exp(g_t) at step t. */
+  /** Log decays g (batch, time, vHeads), finite and ≤ 0: the state is scaled by exp(g_t) at step t. */
   g: TensorLike;
-  /** Chunk length C (16, 32 or 64; default 64). The length need not be a multiple. */
-  chunkSize?: number;
-  /** Initial state S₀ (batch, heads, dk, dv); zeros by default. */
+  /** 'bthd' (default, flash-linear-attention's) or 'bhtd' (heads before time). */
+  layout?: 'bthd' | 'bhtd';
+  /** o_t = S_tᵀ·(scale·q_t); default dk^−½. */
+  scale?: number;
+  /** Divide q and k by sqrt(Σx² + 1e-6) per token and head inside the kernels (default false). */
+  qkL2norm?: boolean;
+  /** Initial states (sequences, vHeads, dk, dv); zeros by default. float32 for float16 inputs. */
   initialState?: TensorLike;
-  /** Where the batched chunk solves run (default 'cpu'); the rest runs on the CPU. */
-  device?: 'cpu' | 'gpu';
+  /**
+   * Packed variable-length sequences: N + 1 offsets on the time axis (host array or CPU tensor),
+   * batch must be 1. Each sequence runs alone, from its own initial state.
+   */
+  cuSeqlens?: ArrayLike<number> | Tensor;
+  /** Chunk length C (16, 32 or 64; default 64). Sequence lengths need not be multiples. */
+  chunkSize?: 16 | 32 | 64;
 }
 
 export interface ChunkedForwardOutput {
-  /** Outputs o_t = S_tᵀ·q_t, (batch, heads, length, dv). */
+  /** Outputs o_t = S_tᵀ·(scale·q_t), shaped and typed like v. */
   o: Tensor;
-  /** S after the last step, (batch, heads, dk, dv). */
+  /** S after each sequence's last token, (sequences, vHeads, dk, dv); float32 for float16 inputs. */
   finalState: Tensor;
 }
 
-function cpuData(t: Tensor): Float32Array | Float64Array {
-  return t.dataSync() as Float32Array | Float64Array;
-}
+const FORWARD_KEYS = {
+  q: opt.any, k: opt.any, v: opt.any, beta: opt.any, g: opt.any, layout: opt.oneOf('bthd', 'bhtd'),
+  scale: opt.num(), qkL2norm: opt.bool, initialState: opt.any, cuSeqlens: opt.any, chunkSize: opt.oneOf(16, 32, 64),
+};
 
-/** "[1, 0, 7]": a flat index of `shape` as a multi-index, for messages. */
-function multiIndex(flat: number, shape: readonly number[]): string {
-  const idx: number[] = [];
-  for (let d = shape.length - 1; d >= 0; d--) {
-    idx.unshift(flat % shape[d]);
-    flat = Math.floor(flat / shape[d]);
+function planForward(input: ChunkedForwardInput, who: string): ReturnType<typeof planGdn> {
+  input = readOptions(who, input, FORWARD_KEYS, 'input');
+  for (const key of ['q', 'k', 'v', 'beta', 'g'] as const) {
+    if (input[key] === undefined) throw new ArgumentError(`${who}: input.${key} is missing`);
   }
-  return `[${idx.join(', ')}]`;
-}
-
-/**
- * NaN/±Inf in an input would come out as an all-NaN result with no error; a log decay
- * g > 0 grows the state without bound (exp of the cumulative sum overflows to the same
- * NaNs), so both are refused, naming the first offending element.
- */
-function checkValues(t: Tensor, d: Float32Array | Float64Array, who: string, name: string, logGate: boolean): void {
-  for (let i = 0; i < d.length; i++) {
-    const x = d[i];
-    if (logGate ? !(x <= 0 && x > -Infinity) : !Number.isFinite(x)) {
-      throw new ArgumentError(`${who}: ${name}${multiIndex(i, t.shape)} is ${x}; ` +
-        (logGate ? 'log decays must be finite and ≤ 0 (the state is scaled by exp(g))' : 'inputs must be finite'));
-    }
-  }
+  return planGdn(input, {
+    layout: input.layout ?? 'bthd', chunk: input.chunkSize ?? 64, scale: input.scale,
+    qkL2norm: input.qkL2norm ?? false, cuSeqlens: input.cuSeqlens,
+  }, who);
 }
 
 /**
  * The gated delta rule S_t = exp(g_t)·(I − β_t·k_t·k_tᵀ)·S_{t−1} + β_t·k_t·v_tᵀ,
- * o_t = S_tᵀ·q_t, evaluated chunk by chunk: every chunk's (I + A)·[U | W] = [β·V | β·Γ·K]
- * is solved in ONE batched `chunkSolve` over (batch, head, chunk), then a short
- * sequential pass carries the state across chunks (docs/gdn.md).
+ * o_t = S_tᵀ·(scale·q_t), evaluated chunk by chunk (the WY form of flash-linear-attention's
+ * `chunk_gated_delta_rule`, docs/gdn.md) on the device of the inputs: native kernels on the
+ * CPU (float32, float64), WGSL kernels recorded into one submission on the GPU (float32,
+ * float16 storage with float32 arithmetic). Returns at once on the GPU; no host reads.
  *
- * Syntax: `await gdn.chunkedForward({ q, k, v, beta, g, chunkSize, initialState, device })`
- * Example: `const { o, finalState } = await gdn.chunkedForward({ q, k, v, beta, g, chunkSize: 64, device: 'gpu' })`
- * Throws: ShapeError for inconsistent shapes; ArgumentError for a chunk size other
- * than 16, 32 or 64, for a log decay g that is positive or not finite, or NaN/±Inf in q,
- * k, v, beta or initialState (naming the first such element), for an input that is not
- * an object or has an unknown key; DTypeError for complex input or float64 with device 'gpu'.
- * See also: `gdn.chunkSolve`, `gdn.invUnitLower`.
+ * Syntax: `gdn.chunkedForward({ q, k, v, beta, g, layout, scale, qkL2norm, initialState, cuSeqlens, chunkSize })`
+ * Example: `const { o, finalState } = gdn.chunkedForward({ q, k, v, beta, g })` with q, k (4, 4096, 16, 128) on the GPU
+ * Throws: ShapeError for inconsistent shapes; DTypeError for other dtypes or mixed dtypes;
+ * DeviceError for mixed devices or a GPU cuSeqlens; ArgumentError for a bad option, bad
+ * cuSeqlens, and (on the CPU now, on the GPU at the first read of o or finalState) for a log
+ * decay g that is > 0 or not finite, or NaN/±Inf in q, k, v, beta or initialState, naming the
+ * sequence and value head.
+ * See also: `gdn.recurrentStep`, `gdn.chunkedBackward`, `gdn.chunkSolve`.
  */
-export async function chunkedForward(input: ChunkedForwardInput): Promise<ChunkedForwardOutput> {
+export function chunkedForward(input: ChunkedForwardInput): ChunkedForwardOutput {
   const who = 'gdn.chunkedForward';
-  input = readOptions(who, input, {
-    q: opt.any, k: opt.any, v: opt.any, beta: opt.any, g: opt.any, chunkSize: opt.oneOf(16, 32, 64), initialState: opt.any,
-    device: opt.device,
-  }, 'input');
-  const C = input.chunkSize ?? 64;
-  if (C !== 16 && C !== 32 && C !== 64) throw new ArgumentError(`${who}: chunkSize must be 16, 32 or 64, got ${C}`);
-  const q = asTensor(input.q, who, 'q');
-  realFloat(q, who, 'q');
-  const dtype = q.dtype as 'float32' | 'float64';
-  const k = asTensor(input.k, who, 'k', dtype), v = asTensor(input.v, who, 'v', dtype);
-  const beta = asTensor(input.beta, who, 'beta', dtype), g = asTensor(input.g, who, 'g', dtype);
-  for (const [t, name] of [[q, 'q'], [k, 'k'], [v, 'v'], [beta, 'beta'], [g, 'g']] as const) {
-    if (t.device !== 'cpu') throw new DeviceError(`${who}: ${name} must be a CPU tensor (the solves move to the GPU with device: 'gpu')`);
-    if (t.dtype !== dtype) throw new DTypeError(`${who}: ${name} is ${t.dtype}, q is ${dtype}`);
+  const { x, plan } = planForward(input, who);
+  const r = lookup('gdnForward', x.q.dtype, x.q.device, who)(x, plan);
+  raiseOnGdnStatus(r.status, plan, who, [r.o, r.finalState]);
+  if (x.q.device === 'gpu') r.status.dispose?.();
+  return { o: r.o, finalState: r.finalState };
+}
+
+export interface ChunkedBackwardGrads {
+  /** ∂L/∂o, shaped like o. */
+  dO: TensorLike;
+  /** ∂L/∂finalState (sequences, vHeads, dk, dv); zero when omitted. */
+  dFinalState?: TensorLike;
+}
+
+export interface ChunkedBackwardOutput {
+  dq: Tensor;
+  dk: Tensor;
+  dv: Tensor;
+  dbeta: Tensor;
+  dg: Tensor;
+  /** Present when the input had an initial state. */
+  dInitialState?: Tensor;
+}
+
+/**
+ * Gradients of a loss L through `chunkedForward(input)`, given ∂L/∂o (and ∂L/∂finalState):
+ * ∂L/∂q, ∂L/∂k, ∂L/∂v, ∂L/∂β, ∂L/∂g (in their inputs' shapes) and ∂L/∂initialState. The
+ * forward is recomputed inside (nothing is saved between the calls). With qkL2norm the
+ * gradients are those of the raw q and k (through the normalisation).
+ *
+ * Syntax: `gdn.chunkedBackward(input, { dO, dFinalState })`
+ * Example: `const { dq, dk, dv, dbeta, dg } = gdn.chunkedBackward({ q, k, v, beta, g }, { dO })`
+ * Throws: as `chunkedForward`; ShapeError/DTypeError/DeviceError when dO or dFinalState do not
+ * match o or finalState.
+ * See also: `gdn.chunkedForward`.
+ */
+export function chunkedBackward(input: ChunkedForwardInput, grads: ChunkedBackwardGrads): ChunkedBackwardOutput {
+  const who = 'gdn.chunkedBackward';
+  const { x, plan } = planForward(input, who);
+  grads = readOptions(who, grads, { dO: opt.any, dFinalState: opt.any }, 'grads');
+  const dO = asTensor(grads.dO, who, 'dO', x.v.dtype);
+  if (dO.dtype !== x.v.dtype) throw new DTypeError(`${who}: dO is ${dO.dtype}; expected ${x.v.dtype} like v`);
+  if (dO.device !== x.v.device) throw new DeviceError(`${who}: dO is on ${dO.device} and v on ${x.v.device}; move one of them`);
+  if (dO.ndim !== 4 || dO.shape.some((s, i) => s !== x.v.shape[i])) {
+    throw new ShapeError(`${who}: dO is ${fmtShape(dO.shape)}, expected ${fmtShape(x.v.shape)} like o`);
   }
-  if (q.ndim !== 4) throw new ShapeError(`${who}: q is ${fmtShape(q.shape)}, expected (batch, heads, length, dk)`);
-  const [Bn, H, L, dk] = q.shape;
-  if (k.ndim !== 4 || k.shape[0] !== Bn || k.shape[1] !== H || k.shape[2] !== L || k.shape[3] !== dk) {
-    throw new ShapeError(`${who}: k is ${fmtShape(k.shape)}, expected ${fmtShape(q.shape)} like q`);
-  }
-  if (v.ndim !== 4 || v.shape[0] !== Bn || v.shape[1] !== H || v.shape[2] !== L) {
-    throw new ShapeError(`${who}: v is ${fmtShape(v.shape)}, expected (${Bn}, ${H}, ${L}, dv)`);
-  }
-  const dv = v.shape[3];
-  for (const [t, name] of [[beta, 'beta'], [g, 'g']] as const) {
-    if (t.ndim !== 3 || t.shape[0] !== Bn || t.shape[1] !== H || t.shape[2] !== L) {
-      throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape)}, expected (${Bn}, ${H}, ${L})`);
+  let dF: Tensor | null = null;
+  if (grads.dFinalState !== undefined) {
+    const sd = stateDtype(plan.dtype);
+    dF = asTensor(grads.dFinalState, who, 'dFinalState', sd);
+    if (dF.dtype !== sd) throw new DTypeError(`${who}: dFinalState is ${dF.dtype}; expected ${sd}`);
+    if (dF.device !== x.v.device) throw new DeviceError(`${who}: dFinalState is on ${dF.device} and v on ${x.v.device}; move one of them`);
+    const want = [plan.seqs, plan.vHeads, plan.dk, plan.dv];
+    if (dF.ndim !== 4 || dF.shape.some((s, i) => s !== want[i])) {
+      throw new ShapeError(`${who}: dFinalState is ${fmtShape(dF.shape)}, expected ${fmtShape(want)} like finalState`);
     }
   }
-  let S0: Tensor | null = null;
-  if (input.initialState !== undefined) {
-    const s = asTensor(input.initialState, who, 'initialState', dtype);
-    if (s.ndim !== 4 || s.shape[0] !== Bn || s.shape[1] !== H || s.shape[2] !== dk || s.shape[3] !== dv) {
-      throw new ShapeError(`${who}: initialState is ${fmtShape(s.shape)}, expected (${Bn}, ${H}, ${dk}, ${dv})`);
-    }
-    S0 = s;
-    checkValues(s, cpuData(s), who, 'initialState', false);
-  }
-  checkValues(q, cpuData(q), who, 'q', false);
-  checkValues(k, cpuData(k), who, 'k', false);
-  checkValues(v, cpuData(v), who, 'v', false);
-  checkValues(beta, cpuData(beta), who, 'beta', false);
-  checkValues(g, cpuData(g), who, 'g', true);
-  const sys = lookup('gdnChunkSystems', dtype, 'cpu', who)(k, v, beta, g, C);
-  let At = sys.A, Rt = sys.rhs;
-  if (input.device === 'gpu') {
-    At = At.to('gpu');
-    Rt = Rt.to('gpu');
-  }
-  const Xt = chunkSolve(At, Rt);
-  // The state pass runs on the host: GPU solutions come back in one read.
-  const X = input.device === 'gpu' ? Tensor.fromStorage(dtype, Xt.shape, (await Xt.data()) as never) as Tensor : Xt;
-  if (input.device === 'gpu') {
-    At.dispose();
-    Rt.dispose();
-    Xt.dispose();
-  }
-  return lookup('gdnStatePass', dtype, 'cpu', who)(X, q, k, sys.gamma, C, S0);
+  const r = lookup('gdnBackward', x.q.dtype, x.q.device, who)(x, dO, dF, plan);
+  const outs = [r.dq, r.dk, r.dv, r.dbeta, r.dg, ...(r.dInitialState ? [r.dInitialState] : [])];
+  raiseOnGdnStatus(r.status, plan, who, outs);
+  if (x.q.device === 'gpu') r.status.dispose?.();
+  const res: ChunkedBackwardOutput = { dq: r.dq, dk: r.dk, dv: r.dv, dbeta: r.dbeta, dg: r.dg };
+  if (r.dInitialState) res.dInitialState = r.dInitialState;
+  return res;
+}
+
+export interface RecurrentStepOptions {
+  /** o = Sᵀ·(scale·q); default dk^−½. */
+  scale?: number;
+  /** L2-normalise q and k first, as chunkedForward's qkL2norm. */
+  qkL2norm?: boolean;
+}
+
+/**
+ * One token of the gated delta rule for a batch of sequences (decoding):
+ * S ← exp(g)·(I − β·k·kᵀ)·S + β·k·vᵀ, o = Sᵀ·(scale·q), the same arithmetic as the chunked
+ * form (chunkedForward's finalState equals T of these steps). On the device of the inputs.
+ *
+ * Syntax: `gdn.recurrentStep(state, q, k, v, beta, g, { scale, qkL2norm })` → `{ o, state }`
+ * Example: `({ o, state } = gdn.recurrentStep(state, q, k, v, beta, g))` with q, k (B, H, dk), v (B, HV, dv), beta, g (B, HV), state (B, HV, dk, dv)
+ * Throws: ShapeError, DTypeError, DeviceError for inconsistent arguments; ArgumentError as
+ * `chunkedForward` for non-finite inputs or a log decay g > 0 (on the GPU at the first read).
+ * See also: `gdn.chunkedForward`.
+ */
+export function recurrentStep(
+  state: TensorLike, q: TensorLike, k: TensorLike, v: TensorLike, beta: TensorLike, g: TensorLike,
+  opts: RecurrentStepOptions = {},
+): { o: Tensor; state: Tensor } {
+  const who = 'gdn.recurrentStep';
+  opts = readOptions(who, opts, { scale: opt.num(), qkL2norm: opt.bool });
+  // A step is a length-1 'bthd' sequence: (B, H, d) → (B, 1, H, d).
+  const t4 = (x: TensorLike, name: string, dtype?: Tensor['dtype']): Tensor => {
+    const t = asTensor(x, who, name, dtype);
+    if (t.ndim !== 3) throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape)}, expected (batch, heads, dim)`);
+    return t;
+  };
+  const t3 = (x: TensorLike, name: string, dtype?: Tensor['dtype']): Tensor => {
+    const t = asTensor(x, who, name, dtype);
+    if (t.ndim !== 2) throw new ShapeError(`${who}: ${name} is ${fmtShape(t.shape)}, expected (batch, vHeads)`);
+    return t;
+  };
+  const qt = t4(q, 'q');
+  const kt = t4(k, 'k', qt.dtype), vt = t4(v, 'v', qt.dtype), bt = t3(beta, 'beta', qt.dtype), gt = t3(g, 'g', qt.dtype);
+  const view = (t: Tensor): Tensor => t.reshape([t.shape[0], 1, ...t.shape.slice(1)]) as Tensor;
+  const { x, plan } = planGdn(
+    { q: view(qt), k: view(kt), v: view(vt), beta: view(bt), g: view(gt), initialState: state },
+    { layout: 'bthd', chunk: 16, scale: opts.scale, qkL2norm: opts.qkL2norm ?? false }, who);
+  if (!x.initialState) throw new ArgumentError(`${who}: state is missing`);
+  const r = lookup('gdnRecurrentStep', qt.dtype, qt.device, who)(x.initialState, qt, kt, vt, bt, gt, plan);
+  raiseOnGdnStatus(r.status, plan, who, [r.o, r.state]);
+  if (qt.device === 'gpu') r.status.dispose?.();
+  return { o: r.o, state: r.state };
 }
 
 // `lapis/gdn` is a package entry of its own: it fills the registry (once) like src/index.ts.
