@@ -32,9 +32,9 @@ describe('registry', () => {
       expect(entries().filter((e) => e.op === op && e.device === 'gpu').map((e) => e.dtype).sort(), op).toEqual(['complex64', 'float32']);
       expect(() => lookup(op, 'float64', 'gpu', op), op).toThrow(DTypeError);
     }
-    for (const op of ['gdnChunkSystems', 'gdnStatePass'] as const) {
-      expect(entries().filter((e) => e.op === op).map((e) => `${e.dtype} on ${e.device}`).sort())
-        .toEqual(['float32 on cpu', 'float64 on cpu']);
+    for (const op of ['gdnForward', 'gdnRecurrentStep', 'gdnBackward'] as const) {
+      expect(entries().filter((e) => e.op === op).map((e) => `${e.dtype} on ${e.device}`).sort(), op)
+        .toEqual(['float16 on gpu', 'float32 on cpu', 'float32 on gpu', 'float64 on cpu']);
     }
   });
 });
