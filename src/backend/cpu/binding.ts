@@ -142,6 +142,33 @@ export interface Addon {
   argReduce(o: {
     dtype: DTypeCode; op: number; x: AnyStorage; values: AnyStorage; indices: Int32Array; outer: number; n: number; inner: number;
   }): void;
+  /**
+   * Gated DeltaNet chunked forward (native/src/gdn): o (v's shape), finalState (seqs·vHeads·keyDim·valueDim), status
+   * (seqs·vHeads: 0 ok, 1 non-finite input, 2 bad log decay). layout 0 'bthd', 1 'bhtd'; sequence n is batch row
+   * (varlen ? 0 : n), time seqStart[n] … + seqLen[n]; initialState null for zeros.
+   */
+  gdnForward(o: GdnNativeProblem & {
+    dtype: DTypeCode; q: FloatArray; k: FloatArray; v: FloatArray; beta: FloatArray; g: FloatArray; initialState: FloatArray | null;
+    o: FloatArray; finalState: FloatArray; status: Int32Array;
+  }): void;
+  /** Gradients of Σ dO⊙o + Σ dFinal⊙finalState (dFinal null: zero); dInitialState given exactly when initialState is. */
+  gdnBackward(o: GdnNativeProblem & {
+    dtype: DTypeCode; q: FloatArray; k: FloatArray; v: FloatArray; beta: FloatArray; g: FloatArray; initialState: FloatArray | null;
+    dO: FloatArray; dFinal: FloatArray | null; dq: FloatArray; dk: FloatArray; dv: FloatArray; dbeta: FloatArray; dg: FloatArray;
+    dInitialState: FloatArray | null; status: Int32Array;
+  }): void;
+  /** One Gated DeltaNet token for `seqs` sequences: q, k (seqs, heads, keyDim), v, o (seqs, vHeads, valueDim), beta, g (seqs, vHeads). */
+  gdnRecurrentStep(o: {
+    dtype: DTypeCode; state: FloatArray; q: FloatArray; k: FloatArray; v: FloatArray; beta: FloatArray; g: FloatArray; o: FloatArray;
+    newState: FloatArray; status: Int32Array; seqs: number; heads: number; vHeads: number; keyDim: number; valueDim: number;
+    scale: number; qkL2norm: boolean;
+  }): void;
+}
+
+/** The dims of a Gated DeltaNet call as gdnForward/gdnBackward take them (GdnPlan in src/backend/ops.ts). */
+export interface GdnNativeProblem {
+  batch: number; time: number; heads: number; vHeads: number; keyDim: number; valueDim: number; layout: 0 | 1; varlen: boolean;
+  chunk: 16 | 32 | 64; scale: number; qkL2norm: boolean; seqStart: Int32Array; seqLen: Int32Array;
 }
 
 let addon: Addon | undefined;
