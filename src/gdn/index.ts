@@ -152,7 +152,6 @@ export function chunkedForward(input: ChunkedForwardInput): ChunkedForwardOutput
   const { x, plan } = planForward(input, who);
   const r = lookup('gdnForward', x.q.dtype, x.q.device, who)(x, plan);
   raiseOnGdnStatus(r.status, plan, who, [r.o, r.finalState]);
-  if (x.q.device === 'gpu') r.status.dispose?.();
   return { o: r.o, finalState: r.finalState };
 }
 
@@ -209,7 +208,6 @@ export function chunkedBackward(input: ChunkedForwardInput, grads: ChunkedBackwa
   const r = lookup('gdnBackward', x.q.dtype, x.q.device, who)(x, dO, dF, plan);
   const outs = [r.dq, r.dk, r.dv, r.dbeta, r.dg, ...(r.dInitialState ? [r.dInitialState] : [])];
   raiseOnGdnStatus(r.status, plan, who, outs);
-  if (x.q.device === 'gpu') r.status.dispose?.();
   const res: ChunkedBackwardOutput = { dq: r.dq, dk: r.dk, dv: r.dv, dbeta: r.dbeta, dg: r.dg };
   if (r.dInitialState) res.dInitialState = r.dInitialState;
   return res;
@@ -259,7 +257,6 @@ export function recurrentStep(
   if (!x.initialState) throw new ArgumentError(`${who}: state is missing`);
   const r = lookup('gdnRecurrentStep', qt.dtype, qt.device, who)(x.initialState, qt, kt, vt, bt, gt, plan);
   raiseOnGdnStatus(r.status, plan, who, [r.o, r.state]);
-  if (qt.device === 'gpu') r.status.dispose?.();
   return { o: r.o, state: r.state };
 }
 

@@ -155,7 +155,8 @@ const STATUS_MESSAGE: Record<number, string> = {
 
 /**
  * Raises the ArgumentError of the first failing (sequence, value head) of `status`
- * (plan.seqs, plan.vHeads): now on the CPU; on the GPU at the first read of `results`.
+ * (plan.seqs, plan.vHeads): now on the CPU; on the GPU at the first read of `results` (status is
+ * read once and disposed then: callers leave it alone).
  */
 export function raiseOnGdnStatus(status: Tensor<'int32'>, plan: GdnPlan, who: string, results: readonly Tensor[]): void {
   const scan = (d: ArrayLike<number>): void => {
@@ -165,6 +166,15 @@ export function raiseOnGdnStatus(status: Tensor<'int32'>, plan: GdnPlan, who: st
       throw new ArgumentError(`${who}: ${where}, value head ${i % plan.vHeads}: ${STATUS_MESSAGE[d[i]] ?? `status ${d[i]}`}`);
     }
   };
-  if (status.device === 'cpu') scan(status.dataSync());
-  else for (const r of results) r.setCheck(async () => scan(await status.data()));
+  if (status.device === 'cpu') {
+    scan(status.dataSync());
+    return;
+  }
+  // One read of status for every result (it is freed then): the first read of any of them throws.
+  let outcome: Promise<void> | undefined;
+  const check = (): Promise<void> => (outcome ??= status.data().then((d) => {
+    status.dispose();
+    scan(d);
+  }));
+  for (const r of results) r.setCheck(check);
 }

@@ -30,6 +30,7 @@ import {
   luPanelProgram, laswpGatherProgram, laswpSeqProgram, luTrsmProgram, luStatusProgram,
 } from '../../src/backend/gpu/lu_blocked.js';
 import { elementwiseProgram } from '../../src/backend/gpu/elementwise.js';
+import { gdnStepProgram, gdnStepBgProgram, gdnStepPlan } from '../../src/backend/gpu/gdn_step.js';
 import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
@@ -159,6 +160,10 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('elementwise cast c64 to bool flat', elementwiseProgram('cast', 'bool', 'complex64', 'flat'));
   add('elementwise where f32 vec cond splat', elementwiseProgram('where', '', 'float32', 'vec', 'sff'));
   add('elementwise where c64 strided', elementwiseProgram('where', '', 'complex64', 'strided'));
+  for (const dt of ['float32', 'float16'] as const) {
+    add(`gdn step ${dt} dk=dv=128`, gdnStepProgram(dt, gdnStepPlan(128, 128)));
+    add(`gdn step ${dt} dk=dv=128, beta and g in one buffer`, gdnStepBgProgram(dt, gdnStepPlan(128, 128)));
+  }
   return out;
 }
 

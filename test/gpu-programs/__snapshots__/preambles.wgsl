@@ -3926,6 +3926,94 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> out: array<vec2u>;
 @group(0) @binding(5) var<uniform> p: Params;
 
+// ---- gdn step float32 dk=dv=128: gdn.step → gdn_step_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  H: u32,
+  HV: u32,
+  dk: u32,
+  dv: u32,
+  scale: f32,
+  l2: u32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> q: array<f32>;
+@group(0) @binding(2) var<storage, read> k: array<f32>;
+@group(0) @binding(3) var<storage, read> v: array<f32>;
+@group(0) @binding(4) var<storage, read> beta: array<f32>;
+@group(0) @binding(5) var<storage, read> g: array<f32>;
+@group(0) @binding(6) var<storage, read_write> o: array<f32>;
+@group(0) @binding(7) var<storage, read_write> Snew: array<f32>;
+@group(0) @binding(8) var<storage, read_write> status: array<i32>;
+@group(0) @binding(9) var<uniform> p: Params;
+
+// ---- gdn step float32 dk=dv=128, beta and g in one buffer: gdn.step → gdn_step_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  H: u32,
+  HV: u32,
+  dk: u32,
+  dv: u32,
+  scale: f32,
+  l2: u32,
+  goff: u32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> q: array<f32>;
+@group(0) @binding(2) var<storage, read> k: array<f32>;
+@group(0) @binding(3) var<storage, read> v: array<f32>;
+@group(0) @binding(4) var<storage, read> bg: array<f32>;
+@group(0) @binding(5) var<storage, read_write> o: array<f32>;
+@group(0) @binding(6) var<storage, read_write> Snew: array<f32>;
+@group(0) @binding(7) var<storage, read_write> status: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn step float16 dk=dv=128: gdn.step → gdn_step_f16
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  H: u32,
+  HV: u32,
+  dk: u32,
+  dv: u32,
+  scale: f32,
+  l2: u32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> q: array<u32>;
+@group(0) @binding(2) var<storage, read> k: array<u32>;
+@group(0) @binding(3) var<storage, read> v: array<u32>;
+@group(0) @binding(4) var<storage, read> beta: array<u32>;
+@group(0) @binding(5) var<storage, read> g: array<u32>;
+@group(0) @binding(6) var<storage, read_write> o: array<u32>;
+@group(0) @binding(7) var<storage, read_write> Snew: array<f32>;
+@group(0) @binding(8) var<storage, read_write> status: array<i32>;
+@group(0) @binding(9) var<uniform> p: Params;
+
+// ---- gdn step float16 dk=dv=128, beta and g in one buffer: gdn.step → gdn_step_f16
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  H: u32,
+  HV: u32,
+  dk: u32,
+  dv: u32,
+  scale: f32,
+  l2: u32,
+  goff: u32,
+}
+@group(0) @binding(0) var<storage, read> S: array<f32>;
+@group(0) @binding(1) var<storage, read> q: array<u32>;
+@group(0) @binding(2) var<storage, read> k: array<u32>;
+@group(0) @binding(3) var<storage, read> v: array<u32>;
+@group(0) @binding(4) var<storage, read> bg: array<u32>;
+@group(0) @binding(5) var<storage, read_write> o: array<u32>;
+@group(0) @binding(6) var<storage, read_write> Snew: array<f32>;
+@group(0) @binding(7) var<storage, read_write> status: array<i32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
