@@ -13,6 +13,7 @@ const ADDON_FUNCTIONS = [
   'cast', 'unary', 'binary', 'where', 'elementwiseOpNames',
   'stridedCopy', 'triangle', 'concat', 'take', 'put',
   'reduce', 'argReduce',
+  'gdnForward', 'gdnBackward', 'gdnRecurrentStep',
 ] as const satisfies readonly (keyof Addon)[];
 type Unlisted = Exclude<keyof Addon, (typeof ADDON_FUNCTIONS)[number]>;
 // A key added to Addon but not to the list makes this `false` and the line a type error.
@@ -67,6 +68,30 @@ function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
     put: { dtype: 1, x: A(), index: Int32Array.of(1, 1), values: f64(1, 2), out: new Float64Array(4), accumulate: true },
     reduce: { dtype: 1, op: 0, x: f64(1, 2, 3, 4), out: new Float64Array(2), outer: 2, n: 2, inner: 1 },
     argReduce: { dtype: 1, op: 0, x: f64(1, 4, 3, 2), values: new Float64Array(2), indices: new Int32Array(2), outer: 1, n: 2, inner: 2 },
+    gdnForward: { ...gdnArrays(), o: new Float64Array(4), finalState: new Float64Array(4), status: new Int32Array(1), ...gdnProblem() },
+    gdnBackward: {
+      ...gdnArrays(), dO: f64(1, 1, 1, 1), dFinal: f64(1, 0, 0, 1), dq: new Float64Array(4), dk: new Float64Array(4), dv: new Float64Array(4),
+      dbeta: new Float64Array(2), dg: new Float64Array(2), dInitialState: new Float64Array(4), status: new Int32Array(1), ...gdnProblem(),
+    },
+    gdnRecurrentStep: {
+      dtype: 1, state: f64(1, 0, 0, 1), q: f64(1, 0), k: f64(0.6, 0.8), v: f64(2, 3), beta: f64(0.5), g: f64(-0.1), o: new Float64Array(2),
+      newState: new Float64Array(4), status: new Int32Array(1), seqs: 1, heads: 1, vHeads: 1, keyDim: 2, valueDim: 2, scale: 1,
+      qkL2norm: false,
+    },
+  };
+}
+
+/** One sequence of 2 tokens, one head, dk = dv = 2 ('bthd'), with an initial state. */
+function gdnArrays() {
+  return {
+    dtype: 1 as const, q: f64(1, 0, 0, 1), k: f64(0.6, 0.8, 1, 0), v: f64(1, 2, 3, 4), beta: f64(0.5, 1), g: f64(-0.1, -0.2),
+    initialState: f64(1, 0, 0, 1),
+  };
+}
+function gdnProblem() {
+  return {
+    batch: 1, time: 2, heads: 1, vHeads: 1, keyDim: 2, valueDim: 2, layout: 0 as const, varlen: false, chunk: 16 as const,
+    scale: 1, qkL2norm: false, seqStart: Int32Array.of(0), seqLen: Int32Array.of(2),
   };
 }
 
@@ -148,5 +173,66 @@ describe('addon contract: the exported functions are the Addon interface', () =>
     expect(() => call('inv', { ...rest, async: true, Info: _info })).toThrow(new TypeError('inv: option info is missing'));
     const { async: _a, ...noAsync } = v.luFactor;
     expect(() => call('luFactor', { ...noAsync, asyn: true })).toThrow(new TypeError('luFactor: option async is missing'));
+  });
+});
+
+describe('addon contract: the GDN bindings check their dims before any kernel runs', () => {
+  const fwd = () => validOptions().gdnForward;
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ['heads 0', { heads: 0 }, /^gdnForward: bad dimension/],
+    ['negative time', { time: -1 }, /^gdnForward: bad dimension/],
+    ['vHeads not a multiple of heads', { heads: 2, vHeads: 3 }, /^gdnForward: vHeads must be a multiple of heads/],
+    ['layout 2', { layout: 2 }, /^gdnForward: layout must be 0/],
+    ['chunk 8', { chunk: 8 }, /^gdnForward: chunk must be 16, 32 or 64/],
+    ['non-finite scale', { scale: NaN }, /^gdnForward: scale must be finite/],
+    ['a sequence past the time axis', { seqLen: Int32Array.of(3) }, /^gdnForward: sequence 0 lies outside the time axis/],
+    ['a negative sequence start', { seqStart: Int32Array.of(-1) }, /^gdnForward: sequence 0 lies outside/],
+    ['seqStart and seqLen of different lengths', { seqStart: Int32Array.of(0, 0) }, /^gdnForward: seqStart and seqLen differ/],
+    ['more sequences than batch rows', { seqStart: Int32Array.of(0, 0), seqLen: Int32Array.of(1, 1) }, /^gdnForward: one sequence per batch row/],
+    ['packed sequences with batch 2', { varlen: true, batch: 2 }, /^gdnForward: packed sequences need batch 1/],
+    ['q too short', { q: f64(1, 2, 3) }, /^gdnForward: q holds 3 elements, needs 4/],
+    ['v too short for the value heads', { vHeads: 2 }, /^gdnForward: v holds 4 elements, needs 8/],
+    ['finalState too short', { finalState: new Float64Array(3) }, /^gdnForward: finalState holds 3 elements, needs 4/],
+    ['status too short', { status: new Int32Array(0) }, /^gdnForward: status holds 0 elements, needs 1/],
+    ['float32 arrays with dtype float64', { o: new Float32Array(4) }, /^gdnForward: o has the wrong element type/],
+  ];
+  for (const [what, patch, msg] of bad) {
+    it(`gdnForward: ${what}`, () => {
+      expect(() => native().gdnForward({ ...fwd(), ...patch } as never)).toThrow(msg);
+    });
+  }
+
+  it('dtype codes other than float32/float64 are refused; the computed values are the recurrence', () => {
+    expect(() => native().gdnForward({ ...fwd(), dtype: 2 })).toThrow(new TypeError('gdnForward: this op takes float32 or float64 only'));
+    const o = fwd();
+    native().gdnForward(o);
+    // S1 = e^{-0.1}(I − ½kkᵀ)I + ½k·v1ᵀ with k = (0.6, 0.8), v1 = (1, 2); o1 = S1ᵀ·(1, 0)
+    const a = Math.exp(-0.1), S11 = a * (1 - 0.5 * 0.36) + 0.5 * 0.6, S12 = a * (-0.5 * 0.48) + 0.5 * 0.6 * 2;
+    expect(o.o[0]).toBeCloseTo(S11, 14);
+    expect(o.o[1]).toBeCloseTo(S12, 14);
+    expect(Array.from(o.status)).toEqual([0]);
+  });
+
+  it('gdnBackward: dInitialState is given exactly when initialState is; bad dims as gdnForward', () => {
+    const b = validOptions().gdnBackward;
+    expect(() => native().gdnBackward({ ...b, dInitialState: null })).toThrow(/^gdnBackward: dInitialState must be given exactly when initialState is/);
+    expect(() => native().gdnBackward({ ...b, initialState: null })).toThrow(/^gdnBackward: dInitialState must be given exactly when initialState is/);
+    expect(() => native().gdnBackward({ ...b, chunk: 48 as never })).toThrow(/^gdnBackward: chunk must be 16, 32 or 64/);
+    expect(() => native().gdnBackward({ ...b, dO: f64(1) })).toThrow(/^gdnBackward: dO holds 1 elements, needs 4/);
+    expect(() => native().gdnBackward({ ...b, dFinal: f64(1) })).toThrow(/^gdnBackward: dFinal holds 1 elements, needs 4/);
+    native().gdnBackward({ ...b, dFinal: null });
+  });
+
+  it('gdnRecurrentStep: bad dims and short arrays are refused', () => {
+    const r = validOptions().gdnRecurrentStep;
+    expect(() => native().gdnRecurrentStep({ ...r, heads: 0 })).toThrow(/^gdnRecurrentStep: bad dimension/);
+    expect(() => native().gdnRecurrentStep({ ...r, vHeads: 3, heads: 2 })).toThrow(/^gdnRecurrentStep: vHeads must be a multiple/);
+    expect(() => native().gdnRecurrentStep({ ...r, scale: Infinity })).toThrow(/^gdnRecurrentStep: scale must be finite/);
+    expect(() => native().gdnRecurrentStep({ ...r, state: f64(1, 2, 3) })).toThrow(/^gdnRecurrentStep: state holds 3 elements, needs 4/);
+    expect(() => native().gdnRecurrentStep({ ...r, g: new Float64Array(0) })).toThrow(/^gdnRecurrentStep: g holds 0 elements, needs 1/);
+    const o = validOptions().gdnRecurrentStep;
+    native().gdnRecurrentStep(o);
+    expect(Array.from(o.status)).toEqual([0]);
+    expect(o.newState.every(Number.isFinite)).toBe(true);
   });
 });
