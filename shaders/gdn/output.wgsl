@@ -1,0 +1,242 @@
+// The Gated DeltaNet output (src/backend/gpu/gdn_output.ts): one workgroup per (chunk,
+// value head, tile of 4·CG output columns, block of RBO rows of the chunk):
+//   O = scale·( diag(Γ)·Q·h_c + ((Q·Kᵀ) ⊙ M)·Vn ),  M_ij = exp(γ_i − γ_j) for j ≤ i, else 0
+// Q and K stream through workgroup memory in BK-wide slices of dk while each thread
+// accumulates RO rows × 4 columns of Q·h_c (h_c read from global memory) and 4×4 tiles of the
+// lower triangle of Q·Kᵀ; the masked P = (Q·Kᵀ) ⊙ M then goes through workgroup memory for P·Vn.
+// Bindings: tab (chunk table), Q, K (the inputs, or the normalised copies), gcum, h, vn,
+// status; output o (v's shape, layout and dtype; NaN where the status is not 0).
+#include "common/linear_id.wgsl"
+
+// a var, not a const: a constant NaN is a shader-creation error
+var<private> NAN_BITS: u32 = 0x7fc00000u;
+
+const C = ${C}u;
+const DK = ${DK}u;
+const DV = ${DV}u;
+const DKP = ${DKP}u;
+const BK4 = ${BK4}u;
+const RBO = ${RBO}u;
+const RBO4 = ${RBO4}u;
+const CG = ${CG}u;
+const RO = ${RO}u;
+const PTT = ${PTT}u;
+const TS = ${TS}u;
+const KOFF = ${RBO} * ${BK4};
+
+var<workgroup> sh: array<vec4f, ${SH}>;
+
+// 4 dk-consecutive values at element e (dk index d, a multiple of 4); 0 past DK.
+#if QK_HALF
+#if DK4
+fn ld_q4(e: u32, d: u32) -> vec4f { if (d >= DK) { return vec4f(0.0); } let w = Q[e / 4u]; return vec4f(unpack2x16float(w.x), unpack2x16float(w.y)); }
+fn ld_k4(e: u32, d: u32) -> vec4f { if (d >= DK) { return vec4f(0.0); } let w = K[e / 4u]; return vec4f(unpack2x16float(w.x), unpack2x16float(w.y)); }
+#else
+fn ld_q4(e: u32, d: u32) -> vec4f {
+  var r = vec4f(0.0);
+  if (d < DK) { let a = unpack2x16float(Q[e / 2u]); r.x = a.x; r.y = a.y; }
+  if (d + 2u < DK) { let b = unpack2x16float(Q[e / 2u + 1u]); r.z = b.x; r.w = b.y; }
+  return r;
+}
+fn ld_k4(e: u32, d: u32) -> vec4f {
+  var r = vec4f(0.0);
+  if (d < DK) { let a = unpack2x16float(K[e / 2u]); r.x = a.x; r.y = a.y; }
+  if (d + 2u < DK) { let b = unpack2x16float(K[e / 2u + 1u]); r.z = b.x; r.w = b.y; }
+  return r;
+}
+#endif
+#else
+#if DK4
+fn ld_q4(e: u32, d: u32) -> vec4f { if (d >= DK) { return vec4f(0.0); } return Q[e / 4u]; }
+fn ld_k4(e: u32, d: u32) -> vec4f { if (d >= DK) { return vec4f(0.0); } return K[e / 4u]; }
+#else
+fn ld_q4(e: u32, d: u32) -> vec4f {
+  var r = vec4f(0.0);
+  for (var q = 0u; q < 4u; q++) { if (d + q < DK) { r[q] = Q[e + q]; } }
+  return r;
+}
+fn ld_k4(e: u32, d: u32) -> vec4f {
+  var r = vec4f(0.0);
+  for (var q = 0u; q < 4u; q++) { if (d + q < DK) { r[q] = K[e + q]; } }
+  return r;
+}
+#endif
+#endif
+
+// 4 dv-consecutive float32 values of h / vn at element e (column col, a multiple of 4); 0 past DV.
+#if DV4
+fn ld_h(e: u32, col: u32) -> vec4f { if (col >= DV) { return vec4f(0.0); } return h[e / 4u]; }
+fn ld_vn(e: u32, col: u32) -> vec4f { if (col >= DV) { return vec4f(0.0); } return vn[e / 4u]; }
+#else
+fn ld_h(e: u32, col: u32) -> vec4f {
+  var r = vec4f(0.0);
+  for (var q = 0u; q < 4u; q++) { if (col + q < DV) { r[q] = h[e + q]; } }
+  return r;
+}
+fn ld_vn(e: u32, col: u32) -> vec4f {
+  var r = vec4f(0.0);
+  for (var q = 0u; q < 4u; q++) { if (col + q < DV) { r[q] = vn[e + q]; } }
+  return r;
+}
+#endif
+
+// o at element e (column col, a multiple of 4): 4 values, in v's dtype; columns past DV untouched.
+#if O_HALF
+#if DV4
+fn st_o(e: u32, col: u32, v: vec4f, nan: bool) {
+  if (col >= DV) { return; }
+  o[e / 4u] = select(vec2u(pack2x16float(v.xy), pack2x16float(v.zw)), vec2u(0x7e007e00u), nan);
+}
+#else
+fn st_o(e: u32, col: u32, v: vec4f, nan: bool) {
+  // dv is even: a pair of columns shares one word, and this thread writes both halves
+  if (col < DV) { o[e / 2u] = select(pack2x16float(v.xy), 0x7e007e00u, nan); }
+  if (col + 2u < DV) { o[e / 2u + 1u] = select(pack2x16float(v.zw), 0x7e007e00u, nan); }
+}
+#endif
+#else
+#if DV4
+fn st_o(e: u32, col: u32, v: vec4f, nan: bool) {
+  if (col >= DV) { return; }
+  o[e / 4u] = select(v, vec4f(bitcast<f32>(NAN_BITS)), nan);
+}
+#else
+fn st_o(e: u32, col: u32, v: vec4f, nan: bool) {
+  for (var q = 0u; q < 4u; q++) { if (col + q < DV) { o[e + q] = select(v[q], bitcast<f32>(NAN_BITS), nan); } }
+}
+#endif
+#endif
+
+// The 4×4 tile (a, b) of the lower triangle of row block rb (R = r0 / 4 tile columns left of it) for index pt.
+fn tri_tile(pt: u32, R: u32) -> vec2u {
+  let q = f32(2u * R + 1u);
+  var a = u32(max(0.0, floor((-q + sqrt(q * q + 8.0 * f32(pt))) * 0.5)));
+  if (a * R + a * (a + 1u) / 2u > pt) { a -= 1u; }
+  if ((a + 1u) * R + (a + 1u) * (a + 2u) / 2u <= pt) { a += 1u; }
+  return vec2u(a, pt - (a * R + a * (a + 1u) / 2u));
+}
+
+@compute @workgroup_size(${TS})
+fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let w = linear_workgroup_id(wid, nwg);
+  if (w >= p.tiles) { return; }
+  let rb = w % p.nrb;
+  let w2 = w / p.nrb;
+  let vt = w2 % p.vtiles;
+  let ch = w2 / p.vtiles;
+  let hv = ch % p.HV;
+  let c = ch / p.HV;
+  let hk = hv / p.hpk;
+  let cg = lid % CG;
+  let rg = lid / CG;
+  let col = vt * (4u * CG) + 4u * cg;
+  let i0 = rg * RO;
+  let r0 = rb * RBO;
+  let R = r0 / 4u;
+  let tb = tab[c];
+  let len = tb.w;
+  let qrow = tb.y * p.sB + hk * p.sH;
+
+  // this thread's tiles of the lower triangle of the block's Q·Kᵀ
+  let ntiles = RBO4 * R + RBO4 * (RBO4 + 1u) / 2u;
+  var pa: array<u32, ${PTT}>;
+  var pb: array<u32, ${PTT}>;
+  for (var q = 0u; q < PTT; q++) {
+    let t = tri_tile(min(lid + TS * q, ntiles - 1u), R);
+    pa[q] = t.x;
+    pb[q] = t.y;
+  }
+  var O: array<vec4f, ${RO}>;
+  for (var r = 0u; r < RO; r++) { O[r] = vec4f(0.0); }
+  var P: array<vec4f, ${PTT} * 4>;
+  for (var q = 0u; q < 4u * PTT; q++) { P[q] = vec4f(0.0); }
+
+  for (var kb = 0u; kb < DKP; kb += 4u * BK4) {
+    for (var e = lid; e < RBO * BK4; e += TS) {
+      let i = r0 + e / BK4;
+      let d = kb + 4u * (e % BK4);
+      var v = vec4f(0.0);
+      if (i < len) { v = ld_q4(qrow + (tb.z + i) * p.sT + d, d); }
+      sh[e] = v;
+    }
+    for (var e = lid; e < C * BK4; e += TS) {
+      let j = e / BK4;
+      let d = kb + 4u * (e % BK4);
+      var v = vec4f(0.0);
+      if (j < len && j < r0 + RBO) { v = ld_k4(qrow + (tb.z + j) * p.sT + d, d); }
+      sh[KOFF + e] = v;
+    }
+    workgroupBarrier();
+    for (var kq = 0u; kq < BK4; kq++) {
+      let d = kb + 4u * kq;
+      let hb = (ch * DK + d) * DV + col;
+      let h0 = select(vec4f(0.0), ld_h(hb, col), d < DK);
+      let h1 = select(vec4f(0.0), ld_h(hb + DV, col), d + 1u < DK);
+      let h2 = select(vec4f(0.0), ld_h(hb + 2u * DV, col), d + 2u < DK);
+      let h3 = select(vec4f(0.0), ld_h(hb + 3u * DV, col), d + 3u < DK);
+      for (var r = 0u; r < RO; r++) {
+        let qv = sh[(i0 + r) * BK4 + kq];
+        O[r] += qv.x * h0 + qv.y * h1 + qv.z * h2 + qv.w * h3;
+      }
+      for (var q = 0u; q < PTT; q++) {
+        if (lid + TS * q < ntiles) {
+          let k0 = sh[KOFF + (4u * pb[q]) * BK4 + kq];
+          let k1 = sh[KOFF + (4u * pb[q] + 1u) * BK4 + kq];
+          let k2 = sh[KOFF + (4u * pb[q] + 2u) * BK4 + kq];
+          let k3 = sh[KOFF + (4u * pb[q] + 3u) * BK4 + kq];
+          for (var rr = 0u; rr < 4u; rr++) {
+            let qv = sh[(4u * pa[q] + rr) * BK4 + kq];
+            P[4u * q + rr] += vec4f(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+          }
+        }
+      }
+    }
+    workgroupBarrier();
+  }
+
+  // Γ on the state part; the decay mask on P, stored as Ps[j][i] (rows in vec4s); zeros above the tiles
+  let gb = ch * C;
+  for (var r = 0u; r < RO; r++) { O[r] *= exp(gcum[gb + r0 + i0 + r]); }
+  for (var q = 0u; q < PTT; q++) {
+    if (lid + TS * q < ntiles) {
+      var gi: vec4f;
+      for (var rr = 0u; rr < 4u; rr++) { gi[rr] = gcum[gb + r0 + 4u * pa[q] + rr]; }
+      for (var cc = 0u; cc < 4u; cc++) {
+        let j = 4u * pb[q] + cc;
+        let gj = gcum[gb + j];
+        var col4: vec4f;
+        for (var rr = 0u; rr < 4u; rr++) {
+          let i = r0 + 4u * pa[q] + rr;
+          col4[rr] = select(0.0, P[4u * q + rr][cc] * exp(gi[rr] - gj), j <= i);
+        }
+        sh[j * RBO4 + pa[q]] = col4;
+      }
+    }
+  }
+  for (var t = lid; t < RBO4 * (C / 4u); t += TS) {
+    let a = t % RBO4;
+    let b = t / RBO4;
+    if (b > R + a) {
+      for (var cc = 0u; cc < 4u; cc++) { sh[(4u * b + cc) * RBO4 + a] = vec4f(0.0); }
+    }
+  }
+  workgroupBarrier();
+  let jmax = min(len, r0 + RBO);
+  for (var j = 0u; j < jmax; j++) {
+    let v = ld_vn((gb + j) * DV + col, col);
+    for (var r = 0u; r < RO; r += 4u) {
+      let pv = sh[j * RBO4 + (i0 + r) / 4u];
+      O[r] += pv.x * v;
+      O[r + 1u] += pv.y * v;
+      O[r + 2u] += pv.z * v;
+      O[r + 3u] += pv.w * v;
+    }
+  }
+  let bad = status[tb.x * p.HV + hv] != 0;
+  let orow = tb.y * p.oB + hv * p.oH + col;
+  for (var r = 0u; r < RO; r++) {
+    let i = r0 + i0 + r;
+    if (i < len) { st_o(orow + (tb.z + i) * p.oT, col, p.scale * O[r], bad); }
+  }
+}
