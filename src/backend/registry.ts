@@ -27,7 +27,7 @@ export class Registry {
 
   /**
    * The implementation, or a typed error naming `who` (the public function): DTypeError
-   * for float64 on the GPU or a dtype the device lacks, DeviceError for an op the device
+   * for float16 (storage only: moves and cast), float64 on the GPU or a dtype the device lacks, DeviceError for an op the device
    * does not implement (say pinv of a GPU tensor), before any work starts.
    */
   lookup<K extends OpName>(op: K, dtype: DType, device: Device, who: string = op): OpSignatures[K] {
@@ -35,6 +35,11 @@ export class Registry {
     if (f !== undefined) return f as OpSignatures[K];
     if (this.table.size === 0) {
       throw new DeviceError(`${who}: no backend is registered; import lapis (src/index.ts) or lapis/gdn, whose entry registers them`);
+    }
+    if (dtype === 'float16') {
+      throw new DTypeError(
+        `${who}: float16 is a storage dtype (no ${op} kernel on the ${device.toUpperCase()}); cast the input to float32 first (x.cast('float32'))`,
+      );
     }
     if (device === 'gpu' && (dtype === 'float64' || dtype === 'complex128')) {
       throw new DTypeError(

@@ -5,6 +5,7 @@ import { sizeOf, checkShape } from './shape.js';
 import { Tensor, inferShape, hasComplexLeaf } from './tensor.js';
 import { type ComplexLike, isComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
+import { halfFromFloat32, halfFromNumbers, halfToFloat32, halfToFloat64, toHalfBits } from './half.js';
 import {
   type NumericTypedArray, type MathjsMatrixLike, type MlMatrixLike, type StridedLike,
   isNumericTypedArray, isMathjsMatrix, isMlMatrix, isStrided, typedArrayDtype, mathjsToNested, mlMatrixToData,
@@ -106,7 +107,10 @@ function fromData(data: unknown, shape: unknown, given: DType | undefined, who: 
   const want = sizeOf(shape) * scalarsPerElement(d);
   const n = (data as ArrayLike<unknown>).length;
   if (n !== want) throw new ShapeError(`${who}: shape ${fmtShape(shape)} of ${d} needs ${want} scalars, data holds ${n}`);
-  const arr = data instanceof C ? data : C.from(data as ArrayLike<number>);
+  // float16 from a Uint16Array is its bits (the storage type, as for every dtype); from anything else, values rounded to half
+  const arr = data instanceof C ? data
+    : d === 'float16' ? halfFromNumbers(Array.isArray(data) ? data.map(Number) : data as ArrayLike<number>)
+      : C.from(data as ArrayLike<number>);
   return Tensor.fromStorage(d, shape, arr as never);
 }
 
@@ -133,7 +137,7 @@ export function tensor<D extends DType = DType>(value: TensorLike, opts: CreateO
     const d = opts.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float64');
     if (!isComplex(d)) checkValue(Number(value), d, who, 0);
     t = Tensor.empty(d, []);
-    (t.dataSync() as TypedArray)[0] = Number(value);
+    (t.dataSync() as TypedArray)[0] = d === 'float16' ? toHalfBits(Number(value)) : Number(value);
     cast = false;
   } else if (isComplexLike(value)) {
     const d = opts.dtype ?? 'complex128';
@@ -187,6 +191,8 @@ function fromNested(value: readonly unknown[], dtype: DType | undefined, who: st
   const cplx = hasComplexLeaf(value);
   const d: DType = dtype ?? (cplx ? 'complex128' : allBoolLeaves(value) ? 'bool' : 'float64');
   if (cplx && !isComplex(d)) throw new DTypeError(`${who}: complex values cannot be stored as ${d}`);
+  // halves: read as float64, then each value rounded once
+  if (d === 'float16') return castCpu(fromNested(value, 'float64', who), 'float16', who);
   const t = Tensor.empty(d, shape);
   const out = t.dataSync() as TypedArray;
   const k = scalarsPerElement(d);
@@ -232,6 +238,7 @@ export function castCpu(t: Tensor, to: DType, who = 'cast'): Tensor {
     throw new DTypeError(`${who}: casting ${t.dtype} to ${to} would drop the imaginary part`);
   }
   if (t.device !== 'cpu') return lookup('cast', t.dtype, t.device, who)(t, to);
+  if (t.dtype === 'float16' || to === 'float16') return castHalfCpu(t, to, who);
   const src = t.dataSync();
   const out = Tensor.empty(to, t.shape, who);
   const dst = out.dataSync();
@@ -252,6 +259,23 @@ export function castCpu(t: Tensor, to: DType, who = 'cast'): Tensor {
     dst.set(src);
   }
   return out;
+}
+
+/**
+ * castCpu with float16 on one side. To float16: float32 through its bits (the GPU cast's
+ * integer rounding, bit for bit), anything else from its value rounded once. From float16:
+ * float32/float64 exactly, then the float32 rules for the other dtypes.
+ */
+function castHalfCpu(t: Tensor, to: DType, who: string): Tensor {
+  if (to === 'float16') {
+    const src = t.dataSync();
+    if (t.dtype === 'float32') return Tensor.fromStorage('float16', t.shape, halfFromFloat32(src as Float32Array));
+    return Tensor.fromStorage('float16', t.shape, halfFromNumbers(src));
+  }
+  const h = t.dataSync() as Uint16Array;
+  if (to === 'float64') return Tensor.fromStorage('float64', t.shape, halfToFloat64(h));
+  const f = Tensor.fromStorage('float32', t.shape, halfToFloat32(h));
+  return to === 'float32' ? f : castCpu(f, to, who);
 }
 
 /** Zeros of a shape. */
@@ -277,7 +301,8 @@ export function eye<D extends DType = 'float64'>(
   const s = t.dataSync() as TypedArray;
   const k = scalarsPerElement(d);
   const count = sizeOf(batch);
-  for (let b = 0; b < count; b++) for (let i = 0; i < Math.min(n, m); i++) s[(b * n * m + i * m + i) * k] = 1;
+  const one = d === 'float16' ? toHalfBits(1) : 1;
+  for (let b = 0; b < count; b++) for (let i = 0; i < Math.min(n, m); i++) s[(b * n * m + i * m + i) * k] = one;
   return (opts.device && opts.device !== 'cpu' ? t.to(opts.device) : t) as Tensor<D>;
 }
 
@@ -329,6 +354,8 @@ export function randn<D extends DType = 'float64'>(
   if ((INTEGRAL_DTYPES as readonly DType[]).includes(d)) {
     throw new DTypeError(`randn: dtype ${d} cannot hold normal samples; use a float dtype`);
   }
+  // halves: float32 samples (the same draws), rounded to half
+  if (d === 'float16') return castCpu(randn(shape, { ...opts, dtype: 'float32', device: 'cpu' }), 'float16', 'randn').to(opts.device ?? 'cpu') as Tensor<D>;
   const t = Tensor.empty(d, shape, 'randn');
   const rng = new Rng(opts.seed ?? 0);
   const s = t.dataSync() as TypedArray;

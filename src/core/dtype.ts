@@ -1,5 +1,11 @@
-/** Element types. Complex dtypes are interleaved (re, im) pairs in a real typed array. */
-export type DType = 'float32' | 'float64' | 'complex64' | 'complex128' | 'int32' | 'uint32' | 'bool';
+import { DTypeError } from './errors.js';
+
+/**
+ * Element types. Complex dtypes are interleaved (re, im) pairs in a real typed array.
+ * float16 is a storage dtype (IEEE binary16 bits in a Uint16Array; src/core/half.ts):
+ * creation, printing, moves between devices and `cast`, no arithmetic or linalg.
+ */
+export type DType = 'float16' | 'float32' | 'float64' | 'complex64' | 'complex128' | 'int32' | 'uint32' | 'bool';
 /** The integer and boolean dtypes (no linalg; elementwise, reductions, indexing). */
 export type IntegralDType = 'int32' | 'uint32' | 'bool';
 export type FloatDType = 'float32' | 'float64' | 'complex64' | 'complex128';
@@ -10,6 +16,8 @@ export type Device = 'cpu' | 'gpu';
 /** The typed array that backs each dtype (complex: two scalars per element). */
 export type StorageOf<D extends DType> = D extends 'float32' | 'complex64'
   ? Float32Array
+  : D extends 'float16'
+    ? Uint16Array
   : D extends 'int32'
     ? Int32Array
     : D extends 'uint32'
@@ -19,12 +27,15 @@ export type StorageOf<D extends DType> = D extends 'float32' | 'complex64'
         : Float64Array;
 
 /** Every backing array type (the union of StorageOf over DType). */
-export type AnyStorage = Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array;
+export type AnyStorage = Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array | Uint16Array;
 
-export const DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
+/** Every dtype (what dtype options accept). */
+export const DTYPES: readonly DType[] = ['float16', 'float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
+/** The dtypes the native addon holds (all but float16): what the CPU's generic ops register. */
+export const NATIVE_DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
 /** The integer and boolean dtypes. */
 export const INTEGRAL_DTYPES: readonly IntegralDType[] = ['int32', 'uint32', 'bool'];
-/** The floating dtypes every linalg op is registered for on the CPU. */
+/** The floating dtypes every linalg op is registered for on the CPU (not float16: a storage dtype). */
 export const FLOAT_DTYPES: readonly FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 /** The real floating dtypes (elementwise special functions, norms' outputs). */
 export const REAL_DTYPES: readonly RealDType[] = ['float32', 'float64'];
@@ -40,18 +51,30 @@ export function scalarsPerElement(d: DType): 1 | 2 {
   return isComplex(d) ? 2 : 1;
 }
 
-/** Bytes per scalar of the CPU backing array (bool: one byte; the GPU stores bool as u32). */
-export function bytesPerScalar(d: DType): 1 | 4 | 8 {
+/**
+ * Bytes per scalar of the CPU backing array (bool: one byte; the GPU stores bool as u32;
+ * float16: two, packed two per u32 word on the GPU).
+ */
+export function bytesPerScalar(d: DType): 1 | 2 | 4 | 8 {
   if (d === 'bool') return 1;
+  if (d === 'float16') return 2;
   return d === 'float64' || d === 'complex128' ? 8 : 4;
 }
 
-/** True for float32/float64/complex64/complex128. */
+/**
+ * True for float32/float64/complex64/complex128: the dtypes that compute. float16 is
+ * floating too but storage only: see `isHalf`.
+ */
 export function isFloating(d: DType): d is FloatDType {
   return d === 'float32' || d === 'float64' || d === 'complex64' || d === 'complex128';
 }
 
-/** The real dtype with the same precision (complex64 → float32). */
+/** True for float16 (storage only: cast it to float32 to compute). */
+export function isHalf(d: DType): d is 'float16' {
+  return d === 'float16';
+}
+
+/** The real dtype with the same precision (complex64 → float32); float16 computes in float32. */
 export function realOf(d: DType): RealDType {
   return d === 'float64' || d === 'complex128' ? 'float64' : 'float32';
 }
@@ -61,15 +84,18 @@ export function complexOf(d: DType): ComplexDType {
   return d === 'float64' || d === 'complex128' ? 'complex128' : 'complex64';
 }
 
-/** Machine epsilon (spacing at 1, as numpy's finfo.eps) of the dtype's scalar. */
+/** Machine epsilon (spacing at 1, as numpy's finfo.eps) of the dtype's scalar (float16: 2^-10). */
 export function epsOf(d: DType): number {
+  if (d === 'float16') return 0.0009765625;
   return realOf(d) === 'float64' ? 2.220446049250313e-16 : 1.1920928955078125e-7;
 }
 
 export type StorageCtor =
-  | Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor;
+  | Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor
+  | Uint16ArrayConstructor;
 
 export function storageCtor(d: DType): StorageCtor {
+  if (d === 'float16') return Uint16Array;
   if (d === 'int32') return Int32Array;
   if (d === 'uint32') return Uint32Array;
   if (d === 'bool') return Uint8Array;
@@ -79,9 +105,13 @@ export function storageCtor(d: DType): StorageCtor {
 /** The dtype codes of the native addon (DTypeCode in native/binding/common.hpp). */
 export type DTypeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
-/** Small integer code shared with the native addon (native/binding/common.hpp). */
+/**
+ * Small integer code shared with the native addon (native/binding/common.hpp). float16 has
+ * none (the addon holds no halves; NATIVE_DTYPES): a DTypeError, never a wrong code.
+ */
 export function dtypeCode(d: DType): DTypeCode {
   switch (d) {
+    case 'float16': throw new DTypeError('native: float16 is a storage dtype the native kernels do not take; cast it to float32 first');
     case 'float32': return 0;
     case 'float64': return 1;
     case 'complex64': return 2;

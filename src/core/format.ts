@@ -3,6 +3,7 @@
 // rows wrapped at 80 columns, the dtype (and a non-CPU device) as suffixes.
 import type { DType, Device } from './dtype.js';
 import { isComplex } from './dtype.js';
+import { halfToFloat64 } from './half.js';
 
 /** numpy/torch print options: summarise above THRESHOLD elements, EDGE items per side, 80 columns, 4 digits. */
 export const PRINT_OPTIONS = { threshold: 1000, edgeitems: 3, linewidth: 80, precision: 4 } as const;
@@ -100,6 +101,7 @@ function suffixesOf(shape: readonly number[], dtype: DType, device: Device, size
  * 4.0000]], dtype=float32)`. `data` is the host storage (complex interleaved, bool 0/1).
  */
 export function formatTensor(data: ArrayLike<number>, shape: readonly number[], dtype: DType, device: Device): string {
+  if (dtype === 'float16') data = halfToFloat64(data as Uint16Array); // float16 storage is bits: print the values
   let size = 1;
   for (const d of shape) size *= d;
   const suffixes = suffixesOf(shape, dtype, device, size);

@@ -7,6 +7,7 @@ import { sizeOf, checkShape } from './shape.js';
 import { Complex, isComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
 import { formatTensor, formatTensorMeta } from './format.js';
+import { fromHalfBits } from './half.js';
 
 /**
  * A GPU allocation as the core sees it: the GPU backend owns the real GPUBuffer and
@@ -295,9 +296,11 @@ function allocate<T>(f: () => T, dtype: DType, shape: readonly number[], who: st
 function nest(data: ArrayLike<number>, shape: readonly number[], dtype: DType): NestedArray {
   const cplx = isComplex(dtype);
   const k = cplx ? 2 : 1;
-  const bool = dtype === 'bool';
+  const bool = dtype === 'bool', half = dtype === 'float16';
   const rec = (dim: number, off: number): NestedArray => {
-    if (dim === shape.length) return cplx ? new Complex(data[off * k], data[off * k + 1]) : bool ? data[off] !== 0 : data[off];
+    if (dim === shape.length) {
+      return cplx ? new Complex(data[off * k], data[off * k + 1]) : bool ? data[off] !== 0 : half ? fromHalfBits(data[off]) : data[off];
+    }
     const out: NestedArray[] = [];
     const stride = sizeOf(shape.slice(dim + 1));
     for (let i = 0; i < shape[dim]; i++) out.push(rec(dim + 1, off + i * stride));

@@ -57,7 +57,7 @@ describe('Tensor construction', () => {
   it('rejects ragged input, wrong lengths and unknown dtypes with typed errors', () => {
     expect(() => tensor([[1, 2], [3]])).toThrow(ShapeError);
     expect(() => tensor({ data: new Float64Array(5), shape: [2, 3] })).toThrow(/needs 6 scalars, data holds 5/);
-    expect(() => tensor([[1]], { dtype: 'float16' as never })).toThrow(DTypeError);
+    expect(() => tensor([[1]], { dtype: 'bfloat16' as never })).toThrow(DTypeError);
     expect(() => tensor([[new Complex(1, 1)]], { dtype: 'float64' })).toThrow(DTypeError);
     expect(() => tensor([['a']] as never)).toThrow(DTypeError);
   });

@@ -168,7 +168,7 @@ const T: Record<string, Entry> = {
     valid: () => [[true, false], tensor([1, 2], { dtype: 'int32' }), 1], tensorsAt: [0, 1, 2],
     scalars: [[2, [1, 2, 3]], [2, tensor({ data: new Uint32Array(1), shape: [1] })], [2, 2 ** 40]] },
   cast: { who: 'cast', call: (x, d) => lapis.cast(x as never, d as never), valid: () => [[1, 2], 'int32'], tensorsAt: [0],
-    scalars: [[1, 'float16'], [1, null], [0, tensor([1], { dtype: 'complex64' })]] },
+    scalars: [[1, 'bfloat16'], [1, null], [0, tensor([1], { dtype: 'complex64' })]] },
   // another helper's addition of this round (issue 10 item 8): same options as solveTriangular
   ...('solveTriangularEx' in L ? {
     'linalg.solveTriangularEx': {

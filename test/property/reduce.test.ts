@@ -10,7 +10,7 @@ import {
   sum, mean, prod, max, min, any, all, argmax, argmin, maxWithIndices, minWithIndices, Tensor, tensor,
   ArgumentError, DTypeError, ShapeError, type DType,
 } from '../../src/index.js';
-import { DTYPES, isComplex, scalarsPerElement, storageCtor } from '../../src/core/dtype.js';
+import { NATIVE_DTYPES as DTYPES, isComplex, scalarsPerElement, storageCtor } from '../../src/core/dtype.js';
 
 type Op = 'sum' | 'prod' | 'max' | 'min' | 'any' | 'all';
 const FNS = { sum, prod, max, min, any, all } as const;

@@ -5,7 +5,8 @@
 //   where(cond, a, b, layout) → cond ? a : b        (registered per a's dtype)
 // Ops travel to the addon as small integer codes: the tables below, in the order of the
 // enums in native/include/lapis/elementwise.hpp (test/property/elementwise.test.ts checks them).
-import { DTYPES, dtypeCode, type AnyStorage, type DType } from '../../core/dtype.js';
+import { DTYPES, NATIVE_DTYPES, dtypeCode, type AnyStorage, type DType } from '../../core/dtype.js';
+import { castCpu } from '../../core/create.js';
 import { Tensor } from '../../core/tensor.js';
 import type { ElementwiseLayout, ElementwiseLayoutN } from '../../core/broadcast.js';
 import { binaryOutDtype, unaryOutDtype, type BinaryOp, type UnaryOp } from '../ops.js';
@@ -30,6 +31,7 @@ function data(t: Tensor): AnyStorage {
 
 function cast(x: Tensor, to: DType): Tensor {
   if (x.dtype === to) return x;
+  if (x.dtype === 'float16' || to === 'float16') return castCpu(x, to); // the addon holds no halves: src/core/half.ts
   const out = Tensor.uninit(to, x.shape);
   if (x.size > 0) native().cast({ from: dtypeCode(x.dtype), to: dtypeCode(to), x: data(x), out: data(out) });
   return out;
@@ -63,7 +65,7 @@ function where(cond: Tensor<'bool'>, a: Tensor, b: Tensor, L: ElementwiseLayoutN
 
 export function registerElementwiseCpu(): void {
   register('cast', DTYPES, 'cpu', cast);
-  register('unary', DTYPES, 'cpu', unary);
-  register('binary', DTYPES, 'cpu', binary);
-  register('where', DTYPES, 'cpu', where);
+  register('unary', NATIVE_DTYPES, 'cpu', unary);
+  register('binary', NATIVE_DTYPES, 'cpu', binary);
+  register('where', NATIVE_DTYPES, 'cpu', where);
 }

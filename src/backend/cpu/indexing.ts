@@ -1,6 +1,6 @@
 // CPU entries of the shape and indexing ops (src/backend/ops.ts: stridedCopy, triangle,
 // concat, take, put) over the native kernels (native/src/indexing/), every dtype.
-import { DTYPES, dtypeCode } from '../../core/dtype.js';
+import { NATIVE_DTYPES, dtypeCode } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { sizeOf } from '../../core/shape.js';
 import type { StridedView } from '../ops.js';
@@ -52,9 +52,9 @@ function put(x: Tensor, index: Tensor<'int32'>, values: Tensor, accumulate: bool
 }
 
 export function registerIndexingCpu(): void {
-  register('stridedCopy', DTYPES, 'cpu', stridedCopy);
-  register('triangle', DTYPES, 'cpu', triangle);
-  register('concat', DTYPES, 'cpu', concat);
-  register('take', DTYPES, 'cpu', take);
-  register('put', DTYPES, 'cpu', put);
+  register('stridedCopy', NATIVE_DTYPES, 'cpu', stridedCopy);
+  register('triangle', NATIVE_DTYPES, 'cpu', triangle);
+  register('concat', NATIVE_DTYPES, 'cpu', concat);
+  register('take', NATIVE_DTYPES, 'cpu', take);
+  register('put', NATIVE_DTYPES, 'cpu', put);
 }

@@ -4,7 +4,7 @@
 // The native kernels reduce one dim of x seen as (outer, n, inner); here the reduced dims are
 // merged with their reduced neighbours (size-1 dims dropped), and groups that stay apart
 // after merging are reduced one at a time, innermost first.
-import { DTYPES, dtypeCode, type AnyStorage, type DType } from '../../core/dtype.js';
+import { NATIVE_DTYPES, dtypeCode, type AnyStorage, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
 import { reduceOutDtype, type ReduceOp } from '../ops.js';
 import { register } from '../registry.js';
@@ -86,6 +86,6 @@ function argReduce(x: Tensor, op: 'max' | 'min', dim: number, keepDims: boolean)
 }
 
 export function registerReduceCpu(): void {
-  register('reduce', DTYPES, 'cpu', reduce);
-  register('argReduce', DTYPES.filter((d) => d !== 'complex64' && d !== 'complex128'), 'cpu', argReduce);
+  register('reduce', NATIVE_DTYPES, 'cpu', reduce);
+  register('argReduce', NATIVE_DTYPES.filter((d) => d !== 'complex64' && d !== 'complex128'), 'cpu', argReduce);
 }

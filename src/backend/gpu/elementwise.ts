@@ -367,9 +367,56 @@ function checkBinary(op: BinaryOp, d: GpuDType): void {
   }
 }
 
+type HalfCastDecl = ProgramDecl & { inputs: { x: 'u32' }; outputs: { out: 'u32' }; uniforms: { count: 'u32'; words: 'u32' } };
+
+/** The float16 ↔ float32 cast (shaders/elementwise/cast_f16.wgsl): toHalf, float32 → float16. */
+export function castHalfProgram(toHalf: boolean): GpuProgram<HalfCastDecl> {
+  const entry = toHalf ? 'cast_f16_f32' : 'cast_f32_f16';
+  return cachedProgram(`elementwise|${entry}`, () => ({
+    name: 'elementwise.cast', key: `${entry}|wg${EW_WG}x${EW_PER}`, entryPoint: entry, workgroupSize: [EW_WG, 1, 1],
+    decl: { inputs: { x: 'u32' }, outputs: { out: 'u32' }, uniforms: { count: 'u32', words: 'u32' } } as HalfCastDecl,
+    body: () => loadShader('elementwise/cast_f16.wgsl', { TO_HALF: toHalf, WG: EW_WG, PER: EW_PER, ENTRY: entry }),
+  }));
+}
+
+/** Records x (float32) → float16 or x (float16) → float32 into a new tensor. */
+function castHalf(x: Tensor, toHalf: boolean, who: string): Tensor {
+  const n = x.size;
+  check32(n, who);
+  const out = emptyGpu(toHalf ? 'float16' : 'float32', x.shape, who);
+  const words = Math.ceil(n / 2);
+  if (n > 0) {
+    runProgram(castHalfProgram(toHalf), {
+      inputs: { x: x.gpuStorage() }, outputs: { out: out.gpuStorage() },
+      uniforms: { count: n, words }, workgroups: Math.ceil(words / (EW_WG * EW_PER)),
+    });
+  }
+  return out;
+}
+
+/**
+ * A cast with float16 on one side: float32 ↔ float16 in one kernel; any other dtype
+ * through float32 (exact: halves are float32 values, and integers beyond 2^24 overflow a
+ * half anyway, so float32 → float16 is the one rounding). The float32 middle is disposed
+ * once recorded (the pool keeps it until the submit).
+ */
+function castWithHalf(x: Tensor, to: DType, who: string): Tensor {
+  if (x.dtype === to) return x;
+  if (x.dtype === 'float16') {
+    const f = castHalf(x, false, who);
+    if (to === 'float32') return f;
+    try { return cast(f, to); } finally { f.dispose(); }
+  }
+  if (x.dtype === 'complex64') throw new DTypeError(`${who}: complex64 to float16 would drop the imaginary part (take real() first)`);
+  if (x.dtype === 'float32') return castHalf(x, true, who);
+  const f = cast(x, 'float32');
+  try { return castHalf(f, true, who); } finally { f.dispose(); }
+}
+
 function cast(x: Tensor, to: DType): Tensor {
   const who = 'cast';
   requireGpu(x, who, 'x');
+  if (x.dtype === 'float16' || to === 'float16') return castWithHalf(x, to, who);
   const src = asGpuDType(x.dtype, who, 'x');
   const dst = asGpuDType(to, who, 'the target');
   if (src === 'complex64' && dst !== 'complex64' && dst !== 'bool') {
@@ -419,7 +466,7 @@ function where(cond: Tensor<'bool'>, a: Tensor, b: Tensor, L: ElementwiseLayoutN
 }
 
 export function registerElementwiseGpu(): void {
-  register('cast', GPU_EW_DTYPES, 'gpu', cast);
+  register('cast', [...GPU_EW_DTYPES, 'float16'], 'gpu', cast);
   register('unary', GPU_EW_DTYPES, 'gpu', unary);
   register('binary', GPU_EW_DTYPES, 'gpu', binary);
   register('where', GPU_EW_DTYPES, 'gpu', where);

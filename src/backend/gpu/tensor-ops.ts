@@ -10,8 +10,8 @@ import { commandEncoder, recordedCommand, flush, checkErrors } from './queue.js'
 import type { GpuDType } from './preprocess.js';
 
 export const GPU_DTYPES: readonly GpuDType[] = ['float32', 'complex64', 'int32'];
-/** Every dtype a GPU tensor may have (no f64 in WGSL). */
-export const GPU_STORAGE_DTYPES: readonly DType[] = ['float32', 'complex64', 'int32', 'uint32', 'bool'];
+/** Every dtype a GPU tensor may have (no f64 in WGSL; float16 packed two per u32 word). */
+export const GPU_STORAGE_DTYPES: readonly DType[] = ['float16', 'float32', 'complex64', 'int32', 'uint32', 'bool'];
 
 /**
  * A new GPU tensor with uninitialised contents, for a kernel to write (backend use): its
@@ -21,12 +21,20 @@ export const GPU_STORAGE_DTYPES: readonly DType[] = ['float32', 'complex64', 'in
 export function emptyGpu<D extends DType>(dtype: D, shape: readonly number[], who: string): Tensor<D> {
   let n = 1;
   for (const d of shape) n *= d;
-  return Tensor.fromGpu(dtype, shape, allocStorage(n * gpuBytesPerElement(dtype), who, true));
+  return Tensor.fromGpu(dtype, shape, allocStorage(gpuByteLength(dtype, n), who, true));
 }
 
-/** Bytes per element in a GPU buffer: complex64 8; everything else 4 (bool is one u32 per element: WGSL has no 8-bit storage). */
+/**
+ * Bytes per element in a GPU buffer: complex64 8; everything else 4 (bool is one u32 per
+ * element: WGSL has no 8-bit storage). Not float16 (two per word): see `gpuByteLength`.
+ */
 export function gpuBytesPerElement(dtype: DType): 4 | 8 {
   return dtype === 'complex64' ? 8 : 4;
+}
+
+/** Bytes of `n` elements in a GPU buffer: float16 two per u32 word (an odd count pads the last word), else n·gpuBytesPerElement. */
+export function gpuByteLength(dtype: DType, n: number): number {
+  return dtype === 'float16' ? Math.ceil(n / 2) * 4 : n * gpuBytesPerElement(dtype);
 }
 
 /** Throws unless `t` lives on the GPU (backend entries take tensors as given). */
@@ -38,7 +46,9 @@ function upload(t: Tensor): Tensor {
   const who = 'to';
   const device = gpuDevice(who);
   const host = t.dataSync();
-  const src = t.dtype === 'bool' ? Uint32Array.from(host) : host;
+  // bool widens to one u32 per element; float16 pads an odd count to a whole word (writeBuffer copies 4-byte multiples)
+  const src = t.dtype === 'bool' ? Uint32Array.from(host)
+    : t.dtype === 'float16' && host.length % 2 === 1 ? padHalves(host as Uint16Array) : host;
   const out = Tensor.fromGpu(t.dtype, t.shape, allocStorage(src.byteLength, who));
   if (src.byteLength > 0) {
     // The buffer just left the pool, so no unsubmitted command reads it: a queue write
@@ -48,12 +58,18 @@ function upload(t: Tensor): Tensor {
   return out;
 }
 
-async function download(t: Tensor): Promise<Float32Array | Int32Array | Uint32Array | Uint8Array> {
+function padHalves(h: Uint16Array): Uint16Array {
+  const p = new Uint16Array(h.length + 1);
+  p.set(h);
+  return p;
+}
+
+async function download(t: Tensor): Promise<Float32Array | Int32Array | Uint32Array | Uint8Array | Uint16Array> {
   const who = 'data';
   const device = gpuDevice(who);
   const s = t.gpuStorage();
-  const bytes = t.size * gpuBytesPerElement(t.dtype);
-  const out = t.dtype === 'int32' ? new Int32Array(bytes / 4)
+  const bytes = t.dtype === 'float16' ? t.size * 2 : t.size * gpuBytesPerElement(t.dtype);
+  const out = t.dtype === 'float16' ? new Uint16Array(t.size) : t.dtype === 'int32' ? new Int32Array(bytes / 4)
     : t.dtype === 'uint32' || t.dtype === 'bool' ? new Uint32Array(bytes / 4) : new Float32Array(bytes / 4);
   if (bytes === 0) return t.dtype === 'bool' ? new Uint8Array(0) : out;
   const staging = device.createBuffer({ size: Math.ceil(bytes / 4) * 4, usage: 0x01 | 0x08 /* MAP_READ | COPY_DST */ });
