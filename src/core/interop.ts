@@ -8,6 +8,7 @@ import { show } from './options.js';
 import { sizeOf, checkShape } from './shape.js';
 import { asTensor, type TensorLike } from './create.js';
 import { isComplexLike } from '../complex/complex.js';
+import { halfToFloat64 } from './half.js';
 
 /** The typed arrays `tensor()` takes as values (BigInt arrays and DataView are refused). */
 export type NumericTypedArray =
@@ -227,7 +228,7 @@ export function toMlMatrix<M extends { set(row: number, column: number, value: n
   if (x.device !== 'cpu') throw new DeviceError(`${who}: t lives on the GPU; read it first with \`await t.toAsync('cpu')\``);
   if (isComplex(x.dtype)) throw new DTypeError(`${who}: t is ${x.dtype}; ml-matrix holds real numbers only`);
   const shape = x.shape;
-  const data = x.dataSync();
+  const data = x.dtype === 'float16' ? halfToFloat64(x.dataSync() as Uint16Array) : x.dataSync(); // float16 storage is bits
   if (shape.length > 2) throw new ShapeError(`${who}: t is ${fmtShape(shape)}; an ml-matrix Matrix has 2 dims`);
   const rows = shape.length === 2 ? shape[0] : 1;
   const cols = shape.length === 2 ? shape[1] : shape.length === 1 ? shape[0] : 1;

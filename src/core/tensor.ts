@@ -126,7 +126,10 @@ export class Tensor<D extends DType = DType> {
     }
   }
 
-  /** The CPU storage itself (no copy). Throws for GPU tensors: use `await data()`. */
+  /**
+   * The CPU storage itself (no copy). Throws for GPU tensors: use `await data()`.
+   * float16: the Uint16Array of IEEE binary16 bits (`fromHalfBits` in src/core/half.ts reads them).
+   */
   dataSync(): Storage<D> {
     this.alive('dataSync');
     if (this.device !== 'cpu') {
@@ -135,7 +138,7 @@ export class Tensor<D extends DType = DType> {
     return this._cpu!;
   }
 
-  /** The data on the host, from any device. For GPU tensors this is a copy. */
+  /** The data on the host, from any device. For GPU tensors this is a copy. float16: the bits, as `dataSync`. */
   async data(): Promise<Storage<D>> {
     this.alive('data');
     if (this._check) {

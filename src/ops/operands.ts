@@ -5,6 +5,7 @@ import { type DType, type Device, categoryOf, isComplex, resultType, resultTypeW
 import { ArgumentError, DTypeError, DeviceError } from '../core/errors.js';
 import { asTensor, type TensorLike } from '../core/create.js';
 import { Tensor } from '../core/tensor.js';
+import { toHalfBits } from '../core/half.js';
 import { isComplexLike, type ComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
 
@@ -47,7 +48,7 @@ export function scalarTensor(v: JsScalar, d: DType, device: Device, who: string,
       throw new ArgumentError(`${who}: ${name} is ${v}, outside uint32's range [0, 2^32 - 1]`);
     }
     if (d === 'bool') s[0] = v !== 0 ? 1 : 0;
-    else s[0] = v;
+    else s[0] = d === 'float16' ? toHalfBits(v) : v; // float16 storage is bits
   } else if (d === 'bool') {
     s[0] = v.re !== 0 || v.im !== 0 ? 1 : 0;
   } else {

@@ -3,7 +3,7 @@
 // halves, found by search over their exact values), every bit pattern, ties to even at
 // the boundaries; creation, reading, printing and cast on the CPU; linalg refuses it.
 import { describe, expect, it } from 'vitest';
-import { Tensor, tensor, zeros, eye, randn, cast, DTypeError, linalg, add } from '../../src/index.js';
+import { Tensor, tensor, zeros, eye, randn, cast, DTypeError, linalg, add, mul, toMlMatrix } from '../../src/index.js';
 import {
   toHalfBits, fromHalfBits, float32BitsToHalf, halfToFloat32Bits, halfFromFloat32, halfToFloat32,
   halfFromNumbers, halfToFloat64, HALF_MAX, HALF_MIN_NORMAL, HALF_MIN_SUBNORMAL,
@@ -230,6 +230,15 @@ describe('float16 dtype', () => {
     expect(`${tensor([0.1], { dtype: 'float16' })}`).toBe('tensor([0.1000], dtype=float16)');
   });
 
+  it('other readers see values: toMlMatrix', () => {
+    class M {
+      v: number[][];
+      constructor(r: number, c: number) { this.v = Array.from({ length: r }, () => new Array<number>(c).fill(0)); }
+      set(i: number, j: number, x: number) { this.v[i][j] = x; }
+    }
+    expect(toMlMatrix(tensor([[1.5, -2], [0.1, 4]], { dtype: 'float16' }), M).v).toEqual([[1.5, -2], [fromHalfBits(toHalfBits(0.1)), 4]]);
+  });
+
   it('cast to and from every dtype on the CPU', () => {
     const x = tensor([0.1, -2.75, 70000, 1e-7, NaN, -0], { dtype: 'float64' });
     const h = cast(x, 'float16');
@@ -260,6 +269,7 @@ describe('float16 dtype', () => {
     expect(() => linalg.solve(A, A)).toThrow(/^solve: float16 is a storage dtype .*cast the input to float32 first/);
     expect(() => linalg.inv(A)).toThrow(/inv: float16 is a storage dtype/);
     expect(() => add(A, A)).toThrow(/add: float16 is a storage dtype/);
+    expect(() => mul(A, 1.5)).toThrow(/mul: float16 is a storage dtype/);
     // mixed with a computing dtype it promotes (torch's rule) and computes there
     expect(linalg.solve(A, tensor([[2, 1], [1, 3]], { dtype: 'float32' })).dtype).toBe('float32');
     // the way out works

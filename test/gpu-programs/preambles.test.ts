@@ -29,7 +29,7 @@ import { detProgram, permProgram, permuteProgram, markProgram, unpackProgram } f
 import {
   luPanelProgram, laswpGatherProgram, laswpSeqProgram, luTrsmProgram, luStatusProgram,
 } from '../../src/backend/gpu/lu_blocked.js';
-import { elementwiseProgram } from '../../src/backend/gpu/elementwise.js';
+import { elementwiseProgram, castHalfProgram } from '../../src/backend/gpu/elementwise.js';
 import { gdnStepProgram, gdnStepBgProgram, gdnStepPlan } from '../../src/backend/gpu/gdn_step.js';
 import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 
@@ -158,6 +158,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('elementwise unary exp c64 flat', elementwiseProgram('unary', 'exp', 'complex64', 'flat', '', 1));
   add('elementwise cast f32 to c64 vec', elementwiseProgram('cast', 'complex64', 'float32', 'vec', 'f'));
   add('elementwise cast c64 to bool flat', elementwiseProgram('cast', 'bool', 'complex64', 'flat'));
+  add('elementwise cast f32 to f16 (packed words)', castHalfProgram(true));
+  add('elementwise cast f16 to f32 (packed words)', castHalfProgram(false));
   add('elementwise where f32 vec cond splat', elementwiseProgram('where', '', 'float32', 'vec', 'sff'));
   add('elementwise where c64 strided', elementwiseProgram('where', '', 'complex64', 'strided'));
   for (const dt of ['float32', 'float16'] as const) {

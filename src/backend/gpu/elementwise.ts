@@ -1,6 +1,7 @@
 // GPU entries of the tensor API's elementwise ops (shaders/elementwise): cast, unary,
 // binary, where for float32, complex64, int32, uint32 and bool (one u32 per element).
-// Same registry ops and semantics as the CPU entries (src/backend/ops.ts).
+// Same registry ops and semantics as the CPU entries (src/backend/ops.ts). cast also
+// takes float16 on either side (two halves per u32 word: elementwise/cast_f16.wgsl).
 //
 // One dispatch per op, one kernel per (op, dtypes, path), compiled on first use:
 //   vec      every operand is the whole output (same shape) or one element (a scalar),

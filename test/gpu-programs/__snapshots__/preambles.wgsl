@@ -3897,6 +3897,26 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
+// ---- elementwise cast f32 to f16 (packed words): elementwise.cast → cast_f16_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  words: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- elementwise cast f16 to f32 (packed words): elementwise.cast → cast_f32_f16
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  words: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- elementwise where f32 vec cond splat: elementwise.where → where_f32_vec_sff
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
