@@ -14,6 +14,7 @@ import { registerSvdGpu } from './svd.js';
 import { registerNormGpu } from './norm.js';
 import { registerPinvGpu } from './pinv.js';
 import { registerLstsqGpu } from './lstsq.js';
+import { registerGdnBackwardGpu } from './gdn_backward.js';
 import { registerGdnStepGpu } from './gdn_step.js';
 
 export function registerGpu(): void {
@@ -32,5 +33,6 @@ export function registerGpu(): void {
   registerNormGpu();
   registerPinvGpu();
   registerLstsqGpu();
+  registerGdnBackwardGpu();
   registerGdnStepGpu();
 }

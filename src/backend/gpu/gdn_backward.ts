@@ -1,0 +1,519 @@
+// The Gated DeltaNet backward on the GPU (registry op gdnBackward, float32 and float16
+// storage): the forward's stages recomputed (gdn_wy.ts with T kept, gdn_state.ts), then the
+// backward of the chunked WY form stage by stage (docs/gdn.md "Backward"; the structure of
+// flash-linear-attention's chunk_gated_delta_rule_bwd):
+//   per chunk in parallel:  QK = Q·Kᵀ, KK = K·Kᵀ;  dVn_local = scale·(QK ⊙ M)ᵀ·dO;  dhq = scale·(ΓQ)ᵀ·dO
+//   reverse pass:           dhE_c = dh;  dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh;  dh ← Γ_L·dh + dhq − Wᵀ·dVt
+//   per chunk in parallel:  X = Tᵀ·dVt (dv = β ⊙ X);  P = dO·Vnᵀ, dA = −X·Vnᵀ;  Q·h, K·h, K·dhE;
+//                           dγ, dβ (→ dg by a reverse cumulative sum), Pm = scale·P ⊙ M, Bs = B + Bᵀ;
+//                           dQ = scale·diag(Γ)·dO·hᵀ + Pm·K;
+//                           dK = diag(Γ_L/Γ)·Vn·dhEᵀ − diag(βΓ)·X·hᵀ + Pmᵀ·Q + Bs·K
+//   per token: dq, dk summed over the value heads of each key head, through the L2 norm.
+// (dA = −Tᵀ·dT·Tᵀ with dT = dW·(βΓK)ᵀ + dU·(βV)ᵀ collapses to −X·Vnᵀ since (I + A)·Vn = βV − βΓK·h.)
+// Every product is one template kernel (shaders/gdn/bwd_mm.wgsl) with generated loaders; at
+// most 8 storage bindings per kernel (WebGPU's default limit), so the scratch arrays are few
+// and shared between stages. One submission, no host reads.
+import { Tensor, type GpuStorage } from '../../core/tensor.js';
+import { ArgumentError } from '../../core/errors.js';
+import type { GdnInputs, GdnPlan } from '../ops.js';
+import { register } from '../registry.js';
+import { cachedProgram, runProgram, type ProgramDecl, type StorageType } from './program.js';
+import { loadShader } from './preprocess.js';
+import { emptyGpu } from './tensor-ops.js';
+import { allocStorage, bufferOf } from './pool.js';
+import { gpuDevice, gpuLimits, type GpuLimits } from './device.js';
+import { checkIndexRange } from './small.js';
+import { gdnChunkTable, type GdnChunkTable, type GdnStates, type GdnWy } from './gdn_chunks.js';
+import { gdnWyGpu } from './gdn_wy.js';
+import { gdnStatePassGpu } from './gdn_state.js';
+
+const UNIFORMS = {
+  nwork: 'u32', nlin: 'u32', nct: 'u32', nrt: 'u32', hvn: 'u32', grp: 'u32', dk: 'u32', dv: 'u32', cs: 'u32', tab0: 'u32',
+  qsb: 'u32', qst: 'u32', qsh: 'u32', vsb: 'u32', vst: 'u32', vsh: 'u32', gsb: 'u32', gst: 'u32', gsh: 'u32',
+  scale: 'f32', nanbits: 'u32', nvt: 'u32', count: 'u32', slot: 'u32', hoff: 'u32', flag: 'u32',
+} as const;
+type Uniforms = { [K in keyof typeof UNIFORMS]: number };
+
+/** Tile sizes of the backward (program-key parameters). */
+export interface GdnBwdTiles {
+  /** K-depth of the product kernels' workgroup tiles (16 or 32). */
+  KT: number;
+  /** dv columns per workgroup of the reverse pass. */
+  BV: number;
+}
+
+const RT = 64, NT = 64;
+
+function mmBytes(KT: number): number {
+  return (RT * KT + KT * NT + 128) * 4;
+}
+
+function stateBytes(dk: number, BV: number): number {
+  const RPS = 256 / BV;
+  return (Math.ceil(dk / RPS) * RPS * BV + 64 * BV + 256) * 4;
+}
+
+/** The largest tiles that fit the device's workgroup memory (WebGPU's default 16 KiB: KT 16, BV 8 at dk = 128). */
+export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize'>, over: Partial<GdnBwdTiles> = {}): GdnBwdTiles {
+  const mem = limits.maxComputeWorkgroupStorageSize;
+  const KT = over.KT ?? (mmBytes(32) <= mem ? 32 : 16);
+  let BV = over.BV ?? 16;
+  if (over.BV === undefined) {
+    while (BV > 1 && (stateBytes(dk, BV) > mem || BV / 2 >= dv)) BV /= 2;
+  }
+  return { KT, BV };
+}
+
+// ---------------------------------------------------------------- loaders and programs
+
+type Src = 'f32' | 'f16';
+/** A loader `name(i, d)` of row i (0 past the chunk's length) from `binding` at `index`. */
+function loader(name: string, binding: string, src: Src, index: string, twoArgs = true): string {
+  const ld = src === 'f16' ? `unpack2x16float(${binding}[x >> 1u])[x & 1u]` : `${binding}[x]`;
+  return `fn ${name}(i: u32${twoArgs ? ', d: u32' : ''}) -> f32 {\n  if (i >= ch.w) { return 0.0; }\n  let x = ${index};\n  return ${ld};\n}`;
+}
+const LD = {
+  q: (s: Src, b = 'Qs', n = 'ldq') => loader(n, b, s, 'qk_at(i, d)'),
+  k: (s: Src, b = 'Ks', n = 'ldk') => loader(n, b, s, 'qk_at(i, d)'),
+  v: (s: Src) => loader('ldv', 'Vs', s, 'v_at(i, d)'),
+  dO: (s: Src) => loader('lddo', 'dO', s, 'v_at(i, d)'),
+  b: (s: Src) => loader('ldb', 'beta', s, 'g_at(i)', false),
+};
+const bind = (s: Src): StorageType => (s === 'f16' ? 'u32' : 'f32');
+
+interface MmSpec {
+  name: string;
+  /** Row count (WGSL expression) and column count. */
+  rows: string;
+  cols: string;
+  segs: Array<{ klen: string; a: string; b: string }>;
+  epi: string;
+  loaders: string[];
+  inputs: Record<string, StorageType>;
+  outputs: Record<string, StorageType>;
+}
+
+function mmProgram(spec: MmSpec, key: string, KT: number) {
+  const RM = RT / 16, RN = NT / 16;
+  const fullKey = `${key},KT=${KT}`;
+  return cachedProgram(`${spec.name}|${fullKey}`, () => {
+    const segments = spec.segs.map((s, n) => `
+  for (var k0 = 0u; k0 < ${s.klen}; k0 += ${KT}u) {
+    for (var e = lid; e < ${RT * KT}u; e += 256u) {
+      let r = e / ${KT}u;
+      let k = k0 + e % ${KT}u;
+      let i = row0 + r;
+      var v = 0.0;
+      if (k < ${s.klen} && i < ${spec.rows}) { v = a${n}(i, k); }
+      As[(e % ${KT}u) * ${RT}u + r] = v;
+    }
+    for (var e = lid; e < ${KT * NT}u; e += 256u) {
+      let k = k0 + e / ${NT}u;
+      let j = col0 + e % ${NT}u;
+      var v = 0.0;
+      if (k < ${s.klen} && j < ${spec.cols}) { v = b${n}(k, j); }
+      Bs[e] = v;
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < ${KT}u; k++) {
+      for (var r = 0u; r < ${RM}u; r++) { av[r] = As[k * ${RT}u + ty + 16u * r]; }
+      for (var s = 0u; s < ${RN}u; s++) {
+        let bv = Bs[k * ${NT}u + tx + 16u * s];
+        for (var r = 0u; r < ${RM}u; r++) { acc[r * ${RN}u + s] = fma(av[r], bv, acc[r * ${RN}u + s]); }
+      }
+    }
+    workgroupBarrier();
+  }`).join('\n');
+    const funcs = [
+      ...spec.loaders,
+      ...spec.segs.flatMap((s, n) => [
+        `fn a${n}(i: u32, k: u32) -> f32 {\n${s.a}\n}`,
+        `fn b${n}(k: u32, j: u32) -> f32 {\n${s.b}\n}`,
+      ]),
+      `fn epi(i: u32, j: u32, v: f32) {\n${spec.epi}\n}`,
+    ].join('\n\n');
+    const defs = {
+      ASZ: RT * KT, BSZ: KT * NT, RT, NT, RM, RN, RMN: RM * RN, NROWS: spec.rows, NCOLS: spec.cols,
+      FUNCS: funcs, SEGMENTS: segments, ENTRY: spec.name,
+    };
+    return {
+      name: spec.name, key: fullKey, entryPoint: spec.name, workgroupSize: [256, 1, 1] as [number, number, number],
+      workgroupBytes: mmBytes(KT),
+      decl: { inputs: { ctab: 'u32' as StorageType, ...spec.inputs }, outputs: spec.outputs, uniforms: UNIFORMS } satisfies ProgramDecl,
+      body: () => loadShader('gdn/bwd_mm.wgsl', defs),
+    };
+  });
+}
+
+/** Element sources of a call: the q/k the products read (normalised f32 copies or the raw inputs) and the rest. */
+export interface GdnBwdSrc {
+  /** q/k as the products read them. */
+  qk: Src;
+  /** v, β, dO and the raw q/k. */
+  x: Src;
+}
+
+const MM_IN = (s: GdnBwdSrc) => ({ gcum: 'f32' as StorageType, beta: bind(s.x) });
+
+/** QK = Q·Kᵀ (which 0), KK = K·Kᵀ (which 1) → CC. */
+export function bwdQkProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_qk', rows: 'p.cs', cols: 'p.cs',
+    segs: [{ klen: 'p.dk', a: '  if (which == 0u) { return ldq(i, k); }\n  return ldk(i, k);', b: '  return ldk(j, k);' }],
+    epi: '  CC[which * p.nlin * p.cs * p.cs + ccx(i, j)] = v;',
+    loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
+    inputs: { ...MM_IN(s), Qs: bind(s.qk), Ks: bind(s.qk) }, outputs: { CC: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** dVn_local = scale·(QK ⊙ M)ᵀ·dO → CD1. */
+export function bwdDvlProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dvl', rows: 'p.cs', cols: 'p.dv',
+    segs: [{
+      klen: 'p.cs',
+      a: '  if (k < i || k >= ch.w) { return 0.0; }\n  return p.scale * CC[ccx(k, i)] * exp(gam[k] - gam[i]);',
+      b: '  return lddo(k, j);',
+    }],
+    epi: '  CD1[rc(i, j, p.dv)] = v;',
+    loaders: [LD.dO(s.x), LD.b(s.x)],
+    inputs: { ...MM_IN(s), CC: 'f32', dO: bind(s.x) }, outputs: { CD1: 'f32' },
+  }, `x=${s.x}`, KT);
+}
+
+/** dhq = scale·(ΓQ)ᵀ·dO (dk × dv per chunk) → DHE[c]. */
+export function bwdDhqProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dhq', rows: 'p.dk', cols: 'p.dv',
+    segs: [{ klen: 'p.cs', a: '  return p.scale * exp(gam[k]) * ldq(k, i);', b: '  return lddo(k, j);' }],
+    epi: '  DHE[sx(i, j)] = v;',
+    loaders: [LD.q(s.qk), LD.dO(s.x), LD.b(s.x)],
+    inputs: { ...MM_IN(s), Qs: bind(s.qk), dO: bind(s.x) }, outputs: { DHE: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** Q·h (which 0), K·h (1), K·dhE (2) → QKH. */
+export function bwdQkhProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_qkh', rows: 'p.cs', cols: 'p.dv',
+    segs: [{
+      klen: 'p.dk', a: '  if (which == 0u) { return ldq(i, k); }\n  return ldk(i, k);',
+      b: '  if (which == 2u) { return DHE[sx(k, j)]; }\n  return hs[sx(k, j)];',
+    }],
+    epi: '  QKH[which * p.nlin * p.cs * p.dv + rc(i, j, p.dv)] = v;',
+    loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
+    inputs: { ...MM_IN(s), Qs: bind(s.qk), Ks: bind(s.qk), hs: 'f32', DHE: 'f32' }, outputs: { QKH: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** X = Tᵀ·dVt in place in CD2, and dv = β ⊙ X (float32, v's layout; NaN where status ≠ 0). */
+export function bwdXProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_x', rows: 'p.cs', cols: 'p.dv',
+    segs: [{
+      klen: 'p.cs', a: '  if (i >= ch.w || k >= ch.w) { return 0.0; }\n  return Tm[ccx(k, i)];', b: '  return CD2[rc(k, j, p.dv)];',
+    }],
+    epi: '  CD2[rc(i, j, p.dv)] = v;\n  if (i < ch.w) { DV[v_at(i, j)] = select(bet[i] * v, nanf(), status[ch.x * p.hvn + hv] != 0); }',
+    loaders: [LD.b(s.x)],
+    inputs: { ...MM_IN(s), Tm: 'f32', status: 'i32' }, outputs: { CD2: 'f32', DV: 'f32' },
+  }, `x=${s.x}`, KT);
+}
+
+/** P = dO·Vnᵀ (which 0), dA = −X·Vnᵀ (which 1) → CC2. */
+export function bwdPdaProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_pda', rows: 'p.cs', cols: 'p.cs',
+    segs: [{
+      klen: 'p.dv',
+      a: '  if (which == 0u) { return lddo(i, k); }\n  if (i >= ch.w) { return 0.0; }\n  return -CD2[rc(i, k, p.dv)];',
+      b: '  if (j >= ch.w) { return 0.0; }\n  return vn[rc(j, k, p.dv)];',
+    }],
+    epi: '  CC2[which * p.nlin * p.cs * p.cs + ccx(i, j)] = v;',
+    loaders: [LD.dO(s.x), LD.b(s.x)],
+    inputs: { ...MM_IN(s), dO: bind(s.x), CD2: 'f32', vn: 'f32' }, outputs: { CC2: 'f32' },
+  }, `x=${s.x}`, KT);
+}
+
+/** dQ per value head = scale·diag(Γ)·dO·hᵀ + Pm·K → DQS. */
+export function bwdDqProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dq', rows: 'p.cs', cols: 'p.dk',
+    segs: [
+      { klen: 'p.dv', a: '  return p.scale * exp(gam[i]) * lddo(i, k);', b: '  return hs[sx(j, k)];' },
+      { klen: 'p.cs', a: '  return PMBS[ccx(i, k)];', b: '  return ldk(k, j);' },
+    ],
+    epi: '  DQS[rc(i, j, p.dk)] = v;',
+    loaders: [LD.k(s.qk), LD.dO(s.x), LD.b(s.x)],
+    inputs: { ...MM_IN(s), dO: bind(s.x), hs: 'f32', PMBS: 'f32', Ks: bind(s.qk) }, outputs: { DQS: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** dK per value head, state part: diag(Γ_L/Γ)·Vn·dhEᵀ − diag(βΓ)·X·hᵀ → DKS. */
+export function bwdDk1Program(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dk1', rows: 'p.cs', cols: 'p.dk',
+    segs: [
+      {
+        klen: 'p.dv', a: '  if (i >= ch.w) { return 0.0; }\n  return exp(gam[ch.w - 1u] - gam[i]) * vn[rc(i, k, p.dv)];',
+        b: '  return DHE[sx(j, k)];',
+      },
+      { klen: 'p.dv', a: '  return -bet[i] * exp(gam[i]) * CD2[rc(i, k, p.dv)];', b: '  return hs[sx(j, k)];' },
+    ],
+    epi: '  DKS[rc(i, j, p.dk)] = v;',
+    loaders: [LD.b(s.x)],
+    inputs: { ...MM_IN(s), vn: 'f32', DHE: 'f32', CD2: 'f32', hs: 'f32' }, outputs: { DKS: 'f32' },
+  }, `x=${s.x}`, KT);
+}
+
+/** dK per value head, intra-chunk part: + Pmᵀ·Q + Bs·K, added to DKS. */
+export function bwdDk2Program(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dk2', rows: 'p.cs', cols: 'p.dk',
+    segs: [
+      { klen: 'p.cs', a: '  return PMBS[ccx(k, i)];', b: '  return ldq(k, j);' },
+      { klen: 'p.cs', a: '  return PMBS[p.nlin * p.cs * p.cs + ccx(i, k)];', b: '  return ldk(k, j);' },
+    ],
+    epi: '  let x = rc(i, j, p.dk);\n  DKS[x] = DKS[x] + v;',
+    loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
+    inputs: { ...MM_IN(s), PMBS: 'f32', Qs: bind(s.qk), Ks: bind(s.qk) }, outputs: { DKS: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** The reverse pass (shaders/gdn/bwd_state.wgsl) for dk and BV columns. */
+export function bwdStateProgram(s: GdnBwdSrc, dk: number, BV: number) {
+  const RPS = 256 / BV, MR = Math.max(1, Math.ceil(dk / RPS));
+  const key = `qk=${s.qk},MR=${MR},BV=${BV}`;
+  return cachedProgram(`gdn_bwd_state|${key}`, () => ({
+    name: 'gdn_bwd_state', key, entryPoint: 'gdn_bwd_state', workgroupSize: [256, 1, 1] as [number, number, number],
+    workgroupBytes: (MR * RPS * BV + 64 * BV + 256) * 4,
+    decl: {
+      inputs: { ctab: 'u32', gcum: 'f32', Ks: bind(s.qk), Wm: 'f32', hs: 'f32', CD1: 'f32' },
+      outputs: { CD2: 'f32', DHE: 'f32' }, uniforms: UNIFORMS,
+    } as const,
+    body: () => loadShader('gdn/bwd_state.wgsl', { BV, RPS, MR, SDH: MR * RPS * BV, SDV: 64 * BV, FUNCS: LD.k(s.qk) }),
+  }));
+}
+
+/** Per-row dv reductions (shaders/gdn/bwd_rows.wgsl). */
+export function bwdRowsProgram(s: GdnBwdSrc) {
+  const key = `x=${s.x}`;
+  return cachedProgram(`gdn_bwd_rows|${key}`, () => ({
+    name: 'gdn_bwd_rows', key, entryPoint: 'gdn_bwd_rows', workgroupSize: [256, 1, 1] as [number, number, number],
+    workgroupBytes: 256 * 16,
+    decl: {
+      inputs: { ctab: 'u32', gcum: 'f32', QKH: 'f32', dO: bind(s.x), CD2: 'f32', vn: 'f32', Vs: bind(s.x) },
+      outputs: { RW: 'f32' }, uniforms: UNIFORMS,
+    } as const,
+    body: () => loadShader('gdn/bwd_rows.wgsl', { FUNCS: [LD.dO(s.x), LD.v(s.x)].join('\n') }),
+  }));
+}
+
+/** The C×C step and the per-row dγ, dβ (shaders/gdn/bwd_ccfin.wgsl). */
+export function bwdCcfinProgram(s: GdnBwdSrc) {
+  const key = `x=${s.x}`;
+  return cachedProgram(`gdn_bwd_ccfin|${key}`, () => ({
+    name: 'gdn_bwd_ccfin', key, entryPoint: 'gdn_bwd_ccfin', workgroupSize: [256, 1, 1] as [number, number, number],
+    workgroupBytes: 5 * 64 * 4,
+    decl: {
+      inputs: { ctab: 'u32', gcum: 'f32', beta: bind(s.x), CC: 'f32', CC2: 'f32', DHE: 'f32' },
+      outputs: { RW: 'f32', PMBS: 'f32' }, uniforms: UNIFORMS,
+    } as const,
+    body: () => loadShader('gdn/bwd_ccfin.wgsl', { FUNCS: LD.b(s.x) }),
+  }));
+}
+
+/** dg and dβ in the gate layout (shaders/gdn/bwd_gate.wgsl). */
+export function bwdGateProgram() {
+  return cachedProgram('gdn_bwd_gate|', () => ({
+    name: 'gdn_bwd_gate', key: '', entryPoint: 'gdn_bwd_gate', workgroupSize: [64, 1, 1] as [number, number, number],
+    decl: { inputs: { ctab: 'u32', status: 'i32', RW: 'f32' }, outputs: { DB: 'f32', DG: 'f32' }, uniforms: UNIFORMS } as const,
+    body: () => loadShader('gdn/bwd_gate.wgsl', {}),
+  }));
+}
+
+/** dq, dk per key head through the L2 norm (shaders/gdn/bwd_qkout.wgsl). */
+export function bwdQkoutProgram(s: GdnBwdSrc) {
+  const key = `x=${s.x}`;
+  return cachedProgram(`gdn_bwd_qkout|${key}`, () => ({
+    name: 'gdn_bwd_qkout', key, entryPoint: 'gdn_bwd_qkout', workgroupSize: [256, 1, 1] as [number, number, number],
+    workgroupBytes: 256 * 16,
+    decl: {
+      inputs: { ctab: 'u32', status: 'i32', Qr: bind(s.x), Kr: bind(s.x), DQS: 'f32', DKS: 'f32' },
+      outputs: { DQ: 'f32', DK: 'f32' }, uniforms: UNIFORMS,
+    } as const,
+    body: () => loadShader('gdn/bwd_qkout.wgsl', { FUNCS: [LD.q(s.x, 'Qr', 'ldqr'), LD.k(s.x, 'Kr', 'ldkr')].join('\n') }),
+  }));
+}
+
+/** The elementwise steps (shaders/gdn/bwd_elem.wgsl). */
+export function bwdDfinProgram() {
+  return cachedProgram('gdn_bwd_dfin|', () => ({
+    name: 'gdn_bwd_dfin', key: '', entryPoint: 'gdn_bwd_dfin', workgroupSize: [256, 1, 1] as [number, number, number],
+    decl: { inputs: { dF: 'f32' }, outputs: { DHE: 'f32' }, uniforms: UNIFORMS } as const,
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: true, S0: false, ENTRY: 'gdn_bwd_dfin' }),
+  }));
+}
+
+export function bwdS0Program() {
+  return cachedProgram('gdn_bwd_s0|', () => ({
+    name: 'gdn_bwd_s0', key: '', entryPoint: 'gdn_bwd_s0', workgroupSize: [256, 1, 1] as [number, number, number],
+    decl: { inputs: { status: 'i32', DHE: 'f32' }, outputs: { dS0: 'f32' }, uniforms: UNIFORMS } as const,
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: true, ENTRY: 'gdn_bwd_s0' }),
+  }));
+}
+
+export function bwdPackProgram() {
+  return cachedProgram('gdn_bwd_pack|', () => ({
+    name: 'gdn_bwd_pack', key: '', entryPoint: 'gdn_bwd_pack', workgroupSize: [256, 1, 1] as [number, number, number],
+    decl: { inputs: { F: 'f32' }, outputs: { H: 'u32' }, uniforms: UNIFORMS } as const,
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: false, ENTRY: 'gdn_bwd_pack' }),
+  }));
+}
+
+/** Every program variant of a call shape (the preamble snapshot test lists them). */
+export function gdnBackwardPrograms(s: GdnBwdSrc, dk: number, t: GdnBwdTiles) {
+  return [
+    bwdQkProgram(s, t.KT), bwdDvlProgram(s, t.KT), bwdDhqProgram(s, t.KT), bwdQkhProgram(s, t.KT), bwdXProgram(s, t.KT),
+    bwdPdaProgram(s, t.KT), bwdDqProgram(s, t.KT), bwdDk1Program(s, t.KT), bwdDk2Program(s, t.KT), bwdStateProgram(s, dk, t.BV),
+    bwdRowsProgram(s), bwdCcfinProgram(s), bwdGateProgram(), bwdQkoutProgram(s), bwdDfinProgram(), bwdS0Program(), bwdPackProgram(),
+  ];
+}
+
+// ---------------------------------------------------------------- the call
+
+/** Element strides (batch, time, head) of a q/k, v or gate tensor (as src/gdn/plan.ts gdnStrides; backends don't import src/gdn). */
+function strides(plan: GdnPlan, heads: number, dim: number): { sB: number; sT: number; sH: number } {
+  const T = plan.time;
+  return plan.layout === 'bthd' ? { sB: T * heads * dim, sT: heads * dim, sH: dim } : { sB: heads * T * dim, sT: dim, sH: T * dim };
+}
+
+export interface GdnBackwardResult {
+  dq: Tensor; dk: Tensor; dv: Tensor; dbeta: Tensor; dg: Tensor; dInitialState: Tensor | null; status: Tensor<'int32'>;
+}
+
+/** An upload of a u32 array into a fresh buffer (not a pooled kernel output: a queue write must not race pending commands). */
+function uploadU32(a: Uint32Array, who: string): Tensor<'uint32'> {
+  const t = Tensor.fromGpu('uint32', [Math.max(1, a.length)], allocStorage(Math.max(1, a.length) * 4, who)) as Tensor<'uint32'>;
+  if (a.length > 0) gpuDevice(who).queue.writeBuffer(bufferOf(t.gpuStorage()), 0, a.buffer, a.byteOffset, a.byteLength);
+  return t;
+}
+
+/**
+ * The backward from the forward's stage outputs (wy with T, st): records every kernel. Takes
+ * ownership of nothing: the caller disposes wy/st. Exported for tests that build the stages
+ * themselves.
+ */
+export function gdnBackwardFromStages(
+  x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan, chunks: GdnChunkTable, wy: GdnWy, st: GdnStates,
+  who: string, tiles: Partial<GdnBwdTiles> = {},
+): Omit<GdnBackwardResult, 'status'> {
+  if (!wy.T) throw new ArgumentError(`${who}: the backward needs the WY stage's T (keepT)`);
+  const { seqs: N, vHeads: HV, heads: H, dk, dv, chunk: C } = plan;
+  const half = plan.dtype === 'float16';
+  const src: GdnBwdSrc = { qk: half && !plan.qkL2norm ? 'f16' : 'f32', x: half ? 'f16' : 'f32' };
+  const limits = gpuLimits(who);
+  const t = gdnBwdTiles(dk, dv, limits, tiles);
+  const count = chunks.count, nlin = count * HV;
+  const nvt = Math.ceil(dv / t.BV);
+  checkIndexRange(Math.max(2 * nlin * C * Math.max(C, dv, dk), (count + N) * HV * dk * dv + nlin * nvt,
+    plan.batch * plan.time * Math.max(H * dk, HV * dv)), who);
+  const sq = strides(plan, H, dk), sv = strides(plan, HV, dv), sg = strides(plan, HV, 1);
+  const u: Uniforms = {
+    nwork: 0, nlin, nct: 1, nrt: 1, hvn: HV, grp: HV / H, dk, dv, cs: C, tab0: N + 1,
+    qsb: sq.sB, qst: sq.sT, qsh: sq.sH, vsb: sv.sB, vst: sv.sT, vsh: sv.sH, gsb: sg.sB, gst: sg.sT, gsh: sg.sH,
+    scale: plan.scale, nanbits: 0x7fc00000, nvt, count, slot: count * HV * dk * dv, hoff: (count + N) * HV * dk * dv, flag: 0,
+  };
+  const ctabHost = new Uint32Array(N + 1 + 4 * count);
+  ctabHost.set(chunks.firstChunk);
+  ctabHost.set(chunks.host.subarray(0, 4 * count), N + 1);
+  const ctab = uploadU32(ctabHost, who);
+  const f32Out = (shape: readonly number[]) => emptyGpu('float32', shape, who);
+  // outputs in float32 (the final ones for float32; packed to halves for float16)
+  const DQ = f32Out(x.q.shape), DK = f32Out(x.k.shape), DV = f32Out(x.v.shape), DB = f32Out(x.beta.shape), DG = f32Out(x.g.shape);
+  const dS0 = x.initialState ? f32Out([N, HV, dk, dv]) : null;
+  // scratch
+  const DHE = f32Out([(count + N) * HV * dk * dv + Math.max(1, nlin * nvt)]);
+  const CD1 = f32Out([nlin, C, dv]), CD2 = f32Out([nlin, C, dv]);
+  const CC = f32Out([2, nlin, C, C]), CC2 = f32Out([2, nlin, C, C]), PMBS = f32Out([2, nlin, C, C]);
+  const QKH = f32Out([3, nlin, C, dv]), RW = f32Out([nlin, C, 8]);
+  const DQS = f32Out([nlin, C, dk]), DKS = f32Out([nlin, C, dk]);
+  const g = (tt: Tensor): GpuStorage => tt.gpuStorage();
+  const Qs = g(wy.qn ?? x.q), Ks = g(wy.kn ?? x.k);
+  const ct = g(ctab), gc = g(wy.gcum), be = g(x.beta), dOs = g(dO), status = g(wy.status);
+  const mmRun = (prog: ReturnType<typeof mmProgram>, inputs: Record<string, GpuStorage>, outputs: Record<string, GpuStorage>, ncols: number, nrows: number, which: number) => {
+    const nct = Math.ceil(ncols / NT), nrt = Math.ceil(nrows / RT);
+    const nwork = nlin * nct * nrt * which;
+    if (nwork === 0) return;
+    runProgram(prog, { inputs: { ctab: ct, ...inputs } as never, outputs: outputs as never, uniforms: { ...u, nwork, nct, nrt }, workgroups: nwork });
+  };
+  const elems = (n: number, extra: Partial<Uniforms> = {}) => ({ uniforms: { ...u, ...extra, nwork: n }, workgroups: Math.ceil(n / 256) });
+
+  // each sequence's dh at its end: dFinal or 0
+  const nstate = N * HV * dk * dv;
+  if (nstate > 0) {
+    runProgram(bwdDfinProgram(), { inputs: { dF: g(dFinal ?? DB) }, outputs: { DHE: g(DHE) }, ...elems(nstate, { flag: dFinal ? 1 : 0 }) });
+  }
+  if (count > 0) {
+    const KT = t.KT;
+    mmRun(bwdQkProgram(src, KT), { gcum: gc, beta: be, Qs, Ks }, { CC: g(CC) }, C, C, 2);
+    mmRun(bwdDvlProgram(src, KT), { gcum: gc, beta: be, CC: g(CC), dO: dOs }, { CD1: g(CD1) }, dv, C, 1);
+    mmRun(bwdDhqProgram(src, KT), { gcum: gc, beta: be, Qs, dO: dOs }, { DHE: g(DHE) }, dv, dk, 1);
+  }
+  if (N * HV > 0) {
+    const nwork = N * HV * nvt;
+    runProgram(bwdStateProgram(src, dk, t.BV), {
+      inputs: { ctab: ct, gcum: gc, Ks, Wm: g(wy.W), hs: g(st.h), CD1: g(CD1) }, outputs: { CD2: g(CD2), DHE: g(DHE) },
+      uniforms: { ...u, nwork }, workgroups: nwork,
+    });
+  }
+  if (count > 0) {
+    const KT = t.KT;
+    mmRun(bwdQkhProgram(src, KT), { gcum: gc, beta: be, Qs, Ks, hs: g(st.h), DHE: g(DHE) }, { QKH: g(QKH) }, dv, C, 3);
+    mmRun(bwdXProgram(src, KT), { gcum: gc, beta: be, Tm: g(wy.T), status }, { CD2: g(CD2), DV: g(DV) }, dv, C, 1);
+    mmRun(bwdPdaProgram(src, KT), { gcum: gc, beta: be, dO: dOs, CD2: g(CD2), vn: g(st.vn) }, { CC2: g(CC2) }, C, C, 2);
+    runProgram(bwdRowsProgram(src), {
+      inputs: { ctab: ct, gcum: gc, QKH: g(QKH), dO: dOs, CD2: g(CD2), vn: g(st.vn), Vs: g(x.v) }, outputs: { RW: g(RW) },
+      uniforms: { ...u, nwork: nlin }, workgroups: nlin,
+    });
+    runProgram(bwdCcfinProgram(src), {
+      inputs: { ctab: ct, gcum: gc, beta: be, CC: g(CC), CC2: g(CC2), DHE: g(DHE) }, outputs: { RW: g(RW), PMBS: g(PMBS) },
+      uniforms: { ...u, nwork: nlin }, workgroups: nlin,
+    });
+    runProgram(bwdGateProgram(), {
+      inputs: { ctab: ct, status, RW: g(RW) }, outputs: { DB: g(DB), DG: g(DG) }, uniforms: { ...u, nwork: nlin }, workgroups: nlin,
+    });
+    mmRun(bwdDqProgram(src, KT), { gcum: gc, beta: be, dO: dOs, hs: g(st.h), PMBS: g(PMBS), Ks }, { DQS: g(DQS) }, dk, C, 1);
+    mmRun(bwdDk1Program(src, KT), { gcum: gc, beta: be, vn: g(st.vn), DHE: g(DHE), CD2: g(CD2), hs: g(st.h) }, { DKS: g(DKS) }, dk, C, 1);
+    mmRun(bwdDk2Program(src, KT), { gcum: gc, beta: be, PMBS: g(PMBS), Qs, Ks }, { DKS: g(DKS) }, dk, C, 1);
+    runProgram(bwdQkoutProgram(src), {
+      inputs: { ctab: ct, status, Qr: g(x.q), Kr: g(x.k), DQS: g(DQS), DKS: g(DKS) }, outputs: { DQ: g(DQ), DK: g(DK) },
+      uniforms: { ...u, nwork: count * H, flag: plan.qkL2norm ? 1 : 0 }, workgroups: count * H,
+    });
+  }
+  if (dS0 && nstate > 0) runProgram(bwdS0Program(), { inputs: { status, DHE: g(DHE) }, outputs: { dS0: g(dS0) }, ...elems(nstate) });
+  for (const s of [ctab, DHE, CD1, CD2, CC, CC2, PMBS, QKH, RW, DQS, DKS]) s.dispose();
+  const out = (f: Tensor): Tensor => {
+    if (!half) return f;
+    const hOut = emptyGpu('float16', f.shape, who);
+    const words = Math.ceil(f.size / 2);
+    if (words > 0) runProgram(bwdPackProgram(), { inputs: { F: g(f) }, outputs: { H: g(hOut) }, ...elems(words, { count: f.size }) });
+    f.dispose();
+    return hOut;
+  };
+  return { dq: out(DQ), dk: out(DK), dv: out(DV), dbeta: out(DB), dg: out(DG), dInitialState: dS0 };
+}
+
+/** gdnBackward on the GPU: the forward's stages recomputed, then the backward; one submission. */
+export function gdnBackwardGpu(x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan, tiles: Partial<GdnBwdTiles> = {}): GdnBackwardResult {
+  const who = 'gdn.chunkedBackward';
+  const chunks = gdnChunkTable(plan);
+  const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, who);
+  const st = gdnStatePassGpu(x, wy, plan, chunks, who);
+  const r = gdnBackwardFromStages(x, dO, dFinal, plan, chunks, wy, st, who, tiles);
+  for (const tt of [wy.gcum, wy.W, wy.U, wy.T, wy.qn, wy.kn, st.h, st.vn, st.finalState, chunks.table, chunks.firstChunkGpu]) tt?.dispose();
+  return { ...r, status: wy.status };
+}
+
+export function registerGdnBackwardGpu(): void {
+  register('gdnBackward', ['float32', 'float16'], 'gpu', (x, dO, dFinal, plan) => gdnBackwardGpu(x, dO, dFinal, plan));
+}
