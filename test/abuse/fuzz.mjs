@@ -37,8 +37,8 @@ const dim = fc.oneof({ weight: 12, arbitrary: GOOD_DIM }, { weight: 1, arbitrary
 const shapeArb = fc.oneof(
   { weight: 10, arbitrary: fc.array(dim, { minLength: 0, maxLength: 4 }) },
   { weight: 1, arbitrary: fc.constantFrom(null, undefined, 'abc', 5, {}, new Array(70).fill(1), [[2, 2]]) });
-const DTYPE = fc.oneof({ weight: 10, arbitrary: fc.constantFrom('float32', 'float64', 'complex64', 'complex128', 'int32') },
-  { weight: 1, arbitrary: fc.constantFrom('float16', 'Float64', null, 5, undefined, {}) });
+const DTYPE = fc.oneof({ weight: 10, arbitrary: fc.constantFrom('float32', 'float64', 'complex64', 'complex128', 'int32', 'float16') },
+  { weight: 1, arbitrary: fc.constantFrom('bfloat16', 'Float64', null, 5, undefined, {}) });
 const fill = fc.record({ kind: fc.constantFrom('random', 'const', 'mixed', 'integers'), v: value, seed: fc.nat() });
 const junk = fc.constantFrom(null, undefined, 'abc', '', {}, [], [[]], [[], []], true, 7n, Symbol('s'), () => 1, new Map(), [1, [2]],
   new Int8Array(4), new Uint8Array(4), new DataView(new ArrayBuffer(8)), { data: null, shape: [1] }, { re: 1 });

@@ -88,7 +88,7 @@ export const scenarios = {
       await expectTyped(lib, 'tensor(BigInt64Array)', () => lib.tensor({ data: new BigInt64Array(2), shape: [2] }));
       await expectTyped(lib, 'tensor(null)', () => lib.tensor(null));
       await expectTyped(lib, 'tensor(undefined)', () => lib.tensor(undefined));
-      await expectTyped(lib, "tensor(1, { dtype: 'float16' })", () => lib.tensor(1, { dtype: 'float16' }));
+      await expectTyped(lib, "tensor(1, { dtype: 'bfloat16' })", () => lib.tensor(1, { dtype: 'bfloat16' }));
       return 'refused';
     },
   },
