@@ -47,6 +47,12 @@ describe('float16 on the GPU', () => {
       expect(back.dataSync()).toEqual(h);
       g.dispose();
     }
+    // a view at an odd half offset (byteOffset 2) uploads its own elements
+    const big = halves(9, 99);
+    for (const [a, b] of [[1, 5], [3, 6]]) {
+      const v = Tensor.fromStorage('float16', [b - a], big.subarray(a, b)).to('gpu');
+      expect(await v.data()).toEqual(big.slice(a, b));
+    }
     const t = tensor([[1, 2.5, -3]], { dtype: 'float16', device: 'gpu' });
     expect(await t.toArrayAsync()).toEqual([[1, 2.5, -3]]);
     expect(await t.reshape([3, 1]).toArrayAsync()).toEqual([[1], [2.5], [-3]]);
