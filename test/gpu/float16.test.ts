@@ -7,6 +7,8 @@ import { describe, expect } from 'vitest';
 import { Tensor, tensor, cast, DTypeError, linalg, gpu } from '../../src/index.js';
 import { float32BitsToHalf, halfToFloat32Bits, halfFromNumbers } from '../../src/core/half.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
+import { defineProgram, runProgram } from '../../src/backend/gpu/program.js';
+import { preprocess } from '../../src/backend/gpu/preprocess.js';
 
 useGpu();
 
@@ -114,6 +116,34 @@ describe('float16 on the GPU', () => {
     expect(await cast(b.to('gpu'), 'float16').data()).toEqual(cast(b, 'float16').dataSync());
     expect(cast(xg, 'float16')).toBe(xg);
     expect(() => cast(tensor([{ re: 1, im: 1 }], { dtype: 'complex64', device: 'gpu' }), 'float16')).toThrow(/imaginary/);
+  });
+
+  gpuIt('common/half.wgsl pack_half2 (for kernels storing computed f32 values) rounds as the CPU', async () => {
+    // float32 values computed in registers (finite, subnormal-half, overflow, ±0); NaN payloads are the cast's job
+    const r = rng(11);
+    const vals: number[] = [];
+    for (let i = 0; i < 4001; i++) vals.push(Math.fround((r() / 2 ** 32 - 0.5) * 2 ** ((r() % 44) - 26)));
+    vals.push(65519, 65520, -1e9, 0, -0, 2 ** -25, 3 * 2 ** -25, 2 ** -14 - 2 ** -26, Infinity, -Infinity);
+    const n = vals.length;
+    const prog = defineProgram({
+      name: 'test_pack_half2', key: 'v1', entryPoint: 'main', workgroupSize: [64, 1, 1],
+      decl: { inputs: { x: 'f32' }, outputs: { out: 'u32' }, uniforms: { count: 'u32' } },
+      body: () => preprocess([
+        '#include "common/half.wgsl"',
+        '@compute @workgroup_size(64)',
+        'fn main(@builtin(global_invocation_id) gid: vec3u) {',
+        '  let w = gid.x;',
+        '  if (2u * w >= p.count) { return; }',
+        '  let b = select(0.0, x[2u * w + 1u], 2u * w + 1u < p.count);',
+        '  out[w] = pack_half2(x[2u * w], b);',
+        '}',
+      ].join('\n'), {}),
+    });
+    const x = tensor(vals, { dtype: 'float32', device: 'gpu' });
+    const out = Tensor.fromStorage('float16', [n], new Uint16Array(n)).to('gpu');
+    runProgram(prog, { inputs: { x: x.gpuStorage() }, outputs: { out: out.gpuStorage() }, uniforms: { count: n }, workgroups: Math.ceil(n / 128) });
+    const got = await out.data() as Uint16Array;
+    expect(diff(got, halfFromNumbers(vals))).toEqual([]);
   });
 
   gpuIt('kernels refuse float16 with a DTypeError that says to cast; the pool keeps no odd sizes', async () => {
