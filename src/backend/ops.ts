@@ -153,6 +153,12 @@ export interface OpSignatures {
   /** Condition numbers of (…, m, n) (square for orders other than ±2), the batch shape, real dtype. */
   cond: (A: Tensor, ord: MatrixNormOrd) => Tensor;
   /**
+   * T = (I + tril(A, −1))⁻¹ for A (…, C, C): only A's strict lower triangle is read (diagonal
+   * and upper part may hold anything); T is unit lower triangular (exact ones on the diagonal,
+   * zeros above), same shape and dtype.
+   */
+  invUnitLower: (A: Tensor) => Tensor;
+  /**
    * Gated DeltaNet chunked forward (docs/gdn.md): o and the final state of every sequence, in
    * the plan's layout. status (plan.seqs, plan.vHeads) int32 on the op's device: 0 ok, 1 a
    * non-finite q/k/v/β/initial-state entry, 2 a log decay g that is > 0, NaN or −∞ (o and

@@ -1,6 +1,6 @@
 import { dtypeCode, FLOAT_DTYPES, type DType } from '../../core/dtype.js';
 import { Tensor } from '../../core/tensor.js';
-import type { BatchPlan } from '../../core/batch.js';
+import { planBatch, type BatchPlan } from '../../core/batch.js';
 import { register } from '../registry.js';
 import { floats, native } from './binding.js';
 import { OP_NONE } from './lu.js';
@@ -20,6 +20,16 @@ function solveTriangular(
   return { X, info };
 }
 
+/** T = (I + tril(A, −1))⁻¹: the unit-lower solve against the identity, broadcast over A's batch. */
+function invUnitLower(A: Tensor): Tensor {
+  const C = A.cols;
+  const eye = A.dtype === 'float32' ? new Float32Array(C * C) : new Float64Array(C * C);
+  for (let i = 0; i < C; i++) eye[i * C + i] = 1;
+  const I = Tensor.fromStorage(A.dtype as 'float32' | 'float64', [C, C], eye as never) as Tensor;
+  return solveTriangular(A, I, planBatch(A, I, 'gdn.invUnitLower'), { upper: false, unitriangular: true }).X;
+}
+
 export function registerTrsmCpu(): void {
   register('solveTriangular', FLOAT_DTYPES, 'cpu', solveTriangular);
+  register('invUnitLower', ['float32', 'float64'], 'cpu', invUnitLower);
 }

@@ -14,6 +14,7 @@ import { registerSvdGpu } from './svd.js';
 import { registerNormGpu } from './norm.js';
 import { registerPinvGpu } from './pinv.js';
 import { registerLstsqGpu } from './lstsq.js';
+import { registerGdnWyGpu } from './gdn_wy.js';
 import { registerGdnBackwardGpu } from './gdn_backward.js';
 import { registerGdnStepGpu } from './gdn_step.js';
 
@@ -33,6 +34,7 @@ export function registerGpu(): void {
   registerNormGpu();
   registerPinvGpu();
   registerLstsqGpu();
+  registerGdnWyGpu();
   registerGdnBackwardGpu();
   registerGdnStepGpu();
 }

@@ -1,0 +1,120 @@
+// WY stage of the Gated DeltaNet forward, part 2 (src/backend/gpu/gdn_wy.ts):
+// W = T·diag(β·Γ)·K (C × dk) and U = T·diag(β)·V (C × dv) for one (chunk, value head) and
+// one tile of NT output columns per workgroup (tiles 0 … ntk−1 are W's, the rest U's), with
+// T = (I + A)⁻¹ from inv_unit_lower.wgsl and Γ_i = exp(γ_i) from gcum. Rows past the
+// chunk's length come out 0 (their β and so their X rows are 0, their T rows e_i).
+// Status 1 for a non-finite v (U tiles), atomicMax into status[n·HV + hv].
+//
+// X = diag(s)·K or V (C × NT) is staged in workgroup memory as vec4 rows; thread
+// (row group rg, column quad cq) accumulates RT rows × 4 columns: per step of 4 k it reads
+// 4 X vec4s (consecutive cq: conflict-free) and RT T vec4s (the threads of a row group read
+// the same address: an L1 broadcast) for 16·RT multiply-adds. T is lower triangular with
+// exact zeros above the diagonal, so k stops at the group's last row.
+//
+// Bindings: K, V, beta (u32 words: f32 or two f16), gcum (f32), T (vec4f), table (vec4u)
+// → W, U (f32), status (atomic<i32>).
+#include "common/linear_id.wgsl"
+#include "gdn/gdn_wy_common.wgsl"
+
+const C: u32 = ${C}u;
+const NT: u32 = ${NT}u;          // output columns per workgroup (a multiple of 4)
+const NQ: u32 = NT / 4u;         // column quads
+const RT: u32 = ${RT}u;          // rows per thread (4 or 8)
+const WG: u32 = ${WG}u;          // (C / RT) · NQ
+
+var<workgroup> xs: array<vec4f, C * NQ>;
+var<workgroup> sc: array<f32, C>;
+var<workgroup> bad: atomic<i32>;
+
+${LOADERS}
+
+@compute @workgroup_size(${WG})
+fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+             @builtin(local_invocation_index) lid: u32) {
+  let w = linear_workgroup_id(wid, nwg);
+  if (w >= p.pairs * p.ntiles) { return; }
+  let pair = w / p.ntiles;
+  let tile = w % p.ntiles;
+  let c = pair / p.hv_count;
+  let hv = pair % p.hv_count;
+  let h = hv / p.group;
+  let row = table[c];
+  let b = row.y;
+  let t0 = row.z;
+  let len = row.w;
+  let isW = tile < p.ntk;
+  let col0 = select((tile - p.ntk) * NT, tile * NT, isW);
+  let ncols = select(p.dv, p.dk, isW);
+  if (lid == 0u) { atomicStore(&bad, 0); }
+  for (var i = lid; i < C; i += WG) {
+    var s = 0.0;
+    if (i < len) {
+      s = ld_beta(b * p.b_sB + (t0 + i) * p.b_sT + hv * p.b_sH);
+      if (isW) { s *= exp(gcum[pair * C + i]); }
+    }
+    sc[i] = s;
+  }
+  workgroupBarrier();
+  var nf = false;
+  if (isW) {
+    let base = b * p.k_sB + t0 * p.k_sT + h * p.k_sH + col0;
+    for (var idx = lid; idx < C * NQ; idx += WG) {
+      let i = idx / NQ;
+      let d = (idx % NQ) * 4u;
+      var v = vec4f(0.0);
+      if (i < len) {
+        let e = base + i * p.k_sT + d;
+        if (col0 + d < ncols) { v.x = ld_k(e); }
+        if (col0 + d + 1u < ncols) { v.y = ld_k(e + 1u); }
+        if (col0 + d + 2u < ncols) { v.z = ld_k(e + 2u); }
+        if (col0 + d + 3u < ncols) { v.w = ld_k(e + 3u); }
+      }
+      xs[idx] = sc[i] * v;
+    }
+  } else {
+    let base = b * p.v_sB + t0 * p.v_sT + hv * p.v_sH + col0;
+    for (var idx = lid; idx < C * NQ; idx += WG) {
+      let i = idx / NQ;
+      let d = (idx % NQ) * 4u;
+      var v = vec4f(0.0);
+      if (i < len) {
+        let e = base + i * p.v_sT + d;
+        if (col0 + d < ncols) { v.x = ld_v(e); }
+        if (col0 + d + 1u < ncols) { v.y = ld_v(e + 1u); }
+        if (col0 + d + 2u < ncols) { v.z = ld_v(e + 2u); }
+        if (col0 + d + 3u < ncols) { v.w = ld_v(e + 3u); }
+        nf = nf || !(is_finite(v.x) && is_finite(v.y) && is_finite(v.z) && is_finite(v.w));
+      }
+      xs[idx] = sc[i] * v;
+    }
+  }
+  if (nf) { atomicMax(&bad, 1); }
+  workgroupBarrier();
+
+  let cq = lid % NQ;
+  let rg = lid / NQ;
+  let r0 = rg * RT;
+  let tb = (pair * C + r0) * (C / 4u);
+${ACC}
+  for (var k4 = 0u; k4 < (r0 + RT) / 4u; k4++) {
+    let xb = k4 * 4u * NQ + cq;
+    let x0 = xs[xb];
+    let x1 = xs[xb + NQ];
+    let x2 = xs[xb + 2u * NQ];
+    let x3 = xs[xb + 3u * NQ];
+${STEP}
+  }
+  let col = col0 + cq * 4u;
+  if (isW) {
+    let ob = (pair * C + r0) * p.dk + col;
+${STOREW}
+  } else {
+    let ob = (pair * C + r0) * p.dv + col;
+${STOREU}
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    let s = atomicLoad(&bad);
+    if (s != 0) { atomicMax(&status[row.x * p.hv_count + hv], s); }
+  }
+}

@@ -1,0 +1,342 @@
+// The WY stage of the GPU Gated DeltaNet forward (docs/gdn.md "GPU kernels") and the batched
+// unit-lower inverse behind gdn.invUnitLower. Per (chunk, value head), recorded in order:
+//   shaders/gdn/gdn_wy_kkt.wgsl     γ (→ gcum), A = β_i·(k_i·k_j)·exp(γ_i − γ_j) strictly lower, status
+//   shaders/gdn/inv_unit_lower.wgsl T = (I + A)⁻¹ (also the registry op invUnitLower)
+//   shaders/gdn/gdn_wy_wu.wgsl      W = T·diag(β·Γ)·K, U = T·diag(β)·V, status for v
+// plus shaders/gdn/gdn_wy_rows.wgsl (qkL2norm copies qn/kn, or the status pass over q) and
+// shaders/gdn/gdn_s0_check.wgsl (status of the initial state). Tile sizes are parameters of
+// the program keys (GdnWyTiles), picked from the device's limits; bench/gdn-wy-tune.mjs times them.
+import { Tensor } from '../../core/tensor.js';
+import { planBatch } from '../../core/batch.js';
+import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
+import type { GdnInputs, GdnPlan } from '../ops.js';
+import { register } from '../registry.js';
+import { runProgram, cachedProgram } from './program.js';
+import { loadShader } from './preprocess.js';
+import { emptyGpu } from './tensor-ops.js';
+import { checkIndexRange } from './small.js';
+import { gpuLimits, type GpuLimits } from './device.js';
+import { solveTriangularGpu } from './trsm.js';
+import type { GdnChunkTable, GdnWy } from './gdn_chunks.js';
+
+/** Tile sizes of the WY stage's kernels (all part of the program keys). */
+export interface GdnWyTiles {
+  /** Key columns per staged tile of the Gram kernel (4 … 128, a multiple of 4). */
+  dkt: number;
+  /** Output columns per workgroup of the W/U kernel (4 … 128, a power of two). */
+  nt: number;
+  /** Rows per thread of the W/U kernel (4 or 8). */
+  rt: 4 | 8;
+  /** Threads per workgroup of the inverse (a multiple of C/4·… : 64, 128 or 256). */
+  invWg: number;
+}
+
+/** (batch, time, head) element strides of a (heads, dim) tensor in the plan's layout: src/gdn/plan.ts gdnStrides (backends do not import ops). */
+function gdnStrides(plan: GdnPlan, heads: number, dim: number): { sB: number; sT: number; sH: number } {
+  const T = plan.time;
+  return plan.layout === 'bthd' ? { sB: T * heads * dim, sT: heads * dim, sH: dim } : { sB: heads * T * dim, sT: dim, sH: T * dim };
+}
+
+const pow2ceil = (x: number): number => {
+  let p = 1;
+  while (p < x) p *= 2;
+  return p;
+};
+
+/** Workgroup bytes of the Gram kernel: the staged K tile (padded rows), γ, β and the status word. */
+export function kktBytes(C: number, dkt: number): number {
+  return C * (dkt / 4 + 1) * 16 + 2 * C * 4 + 4;
+}
+
+/** Workgroup bytes of the W/U kernel: the staged X tile, the row scales and the status word. */
+export function wuBytes(C: number, nt: number): number {
+  return C * nt * 4 + C * 4 + 4;
+}
+
+const kktThreads = (C: number): number => Math.ceil(((C / 4) * (C / 4 + 1)) / 2 / 32) * 32;
+const wuThreads = (C: number, nt: number, rt: number): number => (C / rt) * (nt / 4);
+
+/**
+ * The default tiles for C, dk, dv on a device: the widest K tile that fits (one pass over dk
+ * when it can), W/U tiles of up to 64 columns with 4 rows per thread, the inverse in 256-thread
+ * groups at C = 64 (128 at 32, 64 at 16). `over` replaces any of them (bench, tests).
+ */
+export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup'>, over: Partial<GdnWyTiles> = {}): GdnWyTiles {
+  const L = limits.maxComputeWorkgroupStorageSize, I = limits.maxComputeInvocationsPerWorkgroup;
+  const dk4 = Math.max(4, pow2ceil(dk));
+  let dkt = over.dkt ?? 4;
+  if (over.dkt === undefined) for (const t of [128, 64, 32, 16, 8]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
+  const rt = over.rt ?? 4;
+  let nt = over.nt ?? 4;
+  const cols = Math.max(4, pow2ceil(Math.max(dk, dv)));
+  if (over.nt === undefined) {
+    for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t) <= L && wuThreads(C, t, rt) <= I) { nt = t; break; }
+  }
+  const invWg = over.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
+  return { dkt, nt, rt, invWg };
+}
+
+function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
+  const ok = t.dkt >= 4 && t.dkt <= 128 && t.dkt % 4 === 0 && [4, 8, 16, 32, 64, 128].includes(t.nt) && (t.rt === 4 || t.rt === 8) && t.rt <= C
+    && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C) <= limits.maxComputeInvocationsPerWorkgroup
+    && wuThreads(C, t.nt, t.rt) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
+    && kktBytes(C, t.dkt) <= limits.maxComputeWorkgroupStorageSize && wuBytes(C, t.nt) <= limits.maxComputeWorkgroupStorageSize;
+  if (!ok) throw new ArgumentError(`${who}: GDN WY tiles ${JSON.stringify(t)} do not fit chunk ${C} on this device`);
+}
+
+// Loaders of the input bindings by element index: float32 words or packed float16 halves.
+const LOADER_OF: Record<string, string> = { Q: 'ld_q', K: 'ld_k', V: 'ld_v', beta: 'ld_beta', g: 'ld_g' };
+function loaders(names: readonly string[], half: boolean | Record<string, boolean>): string {
+  return names.map((n) => ((typeof half === 'boolean' ? half : half[n])
+    ? `fn ${LOADER_OF[n]}(e: u32) -> f32 { return unpack2x16float(${n}[e >> 1u])[e & 1u]; }`
+    : `fn ${LOADER_OF[n]}(e: u32) -> f32 { return bitcast<f32>(${n}[e]); }`)).join('\n');
+}
+
+const STRIDES_K = { k_sB: 'u32', k_sT: 'u32', k_sH: 'u32' } as const;
+const STRIDES_V = { v_sB: 'u32', v_sT: 'u32', v_sH: 'u32' } as const;
+const STRIDES_B = { b_sB: 'u32', b_sT: 'u32', b_sH: 'u32' } as const;
+
+/** The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, float16 or float32 inputs. */
+export function gdnWyKktProgram(C: number, dkt: number, half: boolean) {
+  const WG = kktThreads(C);
+  const key = `C=${C},DKT=${dkt},half=${+half}`;
+  return cachedProgram(`gdn_wy_kkt|${key}`, () => ({
+    name: 'gdn_wy_kkt', key, entryPoint: 'gdn_wy_kkt', workgroupSize: [WG, 1, 1] as [number, number, number],
+    workgroupBytes: kktBytes(C, dkt),
+    decl: {
+      inputs: { K: 'u32', beta: 'u32', g: 'u32', table: 'vec4u' },
+      outputs: { gcum: 'f32', A: 'vec4f', status: 'atomic<i32>' },
+      uniforms: { pairs: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', ...STRIDES_K, ...STRIDES_B },
+    } as const,
+    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, WG, LOADERS: loaders(['K', 'beta', 'g'], half) }),
+  }));
+}
+
+/** The generated parts of inv_unit_lower.wgsl: identity init, the update by block J, the unit triangle, the stores. */
+function invBody(): Record<string, string> {
+  const lane = ['x', 'y', 'z', 'w'];
+  const r16 = Array.from({ length: 16 }, (_, r) => r);
+  const ZERO = r16.map((r) => `      T[xb + ${r}u * Q] = vec4f(0.0);`).join('\n');
+  const INIT = r16.map((r) => `    var a${r} = eye4(i32(I * 16u + ${r}u) - c4);`).join('\n');
+  const UPDATE: string[] = [];
+  for (let q = 0; q < 4; q++) {
+    UPDATE.push(`      { ${[0, 1, 2, 3].map((k) => `let x${k} = T[xr + ${4 * q + k}u * Q];`).join(' ')}`);
+    for (const r of r16) {
+      UPDATE.push(`        { let l = A[lb + (I * 16u + ${r}u) * Q + J * 4u + ${q}u]; ` +
+        `a${r} = fma(vec4f(-l.x), x0, fma(vec4f(-l.y), x1, fma(vec4f(-l.z), x2, fma(vec4f(-l.w), x3, a${r})))); }`);
+    }
+    UPDATE.push('      }');
+  }
+  const tri: string[] = [];
+  for (let r = 1; r < 16; r++) {
+    tri.push(`    { let row = lb + (I * 16u + ${r}u) * Q + I * 4u;`);
+    for (let q = 0; 4 * q < r; q++) {
+      tri.push(`      { let l = A[row + ${q}u];`);
+      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(vec4f(-l.${lane[k]}), a${4 * q + k}, a${r});`);
+      tri.push('      }');
+    }
+    tri.push('    }');
+  }
+  const STORE = r16.map((r) => `    T[xb + ${r}u * Q] = a${r};`).join('\n');
+  return { ZERO, INIT, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE };
+}
+
+/** The batched unit-lower inverse (inv_unit_lower.wgsl) for C ∈ {16, 32, 64} in groups of wg threads. */
+export function invUnitLowerProgram(C: number, wg: number) {
+  const key = `C=${C},WG=${wg}`;
+  return cachedProgram(`inv_unit_lower|${key}`, () => ({
+    name: 'inv_unit_lower', key, entryPoint: 'inv_unit_lower_f32', workgroupSize: [wg, 1, 1] as [number, number, number],
+    decl: { inputs: { A: 'vec4f' }, outputs: { T: 'vec4f' }, uniforms: { count: 'u32' } } as const,
+    body: () => loadShader('gdn/inv_unit_lower.wgsl', { C, WG: wg, ...invBody() }),
+  }));
+}
+
+/** The generated parts of gdn_wy_wu.wgsl: RT accumulators, one k step of 4, the bounded stores. */
+function wuBody(rt: number): Record<string, string> {
+  const rows = Array.from({ length: rt }, (_, r) => r);
+  const ACC = rows.map((r) => `  var a${r} = vec4f(0.0);`).join('\n');
+  const STEP = rows.map((r) => `    { let t = T[tb + ${r}u * (C / 4u) + k4]; ` +
+    `a${r} = fma(vec4f(t.x), x0, fma(vec4f(t.y), x1, fma(vec4f(t.z), x2, fma(vec4f(t.w), x3, a${r})))); }`).join('\n');
+  const store = (out: string, ld: string) => rows.map((r) => ['x', 'y', 'z', 'w'].map((c, j) =>
+    `    if (col + ${j}u < ncols) { ${out}[ob + ${r}u * ${ld} + ${j}u] = a${r}.${c}; }`).join('\n')).join('\n');
+  return { ACC, STEP, STOREW: store('W', 'p.dk'), STOREU: store('U', 'p.dv') };
+}
+
+/**
+ * The W/U kernel (gdn_wy_wu.wgsl) for chunk C, nt columns and rt rows per thread; kHalf/vHalf:
+ * K/V are float16 (K is float32 when it is the qkL2norm copy of float16 keys).
+ */
+export function gdnWyWuProgram(C: number, nt: number, rt: number, kHalf: boolean, vHalf: boolean) {
+  const WG = wuThreads(C, nt, rt);
+  const key = `C=${C},NT=${nt},RT=${rt},kh=${+kHalf},vh=${+vHalf}`;
+  return cachedProgram(`gdn_wy_wu|${key}`, () => ({
+    name: 'gdn_wy_wu', key, entryPoint: 'gdn_wy_wu', workgroupSize: [WG, 1, 1] as [number, number, number],
+    workgroupBytes: wuBytes(C, nt),
+    decl: {
+      inputs: { K: 'u32', V: 'u32', beta: 'u32', gcum: 'f32', T: 'vec4f', table: 'vec4u' },
+      outputs: { W: 'f32', U: 'f32', status: 'atomic<i32>' },
+      uniforms: {
+        pairs: 'u32', ntiles: 'u32', ntk: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', dv: 'u32',
+        ...STRIDES_K, ...STRIDES_V, ...STRIDES_B,
+      },
+    } as const,
+    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, WG, LOADERS: loaders(['K', 'V', 'beta'], { K: kHalf, V: vHalf, beta: vHalf }), ...wuBody(rt) }),
+  }));
+}
+
+const ROWS_WG = 256;
+const ROWS_UNIFORMS = { chunks: 'u32', heads: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', sB: 'u32', sT: 'u32', sH: 'u32' } as const;
+
+/** Threads per row of the row kernel: enough to cover dk in a few steps, at most 32. */
+export function rowsTpr(dk: number): number {
+  return Math.min(32, Math.max(4, pow2ceil(Math.ceil(dk / 4))));
+}
+
+function rowsSpec<D extends { inputs: Record<string, 'u32' | 'vec4u'>; outputs: Record<string, 'f32' | 'atomic<i32>'>; uniforms: typeof ROWS_UNIFORMS }>(
+  C: number, tpr: number, norm: boolean, half: boolean, decl: D,
+) {
+  const key = `C=${C},TPR=${tpr},norm=${+norm},half=${+half}`;
+  const defs = { C, TPR: tpr, WG: ROWS_WG, NORM: norm, LOADERS: loaders(norm ? ['Q', 'K'] : ['Q'], half) };
+  return cachedProgram(`gdn_wy_rows|${key}`, () => ({
+    name: 'gdn_wy_rows', key, entryPoint: 'gdn_wy_rows', workgroupSize: [ROWS_WG, 1, 1] as [number, number, number],
+    workgroupBytes: norm ? ROWS_WG * 4 + 4 : 4, decl,
+    body: () => loadShader('gdn/gdn_wy_rows.wgsl', defs),
+  }));
+}
+
+/** The qkL2norm copies qn, kn and the status of q and k (gdn_wy_rows.wgsl, NORM). */
+export function gdnWyNormProgram(C: number, tpr: number, half: boolean) {
+  return rowsSpec(C, tpr, true, half, {
+    inputs: { Q: 'u32', K: 'u32', table: 'vec4u' }, outputs: { qn: 'f32', kn: 'f32', status: 'atomic<i32>' }, uniforms: ROWS_UNIFORMS,
+  } as const);
+}
+
+/** The status pass over q alone (gdn_wy_rows.wgsl without NORM). */
+export function gdnWyCheckQProgram(C: number, tpr: number, half: boolean) {
+  return rowsSpec(C, tpr, false, half, {
+    inputs: { Q: 'u32', table: 'vec4u' }, outputs: { status: 'atomic<i32>' }, uniforms: ROWS_UNIFORMS,
+  } as const);
+}
+
+/** The initial state's status pass (gdn_s0_check.wgsl). */
+export function gdnS0CheckProgram() {
+  return cachedProgram('gdn_s0_check|', () => ({
+    name: 'gdn_s0_check', key: '', entryPoint: 'gdn_s0_check', workgroupSize: [256, 1, 1] as [number, number, number],
+    workgroupBytes: 4,
+    decl: { inputs: { S0: 'f32' }, outputs: { status: 'atomic<i32>' }, uniforms: { count: 'u32', size: 'u32' } } as const,
+    body: () => loadShader('gdn/gdn_s0_check.wgsl', {}),
+  }));
+}
+
+/** Records T = (I + A)⁻¹ for `count` C×C systems of A's storage into T's (C ∈ {16, 32, 64}). */
+function recordInverse(A: Tensor, T: Tensor, C: number, count: number, wg: number): void {
+  const S = wg / (C / 4);
+  runProgram(invUnitLowerProgram(C, wg), {
+    inputs: { A: A.gpuStorage() }, outputs: { T: T.gpuStorage() }, workgroups: Math.ceil(count / S), uniforms: { count },
+  });
+}
+
+/**
+ * The WY stage for every (chunk, value head) of a call (GdnWy in gdn_chunks.ts): gcum, W, U,
+ * T (opts.keepT), the qkL2norm copies, and the status of every check this stage owns (all of
+ * the plan's: q, k, v, β, g, the initial state). Records only; scratch is disposed after
+ * recording. `tiles` overrides the device's default tiles (bench, tests).
+ */
+export function gdnWyGpu(
+  x: GdnInputs, plan: GdnPlan, chunks: GdnChunkTable, opts: { keepT: boolean }, who: string, tiles: Partial<GdnWyTiles> = {},
+): GdnWy {
+  if (plan.dtype === 'float64') throw new ArgumentError(`${who}: the GPU WY stage takes float32 or float16 inputs`);
+  const C = plan.chunk, HV = plan.vHeads, H = plan.heads, dk = plan.dk, dv = plan.dv, N = plan.seqs;
+  const half = plan.dtype === 'float16';
+  const limits = gpuLimits(who);
+  const t = gdnWyTiles(C, dk, dv, limits, tiles);
+  checkTiles(C, t, limits, who);
+  const count = chunks.count, pairs = count * HV, group = HV / H;
+  checkIndexRange(Math.max(pairs * C * Math.max(C, dk, dv), plan.batch * plan.time * Math.max(H * dk, HV * dv)), who);
+  const status = Tensor.fromStorage('int32', [N, HV], new Int32Array(N * HV)).to('gpu') as Tensor<'int32'>;
+  const gcum = emptyGpu('float32', [count, HV, C], who);
+  const W = emptyGpu('float32', [count, HV, C, dk], who);
+  const U = emptyGpu('float32', [count, HV, C, dv], who);
+  const qn = plan.qkL2norm ? emptyGpu('float32', x.q.shape, who) : null;
+  const kn = plan.qkL2norm ? emptyGpu('float32', x.k.shape, who) : null;
+  const sk = gdnStrides(plan, H, dk), sv = gdnStrides(plan, HV, dv), sb = gdnStrides(plan, HV, 1);
+  const kS = { k_sB: sk.sB, k_sT: sk.sT, k_sH: sk.sH };
+  const bS = { b_sB: sb.sB, b_sT: sb.sT, b_sH: sb.sH };
+  const st = status.gpuStorage();
+  const table = chunks.table.gpuStorage();
+  if (x.initialState) {
+    runProgram(gdnS0CheckProgram(), {
+      inputs: { S0: x.initialState.gpuStorage() }, outputs: { status: st }, workgroups: N * HV, uniforms: { count: N * HV, size: dk * dv },
+    });
+  }
+  if (count > 0) {
+    const tpr = rowsTpr(dk);
+    const ru = { chunks: count, heads: H, hv_count: HV, group, dk, sB: sk.sB, sT: sk.sT, sH: sk.sH };
+    if (qn && kn) {
+      runProgram(gdnWyNormProgram(C, tpr, half), {
+        inputs: { Q: x.q.gpuStorage(), K: x.k.gpuStorage(), table }, outputs: { qn: qn.gpuStorage(), kn: kn.gpuStorage(), status: st },
+        workgroups: count * H, uniforms: ru,
+      });
+    } else {
+      runProgram(gdnWyCheckQProgram(C, tpr, half), {
+        inputs: { Q: x.q.gpuStorage(), table }, outputs: { status: st }, workgroups: count * H, uniforms: ru,
+      });
+    }
+  }
+  const A = emptyGpu('float32', [count, HV, C, C], who);
+  const T = emptyGpu('float32', [count, HV, C, C], who);
+  if (count > 0) {
+    // the Gram reads the normalised keys when asked (their status came from the row pass)
+    const K = kn ?? x.k;
+    const kHalf = half && !kn;
+    runProgram(gdnWyKktProgram(C, t.dkt, kHalf), {
+      inputs: { K: K.gpuStorage(), beta: x.beta.gpuStorage(), g: x.g.gpuStorage(), table },
+      outputs: { gcum: gcum.gpuStorage(), A: A.gpuStorage(), status: st },
+      workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
+    });
+    recordInverse(A, T, C, pairs, t.invWg);
+    const ntk = Math.ceil(dk / t.nt), ntiles = ntk + Math.ceil(dv / t.nt);
+    runProgram(gdnWyWuProgram(C, t.nt, t.rt, kHalf, half), {
+      inputs: { K: K.gpuStorage(), V: x.v.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
+      outputs: { W: W.gpuStorage(), U: U.gpuStorage(), status: st },
+      workgroups: pairs * ntiles,
+      uniforms: { pairs, ntiles, ntk, hv_count: HV, group, dk, dv, ...kS, v_sB: sv.sB, v_sT: sv.sT, v_sH: sv.sH, ...bS },
+    });
+  }
+  A.dispose();
+  let keptT: Tensor | null = T;
+  if (!opts.keepT) {
+    T.dispose();
+    keptT = null;
+  }
+  return { gcum, W, U, T: keptT, qn, kn, status };
+}
+
+/** T = (I + tril(A, −1))⁻¹ on the GPU: the inverse kernel for float32 C ∈ {16, 32, 64}, else a unit-lower solve against I. */
+export function invUnitLowerGpu(A: Tensor, tiles: Partial<Pick<GdnWyTiles, 'invWg'>> = {}): Tensor {
+  const who = 'gdn.invUnitLower';
+  const C = A.cols;
+  if (A.ndim < 2 || A.rows !== C) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected (…, C, C)`);
+  const count = A.shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  if (A.dtype === 'float32' && (C === 16 || C === 32 || C === 64)) {
+    const T = emptyGpu('float32', A.shape, who);
+    if (count === 0) return T;
+    checkIndexRange(count * C * C, who);
+    const wg = tiles.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
+    if (![64, 128, 256].includes(wg) || wg > gpuLimits(who).maxComputeInvocationsPerWorkgroup) {
+      throw new ArgumentError(`${who}: inverse workgroup size ${wg} must be 64, 128 or 256 and fit the device`);
+    }
+    recordInverse(A, T, C, count, wg);
+    return T;
+  }
+  const eye = new Float32Array(C * C);
+  for (let i = 0; i < C; i++) eye[i * C + i] = 1;
+  const I = Tensor.fromStorage('float32', [C, C], eye).to('gpu');
+  const X = solveTriangularGpu(A, I, planBatch(A, I, who), { upper: false, unitriangular: true }).X;
+  I.dispose();
+  return X;
+}
+
+export function registerGdnWyGpu(): void {
+  register('invUnitLower', ['float32'], 'gpu', (A) => invUnitLowerGpu(A));
+}
