@@ -8,7 +8,8 @@ Each case's setup runs once in a fresh namespace (with np, and torch for torch c
 is compiled once and timed like the JS side: warm-up, an estimate, then the median per-call
 time over adaptive samples, within the case's budgetSeconds if it has one (no sample starts
 past it; the warm-up's estimate stands if none was taken). Torch samples are bracketed by torch.cuda.synchronize() so
-queued kernels are counted.
+queued kernels are counted; a torch case whose setup sets `lapis_cuda_events = True` is timed by CUDA events
+recorded around each sample instead (the GPU's own clock; bench/python_gdn_peer.py's cases).
 """
 import json
 import math
@@ -35,16 +36,44 @@ def plan(est, o):
     return inner, min(o["maxSamples"], max(o["minSamples"], samples))
 
 
-def measure(run, sync, o):
+def wall_clock(sync):
+    """(begin, end) of a sample on the host clock, synchronised; end returns the seconds."""
+    def begin():
+        sync()
+        return time.perf_counter()
+
+    def end(t0):
+        sync()
+        return time.perf_counter() - t0
+
+    return begin, end
+
+
+def cuda_event_clock(torch):
+    """(begin, end) of a sample as two CUDA events on the current stream; end returns the GPU seconds between them."""
+    def begin():
+        e = torch.cuda.Event(enable_timing=True)
+        e.record()
+        return e
+
+    def end(e0):
+        e1 = torch.cuda.Event(enable_timing=True)
+        e1.record()
+        e1.synchronize()
+        return e0.elapsed_time(e1) / 1e3
+
+    return begin, end
+
+
+def measure(run, sync, o, clock=None):
+    begin, end = clock or wall_clock(sync)
     est = float("inf")
     start = time.perf_counter()
     budget = o.get("budgetSeconds") or float("inf")
     for _ in range(max(1, o["warmup"])):
-        sync()
-        t0 = time.perf_counter()
+        t0 = begin()
         run(1)
-        sync()
-        est = min(est, time.perf_counter() - t0)
+        est = min(est, end(t0))
         if est >= o["slowCallSeconds"]:
             return {"seconds": est, "samples": 1, "inner": 1}
         if time.perf_counter() - start > budget:
@@ -54,11 +83,9 @@ def measure(run, sync, o):
     for _ in range(samples):
         if time.perf_counter() - start > budget:
             break
-        sync()
-        t0 = time.perf_counter()
+        t0 = begin()
         run(inner)
-        sync()
-        times.append((time.perf_counter() - t0) / inner)
+        times.append(end(t0) / inner)
     if not times:
         return {"seconds": est, "samples": 1, "inner": 1}
     return {"seconds": median(times), "samples": len(times), "inner": inner}
@@ -191,7 +218,8 @@ def main():
                 def run(n, code=code, ns=ns):
                     for _ in range(n):
                         exec(code, ns)
-            r = measure(run, sync, {**o, **{k: v for k, v in case.get("timing", {}).items() if v is not None}})
+            clock = cuda_event_clock(ns["torch"]) if kind == "torch" and ns.get("lapis_cuda_events") else None
+            r = measure(run, sync, {**o, **{k: v for k, v in case.get("timing", {}).items() if v is not None}}, clock)
             r["name"] = case["name"]
             results.append(r)
         except Exception as e:  # noqa: BLE001
