@@ -99,6 +99,30 @@ describe('gdn.recurrentStep on the GPU', () => {
     expect(sErr).toBeLessThan(1e-2);
   });
 
+  gpuIt('equals the CPU entry (native kernels) on the same inputs, and both reject a g > 0 alike', async () => {
+    const s: GdnShape = { B: N, T: 1, H, HV, dk, dv, layout: 'bthd' };
+    const x = gdnRandom(s, new Rng(16), { initialState: true, unitKeys: false });
+    const cpu = (a: Float64Array, shape: number[]) => Tensor.fromStorage('float32', shape, Float32Array.from(a)) as Tensor;
+    const args = (dev: 'cpu' | 'gpu', g = x.g) => {
+      const t = [cpu(x.S0!, [N, HV, dk, dv]), cpu(x.q, [N, H, dk]), cpu(x.k, [N, H, dk]), cpu(x.v, [N, HV, dv]), cpu(x.beta, [N, HV]), cpu(g, [N, HV])];
+      return (dev === 'gpu' ? t.map((u) => u.to('gpu')) : t) as [Tensor, Tensor, Tensor, Tensor, Tensor, Tensor];
+    };
+    const opts = { qkL2norm: true, scale: 0.5 };
+    const c = gdn.recurrentStep(...args('cpu'), opts);
+    const gi = args('gpu');
+    const r = gdn.recurrentStep(...gi, opts);
+    expect(relErr(await read(r.o), await read(c.o))).toBeLessThan(1e-6);
+    expect(relErr(await read(r.state), await read(c.state))).toBeLessThan(1e-6);
+    for (const t of [r.o, r.state, ...gi]) t.dispose();
+    const g = x.g.slice();
+    g[HV + 1] = 0.5;
+    expect(() => gdn.recurrentStep(...args('cpu', g))).toThrow(/batch 1, value head 1: a log decay/);
+    const gb = args('gpu', g);
+    const rb = gdn.recurrentStep(...gb);
+    await expect(rb.o.data()).rejects.toThrow(/batch 1, value head 1: a log decay/);
+    for (const t of [rb.o, rb.state, ...gb]) t.dispose();
+  });
+
   gpuIt('status: a NaN state entry or a g > 0 makes that head NaN and the first read throw; other heads are right', async () => {
     const s: GdnShape = { B: N, T: 1, H, HV, dk, dv, layout: 'bthd' };
     const x = gdnRandom(s, new Rng(15), { initialState: true });
