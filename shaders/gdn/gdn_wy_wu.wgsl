@@ -1,6 +1,7 @@
 // WY stage of the Gated DeltaNet forward, part 2 (src/backend/gpu/gdn_wy.ts):
-// W = T·diag(β·Γ)·K (C × dk) and U = T·diag(β)·V (C × dv) for one (chunk, value head) and
-// one tile of NT output columns per workgroup (tiles 0 … ntk−1 are W's, the rest U's), with
+// IS_W: W = T·diag(β·Γ)·K (C × dk), else U = T·diag(β)·V (C × dv), for one (chunk, value
+// head) and one tile of NT output columns per workgroup (two dispatches: W and U in one would
+// bind 9 storage buffers, WebGPU's default limit is 8), with
 // T = (I + A)⁻¹ from inv_unit_lower.wgsl and Γ_i = exp(γ_i) from gcum. Rows past the
 // chunk's length come out 0 (their β and so their X rows are 0, their T rows e_i).
 // Status 1 for a non-finite v (U tiles), atomicMax into status[n·HV + hv].
@@ -11,8 +12,8 @@
 // the same address: an L1 broadcast) for 16·RT multiply-adds. T is lower triangular with
 // exact zeros above the diagonal, so k stops at the group's last row.
 //
-// Bindings: K, V, beta (u32 words: f32 or two f16), gcum (f32), T (vec4f), table (vec4u)
-// → W, U (f32), status (atomic<i32>).
+// Bindings: X (K or V), beta (u32 words: f32 or two f16), gcum (f32), T (vec4f), table (vec4u)
+// → O (W or U, f32), status (atomic<i32>).
 #include "common/linear_id.wgsl"
 #include "gdn/gdn_wy_common.wgsl"
 
@@ -42,52 +43,45 @@ fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   let b = row.y;
   let t0 = row.z;
   let len = row.w;
-  let isW = tile < p.ntk;
-  let col0 = select((tile - p.ntk) * NT, tile * NT, isW);
-  let ncols = select(p.dv, p.dk, isW);
+  let col0 = tile * NT;
+  let ncols = p.ncols;
   if (lid == 0u) { atomicStore(&bad, 0); }
   for (var i = lid; i < C; i += WG) {
     var s = 0.0;
     if (i < len) {
       s = ld_beta(b * p.b_sB + (t0 + i) * p.b_sT + hv * p.b_sH);
-      if (isW) { s *= exp(gcum[pair * C + i]); }
+#if IS_W
+      s *= exp(gcum[pair * C + i]);
+#endif
     }
     sc[i] = s;
   }
   workgroupBarrier();
   var nf = false;
-  if (isW) {
-    let base = b * p.k_sB + t0 * p.k_sT + h * p.k_sH + col0;
-    for (var idx = lid; idx < C * NQ; idx += WG) {
-      let i = idx / NQ;
-      let d = (idx % NQ) * 4u;
-      var v = vec4f(0.0);
-      if (i < len) {
-        let e = base + i * p.k_sT + d;
-        if (col0 + d < ncols) { v.x = ld_k(e); }
-        if (col0 + d + 1u < ncols) { v.y = ld_k(e + 1u); }
-        if (col0 + d + 2u < ncols) { v.z = ld_k(e + 2u); }
-        if (col0 + d + 3u < ncols) { v.w = ld_k(e + 3u); }
-      }
-      xs[idx] = sc[i] * v;
+#if IS_W
+  let xh = h;
+#else
+  let xh = hv;
+#endif
+  let base = b * p.x_sB + t0 * p.x_sT + xh * p.x_sH + col0;
+  for (var idx = lid; idx < C * NQ; idx += WG) {
+    let i = idx / NQ;
+    let d = (idx % NQ) * 4u;
+    var v = vec4f(0.0);
+    if (i < len) {
+      let e = base + i * p.x_sT + d;
+      if (col0 + d < ncols) { v.x = ld_x(e); }
+      if (col0 + d + 1u < ncols) { v.y = ld_x(e + 1u); }
+      if (col0 + d + 2u < ncols) { v.z = ld_x(e + 2u); }
+      if (col0 + d + 3u < ncols) { v.w = ld_x(e + 3u); }
+      nf = nf || !(is_finite(v.x) && is_finite(v.y) && is_finite(v.z) && is_finite(v.w));
     }
-  } else {
-    let base = b * p.v_sB + t0 * p.v_sT + hv * p.v_sH + col0;
-    for (var idx = lid; idx < C * NQ; idx += WG) {
-      let i = idx / NQ;
-      let d = (idx % NQ) * 4u;
-      var v = vec4f(0.0);
-      if (i < len) {
-        let e = base + i * p.v_sT + d;
-        if (col0 + d < ncols) { v.x = ld_v(e); }
-        if (col0 + d + 1u < ncols) { v.y = ld_v(e + 1u); }
-        if (col0 + d + 2u < ncols) { v.z = ld_v(e + 2u); }
-        if (col0 + d + 3u < ncols) { v.w = ld_v(e + 3u); }
-        nf = nf || !(is_finite(v.x) && is_finite(v.y) && is_finite(v.z) && is_finite(v.w));
-      }
-      xs[idx] = sc[i] * v;
-    }
+    xs[idx] = sc[i] * v;
   }
+#if IS_W
+  // k's status comes from the Gram kernel (or the qkL2norm pass)
+  nf = false;
+#endif
   if (nf) { atomicMax(&bad, 1); }
   workgroupBarrier();
 
@@ -105,13 +99,8 @@ ${ACC}
 ${STEP}
   }
   let col = col0 + cq * 4u;
-  if (isW) {
-    let ob = (pair * C + r0) * p.dk + col;
-${STOREW}
-  } else {
-    let ob = (pair * C + r0) * p.dv + col;
-${STOREU}
-  }
+  let ob = (pair * C + r0) * ncols + col;
+${STORE}
   workgroupBarrier();
   if (lid == 0u) {
     let s = atomicLoad(&bad);

@@ -52,7 +52,7 @@ async function runCase(c: Case) {
   };
   expect(chunks.count).toBe(ref.chunks.length);
   expect(Array.from(chunks.host)).toEqual(ref.chunks.flat());
-  for (const t of [...Object.values(raw), ...Object.values(xi)]) t?.dispose();
+  for (const t of new Set([...Object.values(raw), ...Object.values(xi)])) t?.dispose();
   chunks.table.dispose();
   chunks.firstChunkGpu.dispose();
   return { out, ref, wy };

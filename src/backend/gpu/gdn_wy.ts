@@ -85,7 +85,7 @@ function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): v
 }
 
 // Loaders of the input bindings by element index: float32 words or packed float16 halves.
-const LOADER_OF: Record<string, string> = { Q: 'ld_q', K: 'ld_k', V: 'ld_v', beta: 'ld_beta', g: 'ld_g' };
+const LOADER_OF: Record<string, string> = { Q: 'ld_q', K: 'ld_k', X: 'ld_x', beta: 'ld_beta', g: 'ld_g' };
 function loaders(names: readonly string[], half: boolean | Record<string, boolean>): string {
   return names.map((n) => ((typeof half === 'boolean' ? half : half[n])
     ? `fn ${LOADER_OF[n]}(e: u32) -> f32 { return unpack2x16float(${n}[e >> 1u])[e & 1u]; }`
@@ -157,30 +157,27 @@ function wuBody(rt: number): Record<string, string> {
   const ACC = rows.map((r) => `  var a${r} = vec4f(0.0);`).join('\n');
   const STEP = rows.map((r) => `    { let t = T[tb + ${r}u * (C / 4u) + k4]; ` +
     `a${r} = fma(vec4f(t.x), x0, fma(vec4f(t.y), x1, fma(vec4f(t.z), x2, fma(vec4f(t.w), x3, a${r})))); }`).join('\n');
-  const store = (out: string, ld: string) => rows.map((r) => ['x', 'y', 'z', 'w'].map((c, j) =>
-    `    if (col + ${j}u < ncols) { ${out}[ob + ${r}u * ${ld} + ${j}u] = a${r}.${c}; }`).join('\n')).join('\n');
-  return { ACC, STEP, STOREW: store('W', 'p.dk'), STOREU: store('U', 'p.dv') };
+  const STORE = rows.map((r) => ['x', 'y', 'z', 'w'].map((c, j) =>
+    `  if (col + ${j}u < ncols) { O[ob + ${r}u * ncols + ${j}u] = a${r}.${c}; }`).join('\n')).join('\n');
+  return { ACC, STEP, STORE };
 }
 
 /**
- * The W/U kernel (gdn_wy_wu.wgsl) for chunk C, nt columns and rt rows per thread; kHalf/vHalf:
- * K/V are float16 (K is float32 when it is the qkL2norm copy of float16 keys).
+ * The W (isW) or U kernel (gdn_wy_wu.wgsl) for chunk C, nt columns and rt rows per thread;
+ * xHalf: K or V is float16 (K is float32 when it is the qkL2norm copy of float16 keys); bHalf: β is.
  */
-export function gdnWyWuProgram(C: number, nt: number, rt: number, kHalf: boolean, vHalf: boolean) {
+export function gdnWyWuProgram(C: number, nt: number, rt: number, isW: boolean, xHalf: boolean, bHalf: boolean) {
   const WG = wuThreads(C, nt, rt);
-  const key = `C=${C},NT=${nt},RT=${rt},kh=${+kHalf},vh=${+vHalf}`;
+  const key = `C=${C},NT=${nt},RT=${rt},W=${+isW},xh=${+xHalf},bh=${+bHalf}`;
   return cachedProgram(`gdn_wy_wu|${key}`, () => ({
     name: 'gdn_wy_wu', key, entryPoint: 'gdn_wy_wu', workgroupSize: [WG, 1, 1] as [number, number, number],
     workgroupBytes: wuBytes(C, nt),
     decl: {
-      inputs: { K: 'u32', V: 'u32', beta: 'u32', gcum: 'f32', T: 'vec4f', table: 'vec4u' },
-      outputs: { W: 'f32', U: 'f32', status: 'atomic<i32>' },
-      uniforms: {
-        pairs: 'u32', ntiles: 'u32', ntk: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', dv: 'u32',
-        ...STRIDES_K, ...STRIDES_V, ...STRIDES_B,
-      },
+      inputs: { X: 'u32', beta: 'u32', gcum: 'f32', T: 'vec4f', table: 'vec4u' },
+      outputs: { O: 'f32', status: 'atomic<i32>' },
+      uniforms: { pairs: 'u32', ntiles: 'u32', ncols: 'u32', hv_count: 'u32', group: 'u32', x_sB: 'u32', x_sT: 'u32', x_sH: 'u32', ...STRIDES_B },
     } as const,
-    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, WG, LOADERS: loaders(['K', 'V', 'beta'], { K: kHalf, V: vHalf, beta: vHalf }), ...wuBody(rt) }),
+    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, WG, IS_W: isW, LOADERS: loaders(['X', 'beta'], { X: xHalf, beta: bHalf }), ...wuBody(rt) }),
   }));
 }
 
@@ -295,13 +292,16 @@ export function gdnWyGpu(
       workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
     });
     recordInverse(A, T, C, pairs, t.invWg);
-    const ntk = Math.ceil(dk / t.nt), ntiles = ntk + Math.ceil(dv / t.nt);
-    runProgram(gdnWyWuProgram(C, t.nt, t.rt, kHalf, half), {
-      inputs: { K: K.gpuStorage(), V: x.v.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
-      outputs: { W: W.gpuStorage(), U: U.gpuStorage(), status: st },
-      workgroups: pairs * ntiles,
-      uniforms: { pairs, ntiles, ntk, hv_count: HV, group, dk, dv, ...kS, v_sB: sv.sB, v_sT: sv.sT, v_sH: sv.sH, ...bS },
-    });
+    // β is read in the inputs' dtype by both; K is float32 when it is the qkL2norm copy
+    for (const [isW, X, ncols, xs, xHalf] of [[true, K, dk, sk, kHalf], [false, x.v, dv, sv, half]] as const) {
+      const ntiles = Math.ceil(ncols / t.nt);
+      runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half), {
+        inputs: { X: X.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
+        outputs: { O: (isW ? W : U).gpuStorage(), status: st },
+        workgroups: pairs * ntiles,
+        uniforms: { pairs, ntiles, ncols, hv_count: HV, group, x_sB: xs.sB, x_sT: xs.sT, x_sH: xs.sH, ...bS },
+      });
+    }
   }
   A.dispose();
   let keptT: Tensor | null = T;
