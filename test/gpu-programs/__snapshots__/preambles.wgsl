@@ -4034,6 +4034,174 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> status: array<i32>;
 @group(0) @binding(8) var<uniform> p: Params;
 
+// ---- gdn wy kkt C=64 float32: gdn_wy_kkt → gdn_wy_kkt
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  pairs: u32,
+  hv_count: u32,
+  group: u32,
+  dk: u32,
+  k_sB: u32,
+  k_sT: u32,
+  k_sH: u32,
+  b_sB: u32,
+  b_sT: u32,
+  b_sH: u32,
+}
+@group(0) @binding(0) var<storage, read> K: array<u32>;
+@group(0) @binding(1) var<storage, read> beta: array<u32>;
+@group(0) @binding(2) var<storage, read> g: array<u32>;
+@group(0) @binding(3) var<storage, read> table: array<vec4u>;
+@group(0) @binding(4) var<storage, read_write> gcum: array<f32>;
+@group(0) @binding(5) var<storage, read_write> A: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn wy kkt C=16 float16: gdn_wy_kkt → gdn_wy_kkt
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  pairs: u32,
+  hv_count: u32,
+  group: u32,
+  dk: u32,
+  k_sB: u32,
+  k_sT: u32,
+  k_sH: u32,
+  b_sB: u32,
+  b_sT: u32,
+  b_sH: u32,
+}
+@group(0) @binding(0) var<storage, read> K: array<u32>;
+@group(0) @binding(1) var<storage, read> beta: array<u32>;
+@group(0) @binding(2) var<storage, read> g: array<u32>;
+@group(0) @binding(3) var<storage, read> table: array<vec4u>;
+@group(0) @binding(4) var<storage, read_write> gcum: array<f32>;
+@group(0) @binding(5) var<storage, read_write> A: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn inv_unit_lower C=16: inv_unit_lower → inv_unit_lower_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> T: array<vec4f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- gdn inv_unit_lower C=32: inv_unit_lower → inv_unit_lower_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> T: array<vec4f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- gdn inv_unit_lower C=64: inv_unit_lower → inv_unit_lower_f32
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> T: array<vec4f>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- gdn wy W C=64 float32: gdn_wy_wu → gdn_wy_wu
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  pairs: u32,
+  ntiles: u32,
+  ncols: u32,
+  hv_count: u32,
+  group: u32,
+  x_sB: u32,
+  x_sT: u32,
+  x_sH: u32,
+  b_sB: u32,
+  b_sT: u32,
+  b_sH: u32,
+}
+@group(0) @binding(0) var<storage, read> X: array<u32>;
+@group(0) @binding(1) var<storage, read> beta: array<u32>;
+@group(0) @binding(2) var<storage, read> gcum: array<f32>;
+@group(0) @binding(3) var<storage, read> T: array<vec4f>;
+@group(0) @binding(4) var<storage, read> table: array<vec4u>;
+@group(0) @binding(5) var<storage, read_write> O: array<f32>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn wy U C=32 float16, rt 8: gdn_wy_wu → gdn_wy_wu
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  pairs: u32,
+  ntiles: u32,
+  ncols: u32,
+  hv_count: u32,
+  group: u32,
+  x_sB: u32,
+  x_sT: u32,
+  x_sH: u32,
+  b_sB: u32,
+  b_sT: u32,
+  b_sH: u32,
+}
+@group(0) @binding(0) var<storage, read> X: array<u32>;
+@group(0) @binding(1) var<storage, read> beta: array<u32>;
+@group(0) @binding(2) var<storage, read> gcum: array<f32>;
+@group(0) @binding(3) var<storage, read> T: array<vec4f>;
+@group(0) @binding(4) var<storage, read> table: array<vec4u>;
+@group(0) @binding(5) var<storage, read_write> O: array<f32>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn wy rows qkL2norm float16: gdn_wy_rows → gdn_wy_rows
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  chunks: u32,
+  heads: u32,
+  hv_count: u32,
+  group: u32,
+  dk: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> Q: array<u32>;
+@group(0) @binding(1) var<storage, read> K: array<u32>;
+@group(0) @binding(2) var<storage, read> table: array<vec4u>;
+@group(0) @binding(3) var<storage, read_write> qn: array<f32>;
+@group(0) @binding(4) var<storage, read_write> kn: array<f32>;
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn wy rows q status float32: gdn_wy_rows → gdn_wy_rows
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  chunks: u32,
+  heads: u32,
+  hv_count: u32,
+  group: u32,
+  dk: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> Q: array<u32>;
+@group(0) @binding(1) var<storage, read> table: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gdn s0 check: gdn_s0_check → gdn_s0_check
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  size: u32,
+}
+@group(0) @binding(0) var<storage, read> S0: array<f32>;
+@group(0) @binding(1) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
