@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
   backward_case({"grad bthd S0", 2, 21, 1, 1, 4, 3, false, false, false, true, 16, {}});
   backward_case({"grad bhtd l2 GVA", 1, 19, 1, 2, 4, 3, true, false, true, true, 16, {}});
   backward_case({"grad varlen GVA", 1, 24, 2, 4, 3, 2, false, true, false, true, 16, {0, 7, 7, 24}});
-  backward_case({"grad T90 l2 (checkpoints)", 1, 90, 1, 1, 3, 2, false, false, true, true, 32, {}});
+  backward_case({"grad T90 l2 C32 (three chunks)", 1, 90, 1, 1, 3, 2, false, false, true, true, 32, {}});
   std::printf("test_gdn: %ld checks, %d failures\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

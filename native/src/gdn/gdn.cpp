@@ -8,11 +8,10 @@
 // the pool); (I + A)⁻¹ is applied by forward substitution. float32 computes in float, float64
 // in double.
 //
-// Backward: the gradient of the recurrence token by token (the chunked form computes the same
-// function), in double for both dtypes. The forward is recomputed with a state checkpoint every
-// kCheckpoint tokens; each stretch's states are rebuilt from its checkpoint and walked back.
-// One task per (sequence, key head), so the grouped value heads of a key head add their q/k
-// gradients in one place (and the L2 normalisation's gradient sees their sum).
+// Backward: reverse mode through the same chunked form (docs/gdn.md has the formulas), chunks
+// walked back from the last, each recomputing W, U, Vn from the state entering it (saved by a
+// forward pass). One task per (sequence, key head), so the grouped value heads of a key head
+// add their q/k gradients in one place (and the L2 normalisation's gradient sees their sum).
 #include "lapis/gdn.hpp"
 
 #include <algorithm>
@@ -27,7 +26,6 @@ namespace lapis {
 namespace {
 
 constexpr double kNormEps = 1e-6;  // flash-linear-attention's l2norm: x / sqrt(Σx² + 1e-6)
-constexpr index kCheckpoint = 64;  // tokens between the backward's saved states
 
 template <class T> T nan_v() { return std::numeric_limits<T>::quiet_NaN(); }
 
@@ -253,26 +251,89 @@ void gdn_recurrent_step(index seqs, index heads, index vheads, index dk, index d
 
 namespace {
 
-// The backward of one (sequence, key head): every value head of its group.
-template <class T>
+// The chunked backward of one (sequence, key head): every value head of its group. Per value
+// head, a forward pass saves the state entering each chunk; then the chunks are walked back,
+// each recomputing its forward quantities (W, U, Vn, (I + A)) from that state.
+template <class T, class A>
 struct BackwardTask {
   const GdnProblem& p;
   const T *q, *k, *v, *beta, *g, *S0, *dO, *dF;
   T *dq, *dk, *dv, *dbeta, *dg, *dS0;
   int32_t* status;
-  std::vector<double> Qh, Kh, rq, rk, dQh, dKh, V, DO, bt, at_, ck, buf, U, D, w, dl;
+  // per key head: q̂·scale, k̂ (L × dk), their inverse norms and gradients
+  std::vector<A> Qh, Kh, dQh, dKh;
+  std::vector<double> rq, rk;
+  // per chunk (m ≤ C rows)
+  std::vector<A> V, DOc, bt, gam, G, KK, Am, X, P, Kd, dX, dKd, dQ, dOG, tmp, dAm, H, D, Dn, QH;
+  std::vector<double> dgam;
+
+  BackwardTask(const GdnProblem& p_, const T* q_, const T* k_, const T* v_, const T* b_, const T* g_, const T* s0_, const T* do_,
+               const T* df_, T* dq_, T* dk_, T* dv_, T* db_, T* dg_, T* ds0_, int32_t* st_)
+      : p(p_), q(q_), k(k_), v(v_), beta(b_), g(g_), S0(s0_), dO(do_), dF(df_), dq(dq_), dk(dk_), dv(dv_), dbeta(db_), dg(dg_),
+        dS0(ds0_), status(st_) {}
+
+  void resize() {
+    const index C = p.chunk, dk_ = p.dk, dv_ = p.dv, R = dk_ + dv_;
+    V.resize(C * dv_), DOc.resize(C * dv_), bt.resize(C), gam.resize(C), G.resize(C), KK.resize(C * C), Am.resize(C * C),
+        X.resize(C * R), P.resize(C * C), Kd.resize(C * dk_), dX.resize(C * R), dKd.resize(C * dk_), dQ.resize(C * dk_),
+        dOG.resize(C * dv_), tmp.resize(C * C), dAm.resize(C * C), D.resize(dk_ * dv_), Dn.resize(dk_ * dv_), QH.resize(C * dv_),
+        dgam.resize(C);
+  }
+
+  // Forward quantities of the chunk at t0 (m tokens) of value head hv entering with state h:
+  // γ, Γ, β, V, KK = K·Kᵀ, A, X = [W | Vn] (Vn = U − W·h), P = (Q·Kᵀ) ⊙ M, Kd = K ⊙ Γ_last/Γ.
+  void prepare(const Seq& s, index hv, index t0, index m, const A* h) {
+    const index dk_ = p.dk, dv_ = p.dv, R = dk_ + dv_, C = p.chunk;
+    const GdnStrides sv = gdn_strides(p, p.vheads, dv_), sg = gdn_strides(p, p.vheads, 1);
+    const A* K = &Kh[t0 * dk_];
+    const A* Q = &Qh[t0 * dk_];
+    double acc = 0;
+    for (index i = 0; i < m; ++i) {
+      acc += static_cast<double>(g[at(sg, s, t0 + i, hv)]);
+      gam[i] = static_cast<A>(acc);
+      G[i] = std::exp(gam[i]);
+      bt[i] = static_cast<A>(beta[at(sg, s, t0 + i, hv)]);
+      const T* vr = v + at(sv, s, t0 + i, hv);
+      for (index e = 0; e < dv_; ++e) V[i * dv_ + e] = static_cast<A>(vr[e]);
+      A* x = &X[i * R];
+      const A bg = bt[i] * G[i];
+      for (index d = 0; d < dk_; ++d) x[d] = bg * K[i * dk_ + d];
+      for (index e = 0; e < dv_; ++e) x[dk_ + e] = bt[i] * V[i * dv_ + e];
+    }
+    gemm<A>(A(1), cref(K, m, dk_, dk_), cref(K, m, dk_, dk_).t(), A(0), mref(KK.data(), m, m, C), 1);
+    for (index i = 0; i < m; ++i) {
+      A* xi = &X[i * R];
+      for (index j = 0; j < i; ++j) {
+        const A a = bt[i] * KK[i * C + j] * std::exp(gam[i] - gam[j]);
+        Am[i * C + j] = a;
+        if (a == A(0)) continue;
+        const A* xj = &X[j * R];
+        for (index c = 0; c < R; ++c) xi[c] -= a * xj[c];
+      }
+    }
+    gemm<A>(A(-1), cref(X.data(), m, dk_, R), cref(h, dk_, dv_, dv_), A(1), mref(X.data() + dk_, m, dv_, R), 1);
+    gemm<A>(A(1), cref(Q, m, dk_, dk_), cref(K, m, dk_, dk_).t(), A(0), mref(P.data(), m, m, C), 1);
+    for (index i = 0; i < m; ++i) {
+      for (index j = 0; j <= i; ++j) P[i * C + j] *= std::exp(gam[i] - gam[j]);
+      for (index j = i + 1; j < m; ++j) P[i * C + j] = A(0);
+    }
+    const A gl = gam[m - 1];
+    for (index j = 0; j < m; ++j) {
+      const A f = std::exp(gl - gam[j]);
+      for (index d = 0; d < dk_; ++d) Kd[j * dk_ + d] = f * K[j * dk_ + d];
+    }
+  }
 
   void run(index n, index h) {
-    const index dkk = p.dk, dvv = p.dv, ss = dkk * dvv, group = p.vheads / p.heads;
+    const index dk_ = p.dk, dv_ = p.dv, ss = dk_ * dv_, group = p.vheads / p.heads, C = p.chunk, R = dk_ + dv_;
     const Seq s = seq_of(p, n);
-    const index L = s.len;
-    const GdnStrides sqk = gdn_strides(p, p.heads, dkk), sv = gdn_strides(p, p.vheads, dvv), sg = gdn_strides(p, p.vheads, 1);
-    Qh.assign(L * dkk, 0), Kh.assign(L * dkk, 0), rq.resize(L), rk.resize(L), dQh.assign(L * dkk, 0), dKh.assign(L * dkk, 0);
-    V.resize(L * dvv), DO.resize(L * dvv), bt.resize(L), at_.resize(L);
-    const index ncp = (L + kCheckpoint - 1) / kCheckpoint;
-    ck.resize(std::max<index>(ncp, 1) * ss), buf.resize((kCheckpoint + 1) * ss), U.resize(kCheckpoint * dvv), D.resize(ss),
-        w.resize(dvv), dl.resize(dvv);
-    bool head_ok = true;
+    const index L = s.len, nc = (L + C - 1) / C;
+    const GdnStrides sqk = gdn_strides(p, p.heads, dk_), sv = gdn_strides(p, p.vheads, dv_), sg = gdn_strides(p, p.vheads, 1);
+    Qh.resize(L * dk_), Kh.resize(L * dk_), rq.resize(L), rk.resize(L);
+    dQh.assign(L * dk_, A(0)), dKh.assign(L * dk_, A(0));
+    H.resize((nc + 1) * ss);
+    resize();
+    bool head_ok = true, loaded = false;
     for (index hv = h * group; hv < (h + 1) * group; ++hv) {
       const index sidx = (n * p.vheads + hv) * ss;
       const int32_t st = check_inputs(p, n, hv, q, k, v, beta, g, S0);
@@ -280,42 +341,40 @@ struct BackwardTask {
       if (st != 0) {
         head_ok = false;
         for (index t = 0; t < L; ++t) {
-          std::fill_n(dv + at(sv, s, t, hv), dvv, nan_v<T>());
+          std::fill_n(dv + at(sv, s, t, hv), dv_, nan_v<T>());
           dbeta[at(sg, s, t, hv)] = nan_v<T>();
           dg[at(sg, s, t, hv)] = nan_v<T>();
         }
         if (dS0) std::fill_n(dS0 + sidx, ss, nan_v<T>());
         continue;
       }
-      if (hv == h * group) {  // q̂, k̂ once per key head (checked finite by now)
+      if (!loaded) {  // q̂·scale, k̂ once per key head (checked finite by now)
+        loaded = true;
         for (index t = 0; t < L; ++t) {
-          rq[t] = load_row(q + at(sqk, s, t, h), dkk, p.qk_l2norm, 1.0, &Qh[t * dkk]);
-          rk[t] = load_row(k + at(sqk, s, t, h), dkk, p.qk_l2norm, 1.0, &Kh[t * dkk]);
+          rq[t] = load_row(q + at(sqk, s, t, h), dk_, p.qk_l2norm, p.scale, &Qh[t * dk_]);
+          rk[t] = load_row(k + at(sqk, s, t, h), dk_, p.qk_l2norm, 1.0, &Kh[t * dk_]);
         }
       }
-      for (index t = 0; t < L; ++t) {
-        const T* vr = v + at(sv, s, t, hv);
-        const T* gr = dO + at(sv, s, t, hv);
-        for (index e = 0; e < dvv; ++e) V[t * dvv + e] = static_cast<double>(vr[e]), DO[t * dvv + e] = static_cast<double>(gr[e]);
-        bt[t] = static_cast<double>(beta[at(sg, s, t, hv)]);
-        at_[t] = std::exp(static_cast<double>(g[at(sg, s, t, hv)]));
+      // Forward: H[c] = the state entering chunk c.
+      A* S = &H[0];
+      if (S0) for (index i = 0; i < ss; ++i) S[i] = static_cast<A>(S0[sidx + i]);
+      else std::fill_n(S, ss, A(0));
+      for (index c = 0; c < nc; ++c) {
+        const index t0 = c * C, m = std::min(C, L - t0);
+        const A* hc = &H[c * ss];
+        A* hn = &H[(c + 1) * ss];
+        prepare(s, hv, t0, m, hc);
+        std::copy_n(hc, ss, hn);
+        gemm<A>(A(1), cref(Kd.data(), m, dk_, dk_).t(), cref(X.data() + dk_, m, dv_, R), std::exp(gam[m - 1]),
+                mref(hn, dk_, dv_, dv_), 1);
       }
-      // Forward, saving the state before every kCheckpoint-th token.
-      double* S = buf.data();
-      if (S0) for (index i = 0; i < ss; ++i) S[i] = static_cast<double>(S0[sidx + i]);
-      else std::fill_n(S, ss, 0.0);
-      for (index c = 0; c < ncp; ++c) {
-        std::copy_n(S, ss, &ck[c * ss]);
-        const index t1 = std::min(L, (c + 1) * kCheckpoint);
-        for (index t = c * kCheckpoint; t < t1; ++t) step(S, S, t, nullptr);
-      }
-      if (dF) for (index i = 0; i < ss; ++i) D[i] = static_cast<double>(dF[sidx + i]);
-      else std::fill(D.begin(), D.end(), 0.0);
-      for (index c = ncp - 1; c >= 0; --c) {
-        const index t0 = c * kCheckpoint, m = std::min(kCheckpoint, L - t0);
-        std::copy_n(&ck[c * ss], ss, buf.data());
-        for (index i = 0; i < m; ++i) step(&buf[i * ss], &buf[(i + 1) * ss], t0 + i, &U[i * dvv]);
-        for (index i = m - 1; i >= 0; --i) back_step(&buf[i * ss], &buf[(i + 1) * ss], t0 + i, &U[i * dvv], s, hv, sv, sg);
+      if (dF) for (index i = 0; i < ss; ++i) D[i] = static_cast<A>(dF[sidx + i]);
+      else std::fill(D.begin(), D.end(), A(0));
+      for (index c = nc - 1; c >= 0; --c) {
+        const index t0 = c * C, m = std::min(C, L - t0);
+        const A* hc = &H[c * ss];
+        prepare(s, hv, t0, m, hc);
+        back_chunk(s, hv, t0, m, hc);
       }
       if (dS0) for (index i = 0; i < ss; ++i) dS0[sidx + i] = static_cast<T>(D[i]);
     }
@@ -323,101 +382,152 @@ struct BackwardTask {
       T* dqr = dq + at(sqk, s, t, h);
       T* dkr = dk + at(sqk, s, t, h);
       if (!head_ok) {
-        std::fill_n(dqr, dkk, nan_v<T>()), std::fill_n(dkr, dkk, nan_v<T>());
+        std::fill_n(dqr, dk_, nan_v<T>()), std::fill_n(dkr, dk_, nan_v<T>());
         continue;
       }
-      write_grad(&Qh[t * dkk], &dQh[t * dkk], rq[t], dqr);
-      write_grad(&Kh[t * dkk], &dKh[t * dkk], rk[t], dkr);
+      write_grad(&Qh[t * dk_], &dQh[t * dk_], rq[t], p.scale, dqr);
+      write_grad(&Kh[t * dk_], &dKh[t * dk_], rk[t], 1.0, dkr);
     }
   }
 
-  // x̂ = r·x with r = (Σx² + ε)^−½: ∂/∂x = r·(dx̂ − x̂·(x̂·dx̂)).
-  void write_grad(const double* xh, const double* dxh, double r, T* out) const {
+  // xs = f·x̂ with x̂ = r·x, r = (Σx² + ε)^−½ (f the scale for q): ∂/∂x = r·(dx̂ − x̂·(x̂·dx̂)), dx̂ = f·dxs.
+  void write_grad(const A* xs, const A* dxs, double r, double f, T* out) const {
     const index n = p.dk;
+    if (f == 0) {  // scale 0: o does not depend on q
+      std::fill_n(out, n, T(0));
+      return;
+    }
     if (!p.qk_l2norm) {
-      for (index d = 0; d < n; ++d) out[d] = static_cast<T>(dxh[d]);
+      for (index d = 0; d < n; ++d) out[d] = static_cast<T>(f * static_cast<double>(dxs[d]));
       return;
     }
     double dot = 0;
-    for (index d = 0; d < n; ++d) dot += xh[d] * dxh[d];
-    for (index d = 0; d < n; ++d) out[d] = static_cast<T>(r * (dxh[d] - xh[d] * dot));
+    for (index d = 0; d < n; ++d) dot += static_cast<double>(xs[d]) * static_cast<double>(dxs[d]);  // = x̂·dx̂
+    for (index d = 0; d < n; ++d) out[d] = static_cast<T>(r * (f * static_cast<double>(dxs[d]) - static_cast<double>(xs[d]) / f * dot));
   }
 
-  // S_t = a·S_{t−1} + β·k·(v − a·u)ᵀ with u = S_{t−1}ᵀk (saved in u_out when given). Sp may be Sn.
-  void step(const double* Sp, double* Sn, index t, double* u_out) {
-    const index dkk = p.dk, dvv = p.dv;
-    const double* kt = &Kh[t * dkk];
-    const double a = at_[t], b = bt[t];
-    std::fill(dl.begin(), dl.end(), 0.0);
-    for (index d = 0; d < dkk; ++d) {
-      const double kd = kt[d];
-      const double* row = Sp + d * dvv;
-      for (index e = 0; e < dvv; ++e) dl[e] += kd * row[e];
+  // One chunk backwards: D = ∂L/∂(state after the chunk) in, ∂L/∂h out; gradients of the
+  // chunk's tokens written (v, β, g) or added (q̂, k̂).
+  void back_chunk(const Seq& s, index hv, index t0, index m, const A* h) {
+    const index dk_ = p.dk, dv_ = p.dv, R = dk_ + dv_, C = p.chunk;
+    const GdnStrides sv = gdn_strides(p, p.vheads, dv_), sg = gdn_strides(p, p.vheads, 1);
+    const A* K = &Kh[t0 * dk_];
+    const A* Q = &Qh[t0 * dk_];
+    A* dK = &dKh[t0 * dk_];
+    A* dQs = &dQh[t0 * dk_];
+    const MatRef<A> Vn = cref(X.data() + dk_, m, dv_, R), W = cref(X.data(), m, dk_, R), hr = cref(h, dk_, dv_, dv_);
+    const MatRef<A> Kr = cref(K, m, dk_, dk_), Qr = cref(Q, m, dk_, dk_);
+    for (index i = 0; i < m; ++i) {
+      const T* gr = dO + at(sv, s, t0 + i, hv);
+      for (index e = 0; e < dv_; ++e) DOc[i * dv_ + e] = static_cast<A>(gr[e]);
+      dgam[i] = 0;
     }
-    if (u_out) std::copy(dl.begin(), dl.end(), u_out);
-    const double* vt = &V[t * dvv];
-    for (index e = 0; e < dvv; ++e) dl[e] = vt[e] - a * dl[e];
-    for (index d = 0; d < dkk; ++d) {
-      const double bk = b * kt[d];
-      const double* src = Sp + d * dvv;
-      double* dst = Sn + d * dvv;
-      for (index e = 0; e < dvv; ++e) dst[e] = a * src[e] + bk * dl[e];
-    }
-  }
-
-  // One token backwards: D = ∂L/∂S_t in, ∂L/∂S_{t−1} out; the token's gradients written.
-  void back_step(const double* Sp, const double* Sn, index t, const double* u, const Seq& s, index hv, const GdnStrides& sv,
-                 const GdnStrides& sg) {
-    const index dkk = p.dk, dvv = p.dv;
-    const double* qt = &Qh[t * dkk];
-    const double* kt = &Kh[t * dkk];
-    const double* dot_ = &DO[t * dvv];
-    const double a = at_[t], b = bt[t], sc = p.scale;
-    double* dqt = &dQh[t * dkk];
-    double* dkt = &dKh[t * dkk];
-    // o_t = scale·S_tᵀq̂: ∂q̂ += scale·S_t·do, D += scale·q̂·doᵀ; then w = Dᵀk, ⟨D, S_{t−1}⟩.
-    std::fill(w.begin(), w.end(), 0.0);
-    double dS = 0;
-    for (index d = 0; d < dkk; ++d) {
-      const double* sn = Sn + d * dvv;
-      const double* sp = Sp + d * dvv;
-      double* Dr = &D[d * dvv];
-      const double sq = sc * qt[d], kd = kt[d];
-      double acc = 0, acc2 = 0;
-      for (index e = 0; e < dvv; ++e) {
-        acc += sn[e] * dot_[e];
-        Dr[e] += sq * dot_[e];
-        w[e] += kd * Dr[e];
-        acc2 += Dr[e] * sp[e];
+    const MatRef<A> dOr = cref(DOc.data(), m, dv_, dv_);
+    A* dVn = dX.data() + dk_;  // dX = [dW | dVn]
+    const MatMut<A> dVnm = mref(dVn, m, dv_, R), dWm = mref(dX.data(), m, dk_, R);
+    const MatRef<A> Dr = cref(D.data(), dk_, dv_, dv_);
+    // S' = Γ_m·h + Kdᵀ·Vn
+    const index ml = m - 1;
+    const A Gm = std::exp(gam[ml]);
+    gemm<A>(A(1), cref(Kd.data(), m, dk_, dk_), Dr, A(0), dVnm, 1);               // dVn = Kd·D
+    gemm<A>(A(1), Vn, Dr.t(), A(0), mref(dKd.data(), m, dk_, dk_), 1);           // dKd = Vn·Dᵀ
+    double hd = 0;
+    for (index i = 0; i < dk_ * dv_; ++i) hd += static_cast<double>(h[i]) * static_cast<double>(D[i]);
+    dgam[ml] += static_cast<double>(Gm) * hd;
+    for (index j = 0; j < m; ++j) {
+      const A f = std::exp(gam[ml] - gam[j]);
+      double c = 0;
+      for (index d = 0; d < dk_; ++d) {
+        c += static_cast<double>(Kd[j * dk_ + d]) * static_cast<double>(dKd[j * dk_ + d]);
+        dK[j * dk_ + d] += f * dKd[j * dk_ + d];
       }
-      dqt[d] += sc * acc;
-      dS += acc2;
+      dgam[ml] += c;
+      dgam[j] -= c;
     }
-    // δ = v − a·u;  ∂v = β·w, ∂β = w·δ, ∂a = ⟨D, S_{t−1}⟩ − β·w·u, ∂g = a·∂a
-    const double* vt = &V[t * dvv];
-    double wd = 0, wu = 0;
-    for (index e = 0; e < dvv; ++e) {
-      dl[e] = vt[e] - a * u[e];
-      wd += w[e] * dl[e];
-      wu += w[e] * u[e];
-    }
-    T* dvr = dv + at(sv, s, t, hv);
-    for (index e = 0; e < dvv; ++e) dvr[e] = static_cast<T>(b * w[e]);
-    dbeta[at(sg, s, t, hv)] = static_cast<T>(wd);
-    dg[at(sg, s, t, hv)] = static_cast<T>(a * (dS - b * wu));
-    // ∂k̂ += β·D·δ − a·β·S_{t−1}·w;  D ← a·(D − β·k·wᵀ)
-    for (index d = 0; d < dkk; ++d) {
-      const double* sp = Sp + d * dvv;
-      double* Dr = &D[d * dvv];
-      double x1 = 0, x2 = 0;
-      for (index e = 0; e < dvv; ++e) {
-        x1 += Dr[e] * dl[e];
-        x2 += sp[e] * w[e];
+    for (index i = 0; i < dk_ * dv_; ++i) Dn[i] = Gm * D[i];
+    // O = diag(Γ)·Q·h + P·Vn
+    gemm<A>(A(1), cref(P.data(), m, m, C).t(), dOr, A(1), dVnm, 1);             // dVn += Pᵀ·dO
+    gemm<A>(A(1), Qr, hr, A(0), mref(QH.data(), m, dv_, dv_), 1);                // Q·h
+    for (index i = 0; i < m; ++i) {
+      double c = 0;
+      for (index e = 0; e < dv_; ++e) {
+        c += static_cast<double>(DOc[i * dv_ + e]) * static_cast<double>(QH[i * dv_ + e]);
+        dOG[i * dv_ + e] = G[i] * DOc[i * dv_ + e];
       }
-      dkt[d] += b * x1 - a * b * x2;
-      const double bk = b * kt[d];
-      for (index e = 0; e < dvv; ++e) Dr[e] = a * (Dr[e] - bk * w[e]);
+      dgam[i] += static_cast<double>(G[i]) * c;
     }
+    const MatRef<A> dOGr = cref(dOG.data(), m, dv_, dv_);
+    gemm<A>(A(1), dOGr, hr.t(), A(1), mref(dQs, m, dk_, dk_), 1);               // dQ += diag(Γ)·dO·hᵀ
+    gemm<A>(A(1), Qr.t(), dOGr, A(1), mref(Dn.data(), dk_, dv_, dv_), 1);       // dh += Qᵀ·diag(Γ)·dO
+    gemm<A>(A(1), dOr, Vn.t(), A(0), mref(tmp.data(), m, m, C), 1);             // dP = dO·Vnᵀ
+    for (index i = 0; i < m; ++i) {
+      for (index j = 0; j <= i; ++j) {
+        const A dp = tmp[i * C + j];
+        const double e = static_cast<double>(dp) * static_cast<double>(P[i * C + j]);
+        dgam[i] += e;
+        dgam[j] -= e;
+        tmp[i * C + j] = dp * std::exp(gam[i] - gam[j]);                       // dP ⊙ M
+      }
+      for (index j = i + 1; j < m; ++j) tmp[i * C + j] = A(0);
+    }
+    const MatRef<A> dPM = cref(tmp.data(), m, m, C);
+    gemm<A>(A(1), dPM, Kr, A(1), mref(dQs, m, dk_, dk_), 1);                    // dQ += (dP⊙M)·K
+    gemm<A>(A(1), dPM.t(), Qr, A(1), mref(dK, m, dk_, dk_), 1);                 // dK += (dP⊙M)ᵀ·Q
+    // Vn = U − W·h
+    gemm<A>(A(-1), dVnm.ref(), hr.t(), A(0), dWm, 1);                           // dW = −dVn·hᵀ
+    gemm<A>(A(-1), W.t(), dVnm.ref(), A(1), mref(Dn.data(), dk_, dv_, dv_), 1); // dh −= Wᵀ·dVn
+    // X = (I + A)⁻¹·R: dR = (I + A)⁻ᵀ·dX (back substitution, in dX), dA = −dR·Xᵀ (strictly lower)
+    for (index j = m - 1; j > 0; --j) {
+      const A* dj = &dX[j * R];
+      for (index i = 0; i < j; ++i) {
+        const A a = Am[j * C + i];
+        if (a == A(0)) continue;
+        A* di = &dX[i * R];
+        for (index c = 0; c < R; ++c) di[c] -= a * dj[c];
+      }
+    }
+    // X's W part is W, its U part was overwritten by Vn: U = Vn + W·h, rebuilt in place
+    gemm<A>(A(1), W, hr, A(1), mref(X.data() + dk_, m, dv_, R), 1);
+    gemm<A>(A(-1), cref(dX.data(), m, R, R), cref(X.data(), m, R, R).t(), A(0), mref(dAm.data(), m, m, C), 1);
+    // R = [β·Γ·K | β·V]
+    std::fill(tmp.begin(), tmp.begin() + m * C, A(0));  // F, strictly lower
+    for (index i = 0; i < m; ++i) {
+      const A* dRW = &dX[i * R];
+      const A* dRU = dRW + dk_;
+      double kw = 0, vu = 0;
+      for (index d = 0; d < dk_; ++d) {
+        kw += static_cast<double>(K[i * dk_ + d]) * static_cast<double>(dRW[d]);
+        dK[i * dk_ + d] += bt[i] * G[i] * dRW[d];
+      }
+      T* dvr = dv + at(sv, s, t0 + i, hv);
+      for (index e = 0; e < dv_; ++e) {
+        vu += static_cast<double>(V[i * dv_ + e]) * static_cast<double>(dRU[e]);
+        dvr[e] = static_cast<T>(bt[i] * dRU[e]);
+      }
+      double db = static_cast<double>(G[i]) * kw + vu;
+      dgam[i] += static_cast<double>(bt[i]) * static_cast<double>(G[i]) * kw;
+      // A_ij = β_i·(k_i·k_j)·exp(γ_i − γ_j), j < i
+      for (index j = 0; j < i; ++j) {
+        const A da = dAm[i * C + j];
+        const A ex = std::exp(gam[i] - gam[j]);
+        db += static_cast<double>(da) * static_cast<double>(KK[i * C + j]) * static_cast<double>(ex);
+        tmp[i * C + j] = da * bt[i] * ex;
+        const double e = static_cast<double>(da) * static_cast<double>(Am[i * C + j]);
+        dgam[i] += e;
+        dgam[j] -= e;
+      }
+      dbeta[at(sg, s, t0 + i, hv)] = static_cast<T>(db);
+    }
+    const MatRef<A> F = cref(tmp.data(), m, m, C);
+    gemm<A>(A(1), F, Kr, A(1), mref(dK, m, dk_, dk_), 1);                       // dK += F·K
+    gemm<A>(A(1), F.t(), Kr, A(1), mref(dK, m, dk_, dk_), 1);                   // dK += Fᵀ·K
+    // γ = cumsum(g): dg_j = Σ_{i ≥ j} dγ_i
+    double acc = 0;
+    for (index i = m - 1; i >= 0; --i) {
+      acc += dgam[i];
+      dg[at(sg, s, t0 + i, hv)] = static_cast<T>(acc);
+    }
+    std::swap(D, Dn);
   }
 };
 
@@ -427,10 +537,10 @@ template <class T>
 void gdn_backward(const GdnProblem& p, const T* q, const T* k, const T* v, const T* beta, const T* g,
                   const T* initial_state, const T* d_o, const T* d_final, T* dq, T* dk, T* dv, T* dbeta, T* dg,
                   T* d_initial_state, int32_t* status) {
+  using A = typename Compute<T>::type;
   parallel_for(p.seqs * p.heads, 1, [&](index b0, index b1) {
-    BackwardTask<T> task{p, q, k, v, beta, g, initial_state, d_o, d_final, dq, dk, dv, dbeta, dg,
-                         initial_state ? d_initial_state : nullptr, status, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-                         {}, {}, {}, {}};
+    BackwardTask<T, A> task(p, q, k, v, beta, g, initial_state, d_o, d_final, dq, dk, dv, dbeta, dg,
+                            initial_state ? d_initial_state : nullptr, status);
     for (index i = b0; i < b1; ++i) task.run(i / p.heads, i % p.heads);
   });
 }
