@@ -6,10 +6,11 @@
 // Status (plan contract): 1 for a non-finite k or β, 2 for a g > 0, NaN or −∞ in the chunk,
 // atomicMax into status[n·HV + hv] once per workgroup.
 //
-// The Gram K·Kᵀ: the chunk's K is staged DKT columns at a time (row stride DKT + 4 floats,
-// so the vec4 reads of different rows start 4 banks apart); thread t < NTILES owns one 4×4
-// tile (ti ≥ tj) of the lower triangle and accumulates 16 dot products per vec4 column step
-// (8 vec4 workgroup loads per 64 multiply-adds; the upper tiles are never computed).
+// The Gram K·Kᵀ: the chunk's K is staged DKT columns at a time; thread t < NTILES owns one
+// GR×GR tile (ti ≥ tj) of the lower triangle and accumulates GR² dot products per vec4 column
+// step (2·GR vec4 workgroup loads per 4·GR² multiply-adds; the upper tiles are never computed).
+// Row i of the staged tile starts at vec4 i·DKT/4 + ⌊i/4⌋: the skew puts the rows that the
+// threads of a quarter-warp read at once (GR apart) in different banks.
 //
 // Bindings: K, beta, g (u32 words: f32 or two f16), table (vec4u: n, batch row, t0, len)
 // → gcum (f32), A (vec4f), status (atomic<i32>).
@@ -18,17 +19,19 @@
 
 const C: u32 = ${C}u;
 const DKT: u32 = ${DKT}u;        // key columns per staged tile (a multiple of 4)
-const KS4: u32 = DKT / 4u + 1u;  // vec4s per staged row (one of padding)
-const NTI: u32 = C / 4u;         // 4×4 tiles per side
+const GR: u32 = ${GR}u;          // rows and columns of a thread's tile (4 or 8)
+const NTI: u32 = C / GR;         // tiles per side
 const NTILES: u32 = NTI * (NTI + 1u) / 2u;
 const WG: u32 = ${WG}u;
 
-var<workgroup> ks: array<vec4f, C * KS4>;
+var<workgroup> ks: array<vec4f, C * DKT / 4u + C / 4u>;
 var<workgroup> gam: array<f32, C>;
 var<workgroup> bet: array<f32, C>;
 var<workgroup> bad: atomic<i32>;
 
 ${LOADERS}
+
+fn krow(i: u32) -> u32 { return i * (DKT / 4u) + i / 4u; }
 
 @compute @workgroup_size(${WG})
 fn gdn_wy_kkt(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -73,12 +76,9 @@ fn gdn_wy_kkt(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if ((ti + 1u) * (ti + 2u) / 2u <= lid) { ti += 1u; }
   if (ti * (ti + 1u) / 2u > lid) { ti -= 1u; }
   let tj = lid - ti * (ti + 1u) / 2u;
-  let ri = ti * 4u * KS4;
-  let rj = tj * 4u * KS4;
-  var a0 = vec4f(0.0);
-  var a1 = vec4f(0.0);
-  var a2 = vec4f(0.0);
-  var a3 = vec4f(0.0);
+  let i0 = ti * GR;
+  let j0 = tj * GR;
+${ACC}
   var nf = false;
   let kb = b * p.k_sB + t0 * p.k_sT + h * p.k_sH;
   for (var d0 = 0u; d0 < p.dk; d0 += DKT) {
@@ -96,38 +96,19 @@ fn gdn_wy_kkt(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
         if (d + 3u < p.dk) { v.w = ld_k(e + 3u); }
         nf = nf || !(is_finite(v.x) && is_finite(v.y) && is_finite(v.z) && is_finite(v.w));
       }
-      ks[i * KS4 + dq] = v;
+      ks[krow(i) + dq] = v;
     }
     workgroupBarrier();
     if (owns) {
       for (var q = 0u; q < DKT / 4u; q++) {
-        let x0 = ks[ri + q];
-        let x1 = ks[ri + KS4 + q];
-        let x2 = ks[ri + 2u * KS4 + q];
-        let x3 = ks[ri + 3u * KS4 + q];
-        let y0 = ks[rj + q];
-        let y1 = ks[rj + KS4 + q];
-        let y2 = ks[rj + 2u * KS4 + q];
-        let y3 = ks[rj + 3u * KS4 + q];
-        a0 += vec4f(dot(x0, y0), dot(x0, y1), dot(x0, y2), dot(x0, y3));
-        a1 += vec4f(dot(x1, y0), dot(x1, y1), dot(x1, y2), dot(x1, y3));
-        a2 += vec4f(dot(x2, y0), dot(x2, y1), dot(x2, y2), dot(x2, y3));
-        a3 += vec4f(dot(x3, y0), dot(x3, y1), dot(x3, y2), dot(x3, y3));
+${STEP}
       }
     }
   }
   if (nf) { atomicMax(&bad, 1); }
   if (owns) {
-    let i0 = ti * 4u;
-    let j0 = tj * 4u;
-    // exp(γ_i − γ_j) ≤ 1 for j < i when g ≤ 0 (status 2 otherwise)
-    let gj = vec4f(gam[j0], gam[j0 + 1u], gam[j0 + 2u], gam[j0 + 3u]);
-    let cols = vec4u(j0, j0 + 1u, j0 + 2u, j0 + 3u);
-    let ob = (pair * C + i0) * (C / 4u) + tj;
-    A[ob] = select(vec4f(0.0), bet[i0] * a0 * exp(vec4f(gam[i0]) - gj), cols < vec4u(i0));
-    A[ob + C / 4u] = select(vec4f(0.0), bet[i0 + 1u] * a1 * exp(vec4f(gam[i0 + 1u]) - gj), cols < vec4u(i0 + 1u));
-    A[ob + C / 2u] = select(vec4f(0.0), bet[i0 + 2u] * a2 * exp(vec4f(gam[i0 + 2u]) - gj), cols < vec4u(i0 + 2u));
-    A[ob + 3u * C / 4u] = select(vec4f(0.0), bet[i0 + 3u] * a3 * exp(vec4f(gam[i0 + 3u]) - gj), cols < vec4u(i0 + 3u));
+    // exp(γ_i − γ_j) ≤ 1 for j < i when g ≤ 0 (status 2 otherwise); 0 on and above the diagonal
+${STORE}
   }
   workgroupBarrier();
   if (lid == 0u) {

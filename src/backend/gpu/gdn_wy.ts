@@ -21,8 +21,10 @@ import type { GdnChunkTable, GdnWy } from './gdn_chunks.js';
 
 /** Tile sizes of the WY stage's kernels (all part of the program keys). */
 export interface GdnWyTiles {
-  /** Key columns per staged tile of the Gram kernel (4 … 128, a multiple of 4). */
+  /** Key columns per staged tile of the Gram kernel (8 … 128, a power of two). */
   dkt: number;
+  /** Rows and columns of a thread's tile in the Gram kernel (4 or 8). */
+  gr: 4 | 8;
   /** Output columns per workgroup of the W/U kernel (4 … 128, a power of two). */
   nt: number;
   /** Rows per thread of the W/U kernel (4 or 8). */
@@ -45,7 +47,7 @@ const pow2ceil = (x: number): number => {
 
 /** Workgroup bytes of the Gram kernel: the staged K tile (padded rows), γ, β and the status word. */
 export function kktBytes(C: number, dkt: number): number {
-  return C * (dkt / 4 + 1) * 16 + 2 * C * 4 + 4;
+  return (C * dkt / 4 + C / 4) * 16 + 2 * C * 4 + 4;
 }
 
 /** Workgroup bytes of the W/U kernel: the staged X tile, the row scales and the status word. */
@@ -53,7 +55,7 @@ export function wuBytes(C: number, nt: number): number {
   return C * nt * 4 + C * 4 + 4;
 }
 
-const kktThreads = (C: number): number => Math.ceil(((C / 4) * (C / 4 + 1)) / 2 / 32) * 32;
+const kktThreads = (C: number, gr: number): number => Math.ceil(((C / gr) * (C / gr + 1)) / 2 / 32) * 32;
 const wuThreads = (C: number, nt: number, rt: number): number => (C / rt) * (nt / 4);
 
 /**
@@ -64,21 +66,22 @@ const wuThreads = (C: number, nt: number, rt: number): number => (C / rt) * (nt 
 export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup'>, over: Partial<GdnWyTiles> = {}): GdnWyTiles {
   const L = limits.maxComputeWorkgroupStorageSize, I = limits.maxComputeInvocationsPerWorkgroup;
   const dk4 = Math.max(4, pow2ceil(dk));
-  let dkt = over.dkt ?? 4;
-  if (over.dkt === undefined) for (const t of [128, 64, 32, 16, 8]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
-  const rt = over.rt ?? 4;
+  let dkt = over.dkt ?? 8;
+  if (over.dkt === undefined) for (const t of [128, 64, 32, 16]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
+  const gr = over.gr ?? 4;
+  const rt = over.rt ?? (C === 64 ? 8 : 4);
   let nt = over.nt ?? 4;
   const cols = Math.max(4, pow2ceil(Math.max(dk, dv)));
   if (over.nt === undefined) {
     for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t) <= L && wuThreads(C, t, rt) <= I) { nt = t; break; }
   }
   const invWg = over.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
-  return { dkt, nt, rt, invWg };
+  return { dkt, gr, nt, rt, invWg };
 }
 
 function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
-  const ok = t.dkt >= 4 && t.dkt <= 128 && t.dkt % 4 === 0 && [4, 8, 16, 32, 64, 128].includes(t.nt) && (t.rt === 4 || t.rt === 8) && t.rt <= C
-    && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C) <= limits.maxComputeInvocationsPerWorkgroup
+  const ok = [8, 16, 32, 64, 128].includes(t.dkt) && (t.gr === 4 || t.gr === 8) && [4, 8, 16, 32, 64, 128].includes(t.nt) && (t.rt === 4 || t.rt === 8) && t.rt <= C
+    && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C, t.gr) <= limits.maxComputeInvocationsPerWorkgroup
     && wuThreads(C, t.nt, t.rt) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
     && kktBytes(C, t.dkt) <= limits.maxComputeWorkgroupStorageSize && wuBytes(C, t.nt) <= limits.maxComputeWorkgroupStorageSize;
   if (!ok) throw new ArgumentError(`${who}: GDN WY tiles ${JSON.stringify(t)} do not fit chunk ${C} on this device`);
@@ -96,10 +99,28 @@ const STRIDES_K = { k_sB: 'u32', k_sT: 'u32', k_sH: 'u32' } as const;
 const STRIDES_V = { v_sB: 'u32', v_sT: 'u32', v_sH: 'u32' } as const;
 const STRIDES_B = { b_sB: 'u32', b_sT: 'u32', b_sH: 'u32' } as const;
 
-/** The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, float16 or float32 inputs. */
-export function gdnWyKktProgram(C: number, dkt: number, half: boolean) {
-  const WG = kktThreads(C);
-  const key = `C=${C},DKT=${dkt},half=${+half}`;
+/** The generated parts of gdn_wy_kkt.wgsl for GR×GR tiles: accumulators, one vec4 column step, the masked A stores. */
+function kktBody(gr: number): Record<string, string> {
+  const R = Array.from({ length: gr }, (_, r) => r), Q = Array.from({ length: gr / 4 }, (_, q) => q);
+  const ACC = R.flatMap((r) => Q.map((q) => `  var a${r}_${q} = vec4f(0.0);`)).join('\n');
+  const STEP = [
+    ...R.map((r) => `        let x${r} = ks[krow(i0 + ${r}u) + q];`),
+    ...R.map((c) => `        let y${c} = ks[krow(j0 + ${c}u) + q];`),
+    ...R.flatMap((r) => Q.map((q) => `        a${r}_${q} += vec4f(${[0, 1, 2, 3].map((k) => `dot(x${r}, y${4 * q + k})`).join(', ')});`)),
+  ].join('\n');
+  const STORE = [
+    ...Q.map((q) => `    let gj${q} = vec4f(${[0, 1, 2, 3].map((k) => `gam[j0 + ${4 * q + k}u]`).join(', ')});`),
+    ...Q.map((q) => `    let cj${q} = vec4u(${[0, 1, 2, 3].map((k) => `j0 + ${4 * q + k}u`).join(', ')});`),
+    ...R.flatMap((r) => Q.map((q) => `    A[(pair * C + i0 + ${r}u) * (C / 4u) + j0 / 4u + ${q}u] = ` +
+      `select(vec4f(0.0), bet[i0 + ${r}u] * a${r}_${q} * exp(vec4f(gam[i0 + ${r}u]) - gj${q}), cj${q} < vec4u(i0 + ${r}u));`)),
+  ].join('\n');
+  return { ACC, STEP, STORE };
+}
+
+/** The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, thread tile gr, float16 or float32 keys. */
+export function gdnWyKktProgram(C: number, dkt: number, gr: number, half: boolean) {
+  const WG = kktThreads(C, gr);
+  const key = `C=${C},DKT=${dkt},GR=${gr},half=${+half}`;
   return cachedProgram(`gdn_wy_kkt|${key}`, () => ({
     name: 'gdn_wy_kkt', key, entryPoint: 'gdn_wy_kkt', workgroupSize: [WG, 1, 1] as [number, number, number],
     workgroupBytes: kktBytes(C, dkt),
@@ -108,7 +129,7 @@ export function gdnWyKktProgram(C: number, dkt: number, half: boolean) {
       outputs: { gcum: 'f32', A: 'vec4f', status: 'atomic<i32>' },
       uniforms: { pairs: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', ...STRIDES_K, ...STRIDES_B },
     } as const,
-    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, WG, LOADERS: loaders(['K', 'beta', 'g'], half) }),
+    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, GR: gr, WG, LOADERS: loaders(['K', 'beta', 'g'], half), ...kktBody(gr) }),
   }));
 }
 
@@ -286,7 +307,7 @@ export function gdnWyGpu(
     // the Gram reads the normalised keys when asked (their status came from the row pass)
     const K = kn ?? x.k;
     const kHalf = half && !kn;
-    runProgram(gdnWyKktProgram(C, t.dkt, kHalf), {
+    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf), {
       inputs: { K: K.gpuStorage(), beta: x.beta.gpuStorage(), g: x.g.gpuStorage(), table },
       outputs: { gcum: gcum.gpuStorage(), A: A.gpuStorage(), status: st },
       workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
