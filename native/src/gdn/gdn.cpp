@@ -8,10 +8,17 @@
 // the pool); (I + A)⁻¹ is applied by forward substitution. float32 computes in float, float64
 // in double.
 //
-// Backward: reverse mode through the same chunked form (docs/gdn.md has the formulas), chunks
-// walked back from the last, each recomputing W, U, Vn from the state entering it (saved by a
-// forward pass). One task per (sequence, key head), so the grouped value heads of a key head
-// add their q/k gradients in one place (and the L2 normalisation's gradient sees their sum).
+// Backward: reverse mode through the same chunked form, chunks walked back from the last, each
+// recomputing W, U, Vn, A from the state h entering it (saved by a forward pass). With D = ∂L/∂S'
+// (the state after the chunk), Q = scale·q̂, Γ_m = Γ_last, Kd = K ⊙ Γ_m/Γ, P = (Q·Kᵀ) ⊙ M:
+//   dVn = Kd·D + Pᵀ·dO,  dKd = Vn·Dᵀ,  dγ_m += Γ_m·⟨D, h⟩,  dK += Kd's factor ⊙ dKd (and its dγ)
+//   dQ = diag(Γ)·dO·hᵀ + (dP ⊙ M)·K,  dK += (dP ⊙ M)ᵀ·Q,  dP = dO·Vnᵀ,  dγ_i += Γ_i·dO_i·(Q·h)_i
+//   dW = −dVn·hᵀ,  ∂L/∂h = Γ_m·D + Qᵀ·diag(Γ)·dO − Wᵀ·dVn
+//   dR = (I + A)⁻ᵀ·[dW | dVn],  dA = −dR·[W | U]ᵀ (strictly lower),  R = [diag(βΓ)·K | diag(β)·V]
+//   A_ij = β_i·(k_i·k_j)·exp(γ_i − γ_j) → dK += F·K + Fᵀ·K with F_ij = dA_ij·β_i·exp(γ_i − γ_j), dβ, dγ
+//   every exp(γ_i − γ_j) factor x adds dx·x to dγ_i and subtracts it from dγ_j; dg = reverse cumsum of dγ.
+// One task per (sequence, key head), so the grouped value heads of a key head add their q/k
+// gradients in one place (and the L2 normalisation's gradient sees their sum).
 #include "lapis/gdn.hpp"
 
 #include <algorithm>
