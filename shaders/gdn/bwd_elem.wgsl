@@ -1,6 +1,7 @@
 // Elementwise steps of the Gated DeltaNet backward, thread per element (linear, folded grid):
 //   DFIN: DHE[p.slot + x] = dF[x] (or 0 without dFinal): each sequence's state gradient at its end;
 //   S0:   dS0[x] = DHE[p.slot + x] (dh_0), NaN where the status of its (sequence, value head) ≠ 0;
+//   UNPACK: float16 words → float32 (the backward computes on float32 copies of float16 inputs);
 //   PACK: float32 → float16 words, both halves of a word by one thread.
 #include "common/linear_id.wgsl"
 
@@ -14,6 +15,10 @@ fn ${ENTRY}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   DHE[p.slot + x] = v;
 #elif S0
   dS0[x] = select(DHE[p.slot + x], bitcast<f32>(p.nanbits), status[x / (p.dk * p.dv)] != 0);
+#elif UNPACK
+  let f = unpack2x16float(H[x]);
+  F[2u * x] = f.x;
+  if (2u * x + 1u < p.count) { F[2u * x + 1u] = f.y; }
 #else
   var b = 0.0;
   if (2u * x + 1u < p.count) { b = F[2u * x + 1u]; }

@@ -157,6 +157,7 @@ describe('gdn backward kernels on float64 forward stages', () => {
       const p = prepare(k, 200 + ci);
       const r = await runFromStages(k, p);
       const e = await errors(r, p.ref);
+    if (process.env.BW_LOG) console.log(JSON.stringify(e));
       for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
       expect(r.dInitialState === null).toBe(!k.S0);
     }, 60_000);
@@ -197,6 +198,7 @@ describe('gdn.chunkedBackward on the GPU', () => {
       initialState: t(p.x.S0!, sh.state), cuSeqlens: k.s.cuSeqlens, chunkSize: k.C, qkL2norm: true,
     }, { dO: t(p.dO, sh.v), dFinalState: t(p.dF!, sh.state) });
     const e = await errors(r, p.ref);
+    if (process.env.BW_LOG) console.log(JSON.stringify(e));
     for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
   }, 60_000);
 
@@ -215,6 +217,7 @@ describe('gdn.chunkedBackward on the GPU', () => {
     expect(r.dq.dtype).toBe('float16');
     expect(r.dInitialState!.dtype).toBe('float32');
     const e = await errors(r, p.ref);
+    if (process.env.BW_LOG) console.log(JSON.stringify(e));
     for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(2e-2);
   }, 60_000);
 });

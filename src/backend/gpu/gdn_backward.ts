@@ -350,7 +350,7 @@ export function bwdDfinProgram() {
   return cachedProgram('gdn_bwd_dfin|', () => ({
     name: 'gdn_bwd_dfin', key: '', entryPoint: 'gdn_bwd_dfin', workgroupSize: [256, 1, 1] as [number, number, number],
     decl: { inputs: { dF: 'f32' }, outputs: { DHE: 'f32' }, uniforms: UNIFORMS } as const,
-    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: true, S0: false, ENTRY: 'gdn_bwd_dfin' }),
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: true, S0: false, UNPACK: false, ENTRY: 'gdn_bwd_dfin' }),
   }));
 }
 
@@ -358,7 +358,15 @@ export function bwdS0Program() {
   return cachedProgram('gdn_bwd_s0|', () => ({
     name: 'gdn_bwd_s0', key: '', entryPoint: 'gdn_bwd_s0', workgroupSize: [256, 1, 1] as [number, number, number],
     decl: { inputs: { status: 'i32', DHE: 'f32' }, outputs: { dS0: 'f32' }, uniforms: UNIFORMS } as const,
-    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: true, ENTRY: 'gdn_bwd_s0' }),
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: true, UNPACK: false, ENTRY: 'gdn_bwd_s0' }),
+  }));
+}
+
+export function bwdUnpackProgram() {
+  return cachedProgram('gdn_bwd_unpack|', () => ({
+    name: 'gdn_bwd_unpack', key: '', entryPoint: 'gdn_bwd_unpack', workgroupSize: [256, 1, 1] as [number, number, number],
+    decl: { inputs: { H: 'u32' }, outputs: { F: 'f32' }, uniforms: UNIFORMS } as const,
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: false, UNPACK: true, ENTRY: 'gdn_bwd_unpack' }),
   }));
 }
 
@@ -366,7 +374,7 @@ export function bwdPackProgram() {
   return cachedProgram('gdn_bwd_pack|', () => ({
     name: 'gdn_bwd_pack', key: '', entryPoint: 'gdn_bwd_pack', workgroupSize: [256, 1, 1] as [number, number, number],
     decl: { inputs: { F: 'f32' }, outputs: { H: 'u32' }, uniforms: UNIFORMS } as const,
-    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: false, ENTRY: 'gdn_bwd_pack' }),
+    body: () => loadShader('gdn/bwd_elem.wgsl', { DFIN: false, S0: false, UNPACK: false, ENTRY: 'gdn_bwd_pack' }),
   }));
 }
 
@@ -376,6 +384,7 @@ export function gdnBackwardPrograms(s: GdnBwdSrc, dk: number, t: GdnBwdTiles) {
     bwdQkProgram(s, t.KT), bwdDvlProgram(s, t.KT), bwdDhqProgram(s, t.KT), bwdQkhProgram(s, t.KT), bwdXProgram(s, t.KT),
     bwdPdaProgram(s, t.KT), bwdDqProgram(s, t.KT), bwdDk1Program(s, t.KT), bwdDk2Program(s, t.KT), bwdStateProgram(s, dk, t.BV),
     bwdRowsProgram(s), bwdCcfinProgram(s), bwdGateProgram(), bwdQkoutProgram(s), bwdDfinProgram(), bwdS0Program(), bwdPackProgram(),
+    bwdUnpackProgram(),
   ];
 }
 
@@ -410,7 +419,9 @@ export function gdnBackwardFromStages(
   if (!wy.T) throw new ArgumentError(`${who}: the backward needs the WY stage's T (keepT)`);
   const { seqs: N, vHeads: HV, heads: H, dk, dv, chunk: C } = plan;
   const half = plan.dtype === 'float16';
-  const src: GdnBwdSrc = { qk: half && !plan.qkL2norm ? 'f16' : 'f32', x: half ? 'f16' : 'f32' };
+  // float16 inputs are widened once to float32 copies: every kernel then has one variant
+  // (lavapipe compiles each variant for seconds; the copies cost one pass over the inputs).
+  const src: GdnBwdSrc = { qk: 'f32', x: 'f32' };
   const limits = gpuLimits(who);
   const t = gdnBwdTiles(dk, dv, limits, tiles);
   const count = chunks.count, nlin = count * HV;
@@ -423,6 +434,22 @@ export function gdnBackwardFromStages(
     qsb: sq.sB, qst: sq.sT, qsh: sq.sH, vsb: sv.sB, vst: sv.sT, vsh: sv.sH, gsb: sg.sB, gst: sg.sT, gsh: sg.sH,
     scale: plan.scale, nanbits: 0x7fc00000, nvt, count, slot: count * HV * dk * dv, hoff: (count + N) * HV * dk * dv, flag: 0,
   };
+  const widened: Tensor[] = [];
+  if (half) {
+    const widen = (h: Tensor): Tensor => {
+      const f = emptyGpu('float32', h.shape, who);
+      const words = Math.ceil(h.size / 2);
+      if (words > 0) {
+        runProgram(bwdUnpackProgram(), {
+          inputs: { H: h.gpuStorage() }, outputs: { F: f.gpuStorage() }, uniforms: { ...u, nwork: words, count: h.size }, workgroups: Math.ceil(words / 256),
+        });
+      }
+      widened.push(f);
+      return f;
+    };
+    x = { ...x, q: widen(x.q), k: widen(x.k), v: widen(x.v), beta: widen(x.beta), g: x.g };
+    dO = widen(dO);
+  }
   const ctabHost = new Uint32Array(N + 1 + 4 * count);
   ctabHost.set(chunks.firstChunk);
   ctabHost.set(chunks.host.subarray(0, 4 * count), N + 1);
@@ -491,7 +518,7 @@ export function gdnBackwardFromStages(
     });
   }
   if (dS0 && nstate > 0) runProgram(bwdS0Program(), { inputs: { status, DHE: g(DHE) }, outputs: { dS0: g(dS0) }, ...elems(nstate) });
-  for (const s of [ctab, DHE, CD1, CD2, CC, CC2, PMBS, QKH, RW, DQS, DKS]) s.dispose();
+  for (const s of [...widened, ctab, DHE, CD1, CD2, CC, CC2, PMBS, QKH, RW, DQS, DKS]) s.dispose();
   const out = (f: Tensor): Tensor => {
     if (!half) return f;
     const hOut = emptyGpu('float16', f.shape, who);
