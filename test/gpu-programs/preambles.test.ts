@@ -31,6 +31,7 @@ import {
 } from '../../src/backend/gpu/lu_blocked.js';
 import { elementwiseProgram, castHalfProgram } from '../../src/backend/gpu/elementwise.js';
 import { gdnStepProgram, gdnStepBgProgram, gdnStepPlan } from '../../src/backend/gpu/gdn_step.js';
+import { gdnBackwardPrograms } from '../../src/backend/gpu/gdn_backward.js';
 import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 import {
   gdnWyKktProgram, invUnitLowerProgram, gdnWyWuProgram, gdnWyNormProgram, gdnWyCheckQProgram, gdnS0CheckProgram,
@@ -177,6 +178,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('gdn wy rows qkL2norm float16', gdnWyNormProgram(64, 32, true));
   add('gdn wy rows q status float32', gdnWyCheckQProgram(16, 8, false));
   add('gdn s0 check', gdnS0CheckProgram());
+  const bwd = new Set([{ KT: 16, BV: 8 }, { KT: 32, BV: 16 }].flatMap((t) => gdnBackwardPrograms({ qk: 'f32', x: 'f32' }, 128, t)));
+  for (const p of bwd) add(`gdn backward ${p.name} ${p.key}`, p);
   return out;
 }
 

@@ -4202,6 +4202,1082 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> status: array<atomic<i32>>;
 @group(0) @binding(2) var<uniform> p: Params;
 
+// ---- gdn backward gdn_bwd_qk qk=f32,x=f32,KT=16: gdn_bwd_qk → gdn_bwd_qk
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Qs: array<f32>;
+@group(0) @binding(4) var<storage, read> Ks: array<f32>;
+@group(0) @binding(5) var<storage, read_write> CC: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dvl x=f32,KT=16: gdn_bwd_dvl → gdn_bwd_dvl
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> CC: array<f32>;
+@group(0) @binding(4) var<storage, read> dO: array<f32>;
+@group(0) @binding(5) var<storage, read_write> CD1: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dhq qk=f32,x=f32,KT=16: gdn_bwd_dhq → gdn_bwd_dhq
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Qs: array<f32>;
+@group(0) @binding(4) var<storage, read> dO: array<f32>;
+@group(0) @binding(5) var<storage, read_write> DHE: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_qkh qk=f32,x=f32,KT=16: gdn_bwd_qkh → gdn_bwd_qkh
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Qs: array<f32>;
+@group(0) @binding(4) var<storage, read> Ks: array<f32>;
+@group(0) @binding(5) var<storage, read> hs: array<f32>;
+@group(0) @binding(6) var<storage, read> DHE: array<f32>;
+@group(0) @binding(7) var<storage, read_write> QKH: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_x x=f32,KT=16: gdn_bwd_x → gdn_bwd_x
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Tm: array<f32>;
+@group(0) @binding(4) var<storage, read> status: array<i32>;
+@group(0) @binding(5) var<storage, read_write> CD2: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DV: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_pda x=f32,KT=16: gdn_bwd_pda → gdn_bwd_pda
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> dO: array<f32>;
+@group(0) @binding(4) var<storage, read> CD2: array<f32>;
+@group(0) @binding(5) var<storage, read> vn: array<f32>;
+@group(0) @binding(6) var<storage, read_write> CC2: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dq qk=f32,x=f32,KT=16: gdn_bwd_dq → gdn_bwd_dq
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> dO: array<f32>;
+@group(0) @binding(4) var<storage, read> hs: array<f32>;
+@group(0) @binding(5) var<storage, read> PMBS: array<f32>;
+@group(0) @binding(6) var<storage, read> Ks: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DQS: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk1 x=f32,KT=16: gdn_bwd_dk1 → gdn_bwd_dk1
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> vn: array<f32>;
+@group(0) @binding(4) var<storage, read> DHE: array<f32>;
+@group(0) @binding(5) var<storage, read> CD2: array<f32>;
+@group(0) @binding(6) var<storage, read> hs: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk2 qk=f32,x=f32,KT=16: gdn_bwd_dk2 → gdn_bwd_dk2
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> PMBS: array<f32>;
+@group(0) @binding(4) var<storage, read> Qs: array<f32>;
+@group(0) @binding(5) var<storage, read> Ks: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_state qk=f32,MR=4,BV=8: gdn_bwd_state → gdn_bwd_state
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> Ks: array<f32>;
+@group(0) @binding(3) var<storage, read> Wm: array<f32>;
+@group(0) @binding(4) var<storage, read> hs: array<f32>;
+@group(0) @binding(5) var<storage, read> CD1: array<f32>;
+@group(0) @binding(6) var<storage, read_write> CD2: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DHE: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_rows x=f32: gdn_bwd_rows → gdn_bwd_rows
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> QKH: array<f32>;
+@group(0) @binding(3) var<storage, read> dO: array<f32>;
+@group(0) @binding(4) var<storage, read> CD2: array<f32>;
+@group(0) @binding(5) var<storage, read> vn: array<f32>;
+@group(0) @binding(6) var<storage, read> Vs: array<f32>;
+@group(0) @binding(7) var<storage, read_write> RW: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_ccfin x=f32: gdn_bwd_ccfin → gdn_bwd_ccfin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> CC: array<f32>;
+@group(0) @binding(4) var<storage, read> CC2: array<f32>;
+@group(0) @binding(5) var<storage, read> DHE: array<f32>;
+@group(0) @binding(6) var<storage, read_write> RW: array<f32>;
+@group(0) @binding(7) var<storage, read_write> PMBS: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_gate : gdn_bwd_gate → gdn_bwd_gate
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> status: array<i32>;
+@group(0) @binding(2) var<storage, read> RW: array<f32>;
+@group(0) @binding(3) var<storage, read_write> DB: array<f32>;
+@group(0) @binding(4) var<storage, read_write> DG: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_qkout x=f32: gdn_bwd_qkout → gdn_bwd_qkout
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> status: array<i32>;
+@group(0) @binding(2) var<storage, read> Qr: array<f32>;
+@group(0) @binding(3) var<storage, read> Kr: array<f32>;
+@group(0) @binding(4) var<storage, read> DQS: array<f32>;
+@group(0) @binding(5) var<storage, read> DKS: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DQ: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DK: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dfin : gdn_bwd_dfin → gdn_bwd_dfin
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> dF: array<f32>;
+@group(0) @binding(1) var<storage, read_write> DHE: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_s0 : gdn_bwd_s0 → gdn_bwd_s0
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> status: array<i32>;
+@group(0) @binding(1) var<storage, read> DHE: array<f32>;
+@group(0) @binding(2) var<storage, read_write> dS0: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_pack : gdn_bwd_pack → gdn_bwd_pack
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> F: array<f32>;
+@group(0) @binding(1) var<storage, read_write> H: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_unpack : gdn_bwd_unpack → gdn_bwd_unpack
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> H: array<u32>;
+@group(0) @binding(1) var<storage, read_write> F: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_qk qk=f32,x=f32,KT=32: gdn_bwd_qk → gdn_bwd_qk
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Qs: array<f32>;
+@group(0) @binding(4) var<storage, read> Ks: array<f32>;
+@group(0) @binding(5) var<storage, read_write> CC: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dvl x=f32,KT=32: gdn_bwd_dvl → gdn_bwd_dvl
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> CC: array<f32>;
+@group(0) @binding(4) var<storage, read> dO: array<f32>;
+@group(0) @binding(5) var<storage, read_write> CD1: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dhq qk=f32,x=f32,KT=32: gdn_bwd_dhq → gdn_bwd_dhq
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Qs: array<f32>;
+@group(0) @binding(4) var<storage, read> dO: array<f32>;
+@group(0) @binding(5) var<storage, read_write> DHE: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_qkh qk=f32,x=f32,KT=32: gdn_bwd_qkh → gdn_bwd_qkh
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Qs: array<f32>;
+@group(0) @binding(4) var<storage, read> Ks: array<f32>;
+@group(0) @binding(5) var<storage, read> hs: array<f32>;
+@group(0) @binding(6) var<storage, read> DHE: array<f32>;
+@group(0) @binding(7) var<storage, read_write> QKH: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_x x=f32,KT=32: gdn_bwd_x → gdn_bwd_x
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> Tm: array<f32>;
+@group(0) @binding(4) var<storage, read> status: array<i32>;
+@group(0) @binding(5) var<storage, read_write> CD2: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DV: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_pda x=f32,KT=32: gdn_bwd_pda → gdn_bwd_pda
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> dO: array<f32>;
+@group(0) @binding(4) var<storage, read> CD2: array<f32>;
+@group(0) @binding(5) var<storage, read> vn: array<f32>;
+@group(0) @binding(6) var<storage, read_write> CC2: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dq qk=f32,x=f32,KT=32: gdn_bwd_dq → gdn_bwd_dq
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> dO: array<f32>;
+@group(0) @binding(4) var<storage, read> hs: array<f32>;
+@group(0) @binding(5) var<storage, read> PMBS: array<f32>;
+@group(0) @binding(6) var<storage, read> Ks: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DQS: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk1 x=f32,KT=32: gdn_bwd_dk1 → gdn_bwd_dk1
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> vn: array<f32>;
+@group(0) @binding(4) var<storage, read> DHE: array<f32>;
+@group(0) @binding(5) var<storage, read> CD2: array<f32>;
+@group(0) @binding(6) var<storage, read> hs: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk2 qk=f32,x=f32,KT=32: gdn_bwd_dk2 → gdn_bwd_dk2
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> beta: array<f32>;
+@group(0) @binding(3) var<storage, read> PMBS: array<f32>;
+@group(0) @binding(4) var<storage, read> Qs: array<f32>;
+@group(0) @binding(5) var<storage, read> Ks: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_state qk=f32,MR=8,BV=16: gdn_bwd_state → gdn_bwd_state
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> Ks: array<f32>;
+@group(0) @binding(3) var<storage, read> Wm: array<f32>;
+@group(0) @binding(4) var<storage, read> hs: array<f32>;
+@group(0) @binding(5) var<storage, read> CD1: array<f32>;
+@group(0) @binding(6) var<storage, read_write> CD2: array<f32>;
+@group(0) @binding(7) var<storage, read_write> DHE: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
