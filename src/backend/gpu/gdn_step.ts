@@ -31,9 +31,11 @@ const pow2ceil = (x: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, x))
 
 /**
  * Up to 32 columns per tile (one warp's coalesced row segment); fewer (down to 2, a float16
- * word) for a large dk so that a thread keeps at most MAX_ROWS rows.
+ * word) for a large dk so that a thread keeps at most MAX_ROWS rows. `cw` (benchmarks only,
+ * bench/gdn-step-tune.mjs) asks for another tile width (a power of two, 2 … WG).
  */
-export function gdnStepPlan(dk: number, dv: number): GdnStepPlan {
+export function gdnStepPlan(dk: number, dv: number, cw?: number): GdnStepPlan {
+  if (cw !== undefined) return { RG: WG / cw, CW: cw, ROWS: Math.max(1, Math.ceil(dk / (WG / cw))) };
   let CW = Math.max(2, Math.min(32, pow2ceil(dv)));
   while (CW > 2 && Math.ceil(dk / (WG / CW)) > MAX_ROWS) CW /= 2;
   const RG = WG / CW;
