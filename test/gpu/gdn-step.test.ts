@@ -76,6 +76,22 @@ async function runSteps(dtype: Dt, T: number, seed: number, opts: { scale?: numb
   return { oErr: relErr(o, ref.o), sErr: relErr(S, ref.S) };
 }
 
+/** One step of 33,000 sequences × 2 value heads of 2×2 states against the reference. */
+async function runStepsTiny(): Promise<{ oErr: number; sErr: number }> {
+  const s: GdnShape = { B: 33_000, T: 1, H: 1, HV: 2, dk: 2, dv: 2, layout: 'bthd' };
+  const x = gdnRandom(s, new Rng(18), { initialState: true });
+  for (const key of ['q', 'k', 'v', 'beta', 'g'] as const) x[key] = rounded(x[key], 'float32');
+  x.S0 = rounded(x.S0!, 'float32');
+  const ref = gdnReference(s, x);
+  const ins = [gpuT(x.q, [s.B, 1, 2], 'float32'), gpuT(x.k, [s.B, 1, 2], 'float32'), gpuT(x.v, [s.B, 2, 2], 'float32'),
+    gpuT(x.beta, [s.B, 2], 'float32'), gpuT(x.g, [s.B, 2], 'float32')] as const;
+  const st = gpuT(x.S0, [s.B, 2, 2, 2], 'float32');
+  const r = gdn.recurrentStep(st, ...ins);
+  const out = { oErr: relErr(await read(r.o), ref.o), sErr: relErr(await read(r.state), ref.S) };
+  for (const t of [st, r.o, r.state, ...ins]) t.dispose();
+  return out;
+}
+
 describe('gdn.recurrentStep on the GPU', () => {
   gpuIt('one token from an initial state equals the float64 reference (float32, grouped value heads)', async () => {
     const { oErr, sErr } = await runSteps('float32', 1, 11);
@@ -123,6 +139,12 @@ describe('gdn.recurrentStep on the GPU', () => {
     const rb = gdn.recurrentStep(...gb);
     await expect(rb.o.data()).rejects.toThrow(/batch 1, value head 1: a log decay/);
     for (const t of [rb.o, rb.state, ...gb]) t.dispose();
+  });
+
+  gpuIt('66,000 tiny heads (dk = dv = 2): the workgroup grid folded past 65,535 per dimension', async () => {
+    const { oErr, sErr } = await runStepsTiny();
+    expect(oErr).toBeLessThan(1e-5);
+    expect(sErr).toBeLessThan(1e-5);
   });
 
   gpuIt('status: a NaN state entry or a g > 0 makes that head NaN and the first read throw; other heads are right', async () => {

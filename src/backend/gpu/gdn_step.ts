@@ -20,7 +20,7 @@ const WG = 256;
 /** Rows of the state a thread keeps in registers before the columns per tile shrink. */
 const MAX_ROWS = 16;
 
-/** The thread layout: RG row groups × CW columns per tile, ROWS = ⌈dk / RG⌉ rows per thread. */
+/** The thread layout: RG row groups × CW columns per tile (≤ WG threads), ROWS = ⌈dk / RG⌉ rows per thread. */
 export interface GdnStepPlan {
   RG: number;
   CW: number;
@@ -38,7 +38,8 @@ export function gdnStepPlan(dk: number, dv: number, cw?: number): GdnStepPlan {
   if (cw !== undefined) return { RG: WG / cw, CW: cw, ROWS: Math.max(1, Math.ceil(dk / (WG / cw))) };
   let CW = Math.max(2, Math.min(32, pow2ceil(dv)));
   while (CW > 2 && Math.ceil(dk / (WG / CW)) > MAX_ROWS) CW /= 2;
-  const RG = WG / CW;
+  // no more row groups than rows: small heads get small workgroups
+  const RG = Math.min(WG / CW, pow2ceil(dk));
   return { RG, CW, ROWS: Math.max(1, Math.ceil(dk / RG)) };
 }
 
