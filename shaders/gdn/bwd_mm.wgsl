@@ -2,14 +2,15 @@
 // DeltaNet backward: acc = Σ_s A_s·B_s over segments s (their K lengths may differ), then the
 // epilogue. The TypeScript side generates the element loaders a<s>(row, k), b<s>(k, col) and
 // epi(row, col, value) (FUNCS) and the segment loops (SEGMENTS): one template for the dozen
-// products of docs/gdn.md "Backward". 256 threads as 16×16, each RM×RN accumulators (rows
-// ty + 16r, columns tx + 16s); A and B go through workgroup tiles of KT along K.
+// products of docs/gdn.md "Backward". 256 threads as 16×16, each a 4×4 block of the 64×64 tile
+// (rows 4·(lid / 16) + r, columns 4·(lid % 16) + s) in four vec4 accumulators; A and B go
+// through workgroup tiles of KT along K (row stride RT + 4, NT + 4).
 // Grid (linear, folded): ((which·nrt + row tile)·nct + column tile)·(count·HV) + chunk·HV + hv.
 #include "common/linear_id.wgsl"
 #include "gdn/bwd_common.wgsl"
 
-var<workgroup> As: array<f32, ${ASZ}>;
-var<workgroup> Bs: array<f32, ${BSZ}>;
+var<workgroup> As: array<vec4f, ${ASZ}>;
+var<workgroup> Bs: array<vec4f, ${BSZ}>;
 var<workgroup> gam: array<f32, 64>;
 var<workgroup> bet: array<f32, 64>;
 var<private> which: u32;
@@ -40,16 +41,19 @@ fn ${ENTRY}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
     bet[lid] = bv;
   }
   workgroupBarrier();
-  let tx = lid % 16u;
-  let ty = lid / 16u;
-  var acc: array<f32, ${RMN}>;
-  var av: array<f32, ${RM}>;
+  let r4 = 4u * (lid / 16u);
+  let c4 = 4u * (lid % 16u);
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
 ${SEGMENTS}
-  for (var r = 0u; r < ${RM}u; r++) {
-    let i = row0 + ty + 16u * r;
-    for (var s = 0u; s < ${RN}u; s++) {
-      let j = col0 + tx + 16u * s;
-      if (i < ${NROWS} && j < ${NCOLS}) { epi(i, j, acc[r * ${RN}u + s]); }
+  let accs = array<vec4f, 4>(acc0, acc1, acc2, acc3);
+  for (var r = 0u; r < 4u; r++) {
+    let i = row0 + r4 + r;
+    for (var s = 0u; s < 4u; s++) {
+      let j = col0 + c4 + s;
+      if (i < ${NROWS} && j < ${NCOLS}) { epi(i, j, accs[r][s]); }
     }
   }
 }

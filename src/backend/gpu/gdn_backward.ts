@@ -43,9 +43,11 @@ export interface GdnBwdTiles {
 }
 
 const RT = 64, NT = 64;
+/** Row stride of the workgroup tiles in floats: +4 spreads a k-major store over banks and keeps vec4 alignment. */
+const AS = RT + 4, BS = NT + 4;
 
 function mmBytes(KT: number): number {
-  return (RT * KT + KT * NT + 128) * 4;
+  return (KT * AS + KT * BS + 128) * 4;
 }
 
 function stateBytes(dk: number, BV: number): number {
@@ -81,12 +83,25 @@ const LD = {
 };
 const bind = (s: Src): StorageType => (s === 'f16' ? 'u32' : 'f32');
 
+interface MmSeg {
+  klen: string;
+  a: string;
+  b: string;
+  /**
+   * Which index consecutive threads take when they load the tiles, so that the global reads
+   * coalesce: 'k' where the source is contiguous along K (a row of Q, dO, Vn…), else the
+   * row (A) or column (B) index (a transposed source: Tᵀ, (QKᵀ)ᵀ, or dO·rows).
+   */
+  aFast: 'k' | 'i';
+  bFast: 'k' | 'j';
+}
+
 interface MmSpec {
   name: string;
   /** Row count (WGSL expression) and column count. */
   rows: string;
   cols: string;
-  segs: Array<{ klen: string; a: string; b: string }>;
+  segs: MmSeg[];
   epi: string;
   loaders: string[];
   inputs: Record<string, StorageType>;
@@ -94,36 +109,43 @@ interface MmSpec {
 }
 
 function mmProgram(spec: MmSpec, key: string, KT: number) {
-  const RM = RT / 16, RN = NT / 16;
   const fullKey = `${key},KT=${KT}`;
   return cachedProgram(`${spec.name}|${fullKey}`, () => {
-    const segments = spec.segs.map((s, n) => `
+    const segments = spec.segs.map((s, n) => {
+      const aIdx = s.aFast === 'k' ? [`e / ${KT}u`, `e % ${KT}u`] : [`e % ${RT}u`, `e / ${RT}u`];
+      const bIdx = s.bFast === 'k' ? [`e % ${KT}u`, `e / ${KT}u`] : [`e / ${NT}u`, `e % ${NT}u`];
+      return `
   for (var k0 = 0u; k0 < ${s.klen}; k0 += ${KT}u) {
     for (var e = lid; e < ${RT * KT}u; e += 256u) {
-      let r = e / ${KT}u;
-      let k = k0 + e % ${KT}u;
+      let r = ${aIdx[0]};
+      let kk = ${aIdx[1]};
+      let k = k0 + kk;
       let i = row0 + r;
       var v = 0.0;
       if (k < ${s.klen} && i < ${spec.rows}) { v = a${n}(i, k); }
-      As[(e % ${KT}u) * ${RT}u + r] = v;
+      As[kk * ${AS / 4}u + r / 4u][r % 4u] = v;
     }
     for (var e = lid; e < ${KT * NT}u; e += 256u) {
-      let k = k0 + e / ${NT}u;
-      let j = col0 + e % ${NT}u;
+      let kk = ${bIdx[0]};
+      let c = ${bIdx[1]};
+      let k = k0 + kk;
+      let j = col0 + c;
       var v = 0.0;
       if (k < ${s.klen} && j < ${spec.cols}) { v = b${n}(k, j); }
-      Bs[e] = v;
+      Bs[kk * ${BS / 4}u + c / 4u][c % 4u] = v;
     }
     workgroupBarrier();
     for (var k = 0u; k < ${KT}u; k++) {
-      for (var r = 0u; r < ${RM}u; r++) { av[r] = As[k * ${RT}u + ty + 16u * r]; }
-      for (var s = 0u; s < ${RN}u; s++) {
-        let bv = Bs[k * ${NT}u + tx + 16u * s];
-        for (var r = 0u; r < ${RM}u; r++) { acc[r * ${RN}u + s] = fma(av[r], bv, acc[r * ${RN}u + s]); }
-      }
+      let a = As[k * ${AS / 4}u + r4 / 4u];
+      let b = Bs[k * ${BS / 4}u + c4 / 4u];
+      acc0 = fma(vec4f(a.x), b, acc0);
+      acc1 = fma(vec4f(a.y), b, acc1);
+      acc2 = fma(vec4f(a.z), b, acc2);
+      acc3 = fma(vec4f(a.w), b, acc3);
     }
     workgroupBarrier();
-  }`).join('\n');
+  }`;
+    }).join('\n');
     const funcs = [
       ...spec.loaders,
       ...spec.segs.flatMap((s, n) => [
@@ -133,7 +155,7 @@ function mmProgram(spec: MmSpec, key: string, KT: number) {
       `fn epi(i: u32, j: u32, v: f32) {\n${spec.epi}\n}`,
     ].join('\n\n');
     const defs = {
-      ASZ: RT * KT, BSZ: KT * NT, RT, NT, RM, RN, RMN: RM * RN, NROWS: spec.rows, NCOLS: spec.cols,
+      ASZ: KT * AS / 4, BSZ: KT * BS / 4, RT, NT, NROWS: spec.rows, NCOLS: spec.cols,
       FUNCS: funcs, SEGMENTS: segments, ENTRY: spec.name,
     };
     return {
@@ -159,7 +181,7 @@ const MM_IN = (s: GdnBwdSrc) => ({ gcum: 'f32' as StorageType, beta: bind(s.x) }
 export function bwdQkProgram(s: GdnBwdSrc, KT: number) {
   return mmProgram({
     name: 'gdn_bwd_qk', rows: 'p.cs', cols: 'p.cs',
-    segs: [{ klen: 'p.dk', a: '  if (which == 0u) { return ldq(i, k); }\n  return ldk(i, k);', b: '  return ldk(j, k);' }],
+    segs: [{ klen: 'p.dk', a: '  if (which == 0u) { return ldq(i, k); }\n  return ldk(i, k);', b: '  return ldk(j, k);', aFast: 'k', bFast: 'k' }],
     epi: '  CC[which * p.nlin * p.cs * p.cs + ccx(i, j)] = v;',
     loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
     inputs: { ...MM_IN(s), Qs: bind(s.qk), Ks: bind(s.qk) }, outputs: { CC: 'f32' },
@@ -173,7 +195,7 @@ export function bwdDvlProgram(s: GdnBwdSrc, KT: number) {
     segs: [{
       klen: 'p.cs',
       a: '  if (k < i || k >= ch.w) { return 0.0; }\n  return p.scale * CC[ccx(k, i)] * exp(gam[k] - gam[i]);',
-      b: '  return lddo(k, j);',
+      b: '  return lddo(k, j);', aFast: 'i', bFast: 'j',
     }],
     epi: '  CD1[rc(i, j, p.dv)] = v;',
     loaders: [LD.dO(s.x), LD.b(s.x)],
@@ -185,7 +207,7 @@ export function bwdDvlProgram(s: GdnBwdSrc, KT: number) {
 export function bwdDhqProgram(s: GdnBwdSrc, KT: number) {
   return mmProgram({
     name: 'gdn_bwd_dhq', rows: 'p.dk', cols: 'p.dv',
-    segs: [{ klen: 'p.cs', a: '  return p.scale * exp(gam[k]) * ldq(k, i);', b: '  return lddo(k, j);' }],
+    segs: [{ klen: 'p.cs', a: '  return p.scale * exp(gam[k]) * ldq(k, i);', b: '  return lddo(k, j);', aFast: 'i', bFast: 'j' }],
     epi: '  DHE[sx(i, j)] = v;',
     loaders: [LD.q(s.qk), LD.dO(s.x), LD.b(s.x)],
     inputs: { ...MM_IN(s), Qs: bind(s.qk), dO: bind(s.x) }, outputs: { DHE: 'f32' },
@@ -198,7 +220,7 @@ export function bwdQkhProgram(s: GdnBwdSrc, KT: number) {
     name: 'gdn_bwd_qkh', rows: 'p.cs', cols: 'p.dv',
     segs: [{
       klen: 'p.dk', a: '  if (which == 0u) { return ldq(i, k); }\n  return ldk(i, k);',
-      b: '  if (which == 2u) { return DHE[sx(k, j)]; }\n  return hs[sx(k, j)];',
+      b: '  if (which == 2u) { return DHE[sx(k, j)]; }\n  return hs[sx(k, j)];', aFast: 'k', bFast: 'j',
     }],
     epi: '  QKH[which * p.nlin * p.cs * p.dv + rc(i, j, p.dv)] = v;',
     loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
@@ -211,7 +233,7 @@ export function bwdXProgram(s: GdnBwdSrc, KT: number) {
   return mmProgram({
     name: 'gdn_bwd_x', rows: 'p.cs', cols: 'p.dv',
     segs: [{
-      klen: 'p.cs', a: '  if (i >= ch.w || k >= ch.w) { return 0.0; }\n  return Tm[ccx(k, i)];', b: '  return CD2[rc(k, j, p.dv)];',
+      klen: 'p.cs', a: '  if (i >= ch.w || k >= ch.w) { return 0.0; }\n  return Tm[ccx(k, i)];', b: '  return CD2[rc(k, j, p.dv)];', aFast: 'i', bFast: 'j',
     }],
     epi: '  CD2[rc(i, j, p.dv)] = v;\n  if (i < ch.w) { DV[v_at(i, j)] = select(bet[i] * v, nanf(), status[ch.x * p.hvn + hv] != 0); }',
     loaders: [LD.b(s.x)],
@@ -226,7 +248,7 @@ export function bwdPdaProgram(s: GdnBwdSrc, KT: number) {
     segs: [{
       klen: 'p.dv',
       a: '  if (which == 0u) { return lddo(i, k); }\n  if (i >= ch.w) { return 0.0; }\n  return -CD2[rc(i, k, p.dv)];',
-      b: '  if (j >= ch.w) { return 0.0; }\n  return vn[rc(j, k, p.dv)];',
+      b: '  if (j >= ch.w) { return 0.0; }\n  return vn[rc(j, k, p.dv)];', aFast: 'k', bFast: 'k',
     }],
     epi: '  CC2[which * p.nlin * p.cs * p.cs + ccx(i, j)] = v;',
     loaders: [LD.dO(s.x), LD.b(s.x)],
@@ -239,8 +261,8 @@ export function bwdDqProgram(s: GdnBwdSrc, KT: number) {
   return mmProgram({
     name: 'gdn_bwd_dq', rows: 'p.cs', cols: 'p.dk',
     segs: [
-      { klen: 'p.dv', a: '  return p.scale * exp(gam[i]) * lddo(i, k);', b: '  return hs[sx(j, k)];' },
-      { klen: 'p.cs', a: '  return PMBS[ccx(i, k)];', b: '  return ldk(k, j);' },
+      { klen: 'p.dv', a: '  return p.scale * exp(gam[i]) * lddo(i, k);', b: '  return hs[sx(j, k)];', aFast: 'k', bFast: 'k' },
+      { klen: 'p.cs', a: '  return PMBS[ccx(i, k)];', b: '  return ldk(k, j);', aFast: 'k', bFast: 'j' },
     ],
     epi: '  DQS[rc(i, j, p.dk)] = v;',
     loaders: [LD.k(s.qk), LD.dO(s.x), LD.b(s.x)],
@@ -255,9 +277,9 @@ export function bwdDk1Program(s: GdnBwdSrc, KT: number) {
     segs: [
       {
         klen: 'p.dv', a: '  if (i >= ch.w) { return 0.0; }\n  return exp(gam[ch.w - 1u] - gam[i]) * vn[rc(i, k, p.dv)];',
-        b: '  return DHE[sx(j, k)];',
+        b: '  return DHE[sx(j, k)];', aFast: 'k', bFast: 'k',
       },
-      { klen: 'p.dv', a: '  return -bet[i] * exp(gam[i]) * CD2[rc(i, k, p.dv)];', b: '  return hs[sx(j, k)];' },
+      { klen: 'p.dv', a: '  return -bet[i] * exp(gam[i]) * CD2[rc(i, k, p.dv)];', b: '  return hs[sx(j, k)];', aFast: 'k', bFast: 'k' },
     ],
     epi: '  DKS[rc(i, j, p.dk)] = v;',
     loaders: [LD.b(s.x)],
@@ -270,8 +292,8 @@ export function bwdDk2Program(s: GdnBwdSrc, KT: number) {
   return mmProgram({
     name: 'gdn_bwd_dk2', rows: 'p.cs', cols: 'p.dk',
     segs: [
-      { klen: 'p.cs', a: '  return PMBS[ccx(k, i)];', b: '  return ldq(k, j);' },
-      { klen: 'p.cs', a: '  return PMBS[p.nlin * p.cs * p.cs + ccx(i, k)];', b: '  return ldk(k, j);' },
+      { klen: 'p.cs', a: '  return PMBS[ccx(k, i)];', b: '  return ldq(k, j);', aFast: 'i', bFast: 'j' },
+      { klen: 'p.cs', a: '  return PMBS[p.nlin * p.cs * p.cs + ccx(i, k)];', b: '  return ldk(k, j);', aFast: 'k', bFast: 'j' },
     ],
     epi: '  let x = rc(i, j, p.dk);\n  DKS[x] = DKS[x] + v;',
     loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
