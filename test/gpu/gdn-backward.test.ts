@@ -160,7 +160,7 @@ describe('gdn backward kernels on float64 forward stages', () => {
     if (process.env.BW_LOG) console.log(JSON.stringify(e));
       for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
       expect(r.dInitialState === null).toBe(!k.S0);
-    }, 60_000);
+    }, 180_000);
   }
 
   gpuIt('status ≠ 0: that sequence and value head is NaN, the others match', async () => {
@@ -182,7 +182,7 @@ describe('gdn backward kernels on float64 forward stages', () => {
     }
     expect(Number.isNaN(dS0[3 * s.dk * s.dv])).toBe(true);
     expect(Number.isNaN(dS0[2 * s.dk * s.dv])).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('gdn.chunkedBackward on the GPU', () => {
@@ -200,7 +200,7 @@ describe('gdn.chunkedBackward on the GPU', () => {
     const e = await errors(r, p.ref);
     if (process.env.BW_LOG) console.log(JSON.stringify(e));
     for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
-  }, 60_000);
+  }, 180_000);
 
   gpuIt('float16 storage: the public call equals the reference on the rounded inputs (≤ 2e-2)', async () => {
     const k: BwdCase = {
@@ -219,5 +219,5 @@ describe('gdn.chunkedBackward on the GPU', () => {
     const e = await errors(r, p.ref);
     if (process.env.BW_LOG) console.log(JSON.stringify(e));
     for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(2e-2);
-  }, 60_000);
+  }, 180_000);
 });
