@@ -21,7 +21,9 @@ import { svdFinalizePrograms } from '../../src/backend/gpu/svd.js';
 import { vectorNormProgram, vectorNormPartProgram, vectorNormCombineProgram, normPostProgram } from '../../src/backend/gpu/norm.js';
 import { pinvProgram } from '../../src/backend/gpu/pinv.js';
 import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
-import { PROBE_DECL } from '../../src/backend/gpu/device.js';
+import { PROBE_DECL, type GpuLimits } from '../../src/backend/gpu/device.js';
+import { gdnStatePlan, gdnStateProgram, gdnFinalizeProgram } from '../../src/backend/gpu/gdn_state.js';
+import { gdnOutputPlan, gdnOutputProgram } from '../../src/backend/gpu/gdn_output.js';
 import { jacobiPairProgram, jacobiInitProgram, jacobiSweepProgram } from '../../src/backend/gpu/svd_jacobi.js';
 import { stridedCopyProgram, triangleProgram, concatProgram, takeProgram, putProgram, copyWordsProgram } from '../../src/backend/gpu/indexing.js';
 import { qrPanelProgram, qrCopyProgram, qrFinishProgram, qrTwProgram } from '../../src/backend/gpu/qr.js';
@@ -180,6 +182,17 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('gdn s0 check', gdnS0CheckProgram());
   const bwd = new Set([{ KT: 16, BV: 8 }, { KT: 32, BV: 16 }].flatMap((t) => gdnBackwardPrograms({ qk: 'f32', x: 'f32' }, 128, t)));
   for (const p of bwd) add(`gdn backward ${p.name} ${p.key}`, p);
+  const small = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256 } as GpuLimits;
+  const big = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024 } as GpuLimits;
+  add('gdn state C=64 dk=dv=128 float32', gdnStateProgram(gdnStatePlan(64, 128, 128, big)!, 'f32'));
+  add('gdn state C=64 dk=dv=128 float16 keys, default limits', gdnStateProgram(gdnStatePlan(64, 128, 128, small)!, 'f16'));
+  add('gdn state C=32 dk=6 dv=10 float32', gdnStateProgram(gdnStatePlan(32, 6, 10, small)!, 'f32'));
+  add('gdn state C=16 dk=6 dv=10 float16 keys', gdnStateProgram(gdnStatePlan(16, 6, 10, small)!, 'f16'));
+  add('gdn finalize', gdnFinalizeProgram());
+  add('gdn output C=64 dk=dv=128 float32', gdnOutputProgram(gdnOutputPlan(64, 128, 128, big)!, 'f32', 'f32'));
+  add('gdn output C=64 dk=dv=128 float16', gdnOutputProgram(gdnOutputPlan(64, 128, 128, small)!, 'f16', 'f16'));
+  add('gdn output C=32 dk=6 dv=10 float32, row blocks', gdnOutputProgram(gdnOutputPlan(32, 6, 10, small, { rbo: 8 })!, 'f32', 'f32'));
+  add('gdn output C=16 dk=6 dv=10 normalised float32 q/k, float16 o', gdnOutputProgram(gdnOutputPlan(16, 6, 10, small)!, 'f32', 'f16'));
   return out;
 }
 

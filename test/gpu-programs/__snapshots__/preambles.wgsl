@@ -5278,6 +5278,210 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> DHE: array<f32>;
 @group(0) @binding(8) var<uniform> p: Params;
 
+// ---- gdn state C=64 dk=dv=128 float32: gdn_state → gdn_state
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<vec4f>;
+@group(0) @binding(2) var<storage, read> U: array<vec4f>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<vec4f>;
+@group(0) @binding(5) var<storage, read_write> h: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> vn: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> fin: array<vec4f>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn state C=64 dk=dv=128 float16 keys, default limits: gdn_state → gdn_state
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<vec4f>;
+@group(0) @binding(2) var<storage, read> U: array<vec4f>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<vec2u>;
+@group(0) @binding(5) var<storage, read_write> h: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> vn: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> fin: array<vec4f>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn state C=32 dk=6 dv=10 float32: gdn_state → gdn_state
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<f32>;
+@group(0) @binding(2) var<storage, read> U: array<f32>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<f32>;
+@group(0) @binding(5) var<storage, read_write> h: array<f32>;
+@group(0) @binding(6) var<storage, read_write> vn: array<f32>;
+@group(0) @binding(7) var<storage, read_write> fin: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn state C=16 dk=6 dv=10 float16 keys: gdn_state → gdn_state
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<f32>;
+@group(0) @binding(2) var<storage, read> U: array<f32>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<u32>;
+@group(0) @binding(5) var<storage, read_write> h: array<f32>;
+@group(0) @binding(6) var<storage, read_write> vn: array<f32>;
+@group(0) @binding(7) var<storage, read_write> fin: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn finalize: gdn_finalize → gdn_finalize
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+  size: u32,
+  has_s0: u32,
+}
+@group(0) @binding(0) var<storage, read> S0: array<f32>;
+@group(0) @binding(1) var<storage, read_write> fin: array<f32>;
+@group(0) @binding(2) var<storage, read_write> status: array<i32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+// ---- gdn output C=64 dk=dv=128 float32: gdn_output → gdn_output
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  nrb: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+  oB: u32,
+  oT: u32,
+  oH: u32,
+  scale: f32,
+}
+@group(0) @binding(0) var<storage, read> tab: array<vec4u>;
+@group(0) @binding(1) var<storage, read> Q: array<vec4f>;
+@group(0) @binding(2) var<storage, read> K: array<vec4f>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> h: array<vec4f>;
+@group(0) @binding(5) var<storage, read> vn: array<vec4f>;
+@group(0) @binding(6) var<storage, read> status: array<i32>;
+@group(0) @binding(7) var<storage, read_write> o: array<vec4f>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn output C=64 dk=dv=128 float16: gdn_output → gdn_output
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  nrb: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+  oB: u32,
+  oT: u32,
+  oH: u32,
+  scale: f32,
+}
+@group(0) @binding(0) var<storage, read> tab: array<vec4u>;
+@group(0) @binding(1) var<storage, read> Q: array<vec2u>;
+@group(0) @binding(2) var<storage, read> K: array<vec2u>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> h: array<vec4f>;
+@group(0) @binding(5) var<storage, read> vn: array<vec4f>;
+@group(0) @binding(6) var<storage, read> status: array<i32>;
+@group(0) @binding(7) var<storage, read_write> o: array<vec2u>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn output C=32 dk=6 dv=10 float32, row blocks: gdn_output → gdn_output
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  nrb: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+  oB: u32,
+  oT: u32,
+  oH: u32,
+  scale: f32,
+}
+@group(0) @binding(0) var<storage, read> tab: array<vec4u>;
+@group(0) @binding(1) var<storage, read> Q: array<f32>;
+@group(0) @binding(2) var<storage, read> K: array<f32>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> h: array<f32>;
+@group(0) @binding(5) var<storage, read> vn: array<f32>;
+@group(0) @binding(6) var<storage, read> status: array<i32>;
+@group(0) @binding(7) var<storage, read_write> o: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn output C=16 dk=6 dv=10 normalised float32 q/k, float16 o: gdn_output → gdn_output
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  nrb: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+  oB: u32,
+  oT: u32,
+  oH: u32,
+  scale: f32,
+}
+@group(0) @binding(0) var<storage, read> tab: array<vec4u>;
+@group(0) @binding(1) var<storage, read> Q: array<f32>;
+@group(0) @binding(2) var<storage, read> K: array<f32>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> h: array<f32>;
+@group(0) @binding(5) var<storage, read> vn: array<f32>;
+@group(0) @binding(6) var<storage, read> status: array<i32>;
+@group(0) @binding(7) var<storage, read_write> o: array<u32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
 // ---- device probe (device.ts)
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 @group(0) @binding(0) var<storage, read_write> io: array<f32>;
