@@ -17,6 +17,7 @@ import { registerLstsqGpu } from './lstsq.js';
 import { registerGdnWyGpu } from './gdn_wy.js';
 import { registerGdnBackwardGpu } from './gdn_backward.js';
 import { registerGdnStepGpu } from './gdn_step.js';
+import { registerGdnGpu } from './gdn.js';
 
 export function registerGpu(): void {
   registerTensorOpsGpu();
@@ -37,4 +38,5 @@ export function registerGpu(): void {
   registerGdnWyGpu();
   registerGdnBackwardGpu();
   registerGdnStepGpu();
+  registerGdnGpu();
 }
