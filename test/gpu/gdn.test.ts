@@ -116,17 +116,18 @@ describe('gdn.chunkSolve / invUnitLower', () => {
 });
 
 describe('gdn.chunkedForward', () => {
-  gpuIt('float64 on the CPU equals the naive recurrence (length not a multiple of C, initial state)', async () => {
+  gpuIt('float64 on the CPU equals the naive recurrence (bhtd, length not a multiple of C, initial state)', () => {
     const rng = new Rng(1);
     const [Bn, H, L, dk, dv] = [2, 2, 45, 8, 6];
     const x = gdnInputs(Bn, H, L, dk, dv, rng);
     const S0 = randn(Bn * H * dk * dv, rng, 0.3);
     const ref = naive(x.q, x.k, x.v, x.beta, x.g, Bn * H, L, dk, dv, S0);
-    for (const C of [16, 32]) {
+    for (const C of [16, 32] as const) {
       const T = (d: Float64Array, s: number[]) => Tensor.fromStorage('float64', s, d);
-      const r = await gdn.chunkedForward({
+      const r = gdn.chunkedForward({
         q: T(x.q, [Bn, H, L, dk]), k: T(x.k, [Bn, H, L, dk]), v: T(x.v, [Bn, H, L, dv]),
         beta: T(x.beta, [Bn, H, L]), g: T(x.g, [Bn, H, L]), chunkSize: C, initialState: T(S0, [Bn, H, dk, dv]),
+        layout: 'bhtd', scale: 1,
       });
       expect(r.o.shape).toEqual([Bn, H, L, dv]);
       expect(relErr(r.o.dataSync(), ref.o)).toBeLessThan(1e-12);
@@ -134,20 +135,21 @@ describe('gdn.chunkedForward', () => {
     }
   });
 
-  gpuIt('float32 with the chunk solves on the GPU (C = 64) matches the recurrence to float32 accuracy', async () => {
+  gpuIt('float32 on the GPU (C = 64, bhtd) matches the recurrence to float32 accuracy', async () => {
     const rng = new Rng(3);
     const [Bn, H, L, dk, dv] = [1, 3, 130, 16, 16];
     const x = gdnInputs(Bn, H, L, dk, dv, rng);
     const ref = naive(x.q, x.k, x.v, x.beta, x.g, Bn * H, L, dk, dv);
-    const T = (d: Float64Array, s: number[]) => Tensor.fromStorage('float32', s, Float32Array.from(d));
-    const r = await gdn.chunkedForward({
+    const T = (d: Float64Array, s: number[]) => Tensor.fromStorage('float32', s, Float32Array.from(d)).to('gpu');
+    const input = {
       q: T(x.q, [Bn, H, L, dk]), k: T(x.k, [Bn, H, L, dk]), v: T(x.v, [Bn, H, L, dv]),
-      beta: T(x.beta, [Bn, H, L]), g: T(x.g, [Bn, H, L]), chunkSize: 64, device: 'gpu',
-    });
+      beta: T(x.beta, [Bn, H, L]), g: T(x.g, [Bn, H, L]), layout: 'bhtd' as const, scale: 1,
+    };
+    const r = gdn.chunkedForward({ ...input, chunkSize: 64 });
     expect(r.o.dtype).toBe('float32');
-    expect(relErr(r.o.dataSync(), ref.o)).toBeLessThan(1e-4);
-    expect(relErr(r.finalState.dataSync(), ref.S)).toBeLessThan(1e-4);
-    await expect(gdn.chunkedForward({ q: T(x.q, [Bn, H, L, dk]), k: T(x.k, [Bn, H, L, dk]), v: T(x.v, [Bn, H, L, dv]),
-      beta: T(x.beta, [Bn, H, L]), g: T(x.g, [Bn, H, L]), chunkSize: 48 })).rejects.toThrow(ArgumentError);
+    expect(r.o.device).toBe('gpu');
+    expect(relErr(await r.o.data() as Float32Array, ref.o)).toBeLessThan(1e-5);
+    expect(relErr(await r.finalState.data() as Float32Array, ref.S)).toBeLessThan(1e-5);
+    expect(() => gdn.chunkedForward({ ...input, chunkSize: 48 as 64 })).toThrow(ArgumentError);
   });
 });
