@@ -13,6 +13,9 @@ var<workgroup> As: array<vec4f, ${ASZ}>;
 var<workgroup> Bs: array<vec4f, ${BSZ}>;
 var<workgroup> gam: array<f32, 64>;
 var<workgroup> bet: array<f32, 64>;
+#if DOT
+var<workgroup> red: array<vec4f, 256>;
+#endif
 var<private> which: u32;
 var<private> row0: u32;
 var<private> col0: u32;

@@ -1,11 +1,12 @@
-// Per-row dv reductions of the Gated DeltaNet backward, one workgroup per (chunk, value head),
-// four threads per row: RW[row] = (QH·dO, KH·X, e^{γ_L−γ}·KdhE·Vn, v·X) with QH = Q·h,
-// KH = K·h, KdhE = K·dhE (QKH slots 0, 1, 2), X = Tᵀ·dVt (CD2).
-// Bindings: ctab, gcum, QKH, dO, CD2, vn, Vs → RW.
+// Per-row sums of the Gated DeltaNet backward, one workgroup per (chunk, value head), four
+// threads per row: RW[row·8 + 0…2] = the row dots (q·h·dO, k·h·X, z = e^{γ_L−γ}·k·dhE·Vn)
+// summed over the column tiles of the products that made them (RWP, p.nct tiles), and
+// RW[row·8 + 3] = v·X with X = Tᵀ·dVt (CD2).
+// Bindings: ctab, CD2, Vs, RWP → RW.
 #include "common/linear_id.wgsl"
 #include "gdn/bwd_common.wgsl"
 
-var<workgroup> red: array<vec4f, 256>;
+var<workgroup> red: array<f32, 256>;
 
 ${FUNCS}
 
@@ -16,25 +17,18 @@ fn gdn_bwd_rows(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   set_chunk(lin / p.hvn, lin % p.hvn);
   let i = lid / 4u;
   let part = lid % 4u;
-  let L = ch.w;
-  var a = vec4f(0.0);
-  if (i < L) {
-    let slot = p.nlin * p.cs * p.dv;
-    let w = exp(gcum[cb * p.cs + L - 1u] - gcum[cb * p.cs + i]);
-    for (var e = part; e < p.dv; e += 4u) {
-      let r = rc(i, e, p.dv);
-      let x = CD2[r];
-      a += vec4f(QKH[r] * lddo(i, e), QKH[slot + r] * x, w * QKH[2u * slot + r] * vn[r], ldv(i, e) * x);
-    }
+  var a = 0.0;
+  if (i < ch.w) {
+    for (var e = part; e < p.dv; e += 4u) { a += ldv(i, e) * CD2[rc(i, e, p.dv)]; }
   }
   red[lid] = a;
   workgroupBarrier();
-  if (part == 0u && i < p.cs) {
-    let s = red[lid] + red[lid + 1u] + red[lid + 2u] + red[lid + 3u];
-    let o = (cb * p.cs + i) * 8u;
-    RW[o] = s.x;
-    RW[o + 1u] = s.y;
-    RW[o + 2u] = s.z;
-    RW[o + 3u] = s.w;
+  if (i < p.cs && part < 3u) {
+    var s = 0.0;
+    for (var t = 0u; t < p.nct; t++) { s += RWP[((cb * p.cs + i) * 3u + part) * p.nct + t]; }
+    RW[(cb * p.cs + i) * 8u + part] = s;
+  }
+  if (i < p.cs && part == 3u) {
+    RW[(cb * p.cs + i) * 8u + 3u] = red[lid - 3u] + red[lid - 2u] + red[lid - 1u] + red[lid];
   }
 }

@@ -47,7 +47,7 @@ const RT = 64, NT = 64;
 const AS = RT + 4, BS = NT + 4;
 
 function mmBytes(KT: number): number {
-  return (KT * AS + KT * BS + 128) * 4;
+  return (KT * AS + KT * BS + 128 + 4 * 256) * 4;
 }
 
 function stateBytes(dk: number, BV: number): number {
@@ -106,6 +106,11 @@ interface MmSpec {
   loaders: string[];
   inputs: Record<string, StorageType>;
   outputs: Record<string, StorageType>;
+  /**
+   * After the segments: the row dots Σ_j acc(i, j)·w(i, j) over the tile's columns (w a loader,
+   * ldq or ldk), partial per column tile, into RWP[((cb·C + i)·3 + slot)·nct + tile].
+   */
+  dot?: { w: string; slot: number };
 }
 
 function mmProgram(spec: MmSpec, key: string, KT: number) {
@@ -154,9 +159,31 @@ function mmProgram(spec: MmSpec, key: string, KT: number) {
       ]),
       `fn epi(i: u32, j: u32, v: f32) {\n${spec.epi}\n}`,
     ].join('\n\n');
+    const d = spec.dot;
+    const dot = d ? `
+  {
+    var part = vec4f(0.0);
+    for (var s = 0u; s < 4u; s++) {
+      let j = col0 + c4 + s;
+      if (j < ${spec.cols}) {
+        let i = row0 + r4;
+        part += vec4f(acc0[s] * ${d.w}(i, j), acc1[s] * ${d.w}(i + 1u, j), acc2[s] * ${d.w}(i + 2u, j), acc3[s] * ${d.w}(i + 3u, j));
+      }
+    }
+    red[lid] = part;
+    workgroupBarrier();
+    if (lid % 16u == 0u) {
+      var t = vec4f(0.0);
+      for (var x = 0u; x < 16u; x++) { t += red[lid + x]; }
+      for (var r = 0u; r < 4u; r++) {
+        let i = row0 + r4 + r;
+        if (i < ${spec.rows}) { RWP[((cb * p.cs + i) * 3u + ${d.slot}u) * p.nct + col0 / ${NT}u] = t[r]; }
+      }
+    }
+  }` : '';
     const defs = {
       ASZ: KT * AS / 4, BSZ: KT * BS / 4, RT, NT, NROWS: spec.rows, NCOLS: spec.cols,
-      FUNCS: funcs, SEGMENTS: segments, ENTRY: spec.name,
+      FUNCS: funcs, SEGMENTS: segments + dot, ENTRY: spec.name, DOT: !!d,
     };
     return {
       name: spec.name, key: fullKey, entryPoint: spec.name, workgroupSize: [256, 1, 1] as [number, number, number],
@@ -176,6 +203,8 @@ export interface GdnBwdSrc {
 }
 
 const MM_IN = (s: GdnBwdSrc) => ({ gcum: 'f32' as StorageType, beta: bind(s.x) });
+/** For products that read no β: the template's β row is zeros. */
+const NO_BETA = 'fn ldb(i: u32) -> f32 { return 0.0; }';
 
 /** QK = Q·Kᵀ (which 0), KK = K·Kᵀ (which 1) → CC. */
 export function bwdQkProgram(s: GdnBwdSrc, KT: number) {
@@ -214,20 +243,6 @@ export function bwdDhqProgram(s: GdnBwdSrc, KT: number) {
   }, `qk=${s.qk},x=${s.x}`, KT);
 }
 
-/** Q·h (which 0), K·h (1), K·dhE (2) → QKH. */
-export function bwdQkhProgram(s: GdnBwdSrc, KT: number) {
-  return mmProgram({
-    name: 'gdn_bwd_qkh', rows: 'p.cs', cols: 'p.dv',
-    segs: [{
-      klen: 'p.dk', a: '  if (which == 0u) { return ldq(i, k); }\n  return ldk(i, k);',
-      b: '  if (which == 2u) { return DHE[sx(k, j)]; }\n  return hs[sx(k, j)];', aFast: 'k', bFast: 'j',
-    }],
-    epi: '  QKH[which * p.nlin * p.cs * p.dv + rc(i, j, p.dv)] = v;',
-    loaders: [LD.q(s.qk), LD.k(s.qk), LD.b(s.x)],
-    inputs: { ...MM_IN(s), Qs: bind(s.qk), Ks: bind(s.qk), hs: 'f32', DHE: 'f32' }, outputs: { QKH: 'f32' },
-  }, `qk=${s.qk},x=${s.x}`, KT);
-}
-
 /** X = Tᵀ·dVt in place in CD2, and dv = β ⊙ X (float32, v's layout; NaN where status ≠ 0). */
 export function bwdXProgram(s: GdnBwdSrc, KT: number) {
   return mmProgram({
@@ -256,35 +271,54 @@ export function bwdPdaProgram(s: GdnBwdSrc, KT: number) {
   }, `x=${s.x}`, KT);
 }
 
-/** dQ per value head = scale·diag(Γ)·dO·hᵀ + Pm·K → DQS. */
-export function bwdDqProgram(s: GdnBwdSrc, KT: number) {
+/** dQ per value head, state part: scale·diag(Γ)·dO·hᵀ → DQS; the row dots q·(h·dO) → RWP slot 0. */
+export function bwdDqhProgram(s: GdnBwdSrc, KT: number) {
   return mmProgram({
-    name: 'gdn_bwd_dq', rows: 'p.cs', cols: 'p.dk',
-    segs: [
-      { klen: 'p.dv', a: '  return p.scale * exp(gam[i]) * lddo(i, k);', b: '  return hs[sx(j, k)];', aFast: 'k', bFast: 'k' },
-      { klen: 'p.cs', a: '  return PMBS[ccx(i, k)];', b: '  return ldk(k, j);', aFast: 'k', bFast: 'j' },
-    ],
-    epi: '  DQS[rc(i, j, p.dk)] = v;',
-    loaders: [LD.k(s.qk), LD.dO(s.x), LD.b(s.x)],
-    inputs: { ...MM_IN(s), dO: bind(s.x), hs: 'f32', PMBS: 'f32', Ks: bind(s.qk) }, outputs: { DQS: 'f32' },
+    name: 'gdn_bwd_dqh', rows: 'p.cs', cols: 'p.dk',
+    segs: [{ klen: 'p.dv', a: '  return lddo(i, k);', b: '  return hs[sx(j, k)];', aFast: 'k', bFast: 'k' }],
+    epi: '  DQS[rc(i, j, p.dk)] = p.scale * exp(gam[i]) * v;',
+    dot: { w: 'ldq', slot: 0 },
+    loaders: [LD.q(s.qk), LD.dO(s.x), NO_BETA],
+    inputs: { gcum: 'f32', dO: bind(s.x), hs: 'f32', Qs: bind(s.qk) }, outputs: { DQS: 'f32', RWP: 'f32' },
   }, `qk=${s.qk},x=${s.x}`, KT);
 }
 
-/** dK per value head, state part: diag(Γ_L/Γ)·Vn·dhEᵀ − diag(βΓ)·X·hᵀ → DKS. */
-export function bwdDk1Program(s: GdnBwdSrc, KT: number) {
+/** dQ per value head, intra-chunk part: + Pm·K, added to DQS. */
+export function bwdDq2Program(s: GdnBwdSrc, KT: number) {
   return mmProgram({
-    name: 'gdn_bwd_dk1', rows: 'p.cs', cols: 'p.dk',
-    segs: [
-      {
-        klen: 'p.dv', a: '  if (i >= ch.w) { return 0.0; }\n  return exp(gam[ch.w - 1u] - gam[i]) * vn[rc(i, k, p.dv)];',
-        b: '  return DHE[sx(j, k)];', aFast: 'k', bFast: 'k',
-      },
-      { klen: 'p.dv', a: '  return -bet[i] * exp(gam[i]) * CD2[rc(i, k, p.dv)];', b: '  return hs[sx(j, k)];', aFast: 'k', bFast: 'k' },
-    ],
+    name: 'gdn_bwd_dq2', rows: 'p.cs', cols: 'p.dk',
+    segs: [{ klen: 'p.cs', a: '  return PMBS[ccx(i, k)];', b: '  return ldk(k, j);', aFast: 'k', bFast: 'j' }],
+    epi: '  let x = rc(i, j, p.dk);\n  DQS[x] = DQS[x] + v;',
+    loaders: [LD.k(s.qk), NO_BETA],
+    inputs: { gcum: 'f32', PMBS: 'f32', Ks: bind(s.qk) }, outputs: { DQS: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** dK per value head from the state update: diag(Γ_L/Γ)·Vn·dhEᵀ → DKS; the row dots (z) → RWP slot 2. */
+export function bwdDk1aProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dk1a', rows: 'p.cs', cols: 'p.dk',
+    segs: [{
+      klen: 'p.dv', a: '  if (i >= ch.w) { return 0.0; }\n  return exp(gam[ch.w - 1u] - gam[i]) * vn[rc(i, k, p.dv)];',
+      b: '  return DHE[sx(j, k)];', aFast: 'k', bFast: 'k',
+    }],
     epi: '  DKS[rc(i, j, p.dk)] = v;',
-    loaders: [LD.b(s.x)],
-    inputs: { ...MM_IN(s), vn: 'f32', DHE: 'f32', CD2: 'f32', hs: 'f32' }, outputs: { DKS: 'f32' },
-  }, `x=${s.x}`, KT);
+    dot: { w: 'ldk', slot: 2 },
+    loaders: [LD.k(s.qk), NO_BETA],
+    inputs: { gcum: 'f32', vn: 'f32', DHE: 'f32', Ks: bind(s.qk) }, outputs: { DKS: 'f32', RWP: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
+}
+
+/** dK per value head through W: − diag(βΓ)·X·hᵀ, added to DKS; the row dots k·(h·X) → RWP slot 1. */
+export function bwdDk1bProgram(s: GdnBwdSrc, KT: number) {
+  return mmProgram({
+    name: 'gdn_bwd_dk1b', rows: 'p.cs', cols: 'p.dk',
+    segs: [{ klen: 'p.dv', a: '  return CD2[rc(i, k, p.dv)];', b: '  return hs[sx(j, k)];', aFast: 'k', bFast: 'k' }],
+    epi: '  let x = rc(i, j, p.dk);\n  DKS[x] = DKS[x] - bet[i] * exp(gam[i]) * v;',
+    dot: { w: 'ldk', slot: 1 },
+    loaders: [LD.k(s.qk), LD.b(s.x)],
+    inputs: { ...MM_IN(s), CD2: 'f32', hs: 'f32', Ks: bind(s.qk) }, outputs: { DKS: 'f32', RWP: 'f32' },
+  }, `qk=${s.qk},x=${s.x}`, KT);
 }
 
 /** dK per value head, intra-chunk part: + Pmᵀ·Q + Bs·K, added to DKS. */
@@ -323,10 +357,10 @@ export function bwdRowsProgram(s: GdnBwdSrc) {
     name: 'gdn_bwd_rows', key, entryPoint: 'gdn_bwd_rows', workgroupSize: [256, 1, 1] as [number, number, number],
     workgroupBytes: 256 * 16,
     decl: {
-      inputs: { ctab: 'u32', gcum: 'f32', QKH: 'f32', dO: bind(s.x), CD2: 'f32', vn: 'f32', Vs: bind(s.x) },
+      inputs: { ctab: 'u32', CD2: 'f32', Vs: bind(s.x), RWP: 'f32' },
       outputs: { RW: 'f32' }, uniforms: UNIFORMS,
     } as const,
-    body: () => loadShader('gdn/bwd_rows.wgsl', { FUNCS: [LD.dO(s.x), LD.v(s.x)].join('\n') }),
+    body: () => loadShader('gdn/bwd_rows.wgsl', { FUNCS: LD.v(s.x) }),
   }));
 }
 
@@ -403,8 +437,9 @@ export function bwdPackProgram() {
 /** Every program variant of a call shape (the preamble snapshot test lists them). */
 export function gdnBackwardPrograms(s: GdnBwdSrc, dk: number, t: GdnBwdTiles) {
   return [
-    bwdQkProgram(s, t.KT), bwdDvlProgram(s, t.KT), bwdDhqProgram(s, t.KT), bwdQkhProgram(s, t.KT), bwdXProgram(s, t.KT),
-    bwdPdaProgram(s, t.KT), bwdDqProgram(s, t.KT), bwdDk1Program(s, t.KT), bwdDk2Program(s, t.KT), bwdStateProgram(s, dk, t.BV),
+    bwdQkProgram(s, t.KT), bwdDvlProgram(s, t.KT), bwdDhqProgram(s, t.KT), bwdXProgram(s, t.KT), bwdPdaProgram(s, t.KT),
+    bwdDqhProgram(s, t.KT), bwdDq2Program(s, t.KT), bwdDk1aProgram(s, t.KT), bwdDk1bProgram(s, t.KT), bwdDk2Program(s, t.KT),
+    bwdStateProgram(s, dk, t.BV),
     bwdRowsProgram(s), bwdCcfinProgram(s), bwdGateProgram(), bwdQkoutProgram(s), bwdDfinProgram(), bwdS0Program(), bwdPackProgram(),
     bwdUnpackProgram(),
   ];
@@ -484,7 +519,7 @@ export function gdnBackwardFromStages(
   const DHE = f32Out([(count + N) * HV * dk * dv + Math.max(1, nlin * nvt)]);
   const CD1 = f32Out([nlin, C, dv]), CD2 = f32Out([nlin, C, dv]);
   const CC = f32Out([2, nlin, C, C]), CC2 = f32Out([2, nlin, C, C]), PMBS = f32Out([2, nlin, C, C]);
-  const QKH = f32Out([3, nlin, C, dv]), RW = f32Out([nlin, C, 8]);
+  const RWP = f32Out([nlin, C, 3, Math.ceil(dk / NT)]), RW = f32Out([nlin, C, 8]);
   const DQS = f32Out([nlin, C, dk]), DKS = f32Out([nlin, C, dk]);
   const g = (tt: Tensor): GpuStorage => tt.gpuStorage();
   const Qs = g(wy.qn ?? x.q), Ks = g(wy.kn ?? x.k);
@@ -517,12 +552,15 @@ export function gdnBackwardFromStages(
   }
   if (count > 0) {
     const KT = t.KT;
-    mmRun(bwdQkhProgram(src, KT), { gcum: gc, beta: be, Qs, Ks, hs: g(st.h), DHE: g(DHE) }, { QKH: g(QKH) }, dv, C, 3);
+    const h = g(st.h), vn = g(st.vn);
     mmRun(bwdXProgram(src, KT), { gcum: gc, beta: be, Tm: g(wy.T), status }, { CD2: g(CD2), DV: g(DV) }, dv, C, 1);
-    mmRun(bwdPdaProgram(src, KT), { gcum: gc, beta: be, dO: dOs, CD2: g(CD2), vn: g(st.vn) }, { CC2: g(CC2) }, C, C, 2);
+    mmRun(bwdPdaProgram(src, KT), { gcum: gc, beta: be, dO: dOs, CD2: g(CD2), vn }, { CC2: g(CC2) }, C, C, 2);
+    mmRun(bwdDqhProgram(src, KT), { gcum: gc, dO: dOs, hs: h, Qs }, { DQS: g(DQS), RWP: g(RWP) }, dk, C, 1);
+    mmRun(bwdDk1aProgram(src, KT), { gcum: gc, vn, DHE: g(DHE), Ks }, { DKS: g(DKS), RWP: g(RWP) }, dk, C, 1);
+    mmRun(bwdDk1bProgram(src, KT), { gcum: gc, beta: be, CD2: g(CD2), hs: h, Ks }, { DKS: g(DKS), RWP: g(RWP) }, dk, C, 1);
     runProgram(bwdRowsProgram(src), {
-      inputs: { ctab: ct, gcum: gc, QKH: g(QKH), dO: dOs, CD2: g(CD2), vn: g(st.vn), Vs: g(x.v) }, outputs: { RW: g(RW) },
-      uniforms: { ...u, nwork: nlin }, workgroups: nlin,
+      inputs: { ctab: ct, CD2: g(CD2), Vs: g(x.v), RWP: g(RWP) }, outputs: { RW: g(RW) },
+      uniforms: { ...u, nwork: nlin, nct: Math.ceil(dk / NT) }, workgroups: nlin,
     });
     runProgram(bwdCcfinProgram(src), {
       inputs: { ctab: ct, gcum: gc, beta: be, CC: g(CC), CC2: g(CC2), DHE: g(DHE) }, outputs: { RW: g(RW), PMBS: g(PMBS) },
@@ -531,8 +569,7 @@ export function gdnBackwardFromStages(
     runProgram(bwdGateProgram(), {
       inputs: { ctab: ct, status, RW: g(RW) }, outputs: { DB: g(DB), DG: g(DG) }, uniforms: { ...u, nwork: nlin }, workgroups: nlin,
     });
-    mmRun(bwdDqProgram(src, KT), { gcum: gc, beta: be, dO: dOs, hs: g(st.h), PMBS: g(PMBS), Ks }, { DQS: g(DQS) }, dk, C, 1);
-    mmRun(bwdDk1Program(src, KT), { gcum: gc, beta: be, vn: g(st.vn), DHE: g(DHE), CD2: g(CD2), hs: g(st.h) }, { DKS: g(DKS) }, dk, C, 1);
+    mmRun(bwdDq2Program(src, KT), { gcum: gc, PMBS: g(PMBS), Ks }, { DQS: g(DQS) }, dk, C, 1);
     mmRun(bwdDk2Program(src, KT), { gcum: gc, beta: be, PMBS: g(PMBS), Qs, Ks }, { DKS: g(DKS) }, dk, C, 1);
     runProgram(bwdQkoutProgram(src), {
       inputs: { ctab: ct, status, Qr: g(x.q), Kr: g(x.k), DQS: g(DQS), DKS: g(DKS) }, outputs: { DQ: g(DQ), DK: g(DK) },
@@ -540,7 +577,7 @@ export function gdnBackwardFromStages(
     });
   }
   if (dS0 && nstate > 0) runProgram(bwdS0Program(), { inputs: { status, DHE: g(DHE) }, outputs: { dS0: g(dS0) }, ...elems(nstate) });
-  for (const s of [...widened, ctab, DHE, CD1, CD2, CC, CC2, PMBS, QKH, RW, DQS, DKS]) s.dispose();
+  for (const s of [...widened, ctab, DHE, CD1, CD2, CC, CC2, PMBS, RWP, RW, DQS, DKS]) s.dispose();
   const out = (f: Tensor): Tensor => {
     if (!half) return f;
     const hOut = emptyGpu('float16', f.shape, who);

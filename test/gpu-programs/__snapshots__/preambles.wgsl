@@ -4316,46 +4316,6 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> DHE: array<f32>;
 @group(0) @binding(6) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_qkh qk=f32,x=f32,KT=16: gdn_bwd_qkh → gdn_bwd_qkh
-// Bindings generated from the program declaration (src/backend/gpu/program.ts).
-struct Params {
-  nwork: u32,
-  nlin: u32,
-  nct: u32,
-  nrt: u32,
-  hvn: u32,
-  grp: u32,
-  dk: u32,
-  dv: u32,
-  cs: u32,
-  tab0: u32,
-  qsb: u32,
-  qst: u32,
-  qsh: u32,
-  vsb: u32,
-  vst: u32,
-  vsh: u32,
-  gsb: u32,
-  gst: u32,
-  gsh: u32,
-  scale: f32,
-  nanbits: u32,
-  nvt: u32,
-  count: u32,
-  slot: u32,
-  hoff: u32,
-  flag: u32,
-}
-@group(0) @binding(0) var<storage, read> ctab: array<u32>;
-@group(0) @binding(1) var<storage, read> gcum: array<f32>;
-@group(0) @binding(2) var<storage, read> beta: array<f32>;
-@group(0) @binding(3) var<storage, read> Qs: array<f32>;
-@group(0) @binding(4) var<storage, read> Ks: array<f32>;
-@group(0) @binding(5) var<storage, read> hs: array<f32>;
-@group(0) @binding(6) var<storage, read> DHE: array<f32>;
-@group(0) @binding(7) var<storage, read_write> QKH: array<f32>;
-@group(0) @binding(8) var<uniform> p: Params;
-
 // ---- gdn backward gdn_bwd_x x=f32,KT=16: gdn_bwd_x → gdn_bwd_x
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -4434,7 +4394,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> CC2: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_dq qk=f32,x=f32,KT=16: gdn_bwd_dq → gdn_bwd_dq
+// ---- gdn backward gdn_bwd_dqh qk=f32,x=f32,KT=16: gdn_bwd_dqh → gdn_bwd_dqh
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -4466,15 +4426,90 @@ struct Params {
 }
 @group(0) @binding(0) var<storage, read> ctab: array<u32>;
 @group(0) @binding(1) var<storage, read> gcum: array<f32>;
-@group(0) @binding(2) var<storage, read> beta: array<f32>;
-@group(0) @binding(3) var<storage, read> dO: array<f32>;
-@group(0) @binding(4) var<storage, read> hs: array<f32>;
-@group(0) @binding(5) var<storage, read> PMBS: array<f32>;
-@group(0) @binding(6) var<storage, read> Ks: array<f32>;
-@group(0) @binding(7) var<storage, read_write> DQS: array<f32>;
-@group(0) @binding(8) var<uniform> p: Params;
+@group(0) @binding(2) var<storage, read> dO: array<f32>;
+@group(0) @binding(3) var<storage, read> hs: array<f32>;
+@group(0) @binding(4) var<storage, read> Qs: array<f32>;
+@group(0) @binding(5) var<storage, read_write> DQS: array<f32>;
+@group(0) @binding(6) var<storage, read_write> RWP: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_dk1 x=f32,KT=16: gdn_bwd_dk1 → gdn_bwd_dk1
+// ---- gdn backward gdn_bwd_dq2 qk=f32,x=f32,KT=16: gdn_bwd_dq2 → gdn_bwd_dq2
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> PMBS: array<f32>;
+@group(0) @binding(3) var<storage, read> Ks: array<f32>;
+@group(0) @binding(4) var<storage, read_write> DQS: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk1a qk=f32,x=f32,KT=16: gdn_bwd_dk1a → gdn_bwd_dk1a
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> vn: array<f32>;
+@group(0) @binding(3) var<storage, read> DHE: array<f32>;
+@group(0) @binding(4) var<storage, read> Ks: array<f32>;
+@group(0) @binding(5) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(6) var<storage, read_write> RWP: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk1b qk=f32,x=f32,KT=16: gdn_bwd_dk1b → gdn_bwd_dk1b
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -4507,11 +4542,11 @@ struct Params {
 @group(0) @binding(0) var<storage, read> ctab: array<u32>;
 @group(0) @binding(1) var<storage, read> gcum: array<f32>;
 @group(0) @binding(2) var<storage, read> beta: array<f32>;
-@group(0) @binding(3) var<storage, read> vn: array<f32>;
-@group(0) @binding(4) var<storage, read> DHE: array<f32>;
-@group(0) @binding(5) var<storage, read> CD2: array<f32>;
-@group(0) @binding(6) var<storage, read> hs: array<f32>;
-@group(0) @binding(7) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(3) var<storage, read> CD2: array<f32>;
+@group(0) @binding(4) var<storage, read> hs: array<f32>;
+@group(0) @binding(5) var<storage, read> Ks: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(7) var<storage, read_write> RWP: array<f32>;
 @group(0) @binding(8) var<uniform> p: Params;
 
 // ---- gdn backward gdn_bwd_dk2 qk=f32,x=f32,KT=16: gdn_bwd_dk2 → gdn_bwd_dk2
@@ -4624,14 +4659,11 @@ struct Params {
   flag: u32,
 }
 @group(0) @binding(0) var<storage, read> ctab: array<u32>;
-@group(0) @binding(1) var<storage, read> gcum: array<f32>;
-@group(0) @binding(2) var<storage, read> QKH: array<f32>;
-@group(0) @binding(3) var<storage, read> dO: array<f32>;
-@group(0) @binding(4) var<storage, read> CD2: array<f32>;
-@group(0) @binding(5) var<storage, read> vn: array<f32>;
-@group(0) @binding(6) var<storage, read> Vs: array<f32>;
-@group(0) @binding(7) var<storage, read_write> RW: array<f32>;
-@group(0) @binding(8) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> CD2: array<f32>;
+@group(0) @binding(2) var<storage, read> Vs: array<f32>;
+@group(0) @binding(3) var<storage, read> RWP: array<f32>;
+@group(0) @binding(4) var<storage, read_write> RW: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
 
 // ---- gdn backward gdn_bwd_ccfin x=f32: gdn_bwd_ccfin → gdn_bwd_ccfin
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -5001,46 +5033,6 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> DHE: array<f32>;
 @group(0) @binding(6) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_qkh qk=f32,x=f32,KT=32: gdn_bwd_qkh → gdn_bwd_qkh
-// Bindings generated from the program declaration (src/backend/gpu/program.ts).
-struct Params {
-  nwork: u32,
-  nlin: u32,
-  nct: u32,
-  nrt: u32,
-  hvn: u32,
-  grp: u32,
-  dk: u32,
-  dv: u32,
-  cs: u32,
-  tab0: u32,
-  qsb: u32,
-  qst: u32,
-  qsh: u32,
-  vsb: u32,
-  vst: u32,
-  vsh: u32,
-  gsb: u32,
-  gst: u32,
-  gsh: u32,
-  scale: f32,
-  nanbits: u32,
-  nvt: u32,
-  count: u32,
-  slot: u32,
-  hoff: u32,
-  flag: u32,
-}
-@group(0) @binding(0) var<storage, read> ctab: array<u32>;
-@group(0) @binding(1) var<storage, read> gcum: array<f32>;
-@group(0) @binding(2) var<storage, read> beta: array<f32>;
-@group(0) @binding(3) var<storage, read> Qs: array<f32>;
-@group(0) @binding(4) var<storage, read> Ks: array<f32>;
-@group(0) @binding(5) var<storage, read> hs: array<f32>;
-@group(0) @binding(6) var<storage, read> DHE: array<f32>;
-@group(0) @binding(7) var<storage, read_write> QKH: array<f32>;
-@group(0) @binding(8) var<uniform> p: Params;
-
 // ---- gdn backward gdn_bwd_x x=f32,KT=32: gdn_bwd_x → gdn_bwd_x
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
@@ -5119,7 +5111,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> CC2: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_dq qk=f32,x=f32,KT=32: gdn_bwd_dq → gdn_bwd_dq
+// ---- gdn backward gdn_bwd_dqh qk=f32,x=f32,KT=32: gdn_bwd_dqh → gdn_bwd_dqh
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -5151,15 +5143,90 @@ struct Params {
 }
 @group(0) @binding(0) var<storage, read> ctab: array<u32>;
 @group(0) @binding(1) var<storage, read> gcum: array<f32>;
-@group(0) @binding(2) var<storage, read> beta: array<f32>;
-@group(0) @binding(3) var<storage, read> dO: array<f32>;
-@group(0) @binding(4) var<storage, read> hs: array<f32>;
-@group(0) @binding(5) var<storage, read> PMBS: array<f32>;
-@group(0) @binding(6) var<storage, read> Ks: array<f32>;
-@group(0) @binding(7) var<storage, read_write> DQS: array<f32>;
-@group(0) @binding(8) var<uniform> p: Params;
+@group(0) @binding(2) var<storage, read> dO: array<f32>;
+@group(0) @binding(3) var<storage, read> hs: array<f32>;
+@group(0) @binding(4) var<storage, read> Qs: array<f32>;
+@group(0) @binding(5) var<storage, read_write> DQS: array<f32>;
+@group(0) @binding(6) var<storage, read_write> RWP: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_dk1 x=f32,KT=32: gdn_bwd_dk1 → gdn_bwd_dk1
+// ---- gdn backward gdn_bwd_dq2 qk=f32,x=f32,KT=32: gdn_bwd_dq2 → gdn_bwd_dq2
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> PMBS: array<f32>;
+@group(0) @binding(3) var<storage, read> Ks: array<f32>;
+@group(0) @binding(4) var<storage, read_write> DQS: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk1a qk=f32,x=f32,KT=32: gdn_bwd_dk1a → gdn_bwd_dk1a
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  nwork: u32,
+  nlin: u32,
+  nct: u32,
+  nrt: u32,
+  hvn: u32,
+  grp: u32,
+  dk: u32,
+  dv: u32,
+  cs: u32,
+  tab0: u32,
+  qsb: u32,
+  qst: u32,
+  qsh: u32,
+  vsb: u32,
+  vst: u32,
+  vsh: u32,
+  gsb: u32,
+  gst: u32,
+  gsh: u32,
+  scale: f32,
+  nanbits: u32,
+  nvt: u32,
+  count: u32,
+  slot: u32,
+  hoff: u32,
+  flag: u32,
+}
+@group(0) @binding(0) var<storage, read> ctab: array<u32>;
+@group(0) @binding(1) var<storage, read> gcum: array<f32>;
+@group(0) @binding(2) var<storage, read> vn: array<f32>;
+@group(0) @binding(3) var<storage, read> DHE: array<f32>;
+@group(0) @binding(4) var<storage, read> Ks: array<f32>;
+@group(0) @binding(5) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(6) var<storage, read_write> RWP: array<f32>;
+@group(0) @binding(7) var<uniform> p: Params;
+
+// ---- gdn backward gdn_bwd_dk1b qk=f32,x=f32,KT=32: gdn_bwd_dk1b → gdn_bwd_dk1b
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -5192,11 +5259,11 @@ struct Params {
 @group(0) @binding(0) var<storage, read> ctab: array<u32>;
 @group(0) @binding(1) var<storage, read> gcum: array<f32>;
 @group(0) @binding(2) var<storage, read> beta: array<f32>;
-@group(0) @binding(3) var<storage, read> vn: array<f32>;
-@group(0) @binding(4) var<storage, read> DHE: array<f32>;
-@group(0) @binding(5) var<storage, read> CD2: array<f32>;
-@group(0) @binding(6) var<storage, read> hs: array<f32>;
-@group(0) @binding(7) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(3) var<storage, read> CD2: array<f32>;
+@group(0) @binding(4) var<storage, read> hs: array<f32>;
+@group(0) @binding(5) var<storage, read> Ks: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
+@group(0) @binding(7) var<storage, read_write> RWP: array<f32>;
 @group(0) @binding(8) var<uniform> p: Params;
 
 // ---- gdn backward gdn_bwd_dk2 qk=f32,x=f32,KT=32: gdn_bwd_dk2 → gdn_bwd_dk2
