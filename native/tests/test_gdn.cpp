@@ -181,9 +181,9 @@ double loss(const GdnProblem& p, const Data& x, const std::vector<double>& dO, c
   return L;
 }
 
-void backward_case(const Case& c) {
+void backward_case(const Case& c, index stride = 0) {
   std::vector<int32_t> start, len;
-  const GdnProblem p = problem(c, start, len);
+  GdnProblem p = problem(c, start, len);
   Data x = random_data(c, p);
   std::normal_distribution<double> nd(0, 1);
   std::vector<double> dO(x.v.size()), dF(p.seqs * p.vheads * p.dk * p.dv);
@@ -194,6 +194,18 @@ void backward_case(const Case& c) {
   lapis::gdn_backward<double>(p, x.q.data(), x.k.data(), x.v.data(), x.beta.data(), x.g.data(), c.s0 ? x.S0.data() : nullptr,
                               dO.data(), dF.data(), dq.data(), dk.data(), dv.data(), db.data(), dg.data(),
                               c.s0 ? dS.data() : nullptr, st.data());
+  if (stride > 0) {
+    // saved states every `stride` chunks: the same gradients, bit for bit
+    GdnProblem ps = p;
+    ps.backward_state_stride = stride;
+    std::vector<double> g2[6] = {dq, dk, dv, db, dg, dS};
+    for (auto& a : g2) std::fill(a.begin(), a.end(), -1.0);
+    lapis::gdn_backward<double>(ps, x.q.data(), x.k.data(), x.v.data(), x.beta.data(), x.g.data(), c.s0 ? x.S0.data() : nullptr,
+                                dO.data(), dF.data(), g2[0].data(), g2[1].data(), g2[2].data(), g2[3].data(), g2[4].data(),
+                                c.s0 ? g2[5].data() : nullptr, st.data());
+    const bool same = g2[0] == dq && g2[1] == dk && g2[2] == dv && g2[3] == db && g2[4] == dg && g2[5] == dS;
+    check(same, "backward with saved states every few chunks", "double", c.name, double(stride));
+  }
   std::vector<double>* ins[] = {&x.q, &x.k, &x.v, &x.beta, &x.g, &x.S0};
   const std::vector<double>* grads[] = {&dq, &dk, &dv, &db, &dg, &dS};
   const char* names[] = {"dq", "dk", "dv", "dbeta", "dg", "dS0"};
@@ -239,6 +251,8 @@ int main(int argc, char** argv) {
   backward_case({"grad bhtd l2 GVA", 1, 19, 1, 2, 4, 3, true, false, true, true, 16, {}});
   backward_case({"grad varlen GVA", 1, 24, 2, 4, 3, 2, false, true, false, true, 16, {0, 7, 7, 24}});
   backward_case({"grad T90 l2 C32 (three chunks)", 1, 90, 1, 1, 3, 2, false, false, true, true, 32, {}});
+  backward_case({"grad T150 C16 GVA, states every 2 chunks", 2, 150, 1, 2, 3, 2, false, false, true, true, 16, {}}, 2);
+  backward_case({"grad varlen, states every 3 chunks", 1, 130, 1, 1, 2, 3, true, true, false, true, 16, {0, 1, 50, 130}}, 3);
   std::printf("test_gdn: %ld checks, %d failures\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

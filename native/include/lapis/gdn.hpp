@@ -21,6 +21,9 @@ struct GdnProblem {
   int chunk = 64;
   double scale = 1;
   bool qk_l2norm = false;
+  // gdn_backward: chunks between the saved states (0: every chunk while they take ≤ 32 MiB per
+  // task, else about √chunks; the chunks in between are recomputed from the last saved state).
+  index backward_state_stride = 0;
 };
 
 // Strides (batch, time, head) of a (B, T, heads, dim) / (B, heads, T, dim) tensor.

@@ -38,6 +38,9 @@ constexpr double kNormEps = 1e-6;  // flash-linear-attention's l2norm: x / sqrt(
 
 template <class T> T nan_v() { return std::numeric_limits<T>::quiet_NaN(); }
 
+// The backward saves the state entering every chunk up to this size per task, every √chunks-th beyond.
+constexpr double kSavedStateBytes = 32.0 * 1024 * 1024;
+
 // Where the tokens of sequence n lie: element (token t, head hh, d) of a tensor with `st`
 // strides is at base(st) + t·st.sT + hh·st.sH + d.
 struct Seq {
@@ -273,7 +276,7 @@ struct BackwardTask {
   std::vector<A> Qh, Kh, dQh, dKh;
   std::vector<double> rq, rk;
   // per chunk (m ≤ C rows)
-  std::vector<A> V, DOc, bt, gam, G, KK, Am, X, P, Kd, dX, dKd, dQ, dOG, tmp, dAm, H, D, Dn, QH;
+  std::vector<A> V, DOc, bt, gam, G, KK, Am, X, P, Kd, dX, dKd, dQ, dOG, tmp, dAm, ck, H, Sf, D, Dn, QH;
   std::vector<double> dgam;
 
   BackwardTask(const GdnProblem& p_, const T* q_, const T* k_, const T* v_, const T* b_, const T* g_, const T* s0_, const T* do_,
@@ -333,14 +336,29 @@ struct BackwardTask {
     }
   }
 
+  // The state after chunk c from the state h entering it (hn may be h).
+  void advance(const Seq& s, index hv, index c, const A* h, A* hn) {
+    const index C = p.chunk, t0 = c * C, m = std::min(C, s.len - t0), dk_ = p.dk, dv_ = p.dv;
+    prepare(s, hv, t0, m, h);
+    if (hn != h) std::copy_n(h, dk_ * dv_, hn);
+    gemm<A>(A(1), cref(Kd.data(), m, dk_, dk_).t(), cref(X.data() + dk_, m, dv_, dk_ + dv_), std::exp(gam[m - 1]),
+            mref(hn, dk_, dv_, dv_), 1);
+  }
+
   void run(index n, index h) {
-    const index dk_ = p.dk, dv_ = p.dv, ss = dk_ * dv_, group = p.vheads / p.heads, C = p.chunk, R = dk_ + dv_;
+    const index dk_ = p.dk, dv_ = p.dv, ss = dk_ * dv_, group = p.vheads / p.heads, C = p.chunk;
     const Seq s = seq_of(p, n);
     const index L = s.len, nc = (L + C - 1) / C;
     const GdnStrides sqk = gdn_strides(p, p.heads, dk_), sv = gdn_strides(p, p.vheads, dv_), sg = gdn_strides(p, p.vheads, 1);
     Qh.resize(L * dk_), Kh.resize(L * dk_), rq.resize(L), rk.resize(L);
     dQh.assign(L * dk_, A(0)), dKh.assign(L * dk_, A(0));
-    H.resize((nc + 1) * ss);
+    // Saved states: every chunk's when they fit in kSavedStateBytes, else every stride-th (the
+    // stretch between two recomputed once more on the way back).
+    index stride = p.backward_state_stride;
+    if (stride <= 0) {
+      stride = static_cast<double>(nc) * ss * sizeof(A) <= kSavedStateBytes ? 1 : static_cast<index>(std::ceil(std::sqrt(double(nc))));
+    }
+    ck.resize(std::max<index>((nc + stride - 1) / stride, 1) * ss), H.resize(stride * ss), Sf.resize(ss);
     resize();
     bool head_ok = true, loaded = false;
     for (index hv = h * group; hv < (h + 1) * group; ++hv) {
@@ -364,26 +382,25 @@ struct BackwardTask {
           rk[t] = load_row(k + at(sqk, s, t, h), dk_, p.qk_l2norm, 1.0, &Kh[t * dk_]);
         }
       }
-      // Forward: H[c] = the state entering chunk c.
-      A* S = &H[0];
-      if (S0) for (index i = 0; i < ss; ++i) S[i] = static_cast<A>(S0[sidx + i]);
-      else std::fill_n(S, ss, A(0));
+      // Forward: ck[j] = the state entering chunk j·stride.
+      if (S0) for (index i = 0; i < ss; ++i) Sf[i] = static_cast<A>(S0[sidx + i]);
+      else std::fill(Sf.begin(), Sf.end(), A(0));
       for (index c = 0; c < nc; ++c) {
-        const index t0 = c * C, m = std::min(C, L - t0);
-        const A* hc = &H[c * ss];
-        A* hn = &H[(c + 1) * ss];
-        prepare(s, hv, t0, m, hc);
-        std::copy_n(hc, ss, hn);
-        gemm<A>(A(1), cref(Kd.data(), m, dk_, dk_).t(), cref(X.data() + dk_, m, dv_, R), std::exp(gam[m - 1]),
-                mref(hn, dk_, dv_, dv_), 1);
+        if (c % stride == 0) std::copy_n(Sf.data(), ss, &ck[(c / stride) * ss]);
+        advance(s, hv, c, Sf.data(), Sf.data());
       }
       if (dF) for (index i = 0; i < ss; ++i) D[i] = static_cast<A>(dF[sidx + i]);
       else std::fill(D.begin(), D.end(), A(0));
-      for (index c = nc - 1; c >= 0; --c) {
-        const index t0 = c * C, m = std::min(C, L - t0);
-        const A* hc = &H[c * ss];
-        prepare(s, hv, t0, m, hc);
-        back_chunk(s, hv, t0, m, hc);
+      // Backward, a stretch of `stride` chunks at a time: H[i] = the state entering chunk c0 + i.
+      for (index j = (nc + stride - 1) / stride - 1; j >= 0; --j) {
+        const index c0 = j * stride, c1 = std::min(nc, c0 + stride);
+        std::copy_n(&ck[j * ss], ss, H.data());
+        for (index c = c0; c + 1 < c1; ++c) advance(s, hv, c, &H[(c - c0) * ss], &H[(c - c0 + 1) * ss]);
+        for (index c = c1 - 1; c >= c0; --c) {
+          const index t0 = c * C, m = std::min(C, L - t0);
+          prepare(s, hv, t0, m, &H[(c - c0) * ss]);
+          back_chunk(s, hv, t0, m, &H[(c - c0) * ss]);
+        }
       }
       if (dS0) for (index i = 0; i < ss; ++i) dS0[sidx + i] = static_cast<T>(D[i]);
     }
