@@ -117,6 +117,32 @@ describe('gdn.recurrentStep on the GPU', () => {
     expect(sErr).toBeLessThan(1e-2);
   });
 
+  gpuIt('T = 37 steps equal gdn.chunkedForward (chunk 16, initial state) on the GPU: every o and the final state', async () => {
+    const T = 37;
+    const s: GdnShape = { B: N, T, H, HV, dk, dv, layout: 'bthd' };
+    const x = gdnRandom(s, new Rng(17), { initialState: true, gMin: -1 });
+    const all = (a: Float64Array, shape: number[]) => gpuT(a, shape, 'float32');
+    const ins = { q: all(x.q, [N, T, H, dk]), k: all(x.k, [N, T, H, dk]), v: all(x.v, [N, T, HV, dv]), beta: all(x.beta, [N, T, HV]), g: all(x.g, [N, T, HV]) };
+    const S0 = all(x.S0!, [N, HV, dk, dv]);
+    const f = gdn.chunkedForward({ ...ins, initialState: S0, chunkSize: 16, qkL2norm: true });
+    const fo = await read(f.o), fS = await read(f.finalState);
+    let state = S0;
+    const o = new Float64Array(fo.length);
+    for (let t = 0; t < T; t++) {
+      const tk = token(s, x, t);
+      const st = [all(tk.q, [N, H, dk]), all(tk.k, [N, H, dk]), all(tk.v, [N, HV, dv]), all(tk.beta, [N, HV]), all(tk.g, [N, HV])] as const;
+      const r = gdn.recurrentStep(state, ...st, { qkL2norm: true });
+      const ot = await read(r.o);
+      for (let b = 0; b < N; b++) o.set(ot.subarray(b * HV * dv, (b + 1) * HV * dv), ((b * T + t) * HV) * dv);
+      for (const u of [...st, r.o]) u.dispose();
+      if (state !== S0) state.dispose();
+      state = r.state;
+    }
+    expect(relErr(o, fo)).toBeLessThan(1e-5);
+    expect(relErr(await read(state), fS)).toBeLessThan(1e-5);
+    for (const u of [state, S0, f.o, f.finalState, ...Object.values(ins)]) u.dispose();
+  });
+
   gpuIt('equals the CPU entry (native kernels) on the same inputs, and both reject a g > 0 alike', async () => {
     const s: GdnShape = { B: N, T: 1, H, HV, dk, dv, layout: 'bthd' };
     const x = gdnRandom(s, new Rng(16), { initialState: true, unitKeys: false });
