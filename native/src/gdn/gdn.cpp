@@ -53,6 +53,14 @@ inline index at(const GdnStrides& s, const Seq& q, index t, index head) {
   return q.row * s.sB + (q.start + t) * s.sT + head * s.sH;
 }
 
+// No NaN or ±Inf among x[0..n) (an OR of compares: it vectorises, unlike a sum).
+template <class T>
+bool all_finite(const T* x, index n) {
+  int bad = 0;
+  for (index i = 0; i < n; ++i) bad |= !(std::abs(x[i]) <= std::numeric_limits<T>::max());
+  return bad == 0;
+}
+
 // 0, 1 (a non-finite q/k/v/β/S0 entry) or 2 (a g > 0, NaN or −∞) for (n, hv).
 template <class T>
 int32_t check_inputs(const GdnProblem& p, index n, index hv, const T* q, const T* k, const T* v, const T* beta,
@@ -66,21 +74,12 @@ int32_t check_inputs(const GdnProblem& p, index n, index hv, const T* q, const T
     const T* qr = q + at(sqk, s, t, h);
     const T* kr = k + at(sqk, s, t, h);
     const T* vr = v + at(sv, s, t, hv);
-    // x − x is 0 for finite x and NaN otherwise: one branch per row instead of one per entry.
-    T acc = 0;
-    for (index d = 0; d < p.dk; ++d) acc += (qr[d] - qr[d]) + (kr[d] - kr[d]);
-    for (index e = 0; e < p.dv; ++e) acc += vr[e] - vr[e];
-    const T b = beta[at(sg, s, t, hv)];
-    acc += b - b;
-    finite = acc == 0;
+    finite = all_finite(qr, p.dk) && all_finite(kr, p.dk) && all_finite(vr, p.dv) && all_finite(&beta[at(sg, s, t, hv)], 1);
     const T gt = g[at(sg, s, t, hv)];
     if (!(gt <= 0) || std::isinf(gt)) gate_ok = false;
   }
   if (finite && S0) {
-    const T* s0 = S0 + (n * p.vheads + hv) * p.dk * p.dv;
-    T acc = 0;
-    for (index i = 0; i < p.dk * p.dv; ++i) acc += s0[i] - s0[i];
-    finite = acc == 0;
+    finite = all_finite(S0 + (n * p.vheads + hv) * p.dk * p.dv, p.dk * p.dv);
   }
   if (!finite) return 1;
   return gate_ok ? 0 : 2;
@@ -104,20 +103,61 @@ double load_row(const T* src, index dim, bool l2, double mult, A* dst) {
 template <class A> MatRef<A> cref(const A* p, index m, index n, index rs) { return {p, m, n, rs, 1, false}; }
 template <class A> MatMut<A> mref(A* p, index m, index n, index rs) { return {p, m, n, rs, 1}; }
 
+constexpr index kSolveBlock = 16;  // rows per diagonal block of the chunk solves: the rest is GEMM
+
+// X ← (I + A)⁻¹·X with A strictly lower (m×m, row stride lda; the rest never read), X m×n.
+template <class A>
+void unit_lower_solve(const A* Am, index lda, A* X, index m, index n, index ldx) {
+  for (index i0 = 0; i0 < m; i0 += kSolveBlock) {
+    const index i1 = std::min(m, i0 + kSolveBlock);
+    if (i0 > 0) gemm<A>(A(-1), cref(Am + i0 * lda, i1 - i0, i0, lda), cref(X, i0, n, ldx), A(1), mref(X + i0 * ldx, i1 - i0, n, ldx), 1);
+    for (index i = i0 + 1; i < i1; ++i) {
+      A* xi = X + i * ldx;
+      for (index j = i0; j < i; ++j) {
+        const A a = Am[i * lda + j];
+        if (a == A(0)) continue;
+        const A* xj = X + j * ldx;
+        for (index c = 0; c < n; ++c) xi[c] -= a * xj[c];
+      }
+    }
+  }
+}
+
+// X ← (I + A)⁻ᵀ·X, A as above.
+template <class A>
+void unit_lower_solve_t(const A* Am, index lda, A* X, index m, index n, index ldx) {
+  for (index i1 = m; i1 > 0; i1 -= kSolveBlock) {
+    const index i0 = std::max<index>(0, i1 - kSolveBlock);
+    if (i1 < m) {
+      gemm<A>(A(-1), cref(Am + i1 * lda + i0, m - i1, i1 - i0, lda).t(), cref(X + i1 * ldx, m - i1, n, ldx), A(1),
+              mref(X + i0 * ldx, i1 - i0, n, ldx), 1);
+    }
+    for (index j = i1 - 1; j > i0; --j) {
+      const A* xj = X + j * ldx;
+      for (index i = i0; i < j; ++i) {
+        const A a = Am[j * lda + i];
+        if (a == A(0)) continue;
+        A* xi = X + i * ldx;
+        for (index c = 0; c < n; ++c) xi[c] -= a * xj[c];
+      }
+    }
+  }
+}
+
 // The chunked forward of one (sequence, value head) in arithmetic type A.
 template <class T, class A>
 struct ForwardTask {
   const GdnProblem& p;
   const T *q, *k, *v, *beta, *g, *S0;
   T *o, *Sout;
-  std::vector<A> Q, K, X, S, KK, O, Kd, gam;
+  std::vector<A> Q, K, X, S, KK, E, O, Kd, gam;
   std::vector<A> bt;
 
   ForwardTask(const GdnProblem& p_, const T* q_, const T* k_, const T* v_, const T* b_, const T* g_, const T* s0_, T* o_,
               T* so_)
       : p(p_), q(q_), k(k_), v(v_), beta(b_), g(g_), S0(s0_), o(o_), Sout(so_) {
     const index C = p.chunk, dk = p.dk, dv = p.dv;
-    Q.resize(C * dk), K.resize(C * dk), X.resize(C * (dk + dv)), S.resize(dk * dv), KK.resize(C * C),
+    Q.resize(C * dk), K.resize(C * dk), X.resize(C * (dk + dv)), S.resize(dk * dv), KK.resize(C * C), E.resize(C * C),
         O.resize(C * dv), Kd.resize(C * dk), gam.resize(C), bt.resize(C);
   }
 
@@ -156,15 +196,11 @@ struct ForwardTask {
         for (index e = 0; e < dv; ++e) x[dk + e] = bt[i] * static_cast<A>(vr[e]);
       }
       gemm<A>(A(1), cref(K.data(), m, dk, dk), cref(K.data(), m, dk, dk).t(), A(0), mref(KK.data(), m, m, C), 1);
-      for (index i = 1; i < m; ++i) {
-        A* xi = &X[i * R];
-        for (index j = 0; j < i; ++j) {
-          const A a = bt[i] * KK[i * C + j] * std::exp(gam[i] - gam[j]);
-          if (a == A(0)) continue;
-          const A* xj = &X[j * R];
-          for (index c = 0; c < R; ++c) xi[c] -= a * xj[c];
-        }
+      for (index i = 0; i < m; ++i) {
+        for (index j = 0; j <= i; ++j) E[i * C + j] = std::exp(gam[i] - gam[j]);
+        for (index j = 0; j < i; ++j) KK[i * C + j] *= bt[i] * E[i * C + j];  // A
       }
+      unit_lower_solve(KK.data(), C, X.data(), m, R, R);
       // Vn = U − W·S (in U's place).
       const MatRef<A> W = cref(X.data(), m, dk, R), Sref = cref(S.data(), dk, dv, dv);
       gemm<A>(A(-1), W, Sref, A(1), mref(X.data() + dk, m, dv, R), 1);
@@ -175,7 +211,7 @@ struct ForwardTask {
       for (index i = 0; i < m; ++i) {
         const A G = std::exp(gam[i]);
         for (index e = 0; e < dv; ++e) O[i * dv + e] *= G;
-        for (index j = 0; j <= i; ++j) KK[i * C + j] *= std::exp(gam[i] - gam[j]);
+        for (index j = 0; j <= i; ++j) KK[i * C + j] *= E[i * C + j];
         for (index j = i + 1; j < m; ++j) KK[i * C + j] = A(0);
       }
       gemm<A>(A(1), cref(KK.data(), m, m, C), Vn, A(1), mref(O.data(), m, dv, dv), 1);
@@ -276,7 +312,7 @@ struct BackwardTask {
   std::vector<A> Qh, Kh, dQh, dKh;
   std::vector<double> rq, rk;
   // per chunk (m ≤ C rows)
-  std::vector<A> V, DOc, bt, gam, G, KK, Am, X, P, Kd, dX, dKd, dQ, dOG, tmp, dAm, ck, H, Sf, D, Dn, QH;
+  std::vector<A> V, DOc, bt, gam, G, KK, E, Am, X, P, Kd, dX, dKd, dQ, dOG, tmp, dAm, ck, H, Sf, D, Dn, QH;
   std::vector<double> dgam;
 
   BackwardTask(const GdnProblem& p_, const T* q_, const T* k_, const T* v_, const T* b_, const T* g_, const T* s0_, const T* do_,
@@ -286,7 +322,7 @@ struct BackwardTask {
 
   void resize() {
     const index C = p.chunk, dk_ = p.dk, dv_ = p.dv, R = dk_ + dv_;
-    V.resize(C * dv_), DOc.resize(C * dv_), bt.resize(C), gam.resize(C), G.resize(C), KK.resize(C * C), Am.resize(C * C),
+    V.resize(C * dv_), DOc.resize(C * dv_), bt.resize(C), gam.resize(C), G.resize(C), KK.resize(C * C), E.resize(C * C), Am.resize(C * C),
         X.resize(C * R), P.resize(C * C), Kd.resize(C * dk_), dX.resize(C * R), dKd.resize(C * dk_), dQ.resize(C * dk_),
         dOG.resize(C * dv_), tmp.resize(C * C), dAm.resize(C * C), D.resize(dk_ * dv_), Dn.resize(dk_ * dv_), QH.resize(C * dv_),
         dgam.resize(C);
@@ -314,19 +350,14 @@ struct BackwardTask {
     }
     gemm<A>(A(1), cref(K, m, dk_, dk_), cref(K, m, dk_, dk_).t(), A(0), mref(KK.data(), m, m, C), 1);
     for (index i = 0; i < m; ++i) {
-      A* xi = &X[i * R];
-      for (index j = 0; j < i; ++j) {
-        const A a = bt[i] * KK[i * C + j] * std::exp(gam[i] - gam[j]);
-        Am[i * C + j] = a;
-        if (a == A(0)) continue;
-        const A* xj = &X[j * R];
-        for (index c = 0; c < R; ++c) xi[c] -= a * xj[c];
-      }
+      for (index j = 0; j <= i; ++j) E[i * C + j] = std::exp(gam[i] - gam[j]);
+      for (index j = 0; j < i; ++j) Am[i * C + j] = bt[i] * KK[i * C + j] * E[i * C + j];
     }
+    unit_lower_solve(Am.data(), C, X.data(), m, R, R);
     gemm<A>(A(-1), cref(X.data(), m, dk_, R), cref(h, dk_, dv_, dv_), A(1), mref(X.data() + dk_, m, dv_, R), 1);
     gemm<A>(A(1), cref(Q, m, dk_, dk_), cref(K, m, dk_, dk_).t(), A(0), mref(P.data(), m, m, C), 1);
     for (index i = 0; i < m; ++i) {
-      for (index j = 0; j <= i; ++j) P[i * C + j] *= std::exp(gam[i] - gam[j]);
+      for (index j = 0; j <= i; ++j) P[i * C + j] *= E[i * C + j];
       for (index j = i + 1; j < m; ++j) P[i * C + j] = A(0);
     }
     const A gl = gam[m - 1];
@@ -492,7 +523,7 @@ struct BackwardTask {
         const double e = static_cast<double>(dp) * static_cast<double>(P[i * C + j]);
         dgam[i] += e;
         dgam[j] -= e;
-        tmp[i * C + j] = dp * std::exp(gam[i] - gam[j]);                       // dP ⊙ M
+        tmp[i * C + j] = dp * E[i * C + j];                                     // dP ⊙ M
       }
       for (index j = i + 1; j < m; ++j) tmp[i * C + j] = A(0);
     }
@@ -503,15 +534,7 @@ struct BackwardTask {
     gemm<A>(A(-1), dVnm.ref(), hr.t(), A(0), dWm, 1);                           // dW = −dVn·hᵀ
     gemm<A>(A(-1), W.t(), dVnm.ref(), A(1), mref(Dn.data(), dk_, dv_, dv_), 1); // dh −= Wᵀ·dVn
     // X = (I + A)⁻¹·R: dR = (I + A)⁻ᵀ·dX (back substitution, in dX), dA = −dR·Xᵀ (strictly lower)
-    for (index j = m - 1; j > 0; --j) {
-      const A* dj = &dX[j * R];
-      for (index i = 0; i < j; ++i) {
-        const A a = Am[j * C + i];
-        if (a == A(0)) continue;
-        A* di = &dX[i * R];
-        for (index c = 0; c < R; ++c) di[c] -= a * dj[c];
-      }
-    }
+    unit_lower_solve_t(Am.data(), C, dX.data(), m, R, R);
     // X's W part is W, its U part was overwritten by Vn: U = Vn + W·h, rebuilt in place
     gemm<A>(A(1), W, hr, A(1), mref(X.data() + dk_, m, dv_, R), 1);
     gemm<A>(A(-1), cref(dX.data(), m, R, R), cref(X.data(), m, R, R).t(), A(0), mref(dAm.data(), m, m, C), 1);
@@ -535,7 +558,7 @@ struct BackwardTask {
       // A_ij = β_i·(k_i·k_j)·exp(γ_i − γ_j), j < i
       for (index j = 0; j < i; ++j) {
         const A da = dAm[i * C + j];
-        const A ex = std::exp(gam[i] - gam[j]);
+        const A ex = E[i * C + j];
         db += static_cast<double>(da) * static_cast<double>(KK[i * C + j]) * static_cast<double>(ex);
         tmp[i * C + j] = da * bt[i] * ex;
         const double e = static_cast<double>(da) * static_cast<double>(Am[i * C + j]);
