@@ -67,7 +67,7 @@ console.log(`B ${B}, T ${T}, H = HV ${H}, dk = dv ${D}, C ${C}: ${chunks.count} 
 
 // state pass: Vn = U − W·S (C·dk·dv) and Kᵀ·Vn (dk·C·dv) per chunk and head
 const stateFlop = pairs * 4 * C * D * D;
-for (const tune of [{}, { bv: 16 }, { bv: 32, rg: 8 }, { bv: 32, rg: 32 }, { bv: 64 }, { bv: 64, rg: 8 }, { bv: 16, rg: 32 }]) {
+for (const tune of [{}, { rg: 16 }, { rg: 64 }, { bv: 16 }, { bv: 16, rg: 16 }, { bv: 64, rg: 16 }, { bv: 64, rg: 8 }]) {
   const L = gdnStatePlan(C, D, D, limits, tune);
   if (!L) { console.log(`state ${JSON.stringify(tune)}: does not fit`); continue; }
   await time(`state pass ${JSON.stringify(tune)} BV ${L.BV} RG ${L.RG} TS ${L.TS} (${B * H * Math.ceil(D / L.BV)} wg)`, () => {

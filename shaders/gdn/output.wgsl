@@ -65,8 +65,13 @@ fn ld_k4(e: u32, d: u32) -> vec4f {
 
 // 4 dv-consecutive float32 values of h / vn at element e (column col, a multiple of 4); 0 past DV.
 #if DV4
+#if DV_EXACT
+fn ld_h(e: u32, col: u32) -> vec4f { return h[e / 4u]; }
+fn ld_vn(e: u32, col: u32) -> vec4f { return vn[e / 4u]; }
+#else
 fn ld_h(e: u32, col: u32) -> vec4f { if (col >= DV) { return vec4f(0.0); } return h[e / 4u]; }
 fn ld_vn(e: u32, col: u32) -> vec4f { if (col >= DV) { return vec4f(0.0); } return vn[e / 4u]; }
+#endif
 #else
 fn ld_h(e: u32, col: u32) -> vec4f {
   var r = vec4f(0.0);
@@ -171,13 +176,30 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     for (var kq = 0u; kq < BK4; kq++) {
       let d = kb + 4u * kq;
       let hb = (ch * DK + d) * DV + col;
-      let h0 = select(vec4f(0.0), ld_h(hb, col), d < DK);
-      let h1 = select(vec4f(0.0), ld_h(hb + DV, col), d + 1u < DK);
-      let h2 = select(vec4f(0.0), ld_h(hb + 2u * DV, col), d + 2u < DK);
-      let h3 = select(vec4f(0.0), ld_h(hb + 3u * DV, col), d + 3u < DK);
+#if DK_EXACT
+      let h0 = ld_h(hb, col);
+      let h1 = ld_h(hb + DV, col);
+      let h2 = ld_h(hb + 2u * DV, col);
+      let h3 = ld_h(hb + 3u * DV, col);
+#else
+      // rows past dk read as 0 (and stay in bounds)
+      var h0 = vec4f(0.0);
+      var h1 = vec4f(0.0);
+      var h2 = vec4f(0.0);
+      var h3 = vec4f(0.0);
+      if (d < DK) { h0 = ld_h(hb, col); }
+      if (d + 1u < DK) { h1 = ld_h(hb + DV, col); }
+      if (d + 2u < DK) { h2 = ld_h(hb + 2u * DV, col); }
+      if (d + 3u < DK) { h3 = ld_h(hb + 3u * DV, col); }
+#endif
+      // one multiply-add each (no partial sums)
       for (var r = 0u; r < RO; r++) {
         let qv = sh[(i0 + r) * BK4 + kq];
-        O[r] += qv.x * h0 + qv.y * h1 + qv.z * h2 + qv.w * h3;
+        var a = O[r];
+        a = a + qv.x * h0;
+        a = a + qv.y * h1;
+        a = a + qv.z * h2;
+        O[r] = a + qv.w * h3;
       }
       for (var q = 0u; q < PTT; q++) {
         if (lid + TS * q < ntiles) {
@@ -185,9 +207,18 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
           let k1 = sh[KOFF + (4u * pb[q] + 1u) * BK4 + kq];
           let k2 = sh[KOFF + (4u * pb[q] + 2u) * BK4 + kq];
           let k3 = sh[KOFF + (4u * pb[q] + 3u) * BK4 + kq];
+          // the 4 columns' values at each of the 4 dk indices, as vec4s over the columns
+          let kx = vec4f(k0.x, k1.x, k2.x, k3.x);
+          let ky = vec4f(k0.y, k1.y, k2.y, k3.y);
+          let kz = vec4f(k0.z, k1.z, k2.z, k3.z);
+          let kw = vec4f(k0.w, k1.w, k2.w, k3.w);
           for (var rr = 0u; rr < 4u; rr++) {
             let qv = sh[(4u * pa[q] + rr) * BK4 + kq];
-            P[4u * q + rr] += vec4f(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+            var a = P[4u * q + rr];
+            a = a + qv.x * kx;
+            a = a + qv.y * ky;
+            a = a + qv.z * kz;
+            P[4u * q + rr] = a + qv.w * kw;
           }
         }
       }

@@ -26,10 +26,20 @@ var<workgroup> sq: vec4u;
 
 // 4 dv-consecutive values at element e (column col, a multiple of 4) of a (…, DV) float32 array; 0 past DV.
 #if DV4
-fn ld_u(e: u32, col: u32) -> vec4f { if (col >= DV) { return vec4f(0.0); } return U[e / 4u]; }
+fn ld_u(e: u32, col: u32) -> vec4f {
+#if !DV_EXACT
+  if (col >= DV) { return vec4f(0.0); }
+#endif
+  return U[e / 4u];
+}
 fn ld_fin(e: u32, col: u32) -> vec4f { if (col >= DV) { return vec4f(0.0); } return fin[e / 4u]; }
+#if DV_EXACT
+fn st_h(e: u32, col: u32, v: vec4f) { h[e / 4u] = v; }
+fn st_vn(e: u32, col: u32, v: vec4f) { vn[e / 4u] = v; }
+#else
 fn st_h(e: u32, col: u32, v: vec4f) { if (col < DV) { h[e / 4u] = v; } }
 fn st_vn(e: u32, col: u32, v: vec4f) { if (col < DV) { vn[e / 4u] = v; } }
+#endif
 fn st_fin(e: u32, col: u32, v: vec4f) { if (col < DV) { fin[e / 4u] = v; } }
 #else
 fn ld_u(e: u32, col: u32) -> vec4f {
@@ -49,7 +59,12 @@ fn st_fin(e: u32, col: u32, v: vec4f) { for (var q = 0u; q < 4u; q++) { if (col 
 
 // 4 dk-consecutive values of W at element e (dk index d, a multiple of 4); 0 past DK.
 #if DK4
-fn ld_w4(e: u32, d: u32) -> vec4f { if (d >= DK) { return vec4f(0.0); } return W[e / 4u]; }
+fn ld_w4(e: u32, d: u32) -> vec4f {
+#if !DK_EXACT
+  if (d >= DK) { return vec4f(0.0); }
+#endif
+  return W[e / 4u];
+}
 #else
 fn ld_w4(e: u32, d: u32) -> vec4f {
   var r = vec4f(0.0);
@@ -62,7 +77,9 @@ fn ld_w4(e: u32, d: u32) -> vec4f {
 #if K_HALF
 #if DK4
 fn ld_k4(e: u32, d: u32) -> vec4f {
+#if !DK_EXACT
   if (d >= DK) { return vec4f(0.0); }
+#endif
   let w = K[e / 4u];
   return vec4f(unpack2x16float(w.x), unpack2x16float(w.y));
 }
@@ -77,7 +94,12 @@ fn ld_k4(e: u32, d: u32) -> vec4f {
 #endif
 #else
 #if DK4
-fn ld_k4(e: u32, d: u32) -> vec4f { if (d >= DK) { return vec4f(0.0); } return K[e / 4u]; }
+fn ld_k4(e: u32, d: u32) -> vec4f {
+#if !DK_EXACT
+  if (d >= DK) { return vec4f(0.0); }
+#endif
+  return K[e / 4u];
+}
 #else
 fn ld_k4(e: u32, d: u32) -> vec4f {
   var r = vec4f(0.0);
@@ -137,7 +159,12 @@ fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
       let s3 = Ssh[(k + 3u) * BV4 + cg];
       for (var r = 0u; r < RA; r++) {
         let wv = ld_w4((ch * C + rg + RG * r) * DK + k, k);
-        acc[r] -= wv.x * s0 + wv.y * s1 + wv.z * s2 + wv.w * s3;
+        // one multiply-add each (no partial sum to subtract)
+        var a = acc[r];
+        a = a - wv.x * s0;
+        a = a - wv.y * s1;
+        a = a - wv.z * s2;
+        acc[r] = a - wv.w * s3;
       }
     }
     for (var r = 0u; r < RA; r++) {

@@ -59,6 +59,8 @@ export function gdnOutputProgram(L: GdnOutputPlan, qk: 'f32' | 'f16', o: 'f32' |
   const defs: Defines = {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BK4: L.BK / 4, RBO: L.RBO, RBO4: L.RBO / 4, CG: L.BO / 4, RO: L.RO,
     PTT: L.PTT, TS: L.TS, SH: L.SH, DK4: dk4, DV4: dv4, QK_HALF: qk === 'f16', O_HALF: o === 'f16',
+    // no bounds checks where every padded dk row or tile column is a real one
+    DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BO === 0,
   };
   const key = Object.entries(defs).map(([a, b]) => `${a}=${b}`).join(',');
   const vd: StorageType = dv4 ? 'vec4f' : 'f32';

@@ -17,7 +17,7 @@ import type { GdnChunkTable, GdnStates, GdnWy } from './gdn_chunks.js';
 export interface GdnStateTune {
   /** State columns per workgroup: 4, 8, 16, 32 or 64 (default 32, fewer where workgroup memory is short). */
   bv?: number;
-  /** Row groups: threads = (bv / 4)·rg; each holds C / rg rows of Vn and ⌈dk / rg⌉ rows of S (default 16). */
+  /** Row groups: threads = (bv / 4)·rg; each holds C / rg rows of Vn and ⌈dk / rg⌉ rows of S (default 32, at most C). */
   rg?: number;
 }
 
@@ -47,7 +47,7 @@ const roundUp = (x: number, m: number): number => Math.ceil(x / m) * m;
 export function gdnStatePlan(C: number, dk: number, dv: number, limits: GpuLimits, tune: GdnStateTune = {}): GdnStatePlan | null {
   let BV = Math.max(4, Math.min(tune.bv ?? 32, pow2ceil(roundUp(dv, 4))));
   for (; BV >= 4; BV /= 2) {
-    let RG = Math.min(tune.rg ?? 16, C);
+    let RG = Math.min(tune.rg ?? 32, C);
     while (RG > 1 && (BV / 4) * RG > limits.maxComputeInvocationsPerWorkgroup) RG /= 2;
     const RGB = Math.min(RG, pow2floor(Math.ceil(dk / 4)));
     const DKP = roundUp(dk, 4 * RGB);
@@ -66,6 +66,8 @@ export function gdnStateProgram(L: GdnStatePlan, k: KType) {
   const defs: Defines = {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BV4: L.BV / 4, RG: L.RG, RA: L.RA, RGB: L.RGB, RB: L.RB, TS: L.TS,
     DK4: dk4, DV4: dv4, K_HALF: k === 'f16',
+    // no bounds checks where every padded row or tile column is a real one
+    DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BV === 0,
   };
   const key = Object.entries(defs).map(([a, b]) => `${a}=${b}`).join(',');
   const vd: StorageType = dv4 ? 'vec4f' : 'f32';
