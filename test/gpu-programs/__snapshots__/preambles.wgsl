@@ -4051,12 +4051,11 @@ struct Params {
 @group(0) @binding(0) var<storage, read> K: array<u32>;
 @group(0) @binding(1) var<storage, read> beta: array<u32>;
 @group(0) @binding(2) var<storage, read> g: array<u32>;
-@group(0) @binding(3) var<storage, read> Q: array<u32>;
-@group(0) @binding(4) var<storage, read> table: array<vec4u>;
-@group(0) @binding(5) var<storage, read_write> gcum: array<f32>;
-@group(0) @binding(6) var<storage, read_write> A: array<vec4f>;
-@group(0) @binding(7) var<storage, read_write> status: array<atomic<i32>>;
-@group(0) @binding(8) var<uniform> p: Params;
+@group(0) @binding(3) var<storage, read> table: array<vec4u>;
+@group(0) @binding(4) var<storage, read_write> gcum: array<f32>;
+@group(0) @binding(5) var<storage, read_write> A: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
 
 // ---- gdn wy kkt C=16 float16: gdn_wy_kkt → gdn_wy_kkt
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -4075,12 +4074,11 @@ struct Params {
 @group(0) @binding(0) var<storage, read> K: array<u32>;
 @group(0) @binding(1) var<storage, read> beta: array<u32>;
 @group(0) @binding(2) var<storage, read> g: array<u32>;
-@group(0) @binding(3) var<storage, read> Q: array<u32>;
-@group(0) @binding(4) var<storage, read> table: array<vec4u>;
-@group(0) @binding(5) var<storage, read_write> gcum: array<f32>;
-@group(0) @binding(6) var<storage, read_write> A: array<vec4f>;
-@group(0) @binding(7) var<storage, read_write> status: array<atomic<i32>>;
-@group(0) @binding(8) var<uniform> p: Params;
+@group(0) @binding(3) var<storage, read> table: array<vec4u>;
+@group(0) @binding(4) var<storage, read_write> gcum: array<f32>;
+@group(0) @binding(5) var<storage, read_write> A: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
 
 // ---- gdn inv_unit_lower C=16: inv_unit_lower → inv_unit_lower_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -4590,7 +4588,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_state qk=f32,MR=1,DKP=128,BV=8: gdn_bwd_state → gdn_bwd_state
+// ---- gdn backward gdn_bwd_state qk=f32,MR=4,BV=8: gdn_bwd_state → gdn_bwd_state
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -5307,7 +5305,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_state qk=f32,MR=2,DKP=128,BV=16: gdn_bwd_state → gdn_bwd_state
+// ---- gdn backward gdn_bwd_state qk=f32,MR=8,BV=16: gdn_bwd_state → gdn_bwd_state
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
