@@ -8,7 +8,8 @@ import { Rng, Tensor, gdn } from '../../src/index.js';
 import { planGdn } from '../../src/gdn/plan.js';
 import { fromHalfBits, toHalfBits } from '../../src/core/half.js';
 import { gdnChunkTable } from '../../src/backend/gpu/gdn_chunks.js';
-import { gdnBackwardFromStages } from '../../src/backend/gpu/gdn_backward.js';
+import { gdnBackwardFromStages, gdnBwdTiles, type GdnBwdTiles } from '../../src/backend/gpu/gdn_backward.js';
+import { gpuLimits } from '../../src/backend/gpu/device.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { gdnRandom, gdnReference, gdnShapes, relErr, seqCount, type GdnData, type GdnShape, type GdnRandomOptions } from '../helpers/gdn.js';
 import { gdnChunkStages, gdnReferenceGrad, type GdnGrads } from '../helpers/gdn-grad.js';
@@ -67,6 +68,7 @@ interface BwdCase {
   scale?: number;
   rnd?: GdnRandomOptions;
   half?: boolean;
+  tiles?: Partial<GdnBwdTiles>;
 }
 
 const toGpu = (a: Float64Array, shape: number[], half: boolean): Tensor => (half
@@ -136,7 +138,7 @@ async function runFromStages(k: BwdCase, p: Prepared, status?: Int32Array) {
   const sts = { h: f32(st.h, [n, HV, s.dk, s.dv]), vn: f32(st.vn, [n, HV, C, s.dv]), finalState: f32(st.finalState, sh.state) };
   const dO = toGpu(p.dO, sh.v, half);
   const dF = p.dF ? f32(p.dF, sh.state) : null;
-  return gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, sts, 'test');
+  return gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, sts, 'test', k.tiles);
 }
 
 const F32_CASES: BwdCase[] = [
@@ -148,6 +150,10 @@ const F32_CASES: BwdCase[] = [
   {
     name: 'bthd, C 64, T 70, GVA 3 value heads, strong decay, β in [0, 1]',
     s: { B: 1, T: 70, H: 1, HV: 3, dk: 24, dv: 70, layout: 'bthd' }, C: 64, S0: true, rnd: { gMin: -3, betaMin: 0, betaMax: 1 },
+  },
+  {
+    name: 'bthd, C 32, two chunks + dFinal, dv 14 in tiles of 4 columns, K depth 16',
+    s: { B: 1, T: 64, H: 2, HV: 2, dk: 20, dv: 14, layout: 'bthd' }, C: 32, S0: true, dF: true, tiles: { BV: 4, KT: 16 },
   },
 ];
 
@@ -162,6 +168,18 @@ describe('gdn backward kernels on float64 forward stages', () => {
       expect(r.dInitialState === null).toBe(!k.S0);
     }, 180_000);
   }
+
+  gpuIt('reverse pass with 32 dv columns per workgroup where the workgroup memory allows it, else a DeviceError', async () => {
+    const k: BwdCase = { name: 'BV 32', s: { B: 1, T: 70, H: 1, HV: 1, dk: 24, dv: 70, layout: 'bthd' }, C: 64, dF: true, tiles: { BV: 32 } };
+    const p = prepare(k, 250);
+    const fits = gdnBwdTiles(24, 70, gpuLimits('test')).BV >= 16 && gpuLimits('test').maxComputeWorkgroupStorageSize >= 20000;
+    if (!fits) {
+      await expect(runFromStages(k, p)).rejects.toThrow(/gdn_bwd_state.*bytes of workgroup memory/);
+      return;
+    }
+    const e = await errors(await runFromStages(k, p), p.ref);
+    for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
+  }, 180_000);
 
   gpuIt('status ≠ 0: that sequence and value head is NaN, the others match', async () => {
     const k = F32_CASES[0];

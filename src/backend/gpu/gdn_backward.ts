@@ -50,9 +50,16 @@ function mmBytes(KT: number): number {
   return (KT * AS + KT * BS + 128 + 4 * 256) * 4;
 }
 
+/** The reverse pass's layout for BV columns: TPR threads per row (4 columns each), RPS rows per sweep. */
+function stateLayout(dk: number, BV: number) {
+  const TPR = BV / 4, RPS = 256 / TPR;
+  const DKP = Math.ceil(dk / 16) * 16;
+  return { TPR, RPS, MR: Math.max(1, Math.ceil(dk / RPS)), NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR };
+}
+
 function stateBytes(dk: number, BV: number): number {
-  const RPS = 256 / BV;
-  return (Math.ceil(dk / RPS) * RPS * BV + 64 * BV + 256) * 4;
+  const l = stateLayout(dk, BV);
+  return (4 * (l.SDH + l.SDV) + 1088 + 256) * 4;
 }
 
 /** The largest tiles that fit the device's workgroup memory (WebGPU's default 16 KiB: KT 16, BV 8 at dk = 128). */
@@ -61,8 +68,9 @@ export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'max
   const KT = over.KT ?? (mmBytes(32) <= mem ? 32 : 16);
   let BV = over.BV ?? 16;
   if (over.BV === undefined) {
-    while (BV > 1 && (stateBytes(dk, BV) > mem || BV / 2 >= dv)) BV /= 2;
+    while (BV > 4 && (stateBytes(dk, BV) > mem || BV / 2 >= dv)) BV /= 2;
   }
+  if (![4, 8, 16, 32].includes(BV)) throw new ArgumentError(`gdnBwdTiles: BV is ${BV}; expected 4, 8, 16 or 32`);
   return { KT, BV };
 }
 
@@ -337,16 +345,16 @@ export function bwdDk2Program(s: GdnBwdSrc, KT: number) {
 
 /** The reverse pass (shaders/gdn/bwd_state.wgsl) for dk and BV columns. */
 export function bwdStateProgram(s: GdnBwdSrc, dk: number, BV: number) {
-  const RPS = 256 / BV, MR = Math.max(1, Math.ceil(dk / RPS));
-  const key = `qk=${s.qk},MR=${MR},BV=${BV}`;
+  const l = stateLayout(dk, BV);
+  const key = `qk=${s.qk},MR=${l.MR},DKP=${l.DKP},BV=${BV}`;
   return cachedProgram(`gdn_bwd_state|${key}`, () => ({
     name: 'gdn_bwd_state', key, entryPoint: 'gdn_bwd_state', workgroupSize: [256, 1, 1] as [number, number, number],
-    workgroupBytes: (MR * RPS * BV + 64 * BV + 256) * 4,
+    workgroupBytes: stateBytes(dk, BV),
     decl: {
       inputs: { ctab: 'u32', gcum: 'f32', Ks: bind(s.qk), Wm: 'f32', hs: 'f32', CD1: 'f32' },
       outputs: { CD2: 'f32', DHE: 'f32' }, uniforms: UNIFORMS,
     } as const,
-    body: () => loadShader('gdn/bwd_state.wgsl', { BV, RPS, MR, SDH: MR * RPS * BV, SDV: 64 * BV, FUNCS: LD.k(s.qk) }),
+    body: () => loadShader('gdn/bwd_state.wgsl', { BV, ...l, FUNCS: LD.k(s.qk) }),
   }));
 }
 

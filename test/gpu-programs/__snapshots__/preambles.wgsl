@@ -4051,11 +4051,12 @@ struct Params {
 @group(0) @binding(0) var<storage, read> K: array<u32>;
 @group(0) @binding(1) var<storage, read> beta: array<u32>;
 @group(0) @binding(2) var<storage, read> g: array<u32>;
-@group(0) @binding(3) var<storage, read> table: array<vec4u>;
-@group(0) @binding(4) var<storage, read_write> gcum: array<f32>;
-@group(0) @binding(5) var<storage, read_write> A: array<vec4f>;
-@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
-@group(0) @binding(7) var<uniform> p: Params;
+@group(0) @binding(3) var<storage, read> Q: array<u32>;
+@group(0) @binding(4) var<storage, read> table: array<vec4u>;
+@group(0) @binding(5) var<storage, read_write> gcum: array<f32>;
+@group(0) @binding(6) var<storage, read_write> A: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(8) var<uniform> p: Params;
 
 // ---- gdn wy kkt C=16 float16: gdn_wy_kkt → gdn_wy_kkt
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -4074,11 +4075,12 @@ struct Params {
 @group(0) @binding(0) var<storage, read> K: array<u32>;
 @group(0) @binding(1) var<storage, read> beta: array<u32>;
 @group(0) @binding(2) var<storage, read> g: array<u32>;
-@group(0) @binding(3) var<storage, read> table: array<vec4u>;
-@group(0) @binding(4) var<storage, read_write> gcum: array<f32>;
-@group(0) @binding(5) var<storage, read_write> A: array<vec4f>;
-@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
-@group(0) @binding(7) var<uniform> p: Params;
+@group(0) @binding(3) var<storage, read> Q: array<u32>;
+@group(0) @binding(4) var<storage, read> table: array<vec4u>;
+@group(0) @binding(5) var<storage, read_write> gcum: array<f32>;
+@group(0) @binding(6) var<storage, read_write> A: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(8) var<uniform> p: Params;
 
 // ---- gdn inv_unit_lower C=16: inv_unit_lower → inv_unit_lower_f32
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -4174,23 +4176,6 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> kn: array<f32>;
 @group(0) @binding(5) var<storage, read_write> status: array<atomic<i32>>;
 @group(0) @binding(6) var<uniform> p: Params;
-
-// ---- gdn wy rows q status float32: gdn_wy_rows → gdn_wy_rows
-// Bindings generated from the program declaration (src/backend/gpu/program.ts).
-struct Params {
-  chunks: u32,
-  heads: u32,
-  hv_count: u32,
-  group: u32,
-  dk: u32,
-  sB: u32,
-  sT: u32,
-  sH: u32,
-}
-@group(0) @binding(0) var<storage, read> Q: array<u32>;
-@group(0) @binding(1) var<storage, read> table: array<vec4u>;
-@group(0) @binding(2) var<storage, read_write> status: array<atomic<i32>>;
-@group(0) @binding(3) var<uniform> p: Params;
 
 // ---- gdn s0 check: gdn_s0_check → gdn_s0_check
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
@@ -4588,7 +4573,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_state qk=f32,MR=4,BV=8: gdn_bwd_state → gdn_bwd_state
+// ---- gdn backward gdn_bwd_state qk=f32,MR=1,DKP=128,BV=8: gdn_bwd_state → gdn_bwd_state
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -5305,7 +5290,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_state qk=f32,MR=8,BV=16: gdn_bwd_state → gdn_bwd_state
+// ---- gdn backward gdn_bwd_state qk=f32,MR=2,DKP=128,BV=16: gdn_bwd_state → gdn_bwd_state
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
