@@ -110,6 +110,7 @@ const CASES: Case[] = [
   },
   { name: 'gates near 0 (g ≥ −1e-3), β exactly 0 and 1 in places', s: { B: 2, T: 40, H: 1, HV: 2, dk: 8, dv: 8, layout: 'bthd' }, chunk: 16, rand: { gMin: -1e-3, betaMin: 0, betaMax: 1 }, betaEdges: true },
   { name: 'C 64, dk 16, dv 136, T 150, GVA', s: { B: 1, T: 150, H: 1, HV: 2, dk: 16, dv: 136, layout: 'bthd' }, chunk: 64, rand: { initialState: true } },
+  { name: 'T 4096 (64 chunks of float32 state accumulation), gates near 0', s: { B: 1, T: 4096, H: 1, HV: 1, dk: 16, dv: 136, layout: 'bthd' }, chunk: 64, rand: { gMin: -1e-3 } },
 ];
 
 function inputs(c: Case, seed: number): GdnData {
