@@ -4,7 +4,9 @@
 // (→ A, C×C row-major; zeros on and above the diagonal, rows past the chunk's length 0);
 // inv_unit_lower.wgsl then makes T = (I + A)⁻¹ and gdn_wy_wu.wgsl W and U.
 // Status (plan contract): 1 for a non-finite k or β, 2 for a g > 0, NaN or −∞ in the chunk,
-// atomicMax into status[n·HV + hv] once per workgroup.
+// atomicMax into status[n·HV + hv] once per workgroup. CHECK_Q: the first value head of each
+// key head also reads the chunk's q beside k (1 for every value head of the key head): q needs
+// a pass of its own, and here its loads overlap the Gram's arithmetic.
 //
 // The Gram K·Kᵀ: the chunk's K is staged DKT columns at a time; thread t < NTILES owns one
 // GR×GR tile (ti ≥ tj) of the lower triangle and accumulates GR² dot products per vec4 column
@@ -12,7 +14,7 @@
 // Row i of the staged tile starts at vec4 i·DKT/4 + ⌊i/4⌋: the skew puts the rows that the
 // threads of a quarter-warp read at once (GR apart) in different banks.
 //
-// Bindings: K, beta, g (u32 words: f32 or two f16), table (vec4u: n, batch row, t0, len)
+// Bindings: K, beta, g, Q (u32 words: f32 or two f16), table (vec4u: n, batch row, t0, len)
 // → gcum (f32), A (vec4f), status (atomic<i32>).
 #include "common/linear_id.wgsl"
 #include "gdn/gdn_wy_common.wgsl"
@@ -23,11 +25,13 @@ const GR: u32 = ${GR}u;          // rows and columns of a thread's tile (4 or 8)
 const NTI: u32 = C / GR;         // tiles per side
 const NTILES: u32 = NTI * (NTI + 1u) / 2u;
 const WG: u32 = ${WG}u;
+const CHECK_Q: bool = ${CHECK_Q};
 
 var<workgroup> ks: array<vec4f, C * DKT / 4u + C / 4u>;
 var<workgroup> gam: array<f32, C>;
 var<workgroup> bet: array<f32, C>;
 var<workgroup> bad: atomic<i32>;
+var<workgroup> badq: atomic<i32>;
 
 ${LOADERS}
 
@@ -45,7 +49,10 @@ fn gdn_wy_kkt(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   let b = row.y;
   let t0 = row.z;
   let len = row.w;
-  if (lid == 0u) { atomicStore(&bad, 0); }
+  if (lid == 0u) {
+    atomicStore(&bad, 0);
+    atomicStore(&badq, 0);
+  }
   var gi = 0.0;
   if (lid < C) {
     var bv = 0.0;
@@ -80,6 +87,8 @@ fn gdn_wy_kkt(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   let j0 = tj * GR;
 ${ACC}
   var nf = false;
+  var nq = false;
+  let checkq = CHECK_Q && hv % p.group == 0u;
   let kb = b * p.k_sB + t0 * p.k_sT + h * p.k_sH;
   for (var d0 = 0u; d0 < p.dk; d0 += DKT) {
     workgroupBarrier();
@@ -95,6 +104,11 @@ ${ACC}
         if (d + 2u < p.dk) { v.z = ld_k(e + 2u); }
         if (d + 3u < p.dk) { v.w = ld_k(e + 3u); }
         nf = nf || !(is_finite(v.x) && is_finite(v.y) && is_finite(v.z) && is_finite(v.w));
+        if (checkq) {
+          for (var j = 0u; j < 4u; j++) {
+            if (d + j < p.dk) { nq = nq || !is_finite(ld_q(e + j)); }
+          }
+        }
       }
       ks[krow(i) + dq] = v;
     }
@@ -106,6 +120,7 @@ ${STEP}
     }
   }
   if (nf) { atomicMax(&bad, 1); }
+  if (nq) { atomicMax(&badq, 1); }
   if (owns) {
     // exp(γ_i − γ_j) ≤ 1 for j < i when g ≤ 0 (status 2 otherwise); 0 on and above the diagonal
 ${STORE}
@@ -114,5 +129,8 @@ ${STORE}
   if (lid == 0u) {
     let s = atomicLoad(&bad);
     if (s != 0) { atomicMax(&status[row.x * p.hv_count + hv], s); }
+    if (atomicLoad(&badq) != 0) {
+      for (var j = 0u; j < p.group; j++) { atomicMax(&status[row.x * p.hv_count + h * p.group + j], 1); }
+    }
   }
 }

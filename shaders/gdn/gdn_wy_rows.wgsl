@@ -1,11 +1,9 @@
-// The per-token passes over q and k of the Gated DeltaNet forward (src/backend/gpu/gdn_wy.ts),
-// one (chunk, key head) per workgroup, RPW = WG / TPR rows at a time, TPR threads per row:
-//   NORM: qn = q / sqrt(Σq² + 1e-6), kn likewise (flash-linear-attention's l2norm), float32
-//         copies in q's shape and layout, and status 1 for a non-finite q or k;
-//   else: status 1 for a non-finite q (k is checked where the Gram reads it).
-// Status goes to every value head of the key head: status[n·HV + h·group + j].
+// qkL2norm of the Gated DeltaNet forward (src/backend/gpu/gdn_wy.ts): qn = q / sqrt(Σq² + 1e-6),
+// kn likewise (flash-linear-attention's l2norm), float32 copies in q's shape and layout, and
+// status 1 for a non-finite q or k, to every value head of the key head: status[n·HV + h·group + j].
+// One (chunk, key head) per workgroup, RPW = WG / TPR rows at a time, TPR threads per row.
 //
-// Bindings: Q, K (u32 words: f32 or two f16), table (vec4u) → [qn, kn (f32)], status (atomic<i32>).
+// Bindings: Q, K (u32 words: f32 or two f16), table (vec4u) → qn, kn (f32), status (atomic<i32>).
 #include "common/linear_id.wgsl"
 #include "gdn/gdn_wy_common.wgsl"
 
@@ -14,9 +12,7 @@ const TPR: u32 = ${TPR}u;        // threads per row (a power of two ≤ 32)
 const WG: u32 = ${WG}u;
 const RPW: u32 = WG / TPR;       // rows per pass
 
-#if NORM
 var<workgroup> part: array<f32, WG>;
-#endif
 var<workgroup> bad: atomic<i32>;
 
 ${LOADERS}
@@ -46,15 +42,12 @@ fn gdn_wy_rows(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
       for (var d = lane; d < p.dk; d += TPR) {
         let x = ld_q(e0 + d);
         nf = nf || !is_finite(x);
-#if NORM
         sq += x * x;
         let y = ld_k(e0 + d);
         nf = nf || !is_finite(y);
         sk += y * y;
-#endif
       }
     }
-#if NORM
     // the row's TPR partial sums of squares, combined in the same order by each of its threads
     part[lid] = sq;
     workgroupBarrier();
@@ -74,7 +67,6 @@ fn gdn_wy_rows(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
         kn[e0 + d] = ld_k(e0 + d) * ik;
       }
     }
-#endif
   }
   if (nf) { atomicMax(&bad, 1); }
   workgroupBarrier();

@@ -36,7 +36,7 @@ import { gdnStepProgram, gdnStepBgProgram, gdnStepPlan } from '../../src/backend
 import { gdnBackwardPrograms } from '../../src/backend/gpu/gdn_backward.js';
 import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 import {
-  gdnWyKktProgram, invUnitLowerProgram, gdnWyWuProgram, gdnWyNormProgram, gdnWyCheckQProgram, gdnS0CheckProgram,
+  gdnWyKktProgram, invUnitLowerProgram, gdnWyWuProgram, gdnWyNormProgram, gdnS0CheckProgram,
 } from '../../src/backend/gpu/gdn_wy.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
@@ -172,13 +172,12 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`gdn step ${dt} dk=dv=128`, gdnStepProgram(dt, gdnStepPlan(128, 128)));
     add(`gdn step ${dt} dk=dv=128, beta and g in one buffer`, gdnStepBgProgram(dt, gdnStepPlan(128, 128)));
   }
-  add('gdn wy kkt C=64 float32', gdnWyKktProgram(64, 32, 4, false));
-  add('gdn wy kkt C=16 float16', gdnWyKktProgram(16, 8, 8, true));
+  add('gdn wy kkt C=64 float32', gdnWyKktProgram(64, 32, 4, false, true));
+  add('gdn wy kkt C=16 float16', gdnWyKktProgram(16, 8, 8, true, false));
   for (const C of [16, 32, 64]) add(`gdn inv_unit_lower C=${C}`, invUnitLowerProgram(C, 256));
   add('gdn wy W C=64 float32', gdnWyWuProgram(64, 64, 4, true, false, false));
   add('gdn wy U C=32 float16, rt 8', gdnWyWuProgram(32, 32, 8, false, true, true));
   add('gdn wy rows qkL2norm float16', gdnWyNormProgram(64, 32, true));
-  add('gdn wy rows q status float32', gdnWyCheckQProgram(16, 8, false));
   add('gdn s0 check', gdnS0CheckProgram());
   const bwd = new Set([{ KT: 16, BV: 8 }, { KT: 32, BV: 16 }].flatMap((t) => gdnBackwardPrograms({ qk: 'f32', x: 'f32' }, 128, t)));
   for (const p of bwd) add(`gdn backward ${p.name} ${p.key}`, p);

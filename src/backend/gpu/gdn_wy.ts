@@ -3,8 +3,8 @@
 //   shaders/gdn/gdn_wy_kkt.wgsl     γ (→ gcum), A = β_i·(k_i·k_j)·exp(γ_i − γ_j) strictly lower, status
 //   shaders/gdn/inv_unit_lower.wgsl T = (I + A)⁻¹ (also the registry op invUnitLower)
 //   shaders/gdn/gdn_wy_wu.wgsl      W = T·diag(β·Γ)·K, U = T·diag(β)·V, status for v
-// plus shaders/gdn/gdn_wy_rows.wgsl (qkL2norm copies qn/kn, or the status pass over q) and
-// shaders/gdn/gdn_s0_check.wgsl (status of the initial state). Tile sizes are parameters of
+// plus shaders/gdn/gdn_wy_rows.wgsl (qkL2norm copies qn/kn and their status; without qkL2norm the
+// Gram kernel checks q) and shaders/gdn/gdn_s0_check.wgsl (status of the initial state). Tile sizes are parameters of
 // the program keys (GdnWyTiles), picked from the device's limits; bench/gdn-wy-tune.mjs times them.
 import { Tensor } from '../../core/tensor.js';
 import { planBatch } from '../../core/batch.js';
@@ -79,7 +79,7 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
   return { dkt, gr, nt, rt, invWg };
 }
 
-function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
+export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
   const ok = [8, 16, 32, 64, 128].includes(t.dkt) && (t.gr === 4 || t.gr === 8) && [4, 8, 16, 32, 64, 128].includes(t.nt) && (t.rt === 4 || t.rt === 8) && t.rt <= C
     && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C, t.gr) <= limits.maxComputeInvocationsPerWorkgroup
     && wuThreads(C, t.nt, t.rt) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
@@ -117,19 +117,22 @@ function kktBody(gr: number): Record<string, string> {
   return { ACC, STEP, STORE };
 }
 
-/** The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, thread tile gr, float16 or float32 keys. */
-export function gdnWyKktProgram(C: number, dkt: number, gr: number, half: boolean) {
+/**
+ * The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, thread tile gr, float16 or
+ * float32 keys (and queries); checkQ: it also checks q (binding Q, in the keys' dtype).
+ */
+export function gdnWyKktProgram(C: number, dkt: number, gr: number, half: boolean, checkQ: boolean) {
   const WG = kktThreads(C, gr);
-  const key = `C=${C},DKT=${dkt},GR=${gr},half=${+half}`;
+  const key = `C=${C},DKT=${dkt},GR=${gr},half=${+half},q=${+checkQ}`;
   return cachedProgram(`gdn_wy_kkt|${key}`, () => ({
     name: 'gdn_wy_kkt', key, entryPoint: 'gdn_wy_kkt', workgroupSize: [WG, 1, 1] as [number, number, number],
     workgroupBytes: kktBytes(C, dkt),
     decl: {
-      inputs: { K: 'u32', beta: 'u32', g: 'u32', table: 'vec4u' },
+      inputs: { K: 'u32', beta: 'u32', g: 'u32', Q: 'u32', table: 'vec4u' },
       outputs: { gcum: 'f32', A: 'vec4f', status: 'atomic<i32>' },
       uniforms: { pairs: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', ...STRIDES_K, ...STRIDES_B },
     } as const,
-    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, GR: gr, WG, LOADERS: loaders(['K', 'beta', 'g'], half), ...kktBody(gr) }),
+    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, GR: gr, WG, CHECK_Q: checkQ, LOADERS: loaders(['K', 'beta', 'g', 'Q'], half), ...kktBody(gr) }),
   }));
 }
 
@@ -210,30 +213,17 @@ export function rowsTpr(dk: number): number {
   return Math.min(32, Math.max(4, pow2ceil(Math.ceil(dk / 4))));
 }
 
-function rowsSpec<D extends { inputs: Record<string, 'u32' | 'vec4u'>; outputs: Record<string, 'f32' | 'atomic<i32>'>; uniforms: typeof ROWS_UNIFORMS }>(
-  C: number, tpr: number, norm: boolean, half: boolean, decl: D,
-) {
-  const key = `C=${C},TPR=${tpr},norm=${+norm},half=${+half}`;
-  const defs = { C, TPR: tpr, WG: ROWS_WG, NORM: norm, LOADERS: loaders(norm ? ['Q', 'K'] : ['Q'], half) };
+/** The qkL2norm copies qn, kn and the status of q and k (gdn_wy_rows.wgsl). */
+export function gdnWyNormProgram(C: number, tpr: number, half: boolean) {
+  const key = `C=${C},TPR=${tpr},half=${+half}`;
   return cachedProgram(`gdn_wy_rows|${key}`, () => ({
     name: 'gdn_wy_rows', key, entryPoint: 'gdn_wy_rows', workgroupSize: [ROWS_WG, 1, 1] as [number, number, number],
-    workgroupBytes: norm ? ROWS_WG * 4 + 4 : 4, decl,
-    body: () => loadShader('gdn/gdn_wy_rows.wgsl', defs),
+    workgroupBytes: ROWS_WG * 4 + 4,
+    decl: {
+      inputs: { Q: 'u32', K: 'u32', table: 'vec4u' }, outputs: { qn: 'f32', kn: 'f32', status: 'atomic<i32>' }, uniforms: ROWS_UNIFORMS,
+    } as const,
+    body: () => loadShader('gdn/gdn_wy_rows.wgsl', { C, TPR: tpr, WG: ROWS_WG, LOADERS: loaders(['Q', 'K'], half) }),
   }));
-}
-
-/** The qkL2norm copies qn, kn and the status of q and k (gdn_wy_rows.wgsl, NORM). */
-export function gdnWyNormProgram(C: number, tpr: number, half: boolean) {
-  return rowsSpec(C, tpr, true, half, {
-    inputs: { Q: 'u32', K: 'u32', table: 'vec4u' }, outputs: { qn: 'f32', kn: 'f32', status: 'atomic<i32>' }, uniforms: ROWS_UNIFORMS,
-  } as const);
-}
-
-/** The status pass over q alone (gdn_wy_rows.wgsl without NORM). */
-export function gdnWyCheckQProgram(C: number, tpr: number, half: boolean) {
-  return rowsSpec(C, tpr, false, half, {
-    inputs: { Q: 'u32', table: 'vec4u' }, outputs: { status: 'atomic<i32>' }, uniforms: ROWS_UNIFORMS,
-  } as const);
 }
 
 /** The initial state's status pass (gdn_s0_check.wgsl). */
@@ -264,73 +254,88 @@ export function gdnWyGpu(
   x: GdnInputs, plan: GdnPlan, chunks: GdnChunkTable, opts: { keepT: boolean }, who: string, tiles: Partial<GdnWyTiles> = {},
 ): GdnWy {
   if (plan.dtype === 'float64') throw new ArgumentError(`${who}: the GPU WY stage takes float32 or float16 inputs`);
-  const C = plan.chunk, HV = plan.vHeads, H = plan.heads, dk = plan.dk, dv = plan.dv, N = plan.seqs;
-  const half = plan.dtype === 'float16';
+  const C = plan.chunk, HV = plan.vHeads, dk = plan.dk, dv = plan.dv, N = plan.seqs, count = chunks.count;
   const limits = gpuLimits(who);
   const t = gdnWyTiles(C, dk, dv, limits, tiles);
   checkTiles(C, t, limits, who);
+  checkIndexRange(Math.max(count * HV * C * Math.max(C, dk, dv), plan.batch * plan.time * Math.max(plan.heads * dk, HV * dv)), who);
+  const bufs: GdnWyBuffers = {
+    status: Tensor.fromStorage('int32', [N, HV], new Int32Array(N * HV)).to('gpu') as Tensor<'int32'>,
+    gcum: emptyGpu('float32', [count, HV, C], who),
+    W: emptyGpu('float32', [count, HV, C, dk], who),
+    U: emptyGpu('float32', [count, HV, C, dv], who),
+    qn: plan.qkL2norm ? emptyGpu('float32', x.q.shape, who) : null,
+    kn: plan.qkL2norm ? emptyGpu('float32', x.k.shape, who) : null,
+    A: emptyGpu('float32', [count, HV, C, C], who),
+    T: emptyGpu('float32', [count, HV, C, C], who),
+  };
+  recordWyStage(x, plan, chunks, t, bufs);
+  bufs.A.dispose();
+  if (!opts.keepT) bufs.T.dispose();
+  return { gcum: bufs.gcum, W: bufs.W, U: bufs.U, T: opts.keepT ? bufs.T : null, qn: bufs.qn, kn: bufs.kn, status: bufs.status };
+}
+
+/** The buffers the WY stage's kernels write (A: scratch between the Gram and the inverse). */
+export interface GdnWyBuffers {
+  status: Tensor<'int32'>;
+  gcum: Tensor;
+  W: Tensor;
+  U: Tensor;
+  qn: Tensor | null;
+  kn: Tensor | null;
+  A: Tensor;
+  T: Tensor;
+}
+
+/** The WY stage's kernels, each of the kernel groups `only` names (all by default), recorded with tiles `t` into `bufs`. */
+export function recordWyStage(
+  x: GdnInputs, plan: GdnPlan, chunks: GdnChunkTable, t: GdnWyTiles, bufs: GdnWyBuffers,
+  only: ReadonlySet<'check' | 'kkt' | 'inv' | 'wu'> = new Set(['check', 'kkt', 'inv', 'wu']),
+): void {
+  const C = plan.chunk, HV = plan.vHeads, H = plan.heads, dk = plan.dk, dv = plan.dv, N = plan.seqs;
+  const half = plan.dtype === 'float16';
   const count = chunks.count, pairs = count * HV, group = HV / H;
-  checkIndexRange(Math.max(pairs * C * Math.max(C, dk, dv), plan.batch * plan.time * Math.max(H * dk, HV * dv)), who);
-  const status = Tensor.fromStorage('int32', [N, HV], new Int32Array(N * HV)).to('gpu') as Tensor<'int32'>;
-  const gcum = emptyGpu('float32', [count, HV, C], who);
-  const W = emptyGpu('float32', [count, HV, C, dk], who);
-  const U = emptyGpu('float32', [count, HV, C, dv], who);
-  const qn = plan.qkL2norm ? emptyGpu('float32', x.q.shape, who) : null;
-  const kn = plan.qkL2norm ? emptyGpu('float32', x.k.shape, who) : null;
+  const { gcum, W, U, qn, kn, A, T } = bufs;
   const sk = gdnStrides(plan, H, dk), sv = gdnStrides(plan, HV, dv), sb = gdnStrides(plan, HV, 1);
   const kS = { k_sB: sk.sB, k_sT: sk.sT, k_sH: sk.sH };
   const bS = { b_sB: sb.sB, b_sT: sb.sT, b_sH: sb.sH };
-  const st = status.gpuStorage();
+  const st = bufs.status.gpuStorage();
   const table = chunks.table.gpuStorage();
-  if (x.initialState) {
+  if (x.initialState && only.has('check')) {
     runProgram(gdnS0CheckProgram(), {
       inputs: { S0: x.initialState.gpuStorage() }, outputs: { status: st }, workgroups: N * HV, uniforms: { count: N * HV, size: dk * dv },
     });
   }
-  if (count > 0) {
-    const tpr = rowsTpr(dk);
-    const ru = { chunks: count, heads: H, hv_count: HV, group, dk, sB: sk.sB, sT: sk.sT, sH: sk.sH };
-    if (qn && kn) {
-      runProgram(gdnWyNormProgram(C, tpr, half), {
-        inputs: { Q: x.q.gpuStorage(), K: x.k.gpuStorage(), table }, outputs: { qn: qn.gpuStorage(), kn: kn.gpuStorage(), status: st },
-        workgroups: count * H, uniforms: ru,
-      });
-    } else {
-      runProgram(gdnWyCheckQProgram(C, tpr, half), {
-        inputs: { Q: x.q.gpuStorage(), table }, outputs: { status: st }, workgroups: count * H, uniforms: ru,
-      });
-    }
+  if (count === 0) return;
+  if (qn && kn && only.has('check')) {
+    runProgram(gdnWyNormProgram(C, rowsTpr(dk), half), {
+      inputs: { Q: x.q.gpuStorage(), K: x.k.gpuStorage(), table }, outputs: { qn: qn.gpuStorage(), kn: kn.gpuStorage(), status: st },
+      workgroups: count * H, uniforms: { chunks: count, heads: H, hv_count: HV, group, dk, sB: sk.sB, sT: sk.sT, sH: sk.sH },
+    });
   }
-  const A = emptyGpu('float32', [count, HV, C, C], who);
-  const T = emptyGpu('float32', [count, HV, C, C], who);
-  if (count > 0) {
-    // the Gram reads the normalised keys when asked (their status came from the row pass)
-    const K = kn ?? x.k;
-    const kHalf = half && !kn;
-    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf), {
-      inputs: { K: K.gpuStorage(), beta: x.beta.gpuStorage(), g: x.g.gpuStorage(), table },
+  // the Gram and W read the normalised keys when asked (their status came from the row pass)
+  const K = kn ?? x.k;
+  const kHalf = half && !kn;
+  if (only.has('kkt')) {
+    // without qkL2norm the Gram kernel checks q as it reads k (q and k share shape and dtype)
+    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf, !kn), {
+      inputs: { K: K.gpuStorage(), beta: x.beta.gpuStorage(), g: x.g.gpuStorage(), Q: x.q.gpuStorage(), table },
       outputs: { gcum: gcum.gpuStorage(), A: A.gpuStorage(), status: st },
       workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
     });
-    recordInverse(A, T, C, pairs, t.invWg);
-    // β is read in the inputs' dtype by both; K is float32 when it is the qkL2norm copy
-    for (const [isW, X, ncols, xs, xHalf] of [[true, K, dk, sk, kHalf], [false, x.v, dv, sv, half]] as const) {
-      const ntiles = Math.ceil(ncols / t.nt);
-      runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half), {
-        inputs: { X: X.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
-        outputs: { O: (isW ? W : U).gpuStorage(), status: st },
-        workgroups: pairs * ntiles,
-        uniforms: { pairs, ntiles, ncols, hv_count: HV, group, x_sB: xs.sB, x_sT: xs.sT, x_sH: xs.sH, ...bS },
-      });
-    }
   }
-  A.dispose();
-  let keptT: Tensor | null = T;
-  if (!opts.keepT) {
-    T.dispose();
-    keptT = null;
+  if (only.has('inv')) recordInverse(A, T, C, pairs, t.invWg);
+  if (!only.has('wu')) return;
+  // β is read in the inputs' dtype by both; K is float32 when it is the qkL2norm copy
+  for (const [isW, X, ncols, xs, xHalf] of [[true, K, dk, sk, kHalf], [false, x.v, dv, sv, half]] as const) {
+    const ntiles = Math.ceil(ncols / t.nt);
+    runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half), {
+      inputs: { X: X.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
+      outputs: { O: (isW ? W : U).gpuStorage(), status: st },
+      workgroups: pairs * ntiles,
+      uniforms: { pairs, ntiles, ncols, hv_count: HV, group, x_sB: xs.sB, x_sT: xs.sT, x_sH: xs.sH, ...bS },
+    });
   }
-  return { gcum, W, U, T: keptT, qn, kn, status };
 }
 
 /** T = (I + tril(A, −1))⁻¹ on the GPU: the inverse kernel for float32 C ∈ {16, 32, 64}, else a unit-lower solve against I. */
