@@ -3,7 +3,8 @@
 // best of 5); then gdn.invUnitLower against the unit-lower solve with I it replaced. Imports only
 // dist/src. From the project root after `npx tsc -p .`:   node bench/gdn-wy-tune.mjs
 // Shape: GDN_B (4), GDN_T (4096), GDN_H (16), GDN_HV (= H), GDN_DK (128), GDN_DV (128), GDN_C (64);
-// GDN_ALL=1 tries every tile combination instead of the short list.
+// GDN_ALL=1 tries every tile combination instead of the short list, GDN_VARIANTS=0 only the default;
+// GDN_R recordings per submit (20), GDN_REPS repetitions (5; the best counts).
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, gdn } = await import(root + 'index.js');
 const { gdnWyGpu, recordWyStage, gdnWyTiles, checkTiles } = await import(root + 'backend/gpu/gdn_wy.js');
@@ -24,10 +25,12 @@ function fill(n, seed, lo, hi) {
   for (let i = 0; i < n; i++) { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; a[i] = lo + (hi - lo) * (s / 4294967296); }
   return a;
 }
+const env = (k, d) => +(process.env[k] ?? d);
+const REPS = env('GDN_REPS', 5);
 async function time(name, R, rec) {
   rec(); await gpuSync();
   let best = Infinity;
-  for (let rep = 0; rep < 5; rep++) {
+  for (let rep = 0; rep < REPS; rep++) {
     const t0 = performance.now();
     for (let i = 0; i < R; i++) rec();
     await gpuSync();
@@ -37,7 +40,6 @@ async function time(name, R, rec) {
   return best;
 }
 
-const env = (k, d) => +(process.env[k] ?? d);
 const B = env('GDN_B', 4), T = env('GDN_T', 4096), H = env('GDN_H', 16), HV = env('GDN_HV', H);
 const dk = env('GDN_DK', 128), dv = env('GDN_DV', 128), C = env('GDN_C', 64);
 const kData = fill(B * T * H * dk, 3, -1, 1);
@@ -65,7 +67,9 @@ const add = (o) => {
   try { checkTiles(C, t, limits, 'bench'); } catch { return; }
   if (!variants.some((v) => JSON.stringify(v) === JSON.stringify(t))) variants.push(t);
 };
-if (process.env.GDN_ALL) {
+if (process.env.GDN_VARIANTS === '0') {
+  // the default only
+} else if (process.env.GDN_ALL) {
   for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const invWg of [128, 256]) add({ dkt, gr, nt, rt, invWg });
 } else {
   for (const o of [{ gr: 8 }, { dkt: 64 }, { dkt: 32 }, { rt: 4 }, { nt: 32 }, { nt: 128 }, { nt: 128, rt: 8 }, { invWg: 128 }, { invWg: 64 }, { gr: 8, rt: 8, nt: 128 }]) add({ ...def, ...o });
@@ -79,7 +83,7 @@ const bufs = {
   A: emptyGpu('float32', [chunks.count, HV, C, C], 'bench'),
   T: emptyGpu('float32', [chunks.count, HV, C, C], 'bench'),
 };
-const R = 20;
+const R = env('GDN_R', 20);
 for (const t of variants) {
   const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
   await time(`kernels, ${tag}`, R, () => recordWyStage(x, plan, chunks, t, bufs));
@@ -100,14 +104,16 @@ await time('gdnWyGpu (default tiles, fresh outputs per call)', R, () => {
 }
 
 console.log('-- gdn.invUnitLower (target: ≤ 0.5 × FLA solve_tril: 0.117 / 0.056 / 0.052 ms)');
-for (const [n, cnt] of [[64, 4096], [32, 8192], [16, 16384]]) {
+const scale = env('GDN_INV_SCALE', 1);
+for (const [n, cnt0] of [[64, 4096], [32, 8192], [16, 16384]]) {
+  const cnt = Math.max(1, Math.round(cnt0 * scale));
   const a = fill(cnt * n * n, 11, -0.5 / Math.sqrt(n), 0.5 / Math.sqrt(n));
   const A = Tensor.fromStorage('float32', [cnt, n, n], a).to('gpu');
-  await time(`invUnitLower ${cnt} × ${n}×${n}`, 50, () => gdn.invUnitLower(A).dispose());
+  await time(`invUnitLower ${cnt} × ${n}×${n}`, 2 * R + 10, () => gdn.invUnitLower(A).dispose());
   const eye = new Float32Array(n * n);
   for (let i = 0; i < n; i++) eye[i * n + i] = 1;
   const I = Tensor.fromStorage('float32', [n, n], eye).to('gpu');
-  await time(`   chunkSolve(A, I) (the path it replaced)`, 50, () => gdn.chunkSolve(A, I).dispose());
+  await time(`   chunkSolve(A, I) (the path it replaced)`, 2 * R + 10, () => gdn.chunkSolve(A, I).dispose());
   A.dispose();
   I.dispose();
 }
