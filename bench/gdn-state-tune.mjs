@@ -78,7 +78,7 @@ for (const tune of [{}, { rg: 16 }, { rg: 64 }, { bv: 16 }, { bv: 16, rg: 16 }, 
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 // output: Q·h (C·dk·dv), the lower half of Q·Kᵀ (C²·dk/2) and P·Vn (C²·dv/2) per chunk and head
 const outFlop = pairs * 2 * (C * D * D + C * C * D);
-for (const tune of [{}, { ro: 4 }, { ro: 16 }, { bk: 8 }, { rbo: 32 }, { bo: 64 }, { bo: 64, ro: 4 }]) {
+for (const tune of [{}, { ro: 4 }, { ro: 16 }, { bk: 8 }, { bk: 32 }, { rbo: 32 }, { bo: 64 }, { bo: 64, ro: 4 }]) {
   const L = gdnOutputPlan(C, D, D, limits, tune);
   if (!L) { console.log(`output ${JSON.stringify(tune)}: does not fit`); continue; }
   await time(`output ${JSON.stringify(tune)} BO ${L.BO} RBO ${L.RBO} RO ${L.RO} BK ${L.BK} TS ${L.TS} PTT ${L.PTT}`, () => {

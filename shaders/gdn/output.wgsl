@@ -253,7 +253,8 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     }
   }
   workgroupBarrier();
-  let jmax = min(len, r0 + RBO);
+  // P is zero for j > i: stop at this thread's last row (one row group per warp when CG ≥ 32, so no divergence)
+  let jmax = min(len, r0 + i0 + RO);
   for (var j = 0u; j < jmax; j++) {
     let v = ld_vn((gb + j) * DV + col, col);
     for (var r = 0u; r < RO; r += 4u) {

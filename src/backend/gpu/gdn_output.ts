@@ -19,7 +19,7 @@ export interface GdnOutputTune {
   rbo?: number;
   /** Rows per thread (4, 8 or 16; default the fewest that keep the workgroup ≤ 256 threads). */
   ro?: number;
-  /** dk slice staged per step (4, 8 or 16; default 16). */
+  /** dk slice staged per step (a multiple of 4; default 16). */
   bk?: number;
 }
 
