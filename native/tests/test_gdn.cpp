@@ -116,9 +116,10 @@ double rel_err(const std::vector<T>& x, const std::vector<R>& ref) {
 }
 
 template <class T>
-void forward_case(const Case& c) {
+void forward_case(const Case& c, index value_block = 0) {
   std::vector<int32_t> start, len;
-  const GdnProblem p = problem(c, start, len);
+  GdnProblem p = problem(c, start, len);
+  p.forward_value_block = value_block;
   const Data x = random_data(c, p);
   std::vector<long double> o_ref, S_ref;
   reference(p, x, o_ref, S_ref);
@@ -245,6 +246,12 @@ int main(int argc, char** argv) {
     forward_case<float>(c);
     forward_case<double>(c);
   }
+  // the state's columns in blocks (the last one shorter), one task each
+  const Case split{"bthd T100 C32 dv 40 in column blocks of 16, S0, l2", 1, 100, 1, 1, 8, 40, false, false, true, true, 32, {}};
+  forward_case<float>(split, 16);
+  forward_case<double>(split, 16);
+  const Case split2{"varlen GVA, column blocks of 3", 1, 83, 2, 4, 8, 7, true, true, false, true, 16, {0, 5, 5, 40, 83}};
+  forward_case<double>(split2, 3);
   step_case<float>();
   step_case<double>();
   backward_case({"grad bthd S0", 2, 21, 1, 1, 4, 3, false, false, false, true, 16, {}});

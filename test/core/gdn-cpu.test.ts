@@ -59,8 +59,8 @@ describe('gdn.chunkedForward on the CPU against the float64 recurrence', () => {
     });
   });
 
-  it('every chunk size gives the same result (T = 100, not a multiple of any)', () => {
-    const s: GdnShape = { B: 1, T: 100, H: 1, HV: 1, dk: 16, dv: 16, layout: 'bthd' };
+  it('every chunk size gives the same result (T = 100, not a multiple of any; one head: its state in column blocks)', () => {
+    const s: GdnShape = { B: 1, T: 100, H: 1, HV: 1, dk: 16, dv: 72, layout: 'bthd' };
     const x = gdnRandom(s, new Rng(7), { initialState: true });
     const ref = gdnReference(s, x);
     for (const chunk of [16, 32, 64] as const) {
@@ -169,6 +169,16 @@ describe('GDN status on the CPU', () => {
         }
       }
     }
+  });
+
+  it('one (sequence, head) whose state is split in column blocks: NaN everywhere', () => {
+    const one: GdnShape = { B: 1, T: 30, H: 1, HV: 1, dk: 8, dv: 96, layout: 'bthd' };
+    const x = gdnRandom(one, new Rng(14), { initialState: true });
+    x.v[5 * one.dv + 90] = NaN;
+    const { x: xi, plan } = planGdn(gdnTensors(one, x, 'float32'), { layout: 'bthd', chunk: 16, qkL2norm: false }, 'test');
+    const r = lookup('gdnForward', 'float32', 'cpu', 'test')(xi, plan);
+    expect(Array.from(r.status.dataSync())).toEqual([1]);
+    expect(r.o.dataSync().every(Number.isNaN) && r.finalState.dataSync().every(Number.isNaN)).toBe(true);
   });
 
   it('the public functions raise an ArgumentError naming the sequence and value head', () => {

@@ -24,6 +24,9 @@ struct GdnProblem {
   // gdn_backward: chunks between the saved states (0: every chunk while they take ≤ 32 MiB per
   // task, else about √chunks; the chunks in between are recomputed from the last saved state).
   index backward_state_stride = 0;
+  // gdn_forward: state columns per task (0: all of them, or blocks of ≥ 32 when there are fewer
+  // (sequence, value head) pairs than threads; the columns are independent recurrences).
+  index forward_value_block = 0;
 };
 
 // Strides (batch, time, head) of a (B, T, heads, dim) / (B, heads, T, dim) tensor.

@@ -5,8 +5,9 @@
 //   A_ij = β_i·(k_i·k_j)·exp(γ_i − γ_j) (j < i),   [W | U] = (I + A)⁻¹·[diag(βΓ)·K | diag(β)·V]
 //   Vn = U − W·S,   O = diag(Γ)·Q·S + ((Q·Kᵀ) ⊙ M)·Vn,   S ← Γ_last·S + (K ⊙ Γ_last/Γ)ᵀ·Vn
 // with M_ij = exp(γ_i − γ_j) for j ≤ i. The products are GEMMs on one thread (the tasks fill
-// the pool); (I + A)⁻¹ is applied by forward substitution. float32 computes in float, float64
-// in double.
+// the pool); (I + A)⁻¹ is applied by blocked forward substitution. With fewer pairs than threads
+// the state's columns (independent recurrences) are split into blocks, one task each. float32
+// computes in float, float64 in double.
 //
 // Backward: reverse mode through the same chunked form, chunks walked back from the last, each
 // recomputing W, U, Vn, A from the state h entering it (saved by a forward pass). With D = ∂L/∂S'
@@ -154,28 +155,36 @@ struct ForwardTask {
   std::vector<A> bt;
 
   ForwardTask(const GdnProblem& p_, const T* q_, const T* k_, const T* v_, const T* b_, const T* g_, const T* s0_, T* o_,
-              T* so_)
+              T* so_, index width)
       : p(p_), q(q_), k(k_), v(v_), beta(b_), g(g_), S0(s0_), o(o_), Sout(so_) {
-    const index C = p.chunk, dk = p.dk, dv = p.dv;
+    const index C = p.chunk, dk = p.dk, dv = width;
     Q.resize(C * dk), K.resize(C * dk), X.resize(C * (dk + dv)), S.resize(dk * dv), KK.resize(C * C), E.resize(C * C),
         O.resize(C * dv), Kd.resize(C * dk), gam.resize(C), bt.resize(C);
   }
 
-  void nan_fill(index n, index hv) {
+  // Columns e0 … e0 + w − 1 of (n, hv)'s o and final state.
+  void nan_fill(index n, index hv, index e0, index w) {
     const Seq s = seq_of(p, n);
     const GdnStrides sv = gdn_strides(p, p.vheads, p.dv);
-    for (index t = 0; t < s.len; ++t) std::fill_n(o + at(sv, s, t, hv), p.dv, nan_v<T>());
-    std::fill_n(Sout + (n * p.vheads + hv) * p.dk * p.dv, p.dk * p.dv, nan_v<T>());
+    for (index t = 0; t < s.len; ++t) std::fill_n(o + at(sv, s, t, hv) + e0, w, nan_v<T>());
+    T* Sf = Sout + (n * p.vheads + hv) * p.dk * p.dv + e0;
+    for (index d = 0; d < p.dk; ++d) std::fill_n(Sf + d * p.dv, w, nan_v<T>());
   }
 
-  void run(index n, index hv) {
-    const index dk = p.dk, dv = p.dv, R = dk + dv, C = p.chunk;
+  // The columns e0 … e0 + w − 1 of the state and of o (the columns are independent recurrences
+  // that share the key side: W, A, the decays).
+  void run(index n, index hv, index e0, index w) {
+    const index dk = p.dk, dv = w, R = dk + dv, C = p.chunk;
     const index h = hv / (p.vheads / p.heads);
     const Seq s = seq_of(p, n);
-    const GdnStrides sqk = gdn_strides(p, p.heads, dk), sv = gdn_strides(p, p.vheads, dv), sg = gdn_strides(p, p.vheads, 1);
-    const index sidx = (n * p.vheads + hv) * dk * dv;
-    if (S0) for (index i = 0; i < dk * dv; ++i) S[i] = static_cast<A>(S0[sidx + i]);
-    else std::fill(S.begin(), S.end(), A(0));
+    const GdnStrides sqk = gdn_strides(p, p.heads, dk), sv = gdn_strides(p, p.vheads, p.dv), sg = gdn_strides(p, p.vheads, 1);
+    const index sidx = (n * p.vheads + hv) * dk * p.dv + e0;
+    if (S0) {
+      for (index d = 0; d < dk; ++d)
+        for (index e = 0; e < dv; ++e) S[d * dv + e] = static_cast<A>(S0[sidx + d * p.dv + e]);
+    } else {
+      std::fill(S.begin(), S.end(), A(0));
+    }
     for (index t0 = 0; t0 < s.len; t0 += C) {
       const index m = std::min(C, s.len - t0);
       double acc = 0;
@@ -192,7 +201,7 @@ struct ForwardTask {
         const A bg = bt[i] * std::exp(gam[i]);
         A* x = &X[i * R];
         for (index d = 0; d < dk; ++d) x[d] = bg * K[i * dk + d];
-        const T* vr = v + at(sv, s, t0 + i, hv);
+        const T* vr = v + at(sv, s, t0 + i, hv) + e0;
         for (index e = 0; e < dv; ++e) x[dk + e] = bt[i] * static_cast<A>(vr[e]);
       }
       gemm<A>(A(1), cref(K.data(), m, dk, dk), cref(K.data(), m, dk, dk).t(), A(0), mref(KK.data(), m, m, C), 1);
@@ -216,7 +225,7 @@ struct ForwardTask {
       }
       gemm<A>(A(1), cref(KK.data(), m, m, C), Vn, A(1), mref(O.data(), m, dv, dv), 1);
       for (index i = 0; i < m; ++i) {
-        T* orow = o + at(sv, s, t0 + i, hv);
+        T* orow = o + at(sv, s, t0 + i, hv) + e0;
         for (index e = 0; e < dv; ++e) orow[e] = static_cast<T>(O[i * dv + e]);
       }
       // S ← Γ_last·S + (K ⊙ Γ_last/Γ)ᵀ·Vn
@@ -227,7 +236,8 @@ struct ForwardTask {
       }
       gemm<A>(A(1), cref(Kd.data(), m, dk, dk).t(), Vn, std::exp(gl), mref(S.data(), dk, dv, dv), 1);
     }
-    for (index i = 0; i < dk * dv; ++i) Sout[sidx + i] = static_cast<T>(S[i]);
+    for (index d = 0; d < dk; ++d)
+      for (index e = 0; e < dv; ++e) Sout[sidx + d * p.dv + e] = static_cast<T>(S[d * dv + e]);
   }
 };
 
@@ -240,13 +250,23 @@ void gdn_forward(const GdnProblem& p, const T* q, const T* k, const T* v, const 
                  T* o, T* final_state, int32_t* status) {
   using A = typename Compute<T>::type;
   const index tasks = p.seqs * p.vheads;
-  parallel_for(tasks, 1, [&](index b0, index b1) {
-    ForwardTask<T, A> task(p, q, k, v, beta, g, initial_state, o, final_state);
+  // Fewer (sequence, value head) pairs than threads: the state's columns split into blocks of
+  // at least 32, each its own task (the key side is then computed once per block).
+  index width = p.forward_value_block > 0 ? p.forward_value_block : p.dv;
+  if (p.forward_value_block <= 0 && tasks > 0 && tasks < num_threads()) {
+    const index blocks = std::min<index>((num_threads() + tasks - 1) / tasks, std::max<index>(1, p.dv / 32));
+    width = (p.dv + blocks - 1) / blocks;
+  }
+  width = std::min(width, p.dv);
+  const index nb = (p.dv + width - 1) / width;
+  parallel_for(tasks * nb, 1, [&](index b0, index b1) {
+    ForwardTask<T, A> task(p, q, k, v, beta, g, initial_state, o, final_state, width);
     for (index i = b0; i < b1; ++i) {
-      const index n = i / p.vheads, hv = i % p.vheads;
-      status[i] = check_inputs(p, n, hv, q, k, v, beta, g, initial_state);
-      if (status[i] != 0) task.nan_fill(n, hv);
-      else task.run(n, hv);
+      const index pair = i / nb, n = pair / p.vheads, hv = pair % p.vheads, e0 = (i % nb) * width, w = std::min(width, p.dv - e0);
+      const int32_t st = check_inputs(p, n, hv, q, k, v, beta, g, initial_state);
+      if (e0 == 0) status[pair] = st;
+      if (st != 0) task.nan_fill(n, hv, e0, w);
+      else task.run(n, hv, e0, w);
     }
   });
 }
