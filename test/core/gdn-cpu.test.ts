@@ -274,6 +274,19 @@ describe('gdn.chunkedBackward on the CPU against finite differences', () => {
     });
   });
 
+  it('T = 0: the final state is the initial state, dInitialState is dFinalState', () => {
+    const c: Case = { name: '', s: { B: 2, T: 0, H: 1, HV: 2, dk: 3, dv: 2, layout: 'bthd' }, chunk: 16 };
+    const rng = new Rng(401);
+    const x = gdnRandom(c.s, rng, { initialState: true });
+    const r = forward(c, x, 'float64');
+    expect(r.o.shape).toEqual([2, 0, 2, 2]);
+    expect(Array.from(r.finalState.dataSync())).toEqual(Array.from(x.S0!));
+    const dF = Float64Array.from({ length: x.S0!.length }, () => rng.normal());
+    const g = backward(c, x, new Float64Array(0), dF, 'float64');
+    expect(Array.from(g.dInitialState!.dataSync())).toEqual(Array.from(dF));
+    expect(g.dq.shape).toEqual([2, 0, 1, 3]);
+  });
+
   it('no initial state: no dInitialState; no dFinalState means zero', () => {
     const c: Case = { name: '', s: { B: 1, T: 30, H: 1, HV: 2, dk: 4, dv: 4, layout: 'bthd' }, chunk: 16 };
     const rng = new Rng(400);
