@@ -147,5 +147,8 @@ describe('gdn.invUnitLower on the GPU', () => {
       expect(worst, `C ${C}`).toBeLessThan(1e-5);
       Ag.dispose();
     }
+    const E = gdn.invUnitLower(Tensor.fromStorage('float32', [0, 64, 64], new Float32Array(0)).to('gpu'));
+    expect(E.shape).toEqual([0, 64, 64]);
+    expect((await E.data()).length).toBe(0);
   }, 300_000);
 });

@@ -82,6 +82,8 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
 export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
   const ok = [8, 16, 32, 64, 128].includes(t.dkt) && (t.gr === 4 || t.gr === 8) && [4, 8, 16, 32, 64, 128].includes(t.nt) && (t.rt === 4 || t.rt === 8) && t.rt <= C
     && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C, t.gr) <= limits.maxComputeInvocationsPerWorkgroup
+    // the Gram kernel's first C threads load β and g
+    && kktThreads(C, t.gr) >= C
     && wuThreads(C, t.nt, t.rt) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
     && kktBytes(C, t.dkt) <= limits.maxComputeWorkgroupStorageSize && wuBytes(C, t.nt) <= limits.maxComputeWorkgroupStorageSize;
   if (!ok) throw new ArgumentError(`${who}: GDN WY tiles ${JSON.stringify(t)} do not fit chunk ${C} on this device`);
