@@ -88,6 +88,7 @@ for (const t of variants) {
   const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
   await time(`kernels, ${tag}`, R, () => recordWyStage(x, plan, chunks, t, bufs));
   for (const k of ['check', 'kkt', 'inv', 'wu']) await time(`   ${k} alone`, R, () => recordWyStage(x, plan, chunks, t, bufs, new Set([k])));
+  if (t === def) await time('   kkt alone without the check of q (checkQ false)', R, () => recordWyStage(x, plan, chunks, t, bufs, new Set(['kkt']), false));
 }
 await time('gdnWyGpu (default tiles, fresh outputs per call)', R, () => {
   const w = gdnWyGpu(x, plan, chunks, { keepT: false }, 'bench');

@@ -248,12 +248,15 @@ function recordInverse(A: Tensor, T: Tensor, C: number, count: number, wg: numbe
 
 /**
  * The WY stage for every (chunk, value head) of a call (GdnWy in gdn_chunks.ts): gcum, W, U,
- * T (opts.keepT), the qkL2norm copies, and the status of every check this stage owns (all of
- * the plan's: q, k, v, β, g, the initial state). Records only; scratch is disposed after
- * recording. `tiles` overrides the device's default tiles (bench, tests).
+ * T (opts.keepT), the qkL2norm copies, and the status of every check of the plan contract (q,
+ * k, v, β, g, the initial state). opts.checkQ false leaves q's check out (without qkL2norm it
+ * costs the Gram kernel a read of q: for a caller whose later kernel checks q as it reads it).
+ * Records only; scratch is disposed after recording. `tiles` overrides the device's default
+ * tiles (bench, tests).
  */
 export function gdnWyGpu(
-  x: GdnInputs, plan: GdnPlan, chunks: GdnChunkTable, opts: { keepT: boolean }, who: string, tiles: Partial<GdnWyTiles> = {},
+  x: GdnInputs, plan: GdnPlan, chunks: GdnChunkTable, opts: { keepT: boolean; checkQ?: boolean }, who: string,
+  tiles: Partial<GdnWyTiles> = {},
 ): GdnWy {
   if (plan.dtype === 'float64') throw new ArgumentError(`${who}: the GPU WY stage takes float32 or float16 inputs`);
   const C = plan.chunk, HV = plan.vHeads, dk = plan.dk, dv = plan.dv, N = plan.seqs, count = chunks.count;
@@ -271,7 +274,7 @@ export function gdnWyGpu(
     A: emptyGpu('float32', [count, HV, C, C], who),
     T: emptyGpu('float32', [count, HV, C, C], who),
   };
-  recordWyStage(x, plan, chunks, t, bufs);
+  recordWyStage(x, plan, chunks, t, bufs, undefined, opts.checkQ ?? true);
   bufs.A.dispose();
   if (!opts.keepT) bufs.T.dispose();
   return { gcum: bufs.gcum, W: bufs.W, U: bufs.U, T: opts.keepT ? bufs.T : null, qn: bufs.qn, kn: bufs.kn, status: bufs.status };
@@ -292,7 +295,7 @@ export interface GdnWyBuffers {
 /** The WY stage's kernels, each of the kernel groups `only` names (all by default), recorded with tiles `t` into `bufs`. */
 export function recordWyStage(
   x: GdnInputs, plan: GdnPlan, chunks: GdnChunkTable, t: GdnWyTiles, bufs: GdnWyBuffers,
-  only: ReadonlySet<'check' | 'kkt' | 'inv' | 'wu'> = new Set(['check', 'kkt', 'inv', 'wu']),
+  only: ReadonlySet<'check' | 'kkt' | 'inv' | 'wu'> = new Set(['check', 'kkt', 'inv', 'wu']), checkQ = true,
 ): void {
   const C = plan.chunk, HV = plan.vHeads, H = plan.heads, dk = plan.dk, dv = plan.dv, N = plan.seqs;
   const half = plan.dtype === 'float16';
@@ -320,7 +323,7 @@ export function recordWyStage(
   const kHalf = half && !kn;
   if (only.has('kkt')) {
     // without qkL2norm the Gram kernel checks q as it reads k (q and k share shape and dtype)
-    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf, !kn), {
+    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf, checkQ && !kn), {
       inputs: { K: K.gpuStorage(), beta: x.beta.gpuStorage(), g: x.g.gpuStorage(), Q: x.q.gpuStorage(), table },
       outputs: { gcum: gcum.gpuStorage(), A: A.gpuStorage(), status: st },
       workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
