@@ -6,8 +6,8 @@
 // for the Kᵀ·Vn product. Two barriers per chunk.
 // Bindings (8: WebGPU's default limit of storage buffers): seq (per sequence: first chunk,
 // end chunk, first time index, length), W, U, gcum (the WY stage), K (keys: the inputs, or
-// the normalised copy); outputs h, vn, fin (holds the initial states on entry, the final
-// states on exit; gdn_finalize.wgsl then writes NaN where the status is not 0).
+// the normalised copy); outputs h, vn, fin (holds the initial states on entry when has_s0,
+// the final states on exit; gdn_finalize.wgsl then writes NaN where the status is not 0).
 #include "common/linear_id.wgsl"
 
 const C = ${C}u;
@@ -132,7 +132,7 @@ fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   for (var m = 0u; m < RB; m++) {
     let d = d0 + m;
     S[m] = vec4f(0.0);
-    if (holds && d < DK) { S[m] = ld_fin((nh * DK + d) * DV + col, col); }
+    if (p.has_s0 != 0u && holds && d < DK) { S[m] = ld_fin((nh * DK + d) * DV + col, col); }
   }
   let row = select(n, 0u, p.varlen != 0u);
   for (var c = sn.x; c < sn.y; c++) {

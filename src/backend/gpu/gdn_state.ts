@@ -75,7 +75,7 @@ export function gdnStateProgram(L: GdnStatePlan, k: KType) {
   const decl = {
     inputs: { seq: 'vec4u', W: dk4 ? 'vec4f' : 'f32', U: vd, gcum: 'f32', K: kt },
     outputs: { h: vd, vn: vd, fin: vd },
-    uniforms: { tiles: 'u32', vtiles: 'u32', HV: 'u32', hpk: 'u32', varlen: 'u32', sB: 'u32', sT: 'u32', sH: 'u32' },
+    uniforms: { tiles: 'u32', vtiles: 'u32', HV: 'u32', hpk: 'u32', varlen: 'u32', has_s0: 'u32', sB: 'u32', sT: 'u32', sH: 'u32' },
   } as const satisfies { inputs: Record<string, StorageType>; outputs: Record<string, StorageType>; uniforms: Record<string, 'u32'> };
   return cachedProgram(`gdn_state|${key}`, () => ({
     name: 'gdn_state', key, entryPoint: 'gdn_state', workgroupSize: [L.TS, 1, 1] as [number, number, number],
@@ -124,11 +124,12 @@ export function gdnStatePassGpu(
   const stateBytes = N * HV * dk * dv * 4;
   if (stateBytes === 0) return { h, vn, finalState };
   checkIndexRange(count * HV * Math.max(dk, C) * dv, who);
-  // fin holds the initial state on entry: the kernel reads its own tile of it and overwrites it.
-  const enc = commandEncoder(who);
-  if (x.initialState) enc.copyBufferToBuffer(bufferOf(x.initialState.gpuStorage()), 0, bufferOf(finalState.gpuStorage()), 0, stateBytes);
-  else enc.clearBuffer(bufferOf(finalState.gpuStorage()), 0, stateBytes);
-  recordedCommand();
+  // fin holds the initial state on entry (8 storage bindings leave no room for S0): the kernel
+  // reads its own tile of it and overwrites it. Without one the kernel starts from zeros.
+  if (x.initialState) {
+    commandEncoder(who).copyBufferToBuffer(bufferOf(x.initialState.gpuStorage()), 0, bufferOf(finalState.gpuStorage()), 0, stateBytes);
+    recordedCommand();
+  }
 
   const limits = gpuLimits(who);
   const L = gdnStatePlan(C, dk, dv, limits, tune);
@@ -143,7 +144,8 @@ export function gdnStatePassGpu(
     inputs: { seq: seq.gpuStorage(), W: wy.W.gpuStorage(), U: wy.U.gpuStorage(), gcum: wy.gcum.gpuStorage(), K: K.gpuStorage() },
     outputs: { h: h.gpuStorage(), vn: vn.gpuStorage(), fin: finalState.gpuStorage() },
     uniforms: {
-      tiles: N * HV * vtiles, vtiles, HV, hpk: HV / plan.heads, varlen: plan.varlen ? 1 : 0, sB: s.sB, sT: s.sT, sH: s.sH,
+      tiles: N * HV * vtiles, vtiles, HV, hpk: HV / plan.heads, varlen: plan.varlen ? 1 : 0, has_s0: x.initialState ? 1 : 0,
+      sB: s.sB, sT: s.sT, sH: s.sH,
     },
     workgroups: N * HV * vtiles,
   });
