@@ -98,3 +98,17 @@ for (const tiles of [{}, { KT: 16 }, { BV: 8 }, { BV: 32 }, { BV: 4 }]) {
     console.log(`KT ${t.KT}, BV ${t.BV}: ${e.message}`);
   }
 }
+
+// where the time goes (default tiles): the first k dispatches, k = 1, 2, …; the difference is stage k
+const STAGES = [
+  ...(dtype === 'float16' ? ['widen q', 'widen k', 'widen v', 'widen beta', 'widen dO'] : []),
+  'dfin (dFinal into the pass)', 'qk (Q·Kᵀ, K·Kᵀ)', 'dvl (dVn local)', 'dhq ((ΓQ)ᵀ·dO)', 'state (reverse pass)', 'x (Tᵀ·dVt, dv)',
+  'pda (dO·Vnᵀ, −X·Vnᵀ)', 'dqh (dO·hᵀ, dots)', 'dk1a (Vn·dhEᵀ, dots)', 'dk1b (X·hᵀ, dots)', 'rows', 'ccfin (C×C, dγ, dβ)', 'gate (dg, dβ out)',
+  'dq2 (Pm·K)', 'dk2 (Pmᵀ·Q + Bs·K)', 'qkout (dq, dk out)', 'dS0',
+];
+let prev = 0;
+for (let k = 1; k <= STAGES.length; k++) {
+  const t = await time(`  first ${k} dispatches`, () => free(gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, st, 'bench', {}, k)));
+  console.log(`    ${STAGES[k - 1].padEnd(40)} ${(t - prev).toFixed(3)} ms`);
+  prev = t;
+}

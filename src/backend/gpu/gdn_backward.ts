@@ -17,7 +17,7 @@ import { Tensor, type GpuStorage } from '../../core/tensor.js';
 import { ArgumentError } from '../../core/errors.js';
 import type { GdnInputs, GdnPlan } from '../ops.js';
 import { register } from '../registry.js';
-import { cachedProgram, runProgram, type ProgramDecl, type StorageType } from './program.js';
+import { cachedProgram, runProgram, type GpuProgram, type ProgramDecl, type RunOptions, type StorageType } from './program.js';
 import { loadShader } from './preprocess.js';
 import { emptyGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
@@ -475,12 +475,17 @@ function uploadU32(a: Uint32Array, who: string): Tensor<'uint32'> {
 /**
  * The backward from the forward's stage outputs (wy with T, st): records every kernel. Takes
  * ownership of nothing: the caller disposes wy/st. Exported for tests that build the stages
- * themselves.
+ * themselves and the bench (upTo: only the first dispatches, to time the stages).
  */
 export function gdnBackwardFromStages(
   x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan, chunks: GdnChunkTable, wy: GdnWy, st: GdnStates,
-  who: string, tiles: Partial<GdnBwdTiles> = {},
+  who: string, tiles: Partial<GdnBwdTiles> = {}, upTo = Infinity,
 ): Omit<GdnBackwardResult, 'status'> {
+  // upTo: record only the first upTo dispatches (the bench times the stages one by one)
+  let recorded = 0;
+  const rec = <D extends ProgramDecl>(prog: GpuProgram<D>, o: RunOptions<D>): void => {
+    if (recorded++ < upTo) runProgram(prog, o);
+  };
   if (!wy.T) throw new ArgumentError(`${who}: the backward needs the WY stage's T (keepT)`);
   const { seqs: N, vHeads: HV, heads: H, dk, dv, chunk: C } = plan;
   const half = plan.dtype === 'float16';
@@ -505,7 +510,7 @@ export function gdnBackwardFromStages(
       const f = emptyGpu('float32', h.shape, who);
       const words = Math.ceil(h.size / 2);
       if (words > 0) {
-        runProgram(bwdUnpackProgram(), {
+        rec(bwdUnpackProgram(), {
           inputs: { H: h.gpuStorage() }, outputs: { F: f.gpuStorage() }, uniforms: { ...u, nwork: words, count: h.size }, workgroups: Math.ceil(words / 256),
         });
       }
@@ -536,14 +541,14 @@ export function gdnBackwardFromStages(
     const nct = Math.ceil(ncols / NT), nrt = Math.ceil(nrows / RT);
     const nwork = nlin * nct * nrt * which;
     if (nwork === 0) return;
-    runProgram(prog, { inputs: { ctab: ct, ...inputs } as never, outputs: outputs as never, uniforms: { ...u, nwork, nct, nrt }, workgroups: nwork });
+    rec(prog, { inputs: { ctab: ct, ...inputs } as never, outputs: outputs as never, uniforms: { ...u, nwork, nct, nrt }, workgroups: nwork });
   };
   const elems = (n: number, extra: Partial<Uniforms> = {}) => ({ uniforms: { ...u, ...extra, nwork: n }, workgroups: Math.ceil(n / 256) });
 
   // each sequence's dh at its end: dFinal or 0
   const nstate = N * HV * dk * dv;
   if (nstate > 0) {
-    runProgram(bwdDfinProgram(), { inputs: { dF: g(dFinal ?? DB) }, outputs: { DHE: g(DHE) }, ...elems(nstate, { flag: dFinal ? 1 : 0 }) });
+    rec(bwdDfinProgram(), { inputs: { dF: g(dFinal ?? DB) }, outputs: { DHE: g(DHE) }, ...elems(nstate, { flag: dFinal ? 1 : 0 }) });
   }
   if (count > 0) {
     const KT = t.KT;
@@ -553,7 +558,7 @@ export function gdnBackwardFromStages(
   }
   if (N * HV > 0) {
     const nwork = N * HV * nvt;
-    runProgram(bwdStateProgram(src, dk, t.BV), {
+    rec(bwdStateProgram(src, dk, t.BV), {
       inputs: { ctab: ct, gcum: gc, Ks, Wm: g(wy.W), hs: g(st.h), CD1: g(CD1) }, outputs: { CD2: g(CD2), DHE: g(DHE) },
       uniforms: { ...u, nwork }, workgroups: nwork,
     });
@@ -566,31 +571,31 @@ export function gdnBackwardFromStages(
     mmRun(bwdDqhProgram(src, KT), { gcum: gc, dO: dOs, hs: h, Qs }, { DQS: g(DQS), RWP: g(RWP) }, dk, C, 1);
     mmRun(bwdDk1aProgram(src, KT), { gcum: gc, vn, DHE: g(DHE), Ks }, { DKS: g(DKS), RWP: g(RWP) }, dk, C, 1);
     mmRun(bwdDk1bProgram(src, KT), { gcum: gc, beta: be, CD2: g(CD2), hs: h, Ks }, { DKS: g(DKS), RWP: g(RWP) }, dk, C, 1);
-    runProgram(bwdRowsProgram(src), {
+    rec(bwdRowsProgram(src), {
       inputs: { ctab: ct, CD2: g(CD2), Vs: g(x.v), RWP: g(RWP) }, outputs: { RW: g(RW) },
       uniforms: { ...u, nwork: nlin, nct: Math.ceil(dk / NT) }, workgroups: nlin,
     });
-    runProgram(bwdCcfinProgram(src), {
+    rec(bwdCcfinProgram(src), {
       inputs: { ctab: ct, gcum: gc, beta: be, CC: g(CC), CC2: g(CC2), DHE: g(DHE) }, outputs: { RW: g(RW), PMBS: g(PMBS) },
       uniforms: { ...u, nwork: nlin }, workgroups: nlin,
     });
-    runProgram(bwdGateProgram(), {
+    rec(bwdGateProgram(), {
       inputs: { ctab: ct, status, RW: g(RW) }, outputs: { DB: g(DB), DG: g(DG) }, uniforms: { ...u, nwork: nlin }, workgroups: nlin,
     });
     mmRun(bwdDq2Program(src, KT), { gcum: gc, PMBS: g(PMBS), Ks }, { DQS: g(DQS) }, dk, C, 1);
     mmRun(bwdDk2Program(src, KT), { gcum: gc, beta: be, PMBS: g(PMBS), Qs, Ks }, { DKS: g(DKS) }, dk, C, 1);
-    runProgram(bwdQkoutProgram(src), {
+    rec(bwdQkoutProgram(src), {
       inputs: { ctab: ct, status, Qr: g(x.q), Kr: g(x.k), DQS: g(DQS), DKS: g(DKS) }, outputs: { DQ: g(DQ), DK: g(DK) },
       uniforms: { ...u, nwork: count * H, flag: plan.qkL2norm ? 1 : 0 }, workgroups: count * H,
     });
   }
-  if (dS0 && nstate > 0) runProgram(bwdS0Program(), { inputs: { status, DHE: g(DHE) }, outputs: { dS0: g(dS0) }, ...elems(nstate) });
+  if (dS0 && nstate > 0) rec(bwdS0Program(), { inputs: { status, DHE: g(DHE) }, outputs: { dS0: g(dS0) }, ...elems(nstate) });
   for (const s of [...widened, ctab, DHE, CD1, CD2, CC, CC2, PMBS, RWP, RW, DQS, DKS]) s.dispose();
   const out = (f: Tensor): Tensor => {
     if (!half) return f;
     const hOut = emptyGpu('float16', f.shape, who);
     const words = Math.ceil(f.size / 2);
-    if (words > 0) runProgram(bwdPackProgram(), { inputs: { F: g(f) }, outputs: { H: g(hOut) }, ...elems(words, { count: f.size }) });
+    if (words > 0) rec(bwdPackProgram(), { inputs: { F: g(f) }, outputs: { H: g(hOut) }, ...elems(words, { count: f.size }) });
     f.dispose();
     return hOut;
   };
