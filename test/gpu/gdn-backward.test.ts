@@ -152,6 +152,10 @@ const F32_CASES: BwdCase[] = [
     s: { B: 1, T: 70, H: 1, HV: 3, dk: 24, dv: 70, layout: 'bthd' }, C: 64, S0: true, rnd: { gMin: -3, betaMin: 0, betaMax: 1 },
   },
   {
+    name: 'bhtd, C 64, dk 80 and dv 72 (two column and row tiles of the products), qkL2norm, GVA',
+    s: { B: 1, T: 100, H: 1, HV: 2, dk: 80, dv: 72, layout: 'bhtd' }, C: 64, qkL2norm: true, S0: true, dF: true,
+  },
+  {
     name: 'bthd, C 32, two chunks + dFinal, dv 14 in tiles of 4 columns, K depth 16',
     s: { B: 1, T: 64, H: 2, HV: 2, dk: 20, dv: 14, layout: 'bthd' }, C: 32, S0: true, dF: true, tiles: { BV: 4, KT: 16 },
   },
