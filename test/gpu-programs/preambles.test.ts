@@ -172,8 +172,8 @@ function everyProgram(): Array<[string, GpuProgram]> {
     add(`gdn step ${dt} dk=dv=128`, gdnStepProgram(dt, gdnStepPlan(128, 128)));
     add(`gdn step ${dt} dk=dv=128, beta and g in one buffer`, gdnStepBgProgram(dt, gdnStepPlan(128, 128)));
   }
-  add('gdn wy kkt C=64 float32', gdnWyKktProgram(64, 32, 4, false, true));
-  add('gdn wy kkt C=16 float16', gdnWyKktProgram(16, 8, 8, true, false));
+  add('gdn wy kkt C=64 float32', gdnWyKktProgram(64, 32, 4, false, false, true));
+  add('gdn wy kkt C=16 float16', gdnWyKktProgram(16, 8, 8, false, true, false));
   for (const C of [16, 32, 64]) add(`gdn inv_unit_lower C=${C}`, invUnitLowerProgram(C, 256));
   add('gdn wy W C=64 float32', gdnWyWuProgram(64, 64, 4, true, false, false));
   add('gdn wy U C=32 float16, rt 8', gdnWyWuProgram(32, 32, 8, false, true, true));

@@ -88,11 +88,23 @@ describe('gdnWyGpu', () => {
     expect(out.status).toEqual([0, 0, 0, 0]);
   }, 300_000);
 
-  gpuIt('C 64, float16 inputs (packed halves), grouped value heads', async () => {
+  gpuIt('C 64, float16 inputs (packed halves), grouped value heads, qkL2norm (float32 keys, float16 β)', async () => {
     const s: GdnShape = { B: 2, T: 70, H: 1, HV: 2, dk: 8, dv: 6, layout: 'bthd' };
-    const { out, ref } = await runCase({ s, C: 64, half: true });
+    const { out, ref } = await runCase({ s, C: 64, half: true, qkL2norm: true });
+    expectClose(out, ref);
+    expect(relErr(out.qn!, ref.qn!), 'qn').toBeLessThan(1e-6);
+    expect(relErr(out.kn!, ref.kn!), 'kn').toBeLessThan(1e-6);
+    expect(out.status).toEqual([0, 0, 0, 0]);
+  }, 300_000);
+
+  gpuIt('C 16, float16 inputs, bhtd; a NaN half in q → status 1 for its value heads', async () => {
+    const s: GdnShape = { B: 2, T: 21, H: 2, HV: 2, dk: 6, dv: 4, layout: 'bhtd' };
+    const { out, ref } = await runCase({ s, C: 16, half: true });
     expectClose(out, ref);
     expect(out.status).toEqual([0, 0, 0, 0]);
+    // (b 1, h 0, t 20, d 3) in (B, H, T, dk)
+    const bad = await runCase({ s, C: 16, half: true, edit: (x) => { x.q[((1 * 2 + 0) * 21 + 20) * 6 + 3] = NaN; } });
+    expect(bad.out.status).toEqual([0, 0, 1, 0]);
   }, 300_000);
 
   gpuIt('status: NaN in v of one sequence and value head → 1 there only; g = 0.3 → 2; q, k, β, S₀ → 1', async () => {

@@ -120,12 +120,13 @@ function kktBody(gr: number): Record<string, string> {
 }
 
 /**
- * The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, thread tile gr, float16 or
- * float32 keys (and queries); checkQ: it also checks q (binding Q, in the keys' dtype).
+ * The Gram / A kernel (gdn_wy_kkt.wgsl) for chunk C, K tile dkt, thread tile gr; kHalf: k (and q)
+ * are float16 (k is float32 when it is the qkL2norm copy), bHalf: β and g are; checkQ: it also
+ * checks q (binding Q, in k's dtype).
  */
-export function gdnWyKktProgram(C: number, dkt: number, gr: number, half: boolean, checkQ: boolean) {
+export function gdnWyKktProgram(C: number, dkt: number, gr: number, kHalf: boolean, bHalf: boolean, checkQ: boolean) {
   const WG = kktThreads(C, gr);
-  const key = `C=${C},DKT=${dkt},GR=${gr},half=${+half},q=${+checkQ}`;
+  const key = `C=${C},DKT=${dkt},GR=${gr},kh=${+kHalf},bh=${+bHalf},q=${+checkQ}`;
   return cachedProgram(`gdn_wy_kkt|${key}`, () => ({
     name: 'gdn_wy_kkt', key, entryPoint: 'gdn_wy_kkt', workgroupSize: [WG, 1, 1] as [number, number, number],
     workgroupBytes: kktBytes(C, dkt),
@@ -134,7 +135,7 @@ export function gdnWyKktProgram(C: number, dkt: number, gr: number, half: boolea
       outputs: { gcum: 'f32', A: 'vec4f', status: 'atomic<i32>' },
       uniforms: { pairs: 'u32', hv_count: 'u32', group: 'u32', dk: 'u32', ...STRIDES_K, ...STRIDES_B },
     } as const,
-    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, GR: gr, WG, CHECK_Q: checkQ, LOADERS: loaders(['K', 'beta', 'g', 'Q'], half), ...kktBody(gr) }),
+    body: () => loadShader('gdn/gdn_wy_kkt.wgsl', { C, DKT: dkt, GR: gr, WG, CHECK_Q: checkQ, LOADERS: loaders(['K', 'beta', 'g', 'Q'], { K: kHalf, Q: kHalf, beta: bHalf, g: bHalf }), ...kktBody(gr) }),
   }));
 }
 
@@ -264,13 +265,14 @@ export function gdnWyGpu(
   const t = gdnWyTiles(C, dk, dv, limits, tiles);
   checkTiles(C, t, limits, who);
   checkIndexRange(Math.max(count * HV * C * Math.max(C, dk, dv), plan.batch * plan.time * Math.max(plan.heads * dk, HV * dv)), who);
+  const qShape = plan.layout === 'bthd' ? [plan.batch, plan.time, plan.heads, dk] : [plan.batch, plan.heads, plan.time, dk];
   const bufs: GdnWyBuffers = {
     status: Tensor.fromStorage('int32', [N, HV], new Int32Array(N * HV)).to('gpu') as Tensor<'int32'>,
     gcum: emptyGpu('float32', [count, HV, C], who),
     W: emptyGpu('float32', [count, HV, C, dk], who),
     U: emptyGpu('float32', [count, HV, C, dv], who),
-    qn: plan.qkL2norm ? emptyGpu('float32', x.q.shape, who) : null,
-    kn: plan.qkL2norm ? emptyGpu('float32', x.k.shape, who) : null,
+    qn: plan.qkL2norm ? emptyGpu('float32', qShape, who) : null,
+    kn: plan.qkL2norm ? emptyGpu('float32', qShape, who) : null,
     A: emptyGpu('float32', [count, HV, C, C], who),
     T: emptyGpu('float32', [count, HV, C, C], who),
   };
@@ -323,7 +325,7 @@ export function recordWyStage(
   const kHalf = half && !kn;
   if (only.has('kkt')) {
     // without qkL2norm the Gram kernel checks q as it reads k (q and k share shape and dtype)
-    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf, checkQ && !kn), {
+    runProgram(gdnWyKktProgram(C, t.dkt, t.gr, kHalf, half, checkQ && !kn), {
       inputs: { K: K.gpuStorage(), beta: x.beta.gpuStorage(), g: x.g.gpuStorage(), Q: x.q.gpuStorage(), table },
       outputs: { gcum: gcum.gpuStorage(), A: A.gpuStorage(), status: st },
       workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
