@@ -114,13 +114,12 @@ export function halfValue(h: number): number {
   return sgn * (e ? (1 + m / 1024) * 2 ** (e - 15) : m * 2 ** -24);
 }
 
-/** Rounds every value to float16 in place; returns the values packed two halves per u32 word (element 2i low). */
-export function packHalves(a: Float64Array): Uint32Array {
-  const w = new Uint32Array(Math.ceil(a.length / 2));
+/** Rounds every value to float16 in place; returns their binary16 bits (a float16 tensor's storage). */
+export function toHalves(a: Float64Array): Uint16Array {
+  const h = new Uint16Array(a.length);
   for (let i = 0; i < a.length; i++) {
-    const h = halfBits(a[i]);
-    a[i] = halfValue(h);
-    w[i >> 1] |= h << (16 * (i & 1));
+    h[i] = halfBits(a[i]);
+    a[i] = halfValue(h[i]);
   }
-  return w;
+  return h;
 }
