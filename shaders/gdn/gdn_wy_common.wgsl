@@ -1,7 +1,7 @@
-// Loads of Gated DeltaNet inputs by element index (b·sB + t·sT + h·sH + d, plan strides):
-// float32 words, or float16 halves packed two to a u32 word (element 2i in the low bits),
-// widened with WGSL's core unpack2x16float (no shader-f16 feature needed).
-// NAME is the binding (an array<u32>); each kernel instantiates the loaders it needs.
+// Shared by the Gated DeltaNet WY kernels (src/backend/gpu/gdn_wy.ts). Their input loaders
+// (ld_k, ld_beta, …: element index b·sB + t·sT + h·sH + d → f32, from float32 words or from
+// float16 halves packed two to a u32 word, element 2i in the low bits, through WGSL's core
+// unpack2x16float) are generated per binding and dtype by gdn_wy.ts (the LOADERS define).
 fn is_finite(x: f32) -> bool {
   // on the bits: WGSL lets compilers assume x == x
   return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;

@@ -50,7 +50,8 @@ async function runCase(c: Case) {
   for (const t of Object.values(raw)) t.dispose();
   chunks.table.dispose();
   chunks.firstChunkGpu.dispose();
-  return { out, ref, wy };
+  for (const t of [wy.gcum, wy.W, wy.U, wy.T, wy.qn, wy.kn, wy.status]) t?.dispose();
+  return { out, ref };
 }
 
 function expectClose(out: Awaited<ReturnType<typeof runCase>>['out'], ref: ReturnType<typeof gdnWyReference>): void {

@@ -29,7 +29,7 @@ export interface GdnWyTiles {
   nt: number;
   /** Rows per thread of the W/U kernel (4 or 8). */
   rt: 4 | 8;
-  /** Threads per workgroup of the inverse (a multiple of C/4·… : 64, 128 or 256). */
+  /** Threads per workgroup of the inverse (64, 128 or 256; C/4 threads per system). */
   invWg: number;
 }
 
