@@ -3,9 +3,10 @@
 //   shaders/gdn/gdn_wy_kkt.wgsl     γ (→ gcum), A = β_i·(k_i·k_j)·exp(γ_i − γ_j) strictly lower, status
 //   shaders/gdn/inv_unit_lower.wgsl T = (I + A)⁻¹ (also the registry op invUnitLower)
 //   shaders/gdn/gdn_wy_wu.wgsl      W = T·diag(β·Γ)·K, U = T·diag(β)·V, status for v
-// plus shaders/gdn/gdn_wy_rows.wgsl (qkL2norm copies qn/kn and their status; without qkL2norm the
-// Gram kernel checks q) and shaders/gdn/gdn_s0_check.wgsl (status of the initial state). Tile sizes are parameters of
-// the program keys (GdnWyTiles), picked from the device's limits; bench/gdn-wy-tune.mjs times them.
+// plus shaders/gdn/gdn_wy_rows.wgsl (qkL2norm copies qn/kn and their status; without qkL2norm
+// the Gram kernel checks q) and shaders/gdn/gdn_s0_check.wgsl (status of the initial state).
+// Tile sizes are parameters of the program keys (GdnWyTiles), picked from the device's limits;
+// bench/gdn-wy-tune.mjs times them.
 import { Tensor } from '../../core/tensor.js';
 import { planBatch } from '../../core/batch.js';
 import { ArgumentError, ShapeError, fmtShape } from '../../core/errors.js';
@@ -45,7 +46,7 @@ const pow2ceil = (x: number): number => {
   return p;
 };
 
-/** Workgroup bytes of the Gram kernel: the staged K tile (padded rows), γ, β and the status word. */
+/** Workgroup bytes of the Gram kernel: the staged K tile (rows skewed by a vec4 per four), γ, β and the status word. */
 export function kktBytes(C: number, dkt: number): number {
   return (C * dkt / 4 + C / 4) * 16 + 2 * C * 4 + 4;
 }
@@ -60,8 +61,8 @@ const wuThreads = (C: number, nt: number, rt: number): number => (C / rt) * (nt 
 
 /**
  * The default tiles for C, dk, dv on a device: the widest K tile that fits (one pass over dk
- * when it can), W/U tiles of up to 64 columns with 4 rows per thread, the inverse in 256-thread
- * groups at C = 64 (128 at 32, 64 at 16). `over` replaces any of them (bench, tests).
+ * when it can), 4×4 Gram tiles per thread, W/U tiles of up to 64 columns with 8 rows per thread
+ * at C = 64 (4 below), the inverse in 256-thread groups at C = 64 (128 at 32, 64 at 16). `over` replaces any of them (bench, tests).
  */
 export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup'>, over: Partial<GdnWyTiles> = {}): GdnWyTiles {
   const L = limits.maxComputeWorkgroupStorageSize, I = limits.maxComputeInvocationsPerWorkgroup;
@@ -98,7 +99,6 @@ function loaders(names: readonly string[], half: boolean | Record<string, boolea
 }
 
 const STRIDES_K = { k_sB: 'u32', k_sT: 'u32', k_sH: 'u32' } as const;
-const STRIDES_V = { v_sB: 'u32', v_sT: 'u32', v_sH: 'u32' } as const;
 const STRIDES_B = { b_sB: 'u32', b_sT: 'u32', b_sH: 'u32' } as const;
 
 /** The generated parts of gdn_wy_kkt.wgsl for GR×GR tiles: accumulators, one vec4 column step, the masked A stores. */
