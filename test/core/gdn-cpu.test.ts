@@ -4,7 +4,7 @@
 // (NaN outputs for the failing sequence/head only, ArgumentError from the public functions),
 // and gdn.chunkedBackward against central finite differences of the float64 forward.
 import { describe, expect, it } from 'vitest';
-import { gdn, Rng, Tensor, ArgumentError } from '../../src/index.js';
+import { gdn, Rng, Tensor, ArgumentError, DTypeError } from '../../src/index.js';
 import { lookup } from '../../src/backend/registry.js';
 import { planGdn } from '../../src/gdn/plan.js';
 import {
@@ -179,6 +179,15 @@ describe('GDN status on the CPU', () => {
     const r = lookup('gdnForward', 'float32', 'cpu', 'test')(xi, plan);
     expect(Array.from(r.status.dataSync())).toEqual([1]);
     expect(r.o.dataSync().every(Number.isNaN) && r.finalState.dataSync().every(Number.isNaN)).toBe(true);
+  });
+
+  it('float16 inputs on the CPU are a DTypeError (GPU storage dtype; no CPU kernel)', () => {
+    const h = (shape: number[]): Tensor =>
+      Tensor.fromStorage('float16', shape, new Uint16Array(shape.reduce((a, b) => a * b, 1)) as never) as Tensor;
+    const x = { q: h([1, 4, 1, 2]), k: h([1, 4, 1, 2]), v: h([1, 4, 1, 2]), beta: h([1, 4, 1]), g: h([1, 4, 1]) };
+    expect(() => gdn.chunkedForward(x)).toThrow(DTypeError);
+    expect(() => gdn.chunkedForward(x)).toThrow(/^gdn\.chunkedForward: float16 .*no gdnForward kernel on the CPU/);
+    expect(() => gdn.chunkedBackward(x, { dO: h([1, 4, 1, 2]) })).toThrow(DTypeError);
   });
 
   it('the public functions raise an ArgumentError naming the sequence and value head', () => {
