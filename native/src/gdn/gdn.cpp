@@ -241,7 +241,7 @@ struct ForwardTask {
   }
 };
 
-template <class T> struct Compute { using type = T; };  // float32 in float, float64 in double
+template <class T> struct Compute { using type = T; };  // the forward: float32 in float, float64 in double
 
 }  // namespace
 
