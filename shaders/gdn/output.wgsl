@@ -1,7 +1,7 @@
 // The Gated DeltaNet output (src/backend/gpu/gdn_output.ts): one workgroup per (chunk,
 // value head, tile of 4·CG output columns, block of RBO rows of the chunk):
 //   O = scale·( diag(Γ)·Q·h_c + ((Q·Kᵀ) ⊙ M)·Vn ),  M_ij = exp(γ_i − γ_j) for j ≤ i, else 0
-// Q and K stream through workgroup memory in BK-wide slices of dk while each thread
+// Q and K (transposed) stream through workgroup memory in BK-wide slices of dk while each thread
 // accumulates RO rows × 4 columns of Q·h_c (h_c read from global memory) and 4×4 tiles of the
 // lower triangle of Q·Kᵀ; the masked P = (Q·Kᵀ) ⊙ M then goes through workgroup memory for P·Vn.
 // Bindings: tab (chunk table), Q, K (the inputs, or the normalised copies), gcum, h, vn,
@@ -23,6 +23,7 @@ const RO = ${RO}u;
 const PTT = ${PTT}u;
 const TS = ${TS}u;
 const KOFF = ${RBO} * ${BK4};
+const C4 = ${C} / 4;
 
 var<workgroup> sh: array<vec4f, ${SH}>;
 
@@ -165,12 +166,22 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
       if (i < len) { v = ld_q4(qrow + (tb.z + i) * p.sT + d, d); }
       sh[e] = v;
     }
-    for (var e = lid; e < C * BK4; e += TS) {
-      let j = e / BK4;
-      let d = kb + 4u * (e % BK4);
-      var v = vec4f(0.0);
-      if (j < len && j < r0 + RBO) { v = ld_k4(qrow + (tb.z + j) * p.sT + d, d); }
-      sh[KOFF + e] = v;
+    // K transposed, Kt[d][j] in vec4s over j: a thread's 4×4 tile of Q·Kᵀ then reads 4 columns per
+    // dk index as one vec4, and neighbouring tiles read neighbouring vec4s (no bank conflicts)
+    for (var e = lid; e < C4 * BK4; e += TS) {
+      let kq = e % BK4;
+      let j4 = e / BK4;
+      let d = kb + 4u * kq;
+      var kr: array<vec4f, 4>;
+      for (var rr = 0u; rr < 4u; rr++) {
+        let j = 4u * j4 + rr;
+        kr[rr] = vec4f(0.0);
+        if (j < len && j < r0 + RBO) { kr[rr] = ld_k4(qrow + (tb.z + j) * p.sT + d, d); }
+      }
+      sh[KOFF + (4u * kq) * C4 + j4] = vec4f(kr[0].x, kr[1].x, kr[2].x, kr[3].x);
+      sh[KOFF + (4u * kq + 1u) * C4 + j4] = vec4f(kr[0].y, kr[1].y, kr[2].y, kr[3].y);
+      sh[KOFF + (4u * kq + 2u) * C4 + j4] = vec4f(kr[0].z, kr[1].z, kr[2].z, kr[3].z);
+      sh[KOFF + (4u * kq + 3u) * C4 + j4] = vec4f(kr[0].w, kr[1].w, kr[2].w, kr[3].w);
     }
     workgroupBarrier();
     for (var kq = 0u; kq < BK4; kq++) {
@@ -203,15 +214,11 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
       }
       for (var q = 0u; q < PTT; q++) {
         if (lid + TS * q < ntiles) {
-          let k0 = sh[KOFF + (4u * pb[q]) * BK4 + kq];
-          let k1 = sh[KOFF + (4u * pb[q] + 1u) * BK4 + kq];
-          let k2 = sh[KOFF + (4u * pb[q] + 2u) * BK4 + kq];
-          let k3 = sh[KOFF + (4u * pb[q] + 3u) * BK4 + kq];
-          // the 4 columns' values at each of the 4 dk indices, as vec4s over the columns
-          let kx = vec4f(k0.x, k1.x, k2.x, k3.x);
-          let ky = vec4f(k0.y, k1.y, k2.y, k3.y);
-          let kz = vec4f(k0.z, k1.z, k2.z, k3.z);
-          let kw = vec4f(k0.w, k1.w, k2.w, k3.w);
+          // the tile's 4 columns at each of the 4 dk indices
+          let kx = sh[KOFF + (4u * kq) * C4 + pb[q]];
+          let ky = sh[KOFF + (4u * kq + 1u) * C4 + pb[q]];
+          let kz = sh[KOFF + (4u * kq + 2u) * C4 + pb[q]];
+          let kw = sh[KOFF + (4u * kq + 3u) * C4 + pb[q]];
           for (var rr = 0u; rr < 4u; rr++) {
             let qv = sh[(4u * pa[q] + rr) * BK4 + kq];
             var a = P[4u * q + rr];
