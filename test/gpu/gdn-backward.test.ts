@@ -224,9 +224,9 @@ describe('gdn.chunkedBackward on the GPU', () => {
     for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
   }, 180_000);
 
-  gpuIt('float16 storage: the public call equals the reference on the rounded inputs (≤ 2e-2)', async () => {
+  gpuIt('float16 storage (bhtd, varlen, GVA, qkL2norm): the public call equals the reference on the rounded inputs (≤ 2e-2)', async () => {
     const k: BwdCase = {
-      name: 'half', s: { B: 2, T: 40, H: 1, HV: 2, dk: 16, dv: 8, layout: 'bthd' }, C: 32, S0: true, dF: true, half: true,
+      name: 'half', s: { B: 1, T: 40, H: 1, HV: 2, dk: 16, dv: 8, layout: 'bhtd', cuSeqlens: [0, 17, 40] }, C: 16, S0: true, dF: true, half: true, qkL2norm: true,
     };
     const p = prepare(k, 400);
     const sh = gdnShapes(k.s);
@@ -234,7 +234,7 @@ describe('gdn.chunkedBackward on the GPU', () => {
     const f = (a: Float64Array, shape: number[]) => toGpu(a, shape, false);
     const r = gdn.chunkedBackward({
       q: t(p.x.q, sh.qk), k: t(p.x.k, sh.qk), v: t(p.x.v, sh.v), beta: t(p.x.beta, sh.gate), g: t(p.x.g, sh.gate),
-      initialState: f(p.x.S0!, sh.state), chunkSize: k.C,
+      initialState: f(p.x.S0!, sh.state), chunkSize: k.C, qkL2norm: true, layout: 'bhtd', cuSeqlens: k.s.cuSeqlens,
     }, { dO: t(p.dO, sh.v), dFinalState: f(p.dF!, sh.state) });
     expect(r.dq.dtype).toBe('float16');
     expect(r.dInitialState!.dtype).toBe('float32');
