@@ -70,9 +70,9 @@ const add = (o) => {
 if (process.env.GDN_VARIANTS === '0') {
   // the default only
 } else if (process.env.GDN_ALL) {
-  for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const invWg of [128, 256]) add({ dkt, gr, nt, rt, invWg });
+  for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const invWg of [128, 256]) for (const stageT of [false, true]) add({ dkt, gr, nt, rt, invWg, stageT });
 } else {
-  for (const o of [{ gr: 8 }, { dkt: 64 }, { dkt: 32 }, { rt: 4 }, { nt: 32 }, { nt: 128 }, { nt: 128, rt: 8 }, { invWg: 128 }, { invWg: 64 }, { gr: 8, rt: 8, nt: 128 }]) add({ ...def, ...o });
+  for (const o of [{ gr: 8 }, { dkt: 64 }, { dkt: 32 }, { rt: 4 }, { nt: 32 }, { nt: 128 }, { nt: 128, rt: 8 }, { invWg: 128 }, { invWg: 64 }, { gr: 8, rt: 8, nt: 128 }, { stageT: true }, { stageT: true, nt: 32 }, { stageT: true, nt: 32, rt: 4 }]) add({ ...def, ...o });
 }
 const bufs = {
   status: emptyGpu('int32', [plan.seqs, HV], 'bench'),
@@ -85,7 +85,7 @@ const bufs = {
 };
 const R = env('GDN_R', 20);
 for (const t of variants) {
-  const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
+  const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt}${t.stageT ? ' stageT' : ''} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
   await time(`kernels, ${tag}`, R, () => recordWyStage(x, plan, chunks, t, bufs));
   for (const k of ['check', 'kkt', 'inv', 'wu']) await time(`   ${k} alone`, R, () => recordWyStage(x, plan, chunks, t, bufs, new Set([k])));
   if (t === def) await time('   kkt alone without the check of q (checkQ false)', R, () => recordWyStage(x, plan, chunks, t, bufs, new Set(['kkt']), false));

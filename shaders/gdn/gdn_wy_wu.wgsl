@@ -24,6 +24,10 @@ const RT: u32 = ${RT}u;          // rows per thread (4 or 8)
 const WG: u32 = ${WG}u;          // (C / RT) · NQ
 
 var<workgroup> xs: array<vec4f, C * NQ>;
+#if STAGE_T
+// STAGE_T: T staged too (its reads are then workgroup loads, not bounds-clamped global ones)
+var<workgroup> ts: array<vec4f, C * C / 4u>;
+#endif
 var<workgroup> sc: array<f32, C>;
 var<workgroup> bad: atomic<i32>;
 
@@ -78,6 +82,9 @@ fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
     xs[idx] = sc[i] * v;
   }
+#if STAGE_T
+  for (var idx = lid; idx < C * C / 4u; idx += WG) { ts[idx] = T[pair * C * C / 4u + idx]; }
+#endif
 #if IS_W
   // k's status comes from the Gram kernel (or the qkL2norm pass)
   nf = false;
@@ -88,7 +95,11 @@ fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   let cq = lid % NQ;
   let rg = lid / NQ;
   let r0 = rg * RT;
+#if STAGE_T
+  let tb = r0 * (C / 4u);
+#else
   let tb = (pair * C + r0) * (C / 4u);
+#endif
 ${ACC}
   for (var k4 = 0u; k4 < (r0 + RT) / 4u; k4++) {
     let xb = k4 * 4u * NQ + cq;

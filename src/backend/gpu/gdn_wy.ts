@@ -30,6 +30,8 @@ export interface GdnWyTiles {
   nt: number;
   /** Rows per thread of the W/U kernel (4 or 8). */
   rt: 4 | 8;
+  /** The W/U kernel stages T in workgroup memory too (else reads it from global memory). */
+  stageT: boolean;
   /** Threads per workgroup of the inverse (64, 128 or 256; C/4 threads per system). */
   invWg: number;
 }
@@ -51,9 +53,9 @@ export function kktBytes(C: number, dkt: number): number {
   return (C * dkt / 4 + C / 4) * 16 + 2 * C * 4 + 4;
 }
 
-/** Workgroup bytes of the W/U kernel: the staged X tile, the row scales and the status word. */
-export function wuBytes(C: number, nt: number): number {
-  return C * nt * 4 + C * 4 + 4;
+/** Workgroup bytes of the W/U kernel: the staged X tile (and T), the row scales and the status word. */
+export function wuBytes(C: number, nt: number, stageT = false): number {
+  return C * nt * 4 + (stageT ? C * C * 4 : 0) + C * 4 + 4;
 }
 
 const kktThreads = (C: number, gr: number): number => Math.ceil(((C / gr) * (C / gr + 1)) / 2 / 32) * 32;
@@ -71,13 +73,14 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
   if (over.dkt === undefined) for (const t of [128, 64, 32, 16]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
   const gr = over.gr ?? 4;
   const rt = over.rt ?? (C === 64 ? 8 : 4);
+  const stageT = over.stageT ?? false;
   let nt = over.nt ?? 4;
   const cols = Math.max(4, pow2ceil(Math.max(dk, dv)));
   if (over.nt === undefined) {
-    for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t) <= L && wuThreads(C, t, rt) <= I) { nt = t; break; }
+    for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t, stageT) <= L && wuThreads(C, t, rt) <= I) { nt = t; break; }
   }
   const invWg = over.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
-  return { dkt, gr, nt, rt, invWg };
+  return { dkt, gr, nt, rt, stageT, invWg };
 }
 
 export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
@@ -86,7 +89,7 @@ export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: str
     // the Gram kernel's first C threads load β and g
     && kktThreads(C, t.gr) >= C
     && wuThreads(C, t.nt, t.rt) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
-    && kktBytes(C, t.dkt) <= limits.maxComputeWorkgroupStorageSize && wuBytes(C, t.nt) <= limits.maxComputeWorkgroupStorageSize;
+    && kktBytes(C, t.dkt) <= limits.maxComputeWorkgroupStorageSize && wuBytes(C, t.nt, t.stageT) <= limits.maxComputeWorkgroupStorageSize;
   if (!ok) throw new ArgumentError(`${who}: GDN WY tiles ${JSON.stringify(t)} do not fit chunk ${C} on this device`);
 }
 
@@ -179,10 +182,10 @@ export function invUnitLowerProgram(C: number, wg: number) {
 }
 
 /** The generated parts of gdn_wy_wu.wgsl: RT accumulators, one k step of 4, the bounded stores. */
-function wuBody(rt: number): Record<string, string> {
+function wuBody(rt: number, stageT: boolean): Record<string, string> {
   const rows = Array.from({ length: rt }, (_, r) => r);
   const ACC = rows.map((r) => `  var a${r} = vec4f(0.0);`).join('\n');
-  const STEP = rows.map((r) => `    { let t = T[tb + ${r}u * (C / 4u) + k4]; ` +
+  const STEP = rows.map((r) => `    { let t = ${stageT ? 'ts' : 'T'}[tb + ${r}u * (C / 4u) + k4]; ` +
     `a${r} = fma(vec4f(t.x), x0, fma(vec4f(t.y), x1, fma(vec4f(t.z), x2, fma(vec4f(t.w), x3, a${r})))); }`).join('\n');
   const STORE = rows.map((r) => ['x', 'y', 'z', 'w'].map((c, j) =>
     `  if (col + ${j}u < ncols) { O[ob + ${r}u * ncols + ${j}u] = a${r}.${c}; }`).join('\n')).join('\n');
@@ -193,18 +196,18 @@ function wuBody(rt: number): Record<string, string> {
  * The W (isW) or U kernel (gdn_wy_wu.wgsl) for chunk C, nt columns and rt rows per thread;
  * xHalf: K or V is float16 (K is float32 when it is the qkL2norm copy of float16 keys); bHalf: β is.
  */
-export function gdnWyWuProgram(C: number, nt: number, rt: number, isW: boolean, xHalf: boolean, bHalf: boolean) {
+export function gdnWyWuProgram(C: number, nt: number, rt: number, isW: boolean, xHalf: boolean, bHalf: boolean, stageT = false) {
   const WG = wuThreads(C, nt, rt);
-  const key = `C=${C},NT=${nt},RT=${rt},W=${+isW},xh=${+xHalf},bh=${+bHalf}`;
+  const key = `C=${C},NT=${nt},RT=${rt},W=${+isW},xh=${+xHalf},bh=${+bHalf},st=${+stageT}`;
   return cachedProgram(`gdn_wy_wu|${key}`, () => ({
     name: 'gdn_wy_wu', key, entryPoint: 'gdn_wy_wu', workgroupSize: [WG, 1, 1] as [number, number, number],
-    workgroupBytes: wuBytes(C, nt),
+    workgroupBytes: wuBytes(C, nt, stageT),
     decl: {
       inputs: { X: 'u32', beta: 'u32', gcum: 'f32', T: 'vec4f', table: 'vec4u' },
       outputs: { O: 'f32', status: 'atomic<i32>' },
       uniforms: { pairs: 'u32', ntiles: 'u32', ncols: 'u32', hv_count: 'u32', group: 'u32', x_sB: 'u32', x_sT: 'u32', x_sH: 'u32', ...STRIDES_B },
     } as const,
-    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, WG, IS_W: isW, LOADERS: loaders(['X', 'beta'], { X: xHalf, beta: bHalf }), ...wuBody(rt) }),
+    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, WG, IS_W: isW, STAGE_T: stageT, LOADERS: loaders(['X', 'beta'], { X: xHalf, beta: bHalf }), ...wuBody(rt, stageT) }),
   }));
 }
 
@@ -336,7 +339,7 @@ export function recordWyStage(
   // β is read in the inputs' dtype by both; K is float32 when it is the qkL2norm copy
   for (const [isW, X, ncols, xs, xHalf] of [[true, K, dk, sk, kHalf], [false, x.v, dv, sv, half]] as const) {
     const ntiles = Math.ceil(ncols / t.nt);
-    runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half), {
+    runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half, t.stageT), {
       inputs: { X: X.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
       outputs: { O: (isW ? W : U).gpuStorage(), status: st },
       workgroups: pairs * ntiles,

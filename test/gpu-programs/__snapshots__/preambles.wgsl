@@ -4133,7 +4133,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn wy U C=32 float16, rt 8: gdn_wy_wu → gdn_wy_wu
+// ---- gdn wy U C=32 float16, rt 8, T staged: gdn_wy_wu → gdn_wy_wu
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   pairs: u32,
