@@ -71,10 +71,15 @@ const dO = mk([B, T, HV, dv], fill(B * T * HV * dv, 13, -1, 1));
 const dF = Tensor.fromStorage('float32', [B, HV, dk, dv], fill(B * HV * dk * dv, 15, -1, 1)).to('gpu');
 console.log(`-- B ${B}, T ${T}, H ${H}, HV ${HV}, dk ${dk}, dv ${dv}, C ${C}, ${dtype}${l2 ? ', qkL2norm' : ''}; default tiles ${JSON.stringify(gdnBwdTiles(dk, dv, limits))}`);
 
-const fwd = await time('gdn.chunkedForward', () => {
-  const r = gdn.chunkedForward(input);
-  return () => { r.o.dispose(); r.finalState.dispose(); };
-});
+let fwd = NaN;
+try {
+  fwd = await time('gdn.chunkedForward', () => {
+    const r = gdn.chunkedForward(input);
+    return () => { r.o.dispose(); r.finalState.dispose(); };
+  });
+} catch (e) {
+  console.log(`gdn.chunkedForward failed: ${e.message}`);
+}
 const free = (r) => () => { for (const t of [r.dq, r.dk, r.dv, r.dbeta, r.dg, r.dInitialState]) t?.dispose(); };
 const bwd = await time('gdn.chunkedBackward (forward stages recomputed)', () => free(gdn.chunkedBackward(input, { dO, dFinalState: dF })));
 console.log(`backward / forward: ${(bwd / fwd).toFixed(2)}×`);

@@ -4,10 +4,11 @@
 // flash-linear-attention's chunk_gated_delta_rule_bwd):
 //   per chunk in parallel:  QK = Q·Kᵀ, KK = K·Kᵀ;  dVn_local = scale·(QK ⊙ M)ᵀ·dO;  dhq = scale·(ΓQ)ᵀ·dO
 //   reverse pass:           dhE_c = dh;  dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh;  dh ← Γ_L·dh + dhq − Wᵀ·dVt
-//   per chunk in parallel:  X = Tᵀ·dVt (dv = β ⊙ X);  P = dO·Vnᵀ, dA = −X·Vnᵀ;  Q·h, K·h, K·dhE;
+//   per chunk in parallel:  X = Tᵀ·dVt (dv = β ⊙ X);  P = dO·Vnᵀ, dA = −X·Vnᵀ;
+//                           dQ = scale·diag(Γ)·dO·hᵀ,  dK = diag(Γ_L/Γ)·Vn·dhEᵀ − diag(βΓ)·X·hᵀ
+//                           (with the row dots q·h·dO, k·dhE·Vn, k·h·X that dγ and dβ need);
 //                           dγ, dβ (→ dg by a reverse cumulative sum), Pm = scale·P ⊙ M, Bs = B + Bᵀ;
-//                           dQ = scale·diag(Γ)·dO·hᵀ + Pm·K;
-//                           dK = diag(Γ_L/Γ)·Vn·dhEᵀ − diag(βΓ)·X·hᵀ + Pmᵀ·Q + Bs·K
+//                           dQ += Pm·K,  dK += Pmᵀ·Q + Bs·K
 //   per token: dq, dk summed over the value heads of each key head, through the L2 norm.
 // (dA = −Tᵀ·dT·Tᵀ with dT = dW·(βΓK)ᵀ + dU·(βV)ᵀ collapses to −X·Vnᵀ since (I + A)·Vn = βV − βΓK·h.)
 // Every product is one template kernel (shaders/gdn/bwd_mm.wgsl) with generated loaders; at
