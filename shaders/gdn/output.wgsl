@@ -23,6 +23,8 @@ const RO = ${RO}u;
 const PTT = ${PTT}u;
 const TS = ${TS}u;
 const KOFF = ${RBO} * ${BK4};
+const QPT = ${QPT}u;
+const KPT = ${KPT}u;
 const C4 = ${C} / 4;
 
 var<workgroup> sh: array<vec4f, ${SH}>;
@@ -122,6 +124,28 @@ fn tri_tile(pt: u32, R: u32) -> vec2u {
   return vec2u(a, pt - (a * R + a * (a + 1u) / 2u));
 }
 
+// This thread's share of the Q rows (QPT vec4s) and of the K rows (KPT groups of 4 rows, one
+// vec4 of dk each) of the dk slice at kb; zeros past the chunk's length and dk.
+fn load_slice(kb: u32, lid: u32, r0: u32, len: u32, qrow: u32, t0: u32,
+              qp: ptr<function, array<vec4f, ${QPT}>>, kp: ptr<function, array<vec4f, ${KPT} * 4>>) {
+  for (var t = 0u; t < QPT; t++) {
+    let e = lid + TS * t;
+    (*qp)[t] = vec4f(0.0);
+    let i = r0 + e / BK4;
+    let d = kb + 4u * (e % BK4);
+    if (e < RBO * BK4 && i < len) { (*qp)[t] = ld_q4(qrow + (t0 + i) * p.sT + d, d); }
+  }
+  for (var t = 0u; t < KPT; t++) {
+    let e = lid + TS * t;
+    let d = kb + 4u * (e % BK4);
+    for (var rr = 0u; rr < 4u; rr++) {
+      let j = 4u * (e / BK4) + rr;
+      (*kp)[4u * t + rr] = vec4f(0.0);
+      if (e < C4 * BK4 && j < len && j < r0 + RBO) { (*kp)[4u * t + rr] = ld_k4(qrow + (t0 + j) * p.sT + d, d); }
+    }
+  }
+}
+
 @compute @workgroup_size(${TS})
 fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
@@ -158,32 +182,34 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   var P: array<vec4f, ${PTT} * 4>;
   for (var q = 0u; q < 4u * PTT; q++) { P[q] = vec4f(0.0); }
 
+  // software pipelined: slice kb + BK is loaded into registers while slice kb is used
+  var qpre: array<vec4f, ${QPT}>;
+  var kpre: array<vec4f, ${KPT} * 4>;
+  load_slice(0u, lid, r0, len, qrow, tb.z, &qpre, &kpre);
   for (var kb = 0u; kb < DKP; kb += 4u * BK4) {
-    for (var e = lid; e < RBO * BK4; e += TS) {
-      let i = r0 + e / BK4;
-      let d = kb + 4u * (e % BK4);
-      var v = vec4f(0.0);
-      if (i < len) { v = ld_q4(qrow + (tb.z + i) * p.sT + d, d); }
-      sh[e] = v;
+    for (var t = 0u; t < QPT; t++) {
+      let e = lid + TS * t;
+      if (e < RBO * BK4) { sh[e] = qpre[t]; }
     }
     // K transposed, Kt[d][j] in vec4s over j: a thread's 4×4 tile of Q·Kᵀ then reads 4 columns per
     // dk index as one vec4, and neighbouring tiles read neighbouring vec4s (no bank conflicts)
-    for (var e = lid; e < C4 * BK4; e += TS) {
-      let kq = e % BK4;
-      let j4 = e / BK4;
-      let d = kb + 4u * kq;
-      var kr: array<vec4f, 4>;
-      for (var rr = 0u; rr < 4u; rr++) {
-        let j = 4u * j4 + rr;
-        kr[rr] = vec4f(0.0);
-        if (j < len && j < r0 + RBO) { kr[rr] = ld_k4(qrow + (tb.z + j) * p.sT + d, d); }
+    for (var t = 0u; t < KPT; t++) {
+      let e = lid + TS * t;
+      if (e < C4 * BK4) {
+        let kq = e % BK4;
+        let j4 = e / BK4;
+        let k0 = kpre[4u * t];
+        let k1 = kpre[4u * t + 1u];
+        let k2 = kpre[4u * t + 2u];
+        let k3 = kpre[4u * t + 3u];
+        sh[KOFF + (4u * kq) * C4 + j4] = vec4f(k0.x, k1.x, k2.x, k3.x);
+        sh[KOFF + (4u * kq + 1u) * C4 + j4] = vec4f(k0.y, k1.y, k2.y, k3.y);
+        sh[KOFF + (4u * kq + 2u) * C4 + j4] = vec4f(k0.z, k1.z, k2.z, k3.z);
+        sh[KOFF + (4u * kq + 3u) * C4 + j4] = vec4f(k0.w, k1.w, k2.w, k3.w);
       }
-      sh[KOFF + (4u * kq) * C4 + j4] = vec4f(kr[0].x, kr[1].x, kr[2].x, kr[3].x);
-      sh[KOFF + (4u * kq + 1u) * C4 + j4] = vec4f(kr[0].y, kr[1].y, kr[2].y, kr[3].y);
-      sh[KOFF + (4u * kq + 2u) * C4 + j4] = vec4f(kr[0].z, kr[1].z, kr[2].z, kr[3].z);
-      sh[KOFF + (4u * kq + 3u) * C4 + j4] = vec4f(kr[0].w, kr[1].w, kr[2].w, kr[3].w);
     }
     workgroupBarrier();
+    if (kb + 4u * BK4 < DKP) { load_slice(kb + 4u * BK4, lid, r0, len, qrow, tb.z, &qpre, &kpre); }
     for (var kq = 0u; kq < BK4; kq++) {
       let d = kb + 4u * kq;
       let hb = (ch * DK + d) * DV + col;

@@ -58,7 +58,7 @@ export function gdnOutputProgram(L: GdnOutputPlan, qk: 'f32' | 'f16', o: 'f32' |
   const dk4 = L.DK % 4 === 0, dv4 = L.DV % 4 === 0;
   const defs: Defines = {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BK4: L.BK / 4, RBO: L.RBO, RBO4: L.RBO / 4, CG: L.BO / 4, RO: L.RO,
-    PTT: L.PTT, TS: L.TS, SH: L.SH, DK4: dk4, DV4: dv4, QK_HALF: qk === 'f16', O_HALF: o === 'f16',
+    PTT: L.PTT, TS: L.TS, SH: L.SH, QPT: Math.ceil(L.RBO * L.BK / 4 / L.TS), KPT: Math.ceil(L.C * L.BK / 16 / L.TS), DK4: dk4, DV4: dv4, QK_HALF: qk === 'f16', O_HALF: o === 'f16',
     // no bounds checks where every padded dk row or tile column is a real one
     DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BO === 0,
   };
