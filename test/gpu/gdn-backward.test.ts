@@ -185,6 +185,14 @@ describe('gdn backward kernels on float64 forward stages', () => {
     for (const [name, v] of Object.entries(e)) expect(v, name).toBeLessThan(1e-4);
   }, 180_000);
 
+  gpuIt('a dk too large for the workgroup memory is a ShapeError naming the call and dk', async () => {
+    const mem = gpuLimits('test').maxComputeWorkgroupStorageSize;
+    const dk = 64 * Math.ceil(mem / 64);
+    const k: BwdCase = { name: 'huge dk', s: { B: 1, T: 1, H: 1, HV: 1, dk, dv: 2, layout: 'bthd' }, C: 16 };
+    const p = prepare(k, 260);
+    await expect(runFromStages(k, p)).rejects.toThrow(new RegExp(`^test: dk = ${dk} is too large`));
+  }, 180_000);
+
   gpuIt('status ≠ 0: that sequence and value head is NaN, the others match', async () => {
     const k = F32_CASES[0];
     const p = prepare(k, 200);

@@ -15,7 +15,7 @@
 // most 8 storage bindings per kernel (WebGPU's default limit), so the scratch arrays are few
 // and shared between stages. One submission, no host reads.
 import { Tensor, type GpuStorage } from '../../core/tensor.js';
-import { ArgumentError } from '../../core/errors.js';
+import { ArgumentError, ShapeError } from '../../core/errors.js';
 import type { GdnInputs, GdnPlan } from '../ops.js';
 import { register } from '../registry.js';
 import { cachedProgram, runProgram, type GpuProgram, type ProgramDecl, type RunOptions, type StorageType } from './program.js';
@@ -495,6 +495,9 @@ export function gdnBackwardFromStages(
   const src: GdnBwdSrc = { qk: 'f32', x: 'f32' };
   const limits = gpuLimits(who);
   const t = gdnBwdTiles(dk, dv, limits, tiles);
+  if (tiles.BV === undefined && stateBytes(dk, t.BV) > limits.maxComputeWorkgroupStorageSize) {
+    throw new ShapeError(`${who}: dk = ${dk} is too large for this device's ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (the backward's reverse pass stages dk × 4 state-gradient columns)`);
+  }
   const count = chunks.count, nlin = count * HV;
   const nvt = Math.ceil(dv / t.BV);
   checkIndexRange(Math.max(2 * nlin * C * Math.max(C, dv, dk), (count + N) * HV * dk * dv + nlin * nvt,
