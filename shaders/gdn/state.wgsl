@@ -19,6 +19,7 @@ const RG = ${RG}u;
 const RA = ${RA}u;
 const RGB = ${RGB}u;
 const RB = ${RB}u;
+const PF = ${PF}u;
 
 var<workgroup> Ssh: array<vec4f, ${DKP} * ${BV4}>;
 var<workgroup> Vsh: array<vec4f, ${C} * ${BV4}>;
@@ -109,6 +110,22 @@ fn ld_k4(e: u32, d: u32) -> vec4f {
 #endif
 #endif
 
+// a − [w.x w.y w.z w.w]·[s0; s1; s2; s3]: one multiply-add per term (no partial sum to subtract)
+fn fma4(a0: vec4f, w: vec4f, s0: vec4f, s1: vec4f, s2: vec4f, s3: vec4f) -> vec4f {
+  var a = a0 - w.x * s0;
+  a = a - w.y * s1;
+  a = a - w.z * s2;
+  return a - w.w * s3;
+}
+
+// U's rows rg + RG·r and the first PF dk-quads of W's rows of (chunk, head) ch, this thread's columns.
+fn prefetch(ch: u32, rg: u32, col: u32, up: ptr<function, array<vec4f, ${RA}>>, wp: ptr<function, array<vec4f, ${RA} * ${PF}>>) {
+  for (var r = 0u; r < RA; r++) {
+    (*up)[r] = ld_u((ch * C + rg + RG * r) * DV + col, col);
+    for (var q = 0u; q < PF; q++) { (*wp)[r * PF + q] = ld_w4((ch * C + rg + RG * r) * DK + 4u * q, 4u * q); }
+  }
+}
+
 @compute @workgroup_size(${TS})
 fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
@@ -135,6 +152,10 @@ fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     if (p.has_s0 != 0u && holds && d < DK) { S[m] = ld_fin((nh * DK + d) * DV + col, col); }
   }
   let row = select(n, 0u, p.varlen != 0u);
+  // the next chunk's U rows and first PF dk-quads of W rows, loaded during the current chunk's (b)
+  var upre: array<vec4f, ${RA}>;
+  var wpre: array<vec4f, ${RA} * ${PF}>;
+  if (sn.x < sn.y) { prefetch(sn.x * p.HV + hv, rg, col, &upre, &wpre); }
   for (var c = sn.x; c < sn.y; c++) {
     let t0 = sn.z + (c - sn.x) * C;
     let len = min(C, sn.z + sn.w - t0);
@@ -151,22 +172,24 @@ fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     let gl = gcum[ch * C + C - 1u];
     // (a) Vn = U − W·S for rows i = rg + RG·r
     var acc: array<vec4f, ${RA}>;
-    for (var r = 0u; r < RA; r++) { acc[r] = ld_u((ch * C + rg + RG * r) * DV + col, col); }
-    for (var k = 0u; k < DKP; k += 4u) {
+    for (var r = 0u; r < RA; r++) { acc[r] = upre[r]; }
+    for (var q = 0u; q < PF; q++) {
+      let k = 4u * q;
       let s0 = Ssh[k * BV4 + cg];
       let s1 = Ssh[(k + 1u) * BV4 + cg];
       let s2 = Ssh[(k + 2u) * BV4 + cg];
       let s3 = Ssh[(k + 3u) * BV4 + cg];
-      for (var r = 0u; r < RA; r++) {
-        let wv = ld_w4((ch * C + rg + RG * r) * DK + k, k);
-        // one multiply-add each (no partial sum to subtract)
-        var a = acc[r];
-        a = a - wv.x * s0;
-        a = a - wv.y * s1;
-        a = a - wv.z * s2;
-        acc[r] = a - wv.w * s3;
-      }
+      for (var r = 0u; r < RA; r++) { acc[r] = fma4(acc[r], wpre[r * PF + q], s0, s1, s2, s3); }
     }
+    for (var k = 4u * PF; k < DKP; k += 4u) {
+      let s0 = Ssh[k * BV4 + cg];
+      let s1 = Ssh[(k + 1u) * BV4 + cg];
+      let s2 = Ssh[(k + 2u) * BV4 + cg];
+      let s3 = Ssh[(k + 3u) * BV4 + cg];
+      for (var r = 0u; r < RA; r++) { acc[r] = fma4(acc[r], ld_w4((ch * C + rg + RG * r) * DK + k, k), s0, s1, s2, s3); }
+    }
+    // the next chunk's first loads go out now; their latency hides behind the barrier and (b)
+    if (c + 1u < sn.y) { prefetch(ch + p.HV, rg, col, &upre, &wpre); }
     for (var r = 0u; r < RA; r++) {
       let i = rg + RG * r;
       st_vn((ch * C + i) * DV + col, col, acc[r]);

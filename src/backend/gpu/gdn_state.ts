@@ -65,6 +65,8 @@ export function gdnStateProgram(L: GdnStatePlan, k: KType) {
   const dk4 = L.DK % 4 === 0, dv4 = L.DV % 4 === 0;
   const defs: Defines = {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BV4: L.BV / 4, RG: L.RG, RA: L.RA, RGB: L.RGB, RB: L.RB, TS: L.TS,
+    // dk-quads of the next chunk's W rows loaded ahead (during the current chunk's state update)
+    PF: Math.min(4, L.DKP / 4),
     DK4: dk4, DV4: dv4, K_HALF: k === 'f16',
     // no bounds checks where every padded row or tile column is a real one
     DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BV === 0,
