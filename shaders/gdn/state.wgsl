@@ -20,6 +20,7 @@ const RA = ${RA}u;
 const RGB = ${RGB}u;
 const RB = ${RB}u;
 const PF = ${PF}u;
+const KPF = ${KPF}u;
 
 var<workgroup> Ssh: array<vec4f, ${DKP} * ${BV4}>;
 var<workgroup> Vsh: array<vec4f, ${C} * ${BV4}>;
@@ -190,6 +191,15 @@ fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
     // the next chunk's first loads go out now; their latency hides behind the barrier and (b)
     if (c + 1u < sn.y) { prefetch(ch + p.HV, rg, col, &upre, &wpre); }
+    // and this chunk's first KPF key rows for (b)
+    let kb = row * p.sB + t0 * p.sT + hk * p.sH + d0;
+    var kpre: array<vec4f, ${KPF} * ${RB} / 4>;
+    for (var j = 0u; j < KPF; j++) {
+      for (var m = 0u; m < RB; m += 4u) {
+        kpre[j * (RB / 4u) + m / 4u] = vec4f(0.0);
+        if (holds && j < len) { kpre[j * (RB / 4u) + m / 4u] = ld_k4(kb + j * p.sT + m, d0 + m); }
+      }
+    }
     for (var r = 0u; r < RA; r++) {
       let i = rg + RG * r;
       st_vn((ch * C + i) * DV + col, col, acc[r]);
@@ -201,8 +211,19 @@ fn gdn_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     if (holds) {
       let eg = exp(gl);
       for (var m = 0u; m < RB; m++) { S[m] *= eg; }
-      let kb = row * p.sB + t0 * p.sT + hk * p.sH + d0;
-      for (var j = 0u; j < len; j++) {
+      for (var j = 0u; j < KPF; j++) {
+        if (j < len) {
+          let v = Vsh[j * BV4 + cg];
+          for (var m = 0u; m < RB; m += 4u) {
+            let kv = kpre[j * (RB / 4u) + m / 4u];
+            S[m] += kv.x * v;
+            S[m + 1u] += kv.y * v;
+            S[m + 2u] += kv.z * v;
+            S[m + 3u] += kv.w * v;
+          }
+        }
+      }
+      for (var j = KPF; j < len; j++) {
         let v = Vsh[j * BV4 + cg];
         let e = kb + j * p.sT;
         for (var m = 0u; m < RB; m += 4u) {

@@ -67,6 +67,8 @@ export function gdnStateProgram(L: GdnStatePlan, k: KType) {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BV4: L.BV / 4, RG: L.RG, RA: L.RA, RGB: L.RGB, RB: L.RB, TS: L.TS,
     // dk-quads of the next chunk's W rows loaded ahead (during the current chunk's state update)
     PF: Math.min(4, L.DKP / 4),
+    // key rows of the current chunk loaded before the barrier that precedes the state update
+    KPF: 4,
     DK4: dk4, DV4: dv4, K_HALF: k === 'f16',
     // no bounds checks where every padded row or tile column is a real one
     DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BV === 0,
