@@ -1,4 +1,4 @@
-// The Gated DeltaNet forward's state pass (gdnStatePassGpu: state kernel + finalize) and output
+// The Gated DeltaNet forward's state pass (gdnStatePassGpu and the staged gdnStatePassStagedGpu: state kernel + finalize) and output
 // kernel (gdnOutputGpu) alone, for several tile variants, at B 4, T 4096, H 16, dk = dv = 128,
 // C 64, float32 (issue 15's goal: the whole forward ≤ 1.66 ms on an H200); then the WY stage and
 // the whole forward (backend entry, no status read) for the breakdown. Best of 5 × R calls per
@@ -11,6 +11,7 @@ const { lookup } = await import(root + 'backend/registry.js');
 const { gdnChunkTable } = await import(root + 'backend/gpu/gdn_chunks.js');
 const { gdnWyGpu } = await import(root + 'backend/gpu/gdn_wy.js');
 const { gdnStatePassGpu, gdnStatePlan } = await import(root + 'backend/gpu/gdn_state.js');
+const { gdnStatePassStagedGpu, gdnStateStagedPlan } = await import(root + 'backend/gpu/gdn_state_staged.js');
 const { gdnOutputGpu, gdnOutputPlan } = await import(root + 'backend/gpu/gdn_output.js');
 const { gpuSync } = await import(root + 'backend/gpu/queue.js');
 const { gpuLimits } = await import(root + 'backend/gpu/device.js');
@@ -74,6 +75,24 @@ for (const tune of [{}, { rg: 16 }, { rg: 64 }, { bv: 16 }, { bv: 16, rg: 16 }, 
     const s = gdnStatePassGpu(x, wy, plan, chunks, 'bench', tune);
     s.h.dispose(); s.vn.dispose(); s.finalState.dispose();
   }, stateFlop);
+}
+// the staged state pass (gdn_state_staged.ts): W and K tiles of CS rows through workgroup memory, loaded a tile ahead
+for (const tune of [{}, { cs: 32 }, { rg: 64 }, { bv: 8 }, { bv: 8, rg: 64 }, { bv: 32, cs: 32 }, { bv: 16, cs: 16 }, { bv: 4 }]) {
+  const L = gdnStateStagedPlan(C, D, D, limits, tune);
+  if (!L) { console.log(`staged state ${JSON.stringify(tune)}: does not fit`); continue; }
+  await time(`staged state ${JSON.stringify(tune)} BV ${L.BV} CS ${L.CS} RG ${L.RG} TS ${L.TS} NL ${L.NL} ${L.bytes} B (${B * H * Math.ceil(D / L.BV)} wg)`, () => {
+    const s = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench', tune);
+    s.h.dispose(); s.vn.dispose(); s.finalState.dispose();
+  }, stateFlop);
+}
+{
+  // the two passes agree (final states; float32 sums in another order)
+  const a = gdnStatePassGpu(x, wy, plan, chunks, 'bench'), b = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench');
+  const fa = await a.finalState.data(), fb = await b.finalState.data();
+  let num = 0, den = 0;
+  for (let i = 0; i < fa.length; i++) { num += (fa[i] - fb[i]) ** 2; den += fa[i] ** 2; }
+  console.log(`staged vs old final states: relative difference ${Math.sqrt(num / den).toExponential(2)}`);
+  for (const t of [a.h, a.vn, a.finalState, b.h, b.vn, b.finalState]) t.dispose();
 }
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 // output: Q·h (C·dk·dv), the lower half of Q·Kᵀ (C²·dk/2) and P·Vn (C²·dv/2) per chunk and head
