@@ -12,6 +12,7 @@ import { registerSuite, type BenchCase, type BenchTarget, type TimingOptions } f
 import { uniformFloats, loudGpu } from '../gpu-case.js';
 import { gpu, Tensor } from '../../src/index.js';
 import * as gdn from '../../src/gdn/index.js';
+import { fromHalfBits, halfFromFloat32, halfToFloat64 } from '../../src/core/half.js';
 
 type Dt = 'float32' | 'float16';
 
@@ -19,41 +20,16 @@ function fail(what: string): never {
   throw new Error(`gdn-gpu: ${what}`);
 }
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-/** float16 bits of x (round to nearest even; the inputs here are in [−1, 1]). */
-function toHalf(x: number): number {
-  f32[0] = x;
-  const u = u32[0];
-  const sign = (u >>> 16) & 0x8000, a = u & 0x7fffffff;
-  if (a >= 0x477ff000) return sign | 0x7c00;
-  if (a >= 0x38800000) return sign | (((a + 0xfff + ((a >>> 13) & 1)) >>> 13) - 0x1c000);
-  if (a <= 0x33000000) return sign;
-  const s = 126 - (a >>> 23), m = (a & 0x7fffff) | 0x800000;
-  let q = m >>> s;
-  const rem = m & ((1 << s) - 1), half = 1 << (s - 1);
-  if (rem > half || (rem === half && (q & 1) === 1)) q++;
-  return sign | q;
-}
-
-function fromHalf(h: number): number {
-  const e = (h >> 10) & 0x1f, m = h & 0x3ff, sg = h & 0x8000 ? -1 : 1;
-  if (e === 0) return sg * m * 2 ** -24;
-  if (e === 31) return m ? NaN : sg * Infinity;
-  return sg * (1 + m / 1024) * 2 ** (e - 15);
-}
-
 /** A GPU tensor of dtype holding `a` (float16: rounded), and the values it holds as a reader. */
 function upload(a: Float32Array, shape: number[], dtype: Dt): { t: Tensor; at: (i: number) => number } {
   if (dtype === 'float32') return { t: Tensor.fromStorage('float32', shape, a).to('gpu'), at: (i) => a[i] };
-  const h = Uint16Array.from(a, toHalf);
-  return { t: (Tensor.fromStorage('float16', shape, h) as Tensor).to('gpu'), at: (i) => fromHalf(h[i]) };
+  const h = halfFromFloat32(a);
+  return { t: (Tensor.fromStorage('float16', shape, h) as Tensor).to('gpu'), at: (i) => fromHalfBits(h[i]) };
 }
 
 async function readFloats(t: Tensor): Promise<Float64Array> {
   const d = await t.data();
-  return t.dtype === 'float16' ? Float64Array.from(d as Uint16Array, fromHalf) : Float64Array.from(d as Float32Array);
+  return t.dtype === 'float16' ? halfToFloat64(d as Uint16Array) : Float64Array.from(d as Float32Array);
 }
 
 /** Inputs as the suite draws them: q, k, v uniform(−1, 1) (bthd), g in [−0.5, 0], β in [0.25, 0.75]. */
@@ -457,7 +433,7 @@ async function cases(): Promise<BenchCase[]> {
   }
   // Issue 15's table; the targets are lapis ÷ fla (torch column) or a time per call.
   gpu.memory({ maxPooledBytes: 48 * 2 ** 30 });
-  const t: Partial<TimingOptions> = { minSamples: 20, maxSamples: 50, budgetSeconds: 20 };
+  const t: Partial<TimingOptions> = { minSamples: 20, maxSamples: 40, budgetSeconds: 8 };
   return [
     forwardCase(4, 4096, 16, 128, 'float32', t, 1.0),
     forwardCase(1, 16384, 16, 128, 'float32', t, 1.0),
