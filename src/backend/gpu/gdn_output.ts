@@ -39,7 +39,8 @@ export function gdnOutputPlan(C: number, dk: number, dv: number, limits: GpuLimi
   const BK = tune.bk ?? (dk > 8 ? 16 : dk > 4 ? 8 : 4);
   const DKP = roundUp(dk, BK);
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
-  for (let RBO = tune.rbo ?? C; RBO >= 4; RBO /= 2) {
+  // 32-row output blocks beat whole 64-row chunks on the H200 (bench/results/gdn-tune-h200.txt)
+  for (let RBO = tune.rbo ?? Math.min(C, 32); RBO >= 4; RBO /= 2) {
     const SH = Math.max((RBO + C) * BK / 4, C * RBO / 4);
     const bytes = 16 * SH;
     if (bytes > limits.maxComputeWorkgroupStorageSize) continue;
