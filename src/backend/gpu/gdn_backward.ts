@@ -1,5 +1,5 @@
 // The Gated DeltaNet backward on the GPU (registry op gdnBackward, float32 and float16
-// storage): the forward's stages recomputed (gdn_wy.ts with T kept, gdn_state.ts), then the
+// storage): the forward's stages recomputed (gdn_wy.ts with T kept, gdn_state_staged.ts), then the
 // backward of the chunked WY form stage by stage (docs/gdn.md "Backward"; the structure of
 // flash-linear-attention's chunk_gated_delta_rule_bwd):
 //   per chunk in parallel:  QK = Q·Kᵀ, KK = K·Kᵀ;  dVn_local = scale·(QK ⊙ M)ᵀ·dO;  dhq = scale·(ΓQ)ᵀ·dO
@@ -26,7 +26,7 @@ import { gpuDevice, gpuLimits, type GpuLimits } from './device.js';
 import { checkIndexRange } from './small.js';
 import { gdnChunkTable, type GdnChunkTable, type GdnStates, type GdnWy } from './gdn_chunks.js';
 import { gdnWyGpu } from './gdn_wy.js';
-import { gdnStatePassGpu } from './gdn_state.js';
+import { gdnStatePassStagedGpu } from './gdn_state_staged.js';
 
 const UNIFORMS = {
   nwork: 'u32', nlin: 'u32', nct: 'u32', nrt: 'u32', hvn: 'u32', grp: 'u32', dk: 'u32', dv: 'u32', cs: 'u32', tab0: 'u32',
@@ -611,7 +611,7 @@ export function gdnBackwardGpu(x: GdnInputs, dO: Tensor, dFinal: Tensor | null, 
   const who = 'gdn.chunkedBackward';
   const chunks = gdnChunkTable(plan);
   const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, who);
-  const st = gdnStatePassGpu(x, wy, plan, chunks, who);
+  const st = gdnStatePassStagedGpu(x, wy, plan, chunks, who);
   const r = gdnBackwardFromStages(x, dO, dFinal, plan, chunks, wy, st, who, tiles);
   for (const tt of [wy.gcum, wy.W, wy.U, wy.T, wy.qn, wy.kn, st.h, st.vn, st.finalState, chunks.table, chunks.firstChunkGpu]) tt?.dispose();
   return { ...r, status: wy.status };
