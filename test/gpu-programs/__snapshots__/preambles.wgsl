@@ -5422,6 +5422,98 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> fin: array<f32>;
 @group(0) @binding(8) var<uniform> p: Params;
 
+// ---- gdn state staged C=64 dk=dv=128 float32: gdn_state_staged → gdn_state_staged
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  has_s0: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<vec4f>;
+@group(0) @binding(2) var<storage, read> U: array<vec4f>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<vec4f>;
+@group(0) @binding(5) var<storage, read_write> h: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> vn: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> fin: array<vec4f>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn state staged C=64 dk=dv=128 float16 keys, default limits: gdn_state_staged → gdn_state_staged
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  has_s0: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<vec4f>;
+@group(0) @binding(2) var<storage, read> U: array<vec4f>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<vec2u>;
+@group(0) @binding(5) var<storage, read_write> h: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> vn: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> fin: array<vec4f>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn state staged C=32 dk=6 dv=10 float32 (partial tile): gdn_state_staged → gdn_state_staged
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  has_s0: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<f32>;
+@group(0) @binding(2) var<storage, read> U: array<f32>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<f32>;
+@group(0) @binding(5) var<storage, read_write> h: array<f32>;
+@group(0) @binding(6) var<storage, read_write> vn: array<f32>;
+@group(0) @binding(7) var<storage, read_write> fin: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
+// ---- gdn state staged C=16 dk=6 dv=10 float16 keys: gdn_state_staged → gdn_state_staged
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  tiles: u32,
+  vtiles: u32,
+  HV: u32,
+  hpk: u32,
+  varlen: u32,
+  has_s0: u32,
+  sB: u32,
+  sT: u32,
+  sH: u32,
+}
+@group(0) @binding(0) var<storage, read> seq: array<vec4u>;
+@group(0) @binding(1) var<storage, read> W: array<f32>;
+@group(0) @binding(2) var<storage, read> U: array<f32>;
+@group(0) @binding(3) var<storage, read> gcum: array<f32>;
+@group(0) @binding(4) var<storage, read> K: array<u32>;
+@group(0) @binding(5) var<storage, read_write> h: array<f32>;
+@group(0) @binding(6) var<storage, read_write> vn: array<f32>;
+@group(0) @binding(7) var<storage, read_write> fin: array<f32>;
+@group(0) @binding(8) var<uniform> p: Params;
+
 // ---- gdn finalize: gdn_finalize → gdn_finalize
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
