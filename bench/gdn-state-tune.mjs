@@ -77,7 +77,7 @@ for (const tune of [{}, { rg: 16 }, { rg: 64 }, { bv: 16 }, { bv: 16, rg: 16 }, 
   }, stateFlop);
 }
 // the staged state pass (gdn_state_staged.ts): W and K tiles of CS rows through workgroup memory, loaded a tile ahead
-for (const tune of [{}, { cs: 32 }, { rg: 64 }, { bv: 8 }, { bv: 8, rg: 64 }, { bv: 32, cs: 32 }, { bv: 16, cs: 16 }, { bv: 4 }]) {
+for (const tune of [{}, { rg: 16 }, { rg: 8 }, { rg: 64 }, { cs: 32 }, { cs: 32, rg: 16 }, { bv: 8 }, { bv: 8, rg: 16 }, { bv: 32, cs: 32 }, { bv: 32, cs: 32, rg: 16 }, { bv: 16, cs: 16 }, { bv: 4 }]) {
   const L = gdnStateStagedPlan(C, D, D, limits, tune);
   if (!L) { console.log(`staged state ${JSON.stringify(tune)}: does not fit`); continue; }
   await time(`staged state ${JSON.stringify(tune)} BV ${L.BV} CS ${L.CS} RG ${L.RG} TS ${L.TS} NL ${L.NL} ${L.bytes} B (${B * H * Math.ceil(D / L.BV)} wg)`, () => {

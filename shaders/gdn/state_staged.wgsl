@@ -17,6 +17,8 @@ const DK = ${DK}u;
 const DV = ${DV}u;
 const DKP = ${DKP}u;
 const DKQ = ${DKP} / 4u;
+// tile rows padded by one vec4: rows RG apart start in different banks (conflict-free reads in (a))
+const TSTR = ${DKP} / 4u + 1u;
 const BV4 = ${BV4}u;
 const RG = ${RG}u;
 const RA = ${RA}u;
@@ -31,7 +33,7 @@ const NL = ${NL}u;
 
 var<workgroup> Ssh: array<vec4f, ${DKP} * ${BV4}>;
 var<workgroup> Vsh: array<vec4f, ${C} * ${BV4}>;
-var<workgroup> Tsh: array<vec4f, ${CS} * ${DKP} / 4>;
+var<workgroup> Tsh: array<vec4f, ${CS} * (${DKP} / 4 + 1)>;
 
 // 4 dv-consecutive values at element e (column col, a multiple of 4) of a (…, DV) float32 array; 0 past DV.
 #if DV4
@@ -156,9 +158,9 @@ fn store_tile(lid: u32, t: ptr<function, array<vec4f, ${NL}>>) {
   for (var l = 0u; l < NL; l++) {
     let f = lid + TS * l;
 #if TILE_EXACT
-    Tsh[f] = (*t)[l];
+    Tsh[(f / DKQ) * TSTR + f % DKQ] = (*t)[l];
 #else
-    if (f < TV) { Tsh[f] = (*t)[l]; }
+    if (f < TV) { Tsh[(f / DKQ) * TSTR + f % DKQ] = (*t)[l]; }
 #endif
   }
 }
@@ -230,7 +232,7 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
         let s2 = Ssh[(4u * q + 2u) * BV4 + cg];
         let s3 = Ssh[(4u * q + 3u) * BV4 + cg];
         for (var r = 0u; r < RS; r++) {
-          acc[s * RS + r] = fma4(acc[s * RS + r], Tsh[(rg + RG * r) * DKQ + q], s0, s1, s2, s3);
+          acc[s * RS + r] = fma4(acc[s * RS + r], Tsh[(rg + RG * r) * TSTR + q], s0, s1, s2, s3);
         }
       }
       workgroupBarrier();
@@ -262,7 +264,7 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
         for (var j = 0u; j < je; j++) {
           let v = Vsh[(s * CS + j) * BV4 + cg];
           for (var m = 0u; m < RB; m += 4u) {
-            let kv = Tsh[j * DKQ + (d0 + m) / 4u];
+            let kv = Tsh[j * TSTR + (d0 + m) / 4u];
             S[m] += kv.x * v;
             S[m + 1u] += kv.y * v;
             S[m + 2u] += kv.z * v;

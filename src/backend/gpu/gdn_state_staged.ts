@@ -45,7 +45,7 @@ function fit(C: number, dk: number, dv: number, BV: number, CS: number, rg: numb
   const RGB = Math.min(RG, pow2floor(Math.ceil(dk / 4)));
   const DKP = roundUp(dk, 4 * RGB);
   const TS = (BV / 4) * RG;
-  const bytes = 16 * (DKP * BV / 4 + C * BV / 4 + CS * DKP / 4);
+  const bytes = 16 * (DKP * BV / 4 + C * BV / 4 + CS * (DKP / 4 + 1));
   if (bytes > limits.maxComputeWorkgroupStorageSize) return null;
   return { C, DK: dk, DV: dv, DKP, BV, RG, RGB, CS, RA: C / RG, RB: DKP / RGB, TS, NL: Math.ceil(CS * DKP / 4 / TS), bytes };
 }
