@@ -149,7 +149,7 @@ const F32_CASES: BwdCase[] = [
   },
   {
     name: 'bthd, C 64, T 70, GVA 3 value heads, strong decay, β in [0, 1]',
-    s: { B: 1, T: 70, H: 1, HV: 3, dk: 24, dv: 70, layout: 'bthd' }, C: 64, S0: true, rnd: { gMin: -3, betaMin: 0, betaMax: 1 },
+    s: { B: 1, T: 70, H: 1, HV: 3, dk: 16, dv: 70, layout: 'bthd' }, C: 64, S0: true, rnd: { gMin: -3, betaMin: 0, betaMax: 1 },
   },
   {
     name: 'bhtd, C 64, dk 80 and dv 72 (two column and row tiles of the products), qkL2norm, GVA',
@@ -157,7 +157,7 @@ const F32_CASES: BwdCase[] = [
   },
   {
     name: 'bthd, C 32, two chunks + dFinal, dv 14 in tiles of 4 columns',
-    s: { B: 1, T: 64, H: 2, HV: 2, dk: 20, dv: 14, layout: 'bthd' }, C: 32, S0: true, dF: true, tiles: { BV: 4 },
+    s: { B: 1, T: 64, H: 2, HV: 2, dk: 12, dv: 14, layout: 'bthd' }, C: 32, S0: true, dF: true, tiles: { BV: 4 },
   },
 ];
 
@@ -174,9 +174,9 @@ describe('gdn backward kernels on float64 forward stages', () => {
   }
 
   gpuIt('reverse pass with 32 dv columns per workgroup where the workgroup memory allows it, else a DeviceError', async () => {
-    const k: BwdCase = { name: 'BV 32', s: { B: 1, T: 70, H: 1, HV: 1, dk: 24, dv: 70, layout: 'bthd' }, C: 64, dF: true, tiles: { BV: 32 } };
+    const k: BwdCase = { name: 'BV 32', s: { B: 1, T: 70, H: 1, HV: 1, dk: 16, dv: 70, layout: 'bthd' }, C: 64, dF: true, tiles: { BV: 32 } };
     const p = prepare(k, 250);
-    const fits = gdnBwdTiles(24, 70, gpuLimits('test')).BV >= 16 && gpuLimits('test').maxComputeWorkgroupStorageSize >= 20000;
+    const fits = gdnBwdTiles(16, 70, gpuLimits('test')).BV >= 16 && gpuLimits('test').maxComputeWorkgroupStorageSize >= 20000;
     if (!fits) {
       await expect(runFromStages(k, p)).rejects.toThrow(/gdn_bwd_state.*bytes of workgroup memory/);
       return;

@@ -54,8 +54,10 @@ function mmBytes(KT: number): number {
 /** The reverse pass's layout for BV columns: TPR threads per row (4 columns each), RPS rows per sweep. */
 function stateLayout(dk: number, BV: number) {
   const TPR = BV / 4, RPS = 256 / TPR;
-  const DKP = Math.ceil(dk / 16) * 16;
-  return { TPR, RPS, MR: Math.max(1, Math.ceil(dk / RPS)), NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR };
+  // dk rounded up to a power of two (≥ 16): one kernel variant serves a range of dk
+  let DKP = 16;
+  while (DKP < dk) DKP *= 2;
+  return { TPR, RPS, MR: Math.max(1, Math.ceil(DKP / RPS)), NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR };
 }
 
 function stateBytes(dk: number, BV: number): number {
