@@ -60,7 +60,8 @@ function stateLayout(dk: number, BV: number) {
   return { TPR, RPS, MR: Math.max(1, Math.ceil(DKP / RPS)), NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR };
 }
 
-function stateBytes(dk: number, BV: number): number {
+/** Workgroup bytes of the reverse pass for dk and BV columns. */
+export function stateBytes(dk: number, BV: number): number {
   const l = stateLayout(dk, BV);
   return (4 * (l.SDH + l.SDV) + 1088 + 256) * 4;
 }
