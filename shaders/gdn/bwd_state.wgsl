@@ -130,7 +130,21 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
       let d = r0 + RPS * m;
       if (d < p.dk) {
         var a = fma(vec4f(GL), dh[m], dhq[m]);
-        for (var i = 0u; i < L; i++) { a = fma(vec4f(-Wm[rc(i, d, p.dk)]), sdv[i * TPR + cg], a); }
+        // four rows of W loaded before their multiply-adds: the loads overlap instead of one
+        // L2 round trip per row
+        var i = 0u;
+        for (; i + 4u <= L; i += 4u) {
+          let x = rc(i, d, p.dk);
+          let w0 = Wm[x];
+          let w1 = Wm[x + p.dk];
+          let w2 = Wm[x + 2u * p.dk];
+          let w3 = Wm[x + 3u * p.dk];
+          a = fma(vec4f(-w0), sdv[i * TPR + cg], a);
+          a = fma(vec4f(-w1), sdv[(i + 1u) * TPR + cg], a);
+          a = fma(vec4f(-w2), sdv[(i + 2u) * TPR + cg], a);
+          a = fma(vec4f(-w3), sdv[(i + 3u) * TPR + cg], a);
+        }
+        for (; i < L; i++) { a = fma(vec4f(-Wm[rc(i, d, p.dk)]), sdv[i * TPR + cg], a); }
         dh[m] = a;
       }
     }

@@ -8,7 +8,7 @@ import { Rng, Tensor, gdn } from '../../src/index.js';
 import { planGdn } from '../../src/gdn/plan.js';
 import { fromHalfBits, toHalfBits } from '../../src/core/half.js';
 import { gdnChunkTable } from '../../src/backend/gpu/gdn_chunks.js';
-import { gdnBackwardFromStages, stateBytes, type GdnBwdTiles } from '../../src/backend/gpu/gdn_backward.js';
+import { gdnBackwardFromStages, mmBytes, stateBytes, type GdnBwdTiles } from '../../src/backend/gpu/gdn_backward.js';
 import { gpuLimits } from '../../src/backend/gpu/device.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { gdnRandom, gdnReference, gdnShapes, relErr, seqCount, type GdnData, type GdnShape, type GdnRandomOptions } from '../helpers/gdn.js';
@@ -148,8 +148,8 @@ const F32_CASES: BwdCase[] = [
     s: { B: 1, T: 53, H: 1, HV: 2, dk: 12, dv: 20, layout: 'bhtd', cuSeqlens: [0, 20, 20, 53] }, C: 32, qkL2norm: true, dF: true, scale: 0.4,
   },
   {
-    name: 'bthd, C 64, T 70, GVA 3 value heads, strong decay, β in [0, 1]',
-    s: { B: 1, T: 70, H: 1, HV: 3, dk: 16, dv: 70, layout: 'bthd' }, C: 64, S0: true, rnd: { gMin: -3, betaMin: 0, betaMax: 1 },
+    name: 'bthd, C 64, T 70, GVA 3 value heads, strong decay, β in [0, 1], BV 16',
+    s: { B: 1, T: 70, H: 1, HV: 3, dk: 16, dv: 70, layout: 'bthd' }, C: 64, S0: true, rnd: { gMin: -3, betaMin: 0, betaMax: 1 }, tiles: { BV: 16 },
   },
   {
     name: 'bhtd, C 64, dk 80 and dv 72 (two column and row tiles of the products), qkL2norm, GVA',
@@ -173,12 +173,13 @@ describe('gdn backward kernels on float64 forward stages', () => {
     }, 180_000);
   }
 
-  gpuIt('reverse pass with 32 dv columns per workgroup where the workgroup memory allows it, else a DeviceError', async () => {
-    const k: BwdCase = { name: 'BV 32', s: { B: 1, T: 70, H: 1, HV: 1, dk: 40, dv: 70, layout: 'bthd' }, C: 64, dF: true, tiles: { BV: 32 } };
+  gpuIt('reverse pass with 32 dv columns per workgroup and K depth 32 where the workgroup memory allows it, else a DeviceError', async () => {
+    const k: BwdCase = { name: 'BV 32', s: { B: 1, T: 70, H: 1, HV: 1, dk: 40, dv: 70, layout: 'bthd' }, C: 64, dF: true, tiles: { BV: 32, KT: 32 } };
     const p = prepare(k, 250);
-    const fits = stateBytes(40, 32) <= gpuLimits('test').maxComputeWorkgroupStorageSize;
+    const mem = gpuLimits('test').maxComputeWorkgroupStorageSize;
+    const fits = stateBytes(40, 32) <= mem && mmBytes(32) <= mem;
     if (!fits) {
-      await expect(runFromStages(k, p)).rejects.toThrow(/gdn_bwd_state.*bytes of workgroup memory/);
+      await expect(runFromStages(k, p)).rejects.toThrow(/gdn_bwd_\w+.*bytes of workgroup memory/);
       return;
     }
     const e = await errors(await runFromStages(k, p), p.ref);
