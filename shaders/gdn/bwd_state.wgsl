@@ -3,7 +3,7 @@
 // (dk × BV) lives in registers as vec4s (thread: columns 4·(lid % TPR) …, rows lid / TPR + RPS·m).
 // Per chunk:
 //   dhE[c] = dh (the gradient at the chunk's end), and the partial ⟨h_c, dhE⟩ for dγ;
-//   dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh     (K staged in 16-column slices; dVn_local in CD1, dVt to CD2)
+//   dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh     (K staged in 32-column slices; dVn_local in CD1, dVt to CD2)
 //   dh  ← Γ_L·dh + dhq_c − Wᵀ·dVt          (dhq_c = scale·(ΓQ)ᵀ·dO, read from DHE[c]; W rows coalesced)
 // DHE also holds, from p.slot, dh at each sequence's end (dFinal or 0) in and dh_0 out,
 // and from p.hoff the ⟨h_c, dhE⟩ partials (count, HV, nvt).
@@ -20,7 +20,7 @@ const DKP = ${DKP}u;
 
 var<workgroup> sdh: array<vec4f, ${SDH}>;
 var<workgroup> sdv: array<vec4f, ${SDV}>;
-var<workgroup> sk: array<f32, 1088>;
+var<workgroup> sk: array<f32, 2112>;
 var<workgroup> red: array<f32, 256>;
 
 ${FUNCS}
@@ -60,7 +60,7 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   let e4 = vt * BV + 4u * cg;
   let r0 = lid / TPR;
   let sbase = p.slot + nh * p.dk * p.dv;
-  // rows of the staged dh past dk stay 0 (the K slices run to a multiple of 16)
+  // rows of the staged dh past dk stay 0 (the K slices run to a multiple of 32)
   for (var x = lid; x < DKP * TPR; x += 256u) { sdh[x] = vec4f(0.0); }
   var dh: array<vec4f, MR>;
   var dhq: array<vec4f, MR>;
@@ -93,24 +93,24 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
     }
     if (lid == 0u) { DHE[p.hoff + cb * p.nvt + vt] = red[0]; }
     let gL = gcum[cb * p.cs + L - 1u];
-    // dVt rows i = r0 + RPS·m2: Σ_d K(i, d)·dh(d, ·) over 16-column slices of K
+    // dVt rows i = r0 + RPS·m2: Σ_d K(i, d)·dh(d, ·) over 32-column slices of K
     // zeroed explicitly: a declaration without initialiser inside the loop was not re-zeroed on
     // every iteration here (lavapipe), carrying the last chunk's sums into the next
     var a2: array<vec4f, NR2>;
     for (var m2 = 0u; m2 < NR2; m2++) { a2[m2] = vec4f(0.0); }
-    for (var d0 = 0u; d0 < p.dk; d0 += 16u) {
-      for (var x = lid; x < 1024u; x += 256u) {
-        let i = x / 16u;
-        let dd = x % 16u;
+    for (var d0 = 0u; d0 < p.dk; d0 += 32u) {
+      for (var x = lid; x < 2048u; x += 256u) {
+        let i = x / 32u;
+        let dd = x % 32u;
         var v = 0.0;
         if (d0 + dd < p.dk) { v = ldk(i, d0 + dd); }
-        sk[i * 17u + dd] = v;
+        sk[i * 33u + dd] = v;
       }
       workgroupBarrier();
       for (var m2 = 0u; m2 < NR2; m2++) {
         let i = r0 + RPS * m2;
         if (i < 64u) {
-          for (var dd = 0u; dd < 16u; dd++) { a2[m2] = fma(vec4f(sk[i * 17u + dd]), sdh[(d0 + dd) * TPR + cg], a2[m2]); }
+          for (var dd = 0u; dd < 32u; dd++) { a2[m2] = fma(vec4f(sk[i * 33u + dd]), sdh[(d0 + dd) * TPR + cg], a2[m2]); }
         }
       }
       workgroupBarrier();

@@ -55,8 +55,8 @@ export function mmBytes(KT: number): number {
 /** The reverse pass's layout for BV columns: TPR threads per row (4 columns each), RPS rows per sweep. */
 function stateLayout(dk: number, BV: number) {
   const TPR = BV / 4, RPS = 256 / TPR;
-  // dk rounded up to a power of two (≥ 16): one kernel variant serves a range of dk
-  let DKP = 16;
+  // dk rounded up to a power of two (≥ 32, the K slices' width): one kernel variant serves a range of dk
+  let DKP = 32;
   while (DKP < dk) DKP *= 2;
   return { TPR, RPS, MR: Math.max(1, Math.ceil(DKP / RPS)), NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR };
 }
@@ -64,7 +64,7 @@ function stateLayout(dk: number, BV: number) {
 /** Workgroup bytes of the reverse pass for dk and BV columns. */
 export function stateBytes(dk: number, BV: number): number {
   const l = stateLayout(dk, BV);
-  return (4 * (l.SDH + l.SDV) + 1088 + 256) * 4;
+  return (4 * (l.SDH + l.SDV) + 2112 + 256) * 4;
 }
 
 /**
