@@ -95,7 +95,7 @@ await time('forward stages for the backward (WY with T, state pass)', () => {
 const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, 'bench');
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 
-for (const tiles of [{}, { KT: 16 }, { BV: 8 }, { BV: 32 }, { BV: 4 }]) {
+for (const tiles of [{}, { KT: 32 }, { BV: 16 }, { BV: 4 }, { BV: 32 }]) {
   const t = gdnBwdTiles(dk, dv, limits, tiles);
   try {
     await time(`backward kernels alone, KT ${t.KT}, BV ${t.BV}`, () => free(gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, st, 'bench', tiles)));
