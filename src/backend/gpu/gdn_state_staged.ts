@@ -52,10 +52,11 @@ function fit(C: number, dk: number, dv: number, BV: number, CS: number, rg: numb
 
 /** The staged state kernel's tiles for chunk C, dk, dv under `limits`, or null when no variant fits. */
 export function gdnStateStagedPlan(C: number, dk: number, dv: number, limits: GpuLimits, tune: GdnStateStagedTune = {}): GdnStateStagedPlan | null {
-  const bv0 = Math.max(4, Math.min(pow2floor(tune.bv ?? 16), pow2ceil(roundUp(dv, 4))));
+  // 32 columns and 32-row tiles were fastest on the H200 (bench/results/gdn-tune-h200-run2.txt)
+  const bv0 = Math.max(4, Math.min(pow2floor(tune.bv ?? 32), pow2ceil(roundUp(dv, 4))));
   const rg = pow2floor(tune.rg ?? 32);
   // whole-chunk tiles first, then thinner column tiles before tiles of fewer than 16 rows (tiny workgroups)
-  const cs0 = Math.min(pow2floor(tune.cs ?? C), C);
+  const cs0 = Math.min(pow2floor(tune.cs ?? 32), C);
   for (const csMin of [Math.min(cs0, 16), 1]) {
     for (let BV = bv0; BV >= 4; BV /= 2) {
       for (let CS = cs0; CS >= csMin; CS /= 2) {
