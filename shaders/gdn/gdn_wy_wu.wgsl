@@ -7,10 +7,12 @@
 // Status 1 for a non-finite v (U tiles), atomicMax into status[n·HV + hv].
 //
 // X = diag(s)·K or V (C × NT) is staged in workgroup memory as vec4 rows; thread
-// (row group rg, column quad cq) accumulates RT rows × 4 columns: per step of 4 k it reads
-// 4 X vec4s (consecutive cq: conflict-free) and RT T vec4s (the threads of a row group read
-// the same address: an L1 broadcast) for 16·RT multiply-adds. T is lower triangular with
-// exact zeros above the diagonal, so k stops at the group's last row.
+// (row group rg, column quad cq) accumulates RT rows × 4·CW columns (quads cq + j·NQC): per
+// step of 4 k it reads 4·CW X vec4s (consecutive cq: conflict-free) and RT T vec4s (the
+// threads of a row group read the same address: a broadcast) for 16·RT·CW multiply-adds. T is
+// lower triangular with exact zeros above the diagonal, so k stops at each row block's last row.
+// BAL: the RT rows are two blocks of RT/2, rows rg·RT/2 … and the mirrored C − (rg+1)·RT/2 …,
+// so every row group does the same number of k steps (no warp waits on the triangle's long rows).
 //
 // Bindings: X (K or V), beta (u32 words: f32 or two f16), gcum (f32), T (vec4f), table (vec4u)
 // → O (W or U, f32), status (atomic<i32>).
@@ -21,7 +23,9 @@ const C: u32 = ${C}u;
 const NT: u32 = ${NT}u;          // output columns per workgroup (a multiple of 4)
 const NQ: u32 = NT / 4u;         // column quads
 const RT: u32 = ${RT}u;          // rows per thread (4 or 8)
-const WG: u32 = ${WG}u;          // (C / RT) · NQ
+const CW: u32 = ${CW}u;          // column quads per thread (1 or 2)
+const NQC: u32 = NQ / CW;        // threads per row group
+const WG: u32 = ${WG}u;          // (C / RT) · NQC
 
 var<workgroup> xs: array<vec4f, C * NQ>;
 #if STAGE_T
@@ -50,6 +54,16 @@ fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   let col0 = tile * NT;
   let ncols = p.ncols;
   if (lid == 0u) { atomicStore(&bad, 0); }
+  var nf = false;
+#if IS_W
+  let xh = h;
+#else
+  let xh = hv;
+#endif
+  let base = b * p.x_sB + t0 * p.x_sT + xh * p.x_sH + col0;
+  // RT·CW vec4s of X per thread (C·NQ = WG·RT·CW), all loaded before the first workgroup
+  // store: their latencies overlap each other and the row scales' loads
+${STAGE_LOAD}
   for (var i = lid; i < C; i += WG) {
     var s = 0.0;
     if (i < len) {
@@ -61,27 +75,7 @@ fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     sc[i] = s;
   }
   workgroupBarrier();
-  var nf = false;
-#if IS_W
-  let xh = h;
-#else
-  let xh = hv;
-#endif
-  let base = b * p.x_sB + t0 * p.x_sT + xh * p.x_sH + col0;
-  for (var idx = lid; idx < C * NQ; idx += WG) {
-    let i = idx / NQ;
-    let d = (idx % NQ) * 4u;
-    var v = vec4f(0.0);
-    if (i < len) {
-      let e = base + i * p.x_sT + d;
-      if (col0 + d < ncols) { v.x = ld_x(e); }
-      if (col0 + d + 1u < ncols) { v.y = ld_x(e + 1u); }
-      if (col0 + d + 2u < ncols) { v.z = ld_x(e + 2u); }
-      if (col0 + d + 3u < ncols) { v.w = ld_x(e + 3u); }
-      nf = nf || !(is_finite(v.x) && is_finite(v.y) && is_finite(v.z) && is_finite(v.w));
-    }
-    xs[idx] = sc[i] * v;
-  }
+${STAGE_STORE}
 #if STAGE_T
   for (var idx = lid; idx < C * C / 4u; idx += WG) { ts[idx] = T[pair * C * C / 4u + idx]; }
 #endif
@@ -92,26 +86,7 @@ fn gdn_wy_wu(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (nf) { atomicMax(&bad, 1); }
   workgroupBarrier();
 
-  let cq = lid % NQ;
-  let rg = lid / NQ;
-  let r0 = rg * RT;
-#if STAGE_T
-  let tb = r0 * (C / 4u);
-#else
-  let tb = (pair * C + r0) * (C / 4u);
-#endif
-${ACC}
-  for (var k4 = 0u; k4 < (r0 + RT) / 4u; k4++) {
-    let xb = k4 * 4u * NQ + cq;
-    let x0 = xs[xb];
-    let x1 = xs[xb + NQ];
-    let x2 = xs[xb + 2u * NQ];
-    let x3 = xs[xb + 3u * NQ];
-${STEP}
-  }
-  let col = col0 + cq * 4u;
-  let ob = (pair * C + r0) * ncols + col;
-${STORE}
+${COMPUTE}
   workgroupBarrier();
   if (lid == 0u) {
     let s = atomicLoad(&bad);

@@ -62,9 +62,9 @@ function expectClose(out: Awaited<ReturnType<typeof runCase>>['out'], ref: Retur
 }
 
 describe('gdnWyGpu', () => {
-  gpuIt('C 16, bthd, grouped value heads, varlen with short chunks, several K and W/U tiles', async () => {
+  gpuIt('C 16, bthd, grouped value heads, varlen with short chunks, several K and W/U tiles (two column quads per thread, mirrored row blocks)', async () => {
     const s: GdnShape = { B: 1, T: 45, H: 2, HV: 4, dk: 12, dv: 10, layout: 'bthd', cuSeqlens: [0, 20, 20, 45] };
-    const { out, ref } = await runCase({ s, C: 16, tiles: { dkt: 8, nt: 8 } });
+    const { out, ref } = await runCase({ s, C: 16, tiles: { dkt: 8, nt: 8, cw: 2, bal: true } });
     expectClose(out, ref);
     expect(out.status).toEqual(new Array(3 * 4).fill(0));
     expect(out.qn).toBeNull();
@@ -77,7 +77,7 @@ describe('gdnWyGpu', () => {
 
   gpuIt('C 32, bhtd, batch 2, T not a multiple of C, qkL2norm', async () => {
     const s: GdnShape = { B: 2, T: 40, H: 2, HV: 2, dk: 16, dv: 16, layout: 'bhtd' };
-    const { out, ref } = await runCase({ s, C: 32, qkL2norm: true, tiles: { gr: 8, rt: 8, stageT: true } });
+    const { out, ref } = await runCase({ s, C: 32, qkL2norm: true, tiles: { gr: 8, rt: 8, stageT: true, bal: true } });
     expectClose(out, ref);
     expect(relErr(out.qn!, ref.qn!), 'qn').toBeLessThan(1e-6);
     expect(relErr(out.kn!, ref.kn!), 'kn').toBeLessThan(1e-6);
@@ -107,7 +107,7 @@ describe('gdnWyGpu', () => {
     const s: GdnShape = { B: 1, T: 45, H: 2, HV: 4, dk: 12, dv: 10, layout: 'bthd', cuSeqlens: [0, 20, 20, 45] };
     const idx = (t: number, h: number, heads: number, d: number, dim: number) => (t * heads + h) * dim + d;
     const { out } = await runCase({
-      s, C: 16, tiles: { dkt: 8, nt: 8 },
+      s, C: 16, tiles: { dkt: 8, nt: 8, cw: 2, bal: true },
       edit: (x) => {
         x.v[idx(30, 1, 4, 7, 10)] = NaN; // sequence 2, value head 1
         x.g[idx(3, 2, 4, 0, 1)] = 0.3; // sequence 0, value head 2
@@ -117,7 +117,7 @@ describe('gdnWyGpu', () => {
     // sequence 1 is empty; heads 0..3; sequence 2's head 1 (v) and 3 (β)
     expect(out.status).toEqual([0, 0, 2, 0, 0, 0, 0, 0, 0, 1, 0, 1]);
     const q = await runCase({
-      s, C: 16, tiles: { dkt: 8, nt: 8 },
+      s, C: 16, tiles: { dkt: 8, nt: 8, cw: 2, bal: true },
       edit: (x) => {
         x.q[idx(2, 1, 2, 5, 12)] = -Infinity; // sequence 0, key head 1 → value heads 2, 3
         x.k[idx(44, 0, 2, 11, 12)] = NaN; // sequence 2, key head 0 → value heads 0, 1

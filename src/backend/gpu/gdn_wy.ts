@@ -30,6 +30,10 @@ export interface GdnWyTiles {
   nt: number;
   /** Rows per thread of the W/U kernel (4 or 8). */
   rt: 4 | 8;
+  /** Column quads per thread of the W/U kernel (1 or 2, at most nt / 4). */
+  cw: 1 | 2;
+  /** The W/U kernel's rows per thread are two mirrored blocks of rt/2 (equal work per row group over the triangle). */
+  bal: boolean;
   /** The W/U kernel stages T in workgroup memory too (else reads it from global memory). */
   stageT: boolean;
   /** Threads per workgroup of the inverse (64, 128 or 256; C/4 threads per system). */
@@ -59,7 +63,7 @@ export function wuBytes(C: number, nt: number, stageT = false): number {
 }
 
 const kktThreads = (C: number, gr: number): number => Math.ceil(((C / gr) * (C / gr + 1)) / 2 / 32) * 32;
-const wuThreads = (C: number, nt: number, rt: number): number => (C / rt) * (nt / 4);
+const wuThreads = (C: number, nt: number, rt: number, cw = 1): number => (C / rt) * (nt / 4 / cw);
 
 /**
  * The default tiles for C, dk, dv on a device: the widest K tile that fits (one pass over dk
@@ -74,14 +78,16 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
   if (over.dkt === undefined) for (const t of [32, 16]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
   const gr = over.gr ?? 4;
   const rt = over.rt ?? 4;
+  const cw = over.cw ?? 1;
+  const bal = over.bal ?? false;
   const stageT = over.stageT ?? false;
   let nt = over.nt ?? 4;
   const cols = Math.max(4, pow2ceil(Math.max(dk, dv)));
   if (over.nt === undefined) {
-    for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t, stageT) <= L && wuThreads(C, t, rt) <= I) { nt = t; break; }
+    for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t, stageT) <= L && wuThreads(C, t, rt, cw) <= I && 4 * cw <= t) { nt = t; break; }
   }
   const invWg = over.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
-  return { dkt, gr, nt, rt, stageT, invWg };
+  return { dkt, gr, nt, rt, cw, bal, stageT, invWg };
 }
 
 export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
@@ -89,7 +95,8 @@ export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: str
     && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C, t.gr) <= limits.maxComputeInvocationsPerWorkgroup
     // the Gram kernel's first C threads load β and g
     && kktThreads(C, t.gr) >= C
-    && wuThreads(C, t.nt, t.rt) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
+    && (t.cw === 1 || t.cw === 2) && 4 * t.cw <= t.nt
+    && wuThreads(C, t.nt, t.rt, t.cw) <= limits.maxComputeInvocationsPerWorkgroup && t.invWg <= limits.maxComputeInvocationsPerWorkgroup
     && kktBytes(C, t.dkt) <= limits.maxComputeWorkgroupStorageSize && wuBytes(C, t.nt, t.stageT) <= limits.maxComputeWorkgroupStorageSize;
   if (!ok) throw new ArgumentError(`${who}: GDN WY tiles ${JSON.stringify(t)} do not fit chunk ${C} on this device`);
 }
@@ -183,24 +190,58 @@ export function invUnitLowerProgram(C: number, wg: number) {
   }));
 }
 
-/** The generated parts of gdn_wy_wu.wgsl: RT accumulators, one k step of 4, the bounded stores. */
-function wuBody(rt: number, stageT: boolean): Record<string, string> {
-  const rows = Array.from({ length: rt }, (_, r) => r);
-  const ACC = rows.map((r) => `  var a${r} = vec4f(0.0);`).join('\n');
-  const STEP = rows.map((r) => `    { let t = ${stageT ? 'ts' : 'T'}[tb + ${r}u * (C / 4u) + k4]; ` +
-    `a${r} = fma(vec4f(t.x), x0, fma(vec4f(t.y), x1, fma(vec4f(t.z), x2, fma(vec4f(t.w), x3, a${r})))); }`).join('\n');
-  const STORE = rows.map((r) => ['x', 'y', 'z', 'w'].map((c, j) =>
-    `  if (col + ${j}u < ncols) { O[ob + ${r}u * ncols + ${j}u] = a${r}.${c}; }`).join('\n')).join('\n');
-  return { ACC, STEP, STORE };
+/** The generated parts of gdn_wy_wu.wgsl: the staging loads and stores of X, the products by row block with their bounded stores. */
+function wuBody(rt: number, cw: number, bal: boolean, stageT: boolean): Record<string, string> {
+  const S = Array.from({ length: rt * cw }, (_, s) => s), J = Array.from({ length: cw }, (_, j) => j), Q4 = [0, 1, 2, 3];
+  const lane = ['x', 'y', 'z', 'w'];
+  const STAGE_LOAD = S.map((s) => [
+    `  let i${s} = (lid + ${s}u * WG) / NQ;`,
+    `  let d${s} = ((lid + ${s}u * WG) % NQ) * 4u;`,
+    `  var v${s} = vec4f(0.0);`,
+    `  if (i${s} < len) {`,
+    `    let e = base + i${s} * p.x_sT + d${s};`,
+    `    if (col0 + d${s} + 3u < ncols) { v${s} = vec4f(ld_x(e), ld_x(e + 1u), ld_x(e + 2u), ld_x(e + 3u)); }`,
+    `    else { ${Q4.map((k) => `if (col0 + d${s} + ${k}u < ncols) { v${s}.${lane[k]} = ld_x(e + ${k}u); }`).join(' ')} }`,
+    `    nf = nf || !(is_finite(v${s}.x) && is_finite(v${s}.y) && is_finite(v${s}.z) && is_finite(v${s}.w));`,
+    '  }',
+  ].join('\n')).join('\n');
+  const STAGE_STORE = S.map((s) => `  xs[lid + ${s}u * WG] = sc[i${s}] * v${s};`).join('\n');
+  const half = rt / 2;
+  const segs = bal ? [{ r0: `rg * ${half}u`, n: half }, { r0: `C - (rg + 1u) * ${half}u`, n: half }] : [{ r0: `rg * ${rt}u`, n: rt }];
+  const out = ['  let cq = lid % NQC;', '  let rg = lid / NQC;'];
+  for (const sg of segs) {
+    const R = Array.from({ length: sg.n }, (_, r) => r);
+    out.push('  {', `    let r0 = ${sg.r0};`, `    let tb = ${stageT ? 'r0 * (C / 4u)' : '(pair * C + r0) * (C / 4u)'};`);
+    for (const r of R) for (const j of J) out.push(`    var a${r}_${j} = vec4f(0.0);`);
+    out.push(`    for (var k4 = 0u; k4 < (r0 + ${sg.n + 3}u) / 4u; k4++) {`, '      let xb = k4 * 4u * NQ + cq;');
+    for (const j of J) for (const q of Q4) out.push(`      let x${j}_${q} = xs[xb + ${q}u * NQ${j ? ` + ${j}u * NQC` : ''}];`);
+    for (const r of R) {
+      out.push(`      { let t = ${stageT ? 'ts' : 'T'}[tb + ${r}u * (C / 4u) + k4];`);
+      for (const j of J) out.push(`        a${r}_${j} = fma(vec4f(t.x), x${j}_0, fma(vec4f(t.y), x${j}_1, fma(vec4f(t.z), x${j}_2, fma(vec4f(t.w), x${j}_3, a${r}_${j}))));`);
+      out.push('      }');
+    }
+    out.push('    }');
+    for (const j of J) {
+      out.push(`    let col${j} = col0 + (cq${j ? ` + ${j}u * NQC` : ''}) * 4u;`);
+      for (const r of R) {
+        out.push(`    { let ob = (pair * C + r0 + ${r}u) * ncols + col${j};`);
+        for (const k of Q4) out.push(`      if (col${j} + ${k}u < ncols) { O[ob + ${k}u] = a${r}_${j}.${lane[k]}; }`);
+        out.push('    }');
+      }
+    }
+    out.push('  }');
+  }
+  return { STAGE_LOAD, STAGE_STORE, COMPUTE: out.join('\n') };
 }
 
 /**
- * The W (isW) or U kernel (gdn_wy_wu.wgsl) for chunk C, nt columns and rt rows per thread;
- * xHalf: K or V is float16 (K is float32 when it is the qkL2norm copy of float16 keys); bHalf: β is.
+ * The W (isW) or U kernel (gdn_wy_wu.wgsl) for chunk C, nt columns, rt rows and cw column quads
+ * per thread, bal: mirrored row blocks; xHalf: K or V is float16 (K is float32 when it is the
+ * qkL2norm copy of float16 keys); bHalf: β is.
  */
-export function gdnWyWuProgram(C: number, nt: number, rt: number, isW: boolean, xHalf: boolean, bHalf: boolean, stageT = false) {
-  const WG = wuThreads(C, nt, rt);
-  const key = `C=${C},NT=${nt},RT=${rt},W=${+isW},xh=${+xHalf},bh=${+bHalf},st=${+stageT}`;
+export function gdnWyWuProgram(C: number, nt: number, rt: number, isW: boolean, xHalf: boolean, bHalf: boolean, stageT = false, cw = 1, bal = false) {
+  const WG = wuThreads(C, nt, rt, cw);
+  const key = `C=${C},NT=${nt},RT=${rt},CW=${cw},bal=${+bal},W=${+isW},xh=${+xHalf},bh=${+bHalf},st=${+stageT}`;
   return cachedProgram(`gdn_wy_wu|${key}`, () => ({
     name: 'gdn_wy_wu', key, entryPoint: 'gdn_wy_wu', workgroupSize: [WG, 1, 1] as [number, number, number],
     workgroupBytes: wuBytes(C, nt, stageT),
@@ -209,7 +250,7 @@ export function gdnWyWuProgram(C: number, nt: number, rt: number, isW: boolean, 
       outputs: { O: 'f32', status: 'atomic<i32>' },
       uniforms: { pairs: 'u32', ntiles: 'u32', ncols: 'u32', hv_count: 'u32', group: 'u32', x_sB: 'u32', x_sT: 'u32', x_sH: 'u32', ...STRIDES_B },
     } as const,
-    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, WG, IS_W: isW, STAGE_T: stageT, LOADERS: loaders(['X', 'beta'], { X: xHalf, beta: bHalf }), ...wuBody(rt, stageT) }),
+    body: () => loadShader('gdn/gdn_wy_wu.wgsl', { C, NT: nt, RT: rt, CW: cw, WG, IS_W: isW, STAGE_T: stageT, LOADERS: loaders(['X', 'beta'], { X: xHalf, beta: bHalf }), ...wuBody(rt, cw, bal, stageT) }),
   }));
 }
 
@@ -341,7 +382,7 @@ export function recordWyStage(
   // β is read in the inputs' dtype by both; K is float32 when it is the qkL2norm copy
   for (const [isW, X, ncols, xs, xHalf] of [[true, K, dk, sk, kHalf], [false, x.v, dv, sv, half]] as const) {
     const ntiles = Math.ceil(ncols / t.nt);
-    runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half, t.stageT), {
+    runProgram(gdnWyWuProgram(C, t.nt, t.rt, isW, xHalf, half, t.stageT, t.cw, t.bal), {
       inputs: { X: X.gpuStorage(), beta: x.beta.gpuStorage(), gcum: gcum.gpuStorage(), T: T.gpuStorage(), table },
       outputs: { O: (isW ? W : U).gpuStorage(), status: st },
       workgroups: pairs * ntiles,
