@@ -32,7 +32,9 @@ export type AnyStorage = Float32Array | Float64Array | Int32Array | Uint32Array 
 /** Every dtype (what dtype options accept). */
 export const DTYPES: readonly DType[] = ['float16', 'float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
 /** The dtypes the native addon holds (all but float16): what the CPU's generic ops register. */
-export const NATIVE_DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
+/** The dtypes the native addon holds (every dtype but the storage-only float16). */
+export type NativeDType = Exclude<DType, 'float16'>;
+export const NATIVE_DTYPES: readonly NativeDType[] = ['float32', 'float64', 'complex64', 'complex128', 'int32', 'uint32', 'bool'];
 /** The integer and boolean dtypes. */
 export const INTEGRAL_DTYPES: readonly IntegralDType[] = ['int32', 'uint32', 'bool'];
 /** The floating dtypes every linalg op is registered for on the CPU (not float16: a storage dtype). */

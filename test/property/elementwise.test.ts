@@ -9,9 +9,9 @@ import { create, all } from 'mathjs';
 import {
   add, sub, mul, div, pow, minimum, maximum, eq, ne, lt, le, gt, ge, logicalAnd, logicalOr, logicalNot, neg, abs, sign,
   sqrt, exp, log, log1p, expm1, sin, cos, tanh, sigmoid, conj, real, imag, angle, clamp, where, cast,
-  Tensor, Complex, ShapeError, DTypeError, DeviceError, ArgumentError, type DType,
+  Tensor, Complex, ShapeError, DTypeError, DeviceError, ArgumentError,
 } from '../../src/index.js';
-import { NATIVE_DTYPES as DTYPES, isComplex } from '../../src/core/dtype.js';
+import { NATIVE_DTYPES as DTYPES, isComplex, type NativeDType as DType } from '../../src/core/dtype.js';
 import { BINARY_OPS, UNARY_OPS, type BinaryOp, type UnaryOp } from '../../src/backend/ops.js';
 import { BINARY_OP_CODES, UNARY_OP_CODES } from '../../src/backend/cpu/elementwise.js';
 import { native } from '../../src/backend/cpu/binding.js';
