@@ -95,12 +95,15 @@ await time('forward stages for the backward (WY with T, state pass)', () => {
 const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, 'bench');
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 
-for (const tiles of [{}, { KT: 32 }, { BV: 16 }, { BV: 4 }, { BV: 32 }]) {
-  const t = gdnBwdTiles(dk, dv, limits, tiles);
+// KW: the reverse pass's K slice width (the default the widest that fits); BV 16 and 32 keep W
+// out of registers (a thread owns more than one row of dh)
+for (const tiles of [{}, { KW: 32 }, { KW: 64 }, { BV: 4 }, { BV: 16 }, { KT: 32 }]) {
+  let t;
   try {
-    await time(`backward kernels alone, KT ${t.KT}, BV ${t.BV}`, () => free(gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, st, 'bench', tiles)));
+    t = gdnBwdTiles(dk, dv, limits, tiles);
+    await time(`backward kernels alone, KT ${t.KT}, BV ${t.BV}, KW ${t.KW}`, () => free(gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, st, 'bench', tiles)));
   } catch (e) {
-    console.log(`KT ${t.KT}, BV ${t.BV}: ${e.message}`);
+    console.log(`${JSON.stringify(tiles)}: ${e.message}`);
   }
 }
 

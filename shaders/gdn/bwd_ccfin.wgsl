@@ -85,7 +85,7 @@ fn gdn_bwd_ccfin(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
       var zs = 0.0;
       for (var r = 0u; r < L; r++) { zs += RW[(cb * C + r) * 8u + 2u]; }
       var hd = 0.0;
-      for (var t = 0u; t < p.nvt; t++) { hd += DHE[p.hoff + cb * p.nvt + t]; }
+      for (var t = 0u; t < 8u * p.nvt; t++) { hd += DHE[p.hoff + cb * p.nvt * 8u + t]; }
       dgam += zs + gi * hd;
     }
     RW[o + 4u] = dgam;

@@ -3,10 +3,14 @@
 // (dk × BV) lives in registers as vec4s (thread: columns 4·(lid % TPR) …, rows lid / TPR + RPS·m).
 // Per chunk:
 //   dhE[c] = dh (the gradient at the chunk's end), and the partial ⟨h_c, dhE⟩ for dγ;
-//   dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh     (K staged in 32-column slices; dVn_local in CD1, dVt to CD2)
+//   dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh     (K staged in KW-column slices; dVn_local in CD1, dVt to CD2)
 //   dh  ← Γ_L·dh + dhq_c − Wᵀ·dVt          (dhq_c = scale·(ΓQ)ᵀ·dO, read from DHE[c]; W rows coalesced)
+// Every global load of a chunk that does not depend on dh (the chunk's K, its W column when
+// MR = 1, h_c, dhq_c, dVn_local) is issued at the chunk's start into registers, so a chunk costs
+// about one exposed memory latency instead of one per slice and per group of W rows; 3 barriers
+// per chunk at one K slice (the ⟨h_c, dhE⟩ sum goes out as 8 partials, not a barrier tree).
 // DHE also holds, from p.slot, dh at each sequence's end (dFinal or 0) in and dh_0 out,
-// and from p.hoff the ⟨h_c, dhE⟩ partials (count, HV, nvt).
+// and from p.hoff the ⟨h_c, dhE⟩ partials (count, HV, nvt, 8).
 // Bindings: ctab, gcum, Ks (k source), Wm, hs, CD1 → CD2, DHE.
 #include "common/linear_id.wgsl"
 #include "gdn/bwd_common.wgsl"
@@ -17,10 +21,14 @@ const RPS = ${RPS}u;
 const MR = ${MR}u;
 const NR2 = ${NR2}u;
 const DKP = ${DKP}u;
+const KW = ${KW}u;
+const KS = ${KW}u + 1u;
+const NS = ${NS}u;
+const NKL = ${NKL}u;
 
 var<workgroup> sdh: array<vec4f, ${SDH}>;
 var<workgroup> sdv: array<vec4f, ${SDV}>;
-var<workgroup> sk: array<f32, 2112>;
+var<workgroup> sk: array<f32, ${SK}>;
 var<workgroup> red: array<f32, 256>;
 
 ${FUNCS}
@@ -60,10 +68,11 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   let e4 = vt * BV + 4u * cg;
   let r0 = lid / TPR;
   let sbase = p.slot + nh * p.dk * p.dv;
-  // rows of the staged dh past dk stay 0 (the K slices run to a multiple of 32)
+  // rows of the staged dh past dk stay 0 (the K slices run to a multiple of KW)
   for (var x = lid; x < DKP * TPR; x += 256u) { sdh[x] = vec4f(0.0); }
   var dh: array<vec4f, MR>;
   var dhq: array<vec4f, MR>;
+  var hv4: array<vec4f, MR>;
   for (var m = 0u; m < MR; m++) {
     let d = r0 + RPS * m;
     if (d < p.dk) { dh[m] = ld4_dhe(sbase + d * p.dv + e4, e4); }
@@ -74,58 +83,101 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   for (var c = cend; c > cfirst; c--) {
     set_chunk(c - 1u, head);
     let L = ch.w;
+    // ---- the chunk's loads that do not depend on dh, all issued before any is used
+    var kr: array<f32, NS * NKL>;
+    for (var s = 0u; s < NS; s++) {
+      for (var l = 0u; l < NKL; l++) {
+        let x = lid + 256u * l;
+        let d = s * KW + x % KW;
+        var v = 0.0;
+        if (d < p.dk) { v = ldk(x / KW, d); }
+        kr[s * NKL + l] = v;
+      }
+    }
+#if WPF
+    // this thread's column of W (row d = r0), rows 0 … L − 1
+    var wr: array<f32, 64>;
+    for (var i = 0u; i < 64u; i++) {
+      var w = 0.0;
+      if (i < L && r0 < p.dk) { w = Wm[rc(i, r0, p.dk)]; }
+      wr[i] = w;
+    }
+#endif
+    var dvl: array<vec4f, NR2>;
+    var gi: array<f32, NR2>;
+    for (var m2 = 0u; m2 < NR2; m2++) {
+      let i = r0 + RPS * m2;
+      dvl[m2] = vec4f(0.0);
+      gi[m2] = 0.0;
+      if (i < L) { dvl[m2] = ld4_dvl(rc(i, e4, p.dv), e4); gi[m2] = gcum[cb * p.cs + i]; }
+    }
+    for (var m = 0u; m < MR; m++) {
+      let d = r0 + RPS * m;
+      hv4[m] = vec4f(0.0);
+      dhq[m] = vec4f(0.0);
+      if (d < p.dk) {
+        let x = sx(d, e4);
+        hv4[m] = ld4_h(x, e4);
+        dhq[m] = ld4_dhe(x, e4);
+      }
+    }
+    let gL = gcum[cb * p.cs + L - 1u];
+    // ---- dhE[c] = dh, staged for the K product; the ⟨h_c, dhE⟩ partial
     var hp = 0.0;
     for (var m = 0u; m < MR; m++) {
       let d = r0 + RPS * m;
       if (d < p.dk) {
-        let x = sx(d, e4);
-        hp += dot(ld4_h(x, e4), dh[m]);
-        dhq[m] = ld4_dhe(x, e4);
-        st4_dhe(x, e4, dh[m]);
+        hp += dot(hv4[m], dh[m]);
+        st4_dhe(sx(d, e4), e4, dh[m]);
         sdh[d * TPR + cg] = dh[m];
       }
     }
     red[lid] = hp;
-    workgroupBarrier();
-    for (var s = 128u; s > 0u; s >>= 1u) {
-      if (lid < s) { red[lid] += red[lid + s]; }
-      workgroupBarrier();
-    }
-    if (lid == 0u) { DHE[p.hoff + cb * p.nvt + vt] = red[0]; }
-    let gL = gcum[cb * p.cs + L - 1u];
-    // dVt rows i = r0 + RPS·m2: Σ_d K(i, d)·dh(d, ·) over 32-column slices of K
+    // dVt rows i = r0 + RPS·m2: Σ_d K(i, d)·dh(d, ·) over KW-column slices of K
     // zeroed explicitly: a declaration without initialiser inside the loop was not re-zeroed on
     // every iteration here (lavapipe), carrying the last chunk's sums into the next
     var a2: array<vec4f, NR2>;
     for (var m2 = 0u; m2 < NR2; m2++) { a2[m2] = vec4f(0.0); }
-    for (var d0 = 0u; d0 < p.dk; d0 += 32u) {
-      for (var x = lid; x < 2048u; x += 256u) {
-        let i = x / 32u;
-        let dd = x % 32u;
-        var v = 0.0;
-        if (d0 + dd < p.dk) { v = ldk(i, d0 + dd); }
-        sk[i * 33u + dd] = v;
+    for (var s = 0u; s < NS; s++) {
+      for (var l = 0u; l < NKL; l++) {
+        let x = lid + 256u * l;
+        sk[(x / KW) * KS + x % KW] = kr[s * NKL + l];
       }
       workgroupBarrier();
+      // red is next written after at least two more barriers (this chunk's sdv one, the next chunk's first)
+      if (s == 0u && lid < 8u) {
+        var t = 0.0;
+        for (var x = 0u; x < 32u; x++) { t += red[lid * 32u + x]; }
+        DHE[p.hoff + (cb * p.nvt + vt) * 8u + lid] = t;
+      }
       for (var m2 = 0u; m2 < NR2; m2++) {
         let i = r0 + RPS * m2;
         if (i < 64u) {
-          for (var dd = 0u; dd < 32u; dd++) { a2[m2] = fma(vec4f(sk[i * 33u + dd]), sdh[(d0 + dd) * TPR + cg], a2[m2]); }
+          for (var dd = 0u; dd < KW; dd++) { a2[m2] = fma(vec4f(sk[i * KS + dd]), sdh[(s * KW + dd) * TPR + cg], a2[m2]); }
         }
       }
-      workgroupBarrier();
+      // the last slice needs no barrier here: sk and sdh are next written after the sdv barrier
+      if (s + 1u < NS) { workgroupBarrier(); }
     }
     for (var m2 = 0u; m2 < NR2; m2++) {
       let i = r0 + RPS * m2;
       if (i < 64u) {
         var s = vec4f(0.0);
-        if (i < L) { s = ld4_dvl(rc(i, e4, p.dv), e4) + exp(gL - gcum[cb * p.cs + i]) * a2[m2]; }
+        if (i < L) { s = dvl[m2] + exp(gL - gi[m2]) * a2[m2]; }
         if (i < p.cs) { st4_dvt(rc(i, e4, p.dv), e4, s); }
         sdv[i * TPR + cg] = s;
       }
     }
     workgroupBarrier();
+    // no barrier after the update: it reads only sdv, next written after the next chunk's first barrier
     let GL = exp(gL);
+#if WPF
+    if (r0 < p.dk) {
+      var a = fma(vec4f(GL), dh[0], dhq[0]);
+      for (var i = 0u; i < 64u; i++) { a = fma(vec4f(-wr[i]), sdv[i * TPR + cg], a); }
+      dh[0] = a;
+    }
+#else
     for (var m = 0u; m < MR; m++) {
       let d = r0 + RPS * m;
       if (d < p.dk) {
@@ -148,7 +200,7 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
         dh[m] = a;
       }
     }
-    workgroupBarrier();
+#endif
   }
   for (var m = 0u; m < MR; m++) {
     let d = r0 + RPS * m;

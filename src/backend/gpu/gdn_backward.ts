@@ -41,6 +41,11 @@ export interface GdnBwdTiles {
   KT: number;
   /** dv columns per workgroup of the reverse pass. */
   BV: number;
+  /**
+   * Width of the reverse pass's K slices (32, 64 or 128, at most dk rounded up to a power of two):
+   * by default the widest that fits the workgroup memory (fewer barriers per chunk).
+   */
+  KW?: number;
 }
 
 const RT = 64, NT = 64;
@@ -52,19 +57,32 @@ export function mmBytes(KT: number): number {
   return (KT * AS + KT * BS + 128 + 4 * 256) * 4;
 }
 
-/** The reverse pass's layout for BV columns: TPR threads per row (4 columns each), RPS rows per sweep. */
-function stateLayout(dk: number, BV: number) {
-  const TPR = BV / 4, RPS = 256 / TPR;
-  // dk rounded up to a power of two (≥ 32, the K slices' width): one kernel variant serves a range of dk
+/** dk rounded up to a power of two ≥ 32 (the narrowest K slice): one kernel variant serves a range of dk. */
+function dkPow2(dk: number): number {
   let DKP = 32;
   while (DKP < dk) DKP *= 2;
-  return { TPR, RPS, MR: Math.max(1, Math.ceil(DKP / RPS)), NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR };
+  return DKP;
 }
 
-/** Workgroup bytes of the reverse pass for dk and BV columns. */
-export function stateBytes(dk: number, BV: number): number {
-  const l = stateLayout(dk, BV);
-  return (4 * (l.SDH + l.SDV) + 2112 + 256) * 4;
+/**
+ * The reverse pass's layout for BV columns and K slices KW wide: TPR threads per row (4 columns
+ * each), RPS rows per sweep; NS slices of 64 × KW, NKL loads of each per thread; W's column
+ * prefetched into registers (WPF) where a thread owns one row of dh.
+ */
+function stateLayout(dk: number, BV: number, KW: number) {
+  const TPR = BV / 4, RPS = 256 / TPR;
+  const DKP = dkPow2(dk);
+  const MR = Math.max(1, Math.ceil(DKP / RPS));
+  return {
+    TPR, RPS, MR, NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR,
+    KW, NS: DKP / KW, NKL: KW / 4, SK: 64 * (KW + 1), WPF: MR === 1,
+  };
+}
+
+/** Workgroup bytes of the reverse pass for dk, BV columns and K slices KW wide (32 by default: the least). */
+export function stateBytes(dk: number, BV: number, KW = 32): number {
+  const l = stateLayout(dk, BV, KW);
+  return (4 * (l.SDH + l.SDV) + l.SK + 256) * 4;
 }
 
 /**
@@ -80,7 +98,13 @@ export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'max
     while (BV > 4 && (stateBytes(dk, BV) > mem || BV / 2 >= dv)) BV /= 2;
   }
   if (![4, 8, 16, 32].includes(BV)) throw new ArgumentError(`gdnBwdTiles: BV is ${BV}; expected 4, 8, 16 or 32`);
-  return { KT, BV };
+  const DKP = dkPow2(dk);
+  let KW = over.KW ?? Math.min(DKP, 128);
+  if (over.KW === undefined) {
+    while (KW > 32 && stateBytes(dk, BV, KW) > mem) KW /= 2;
+  }
+  if (![32, 64, 128].includes(KW) || KW > DKP) throw new ArgumentError(`gdnBwdTiles: KW is ${KW}; expected 32, 64 or 128, at most ${DKP} here`);
+  return { KT, BV, KW };
 }
 
 // ---------------------------------------------------------------- loaders and programs
@@ -353,12 +377,12 @@ export function bwdDk2Program(s: GdnBwdSrc, KT: number) {
 }
 
 /** The reverse pass (shaders/gdn/bwd_state.wgsl) for dk and BV columns. */
-export function bwdStateProgram(s: GdnBwdSrc, dk: number, BV: number) {
-  const l = stateLayout(dk, BV);
-  const key = `qk=${s.qk},MR=${l.MR},DKP=${l.DKP},BV=${BV}`;
+export function bwdStateProgram(s: GdnBwdSrc, dk: number, BV: number, KW = 32) {
+  const l = stateLayout(dk, BV, KW);
+  const key = `qk=${s.qk},MR=${l.MR},DKP=${l.DKP},BV=${BV},KW=${KW}`;
   return cachedProgram(`gdn_bwd_state|${key}`, () => ({
     name: 'gdn_bwd_state', key, entryPoint: 'gdn_bwd_state', workgroupSize: [256, 1, 1] as [number, number, number],
-    workgroupBytes: stateBytes(dk, BV),
+    workgroupBytes: stateBytes(dk, BV, KW),
     decl: {
       inputs: { ctab: 'u32', gcum: 'f32', Ks: bind(s.qk), Wm: 'f32', hs: 'f32', CD1: 'f32' },
       outputs: { CD2: 'f32', DHE: 'f32' }, uniforms: UNIFORMS,
@@ -456,7 +480,7 @@ export function gdnBackwardPrograms(s: GdnBwdSrc, dk: number, t: GdnBwdTiles) {
   return [
     bwdQkProgram(s, t.KT), bwdDvlProgram(s, t.KT), bwdDhqProgram(s, t.KT), bwdXProgram(s, t.KT), bwdPdaProgram(s, t.KT),
     bwdDqhProgram(s, t.KT), bwdDq2Program(s, t.KT), bwdDk1aProgram(s, t.KT), bwdDk1bProgram(s, t.KT), bwdDk2Program(s, t.KT),
-    bwdStateProgram(s, dk, t.BV),
+    bwdStateProgram(s, dk, t.BV, t.KW),
     bwdRowsProgram(s), bwdCcfinProgram(s), bwdGateProgram(), bwdQkoutProgram(s), bwdDfinProgram(), bwdS0Program(), bwdPackProgram(),
     bwdUnpackProgram(),
   ];
@@ -503,12 +527,12 @@ export function gdnBackwardFromStages(
   const src: GdnBwdSrc = { qk: 'f32', x: 'f32' };
   const limits = gpuLimits(who);
   const t = gdnBwdTiles(dk, dv, limits, tiles);
-  if (tiles.BV === undefined && stateBytes(dk, t.BV) > limits.maxComputeWorkgroupStorageSize) {
+  if (tiles.BV === undefined && stateBytes(dk, t.BV, t.KW) > limits.maxComputeWorkgroupStorageSize) {
     throw new ShapeError(`${who}: dk = ${dk} is too large for this device's ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory (the backward's reverse pass stages dk × 4 state-gradient columns)`);
   }
   const count = chunks.count, nlin = count * HV;
   const nvt = Math.ceil(dv / t.BV);
-  checkIndexRange(Math.max(2 * nlin * C * Math.max(C, dv, dk), (count + N) * HV * dk * dv + nlin * nvt,
+  checkIndexRange(Math.max(2 * nlin * C * Math.max(C, dv, dk), (count + N) * HV * dk * dv + nlin * nvt * 8,
     plan.batch * plan.time * Math.max(H * dk, HV * dv)), who);
   const sq = strides(plan, H, dk), sv = strides(plan, HV, dv), sg = strides(plan, HV, 1);
   const u: Uniforms = {
@@ -541,7 +565,7 @@ export function gdnBackwardFromStages(
   const DQ = f32Out(x.q.shape), DK = f32Out(x.k.shape), DV = f32Out(x.v.shape), DB = f32Out(x.beta.shape), DG = f32Out(x.g.shape);
   const dS0 = x.initialState ? f32Out([N, HV, dk, dv]) : null;
   // scratch
-  const DHE = f32Out([(count + N) * HV * dk * dv + Math.max(1, nlin * nvt)]);
+  const DHE = f32Out([(count + N) * HV * dk * dv + Math.max(1, nlin * nvt * 8)]);
   const CD1 = f32Out([nlin, C, dv]), CD2 = f32Out([nlin, C, dv]);
   const CC = f32Out([2, nlin, C, C]), CC2 = f32Out([2, nlin, C, C]), PMBS = f32Out([2, nlin, C, C]);
   const RWP = f32Out([nlin, C, 3, Math.ceil(dk / NT)]), RW = f32Out([nlin, C, 8]);
@@ -570,7 +594,7 @@ export function gdnBackwardFromStages(
   }
   if (N * HV > 0) {
     const nwork = N * HV * nvt;
-    rec(bwdStateProgram(src, dk, t.BV), {
+    rec(bwdStateProgram(src, dk, t.BV, t.KW), {
       inputs: { ctab: ct, gcum: gc, Ks, Wm: g(wy.W), hs: g(st.h), CD1: g(CD1) }, outputs: { CD2: g(CD2), DHE: g(DHE) },
       uniforms: { ...u, nwork }, workgroups: nwork,
     });
