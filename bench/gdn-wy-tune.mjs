@@ -70,9 +70,11 @@ const add = (o) => {
 if (process.env.GDN_VARIANTS === '0') {
   // the default only
 } else if (process.env.GDN_ALL) {
-  for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const invWg of [128, 256]) for (const stageT of [false, true]) add({ dkt, gr, nt, rt, invWg, stageT });
+  for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const cw of [1, 2]) for (const bal of [false, true]) for (const invWg of [128, 256]) for (const stageT of [false, true]) add({ dkt, gr, nt, rt, cw, bal, invWg, stageT });
 } else {
-  for (const o of [{ gr: 8 }, { dkt: 64 }, { dkt: 32 }, { rt: 4 }, { nt: 32 }, { nt: 128 }, { nt: 128, rt: 8 }, { invWg: 128 }, { invWg: 64 }, { gr: 8, rt: 8, nt: 128 }, { stageT: true }, { stageT: true, nt: 32 }, { stageT: true, nt: 32, rt: 4 }]) add({ ...def, ...o });
+  // W/U variants around the default (rt 8, bal): the previous default (rt 4, no mirrored blocks) first
+  for (const o of [{ rt: 4, bal: false }, { rt: 8, bal: false }, { rt: 4, bal: true }, { cw: 2 }, { cw: 2, rt: 4, bal: false }, { stageT: true },
+    { nt: 32 }, { nt: 128 }, { nt: 32, cw: 2 }, { stageT: true, nt: 32 }, { dkt: 16 }, { invWg: 128 }]) add({ ...def, ...o });
 }
 const bufs = {
   status: emptyGpu('int32', [plan.seqs, HV], 'bench'),
@@ -85,9 +87,11 @@ const bufs = {
 };
 const R = env('GDN_R', 20);
 for (const t of variants) {
-  const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt}${t.stageT ? ' stageT' : ''} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
+  const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt}${t.cw > 1 ? ` cw ${t.cw}` : ''}${t.bal ? ' bal' : ''}${t.stageT ? ' stageT' : ''} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
   await time(`kernels, ${tag}`, R, () => recordWyStage(x, plan, chunks, t, bufs));
-  for (const k of ['check', 'kkt', 'inv', 'wu']) await time(`   ${k} alone`, R, () => recordWyStage(x, plan, chunks, t, bufs, new Set([k])));
+  // the Gram kernel and the inverse only where their tiles differ from the default's
+  const same = t !== def && t.dkt === def.dkt && t.gr === def.gr && t.invWg === def.invWg;
+  for (const k of same ? ['wu'] : ['check', 'kkt', 'inv', 'wu']) await time(`   ${k} alone`, R, () => recordWyStage(x, plan, chunks, t, bufs, new Set([k])));
   if (t === def) await time('   kkt alone without the check of q (checkQ false)', R, () => recordWyStage(x, plan, chunks, t, bufs, new Set(['kkt']), false));
 }
 await time('gdnWyGpu (default tiles, fresh outputs per call)', R, () => {
@@ -95,13 +99,20 @@ await time('gdnWyGpu (default tiles, fresh outputs per call)', R, () => {
   for (const o of [w.gcum, w.W, w.U, w.status]) o.dispose();
 });
 {
-  // the default result against the variants' (same math, different summation orders)
-  const ref = await gdnWyGpu(x, plan, chunks, { keepT: false }, 'bench').W.data();
-  recordWyStage(x, plan, chunks, variants[variants.length - 1], bufs);
-  const w = await bufs.W.data();
-  let num = 0, den = 0;
-  for (let i = 0; i < ref.length; i++) { num += (w[i] - ref[i]) ** 2; den += ref[i] ** 2; }
-  console.log(`W of the last variant vs the default: relative difference ${Math.sqrt(num / den).toExponential(2)}`);
+  // the default's W and U against each variant's (same math, different summation orders)
+  const d = gdnWyGpu(x, plan, chunks, { keepT: false }, 'bench');
+  const refW = await d.W.data(), refU = await d.U.data();
+  const rel = (a, r) => {
+    let num = 0, den = 0;
+    for (let i = 0; i < r.length; i++) { num += (a[i] - r[i]) ** 2; den += r[i] ** 2; }
+    return Math.sqrt(num / den);
+  };
+  let worst = 0;
+  for (const t of variants.slice(1)) {
+    recordWyStage(x, plan, chunks, t, bufs);
+    worst = Math.max(worst, rel(await bufs.W.data(), refW), rel(await bufs.U.data(), refU));
+  }
+  console.log(`W and U of every variant vs the default: largest relative difference ${worst.toExponential(2)}`);
 }
 
 console.log('-- gdn.invUnitLower (target: ≤ 0.5 × FLA solve_tril: 0.117 / 0.056 / 0.052 ms)');

@@ -68,7 +68,7 @@ const wuThreads = (C: number, nt: number, rt: number, cw = 1): number => (C / rt
 /**
  * The default tiles for C, dk, dv on a device: the widest K tile that fits (one pass over dk
  * when it can), 4×4 Gram tiles per thread, W/U tiles of up to 64 columns with 8 rows per thread
- * at C = 64 (4 below), the inverse in 256-thread groups at C = 64 (128 at 32, 64 at 16). `over` replaces any of them (bench, tests).
+ * in two mirrored blocks, the inverse in 256-thread groups at C = 64 (128 at 32, 64 at 16). `over` replaces any of them (bench, tests).
  */
 export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup'>, over: Partial<GdnWyTiles> = {}): GdnWyTiles {
   const L = limits.maxComputeWorkgroupStorageSize, I = limits.maxComputeInvocationsPerWorkgroup;
@@ -77,9 +77,12 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
   // K tiles of 32 columns beat 64 and 128 on the H200 (bench/results/gdn-tune-h200.txt)
   if (over.dkt === undefined) for (const t of [32, 16]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
   const gr = over.gr ?? 4;
-  const rt = over.rt ?? 4;
+  // 8 rows per thread in mirrored blocks of 4: each X vec4 read from workgroup memory feeds 8
+  // rows while the two blocks overlap (the W/U products were bound by those reads at 4 rows:
+  // 0.60 ms on the H200), and every row group does the same number of steps over the triangle
+  const rt = over.rt ?? 8;
   const cw = over.cw ?? 1;
-  const bal = over.bal ?? false;
+  const bal = over.bal ?? true;
   const stageT = over.stageT ?? false;
   let nt = over.nt ?? 4;
   const cols = Math.max(4, pow2ceil(Math.max(dk, dv)));
@@ -206,29 +209,33 @@ function wuBody(rt: number, cw: number, bal: boolean, stageT: boolean): Record<s
     '  }',
   ].join('\n')).join('\n');
   const STAGE_STORE = S.map((s) => `  xs[lid + ${s}u * WG] = sc[i${s}] * v${s};`).join('\n');
+  // bal: block a (rows rg·rt/2 …) and the mirrored block b share the k steps up to a's end
+  // (each X vec4 read feeds all rt rows), then b alone runs on to its own diagonal
   const half = rt / 2;
-  const segs = bal ? [{ r0: `rg * ${half}u`, n: half }, { r0: `C - (rg + 1u) * ${half}u`, n: half }] : [{ r0: `rg * ${rt}u`, n: rt }];
+  const segs = bal ? [{ id: 'a', r0: `rg * ${half}u`, n: half }, { id: 'b', r0: `C - (rg + 1u) * ${half}u`, n: half }] : [{ id: 'a', r0: `rg * ${rt}u`, n: rt }];
   const out = ['  let cq = lid % NQC;', '  let rg = lid / NQC;'];
+  const rows = (sg: { n: number }) => Array.from({ length: sg.n }, (_, r) => r);
   for (const sg of segs) {
-    const R = Array.from({ length: sg.n }, (_, r) => r);
-    out.push('  {', `    let r0 = ${sg.r0};`, `    let tb = ${stageT ? 'r0 * (C / 4u)' : '(pair * C + r0) * (C / 4u)'};`);
-    for (const r of R) for (const j of J) out.push(`    var a${r}_${j} = vec4f(0.0);`);
-    out.push(`    for (var k4 = 0u; k4 < (r0 + ${sg.n + 3}u) / 4u; k4++) {`, '      let xb = k4 * 4u * NQ + cq;');
-    for (const j of J) for (const q of Q4) out.push(`      let x${j}_${q} = xs[xb + ${q}u * NQ${j ? ` + ${j}u * NQC` : ''}];`);
-    for (const r of R) {
-      out.push(`      { let t = ${stageT ? 'ts' : 'T'}[tb + ${r}u * (C / 4u) + k4];`);
-      for (const j of J) out.push(`        a${r}_${j} = fma(vec4f(t.x), x${j}_0, fma(vec4f(t.y), x${j}_1, fma(vec4f(t.z), x${j}_2, fma(vec4f(t.w), x${j}_3, a${r}_${j}))));`);
-      out.push('      }');
+    out.push(`  let r0${sg.id} = ${sg.r0};`, `  let tb${sg.id} = ${stageT ? `r0${sg.id} * (C / 4u)` : `(pair * C + r0${sg.id}) * (C / 4u)`};`);
+    for (const r of rows(sg)) for (const j of J) out.push(`  var a${sg.id}${r}_${j} = vec4f(0.0);`);
+  }
+  const loop = (from: string, to: string, ss: typeof segs) => {
+    out.push(`  for (var k4 = ${from}; k4 < ${to}; k4++) {`, '    let xb = k4 * 4u * NQ + cq;');
+    for (const j of J) for (const q of Q4) out.push(`    let x${j}_${q} = xs[xb + ${q}u * NQ${j ? ` + ${j}u * NQC` : ''}];`);
+    for (const sg of ss) for (const r of rows(sg)) {
+      out.push(`    { let t = ${stageT ? 'ts' : 'T'}[tb${sg.id} + ${r}u * (C / 4u) + k4];`);
+      for (const j of J) out.push(`      a${sg.id}${r}_${j} = fma(vec4f(t.x), x${j}_0, fma(vec4f(t.y), x${j}_1, fma(vec4f(t.z), x${j}_2, fma(vec4f(t.w), x${j}_3, a${sg.id}${r}_${j}))));`);
+      out.push('    }');
     }
-    out.push('    }');
-    for (const j of J) {
-      out.push(`    let col${j} = col0 + (cq${j ? ` + ${j}u * NQC` : ''}) * 4u;`);
-      for (const r of R) {
-        out.push(`    { let ob = (pair * C + r0 + ${r}u) * ncols + col${j};`);
-        for (const k of Q4) out.push(`      if (col${j} + ${k}u < ncols) { O[ob + ${k}u] = a${r}_${j}.${lane[k]}; }`);
-        out.push('    }');
-      }
-    }
+    out.push('  }');
+  };
+  const end = (sg: { id: string; n: number }) => `(r0${sg.id} + ${sg.n + 3}u) / 4u`;
+  loop('0u', end(segs[0]), segs);
+  if (bal) loop(end(segs[0]), end(segs[1]), [segs[1]]);
+  for (const j of J) out.push(`  let cl${j} = col0 + (cq${j ? ` + ${j}u * NQC` : ''}) * 4u;`);
+  for (const sg of segs) for (const j of J) for (const r of rows(sg)) {
+    out.push(`  { let ob = (pair * C + r0${sg.id} + ${r}u) * ncols + cl${j};`);
+    for (const k of Q4) out.push(`    if (cl${j} + ${k}u < ncols) { O[ob + ${k}u] = a${sg.id}${r}_${j}.${lane[k]}; }`);
     out.push('  }');
   }
   return { STAGE_LOAD, STAGE_STORE, COMPUTE: out.join('\n') };
