@@ -177,6 +177,7 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('gdn wy kkt C=16 float16', gdnWyKktProgram(16, 8, 8, false, true, false));
   for (const C of [16, 32, 64]) add(`gdn inv_unit_lower C=${C}`, invUnitLowerProgram(C, 256));
   add('gdn wy W C=64 float32', gdnWyWuProgram(64, 64, 4, true, false, false));
+  add('gdn wy U C=64 float32, rt 8 in mirrored blocks, two column quads', gdnWyWuProgram(64, 64, 8, false, false, false, false, 2, true));
   add('gdn wy U C=32 float16, rt 8, T staged', gdnWyWuProgram(32, 32, 8, false, true, true, true));
   add('gdn wy rows qkL2norm float16', gdnWyNormProgram(64, 32, true));
   add('gdn s0 check', gdnS0CheckProgram());

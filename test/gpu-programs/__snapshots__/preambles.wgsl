@@ -4133,6 +4133,30 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
 @group(0) @binding(7) var<uniform> p: Params;
 
+// ---- gdn wy U C=64 float32, rt 8 in mirrored blocks, two column quads: gdn_wy_wu → gdn_wy_wu
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  pairs: u32,
+  ntiles: u32,
+  ncols: u32,
+  hv_count: u32,
+  group: u32,
+  x_sB: u32,
+  x_sT: u32,
+  x_sH: u32,
+  b_sB: u32,
+  b_sT: u32,
+  b_sH: u32,
+}
+@group(0) @binding(0) var<storage, read> X: array<u32>;
+@group(0) @binding(1) var<storage, read> beta: array<u32>;
+@group(0) @binding(2) var<storage, read> gcum: array<f32>;
+@group(0) @binding(3) var<storage, read> T: array<vec4f>;
+@group(0) @binding(4) var<storage, read> table: array<vec4u>;
+@group(0) @binding(5) var<storage, read_write> O: array<f32>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<i32>>;
+@group(0) @binding(7) var<uniform> p: Params;
+
 // ---- gdn wy U C=32 float16, rt 8, T staged: gdn_wy_wu → gdn_wy_wu
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
