@@ -77,10 +77,23 @@ for (const tune of [{}, { rg: 16 }, { rg: 64 }, { bv: 16 }, { bv: 16, rg: 16 }, 
   }, stateFlop);
 }
 // the staged state pass (gdn_state_staged.ts): W and K tiles of CS rows through workgroup memory, loaded a tile ahead
-for (const tune of [{}, { rg: 16 }, { rg: 8 }, { rg: 64 }, { cs: 32 }, { cs: 32, rg: 16 }, { bv: 8 }, { bv: 8, rg: 16 }, { bv: 32, cs: 32 }, { bv: 32, cs: 32, rg: 16 }, { bv: 16, cs: 16 }, { bv: 4 }]) {
+// wd: W tiles of all C rows × a dk slice (a 2D register tile in W·S); db: two tile buffers, one barrier per tile
+for (const tune of [
+  {},
+  { wd: false },
+  { db: true },
+  { bv: 16, db: true },
+  { bv: 16, cs: 64 },
+  { bv: 16, cs: 64, wd: false },
+  { bv: 16 },
+  { cs: 16 },
+  { rg: 16 },
+  { bv: 16, rg: 16, db: true },
+  { rg: 64 },
+]) {
   const L = gdnStateStagedPlan(C, D, D, limits, tune);
   if (!L) { console.log(`staged state ${JSON.stringify(tune)}: does not fit`); continue; }
-  await time(`staged state ${JSON.stringify(tune)} BV ${L.BV} CS ${L.CS} RG ${L.RG} TS ${L.TS} NL ${L.NL} ${L.bytes} B (${B * H * Math.ceil(D / L.BV)} wg)`, () => {
+  await time(`staged state ${JSON.stringify(tune)} BV ${L.BV} CS ${L.CS} RG ${L.RG} DS ${L.DS}${L.DB ? ' DB' : ''} TS ${L.TS} NL ${L.NL} ${L.bytes} B (${B * H * Math.ceil(D / L.BV)} wg)`, () => {
     const s = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench', tune);
     s.h.dispose(); s.vn.dispose(); s.finalState.dispose();
   }, stateFlop);
@@ -97,10 +110,14 @@ for (const tune of [{}, { rg: 16 }, { rg: 8 }, { rg: 64 }, { cs: 32 }, { cs: 32,
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 // output: Q·h (C·dk·dv), the lower half of Q·Kᵀ (C²·dk/2) and P·Vn (C²·dv/2) per chunk and head
 const outFlop = pairs * 2 * (C * D * D + C * C * D);
-for (const tune of [{}, { ro: 4 }, { ro: 16 }, { bk: 8 }, { bk: 32 }, { rbo: 32 }, { bo: 64 }, { bo: 64, ro: 4 }]) {
+// hs false: h_c read from global memory by every row group (the run-2 default); cw: column vec4s per thread
+for (const tune of [
+  {}, { hs: false }, { bk: 32 }, { bk: 8 }, { bo: 128 }, { ro: 8 }, { bo: 128, ro: 8 }, { rbo: 64 },
+  { cw: 2 }, { bo: 128, cw: 2 }, { bo: 128, cw: 2, ro: 8 }, { bo: 128, cw: 4 }, { rbo: 64, bo: 128, cw: 2 }, { cw: 2, hs: false },
+]) {
   const L = gdnOutputPlan(C, D, D, limits, tune);
   if (!L) { console.log(`output ${JSON.stringify(tune)}: does not fit`); continue; }
-  await time(`output ${JSON.stringify(tune)} BO ${L.BO} RBO ${L.RBO} RO ${L.RO} BK ${L.BK} TS ${L.TS} PTT ${L.PTT}`, () => {
+  await time(`output ${JSON.stringify(tune)} BO ${L.BO} RBO ${L.RBO} RO ${L.RO} CW ${L.CW} HS ${L.HS ? 1 : 0} BK ${L.BK} TS ${L.TS} PTT ${L.PTT} ${L.bytes} B`, () => {
     gdnOutputGpu(x, wy, st, plan, chunks, 'bench', tune).dispose();
   }, outFlop);
 }

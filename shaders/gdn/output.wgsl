@@ -1,9 +1,9 @@
 // The Gated DeltaNet output (src/backend/gpu/gdn_output.ts): one workgroup per (chunk,
-// value head, tile of 4·CG output columns, block of RBO rows of the chunk):
+// value head, tile of BO = 4·CG·CW output columns, block of RBO rows of the chunk):
 //   O = scale·( diag(Γ)·Q·h_c + ((Q·Kᵀ) ⊙ M)·Vn ),  M_ij = exp(γ_i − γ_j) for j ≤ i, else 0
-// Q and K (transposed) stream through workgroup memory in BK-wide slices of dk while each thread
-// accumulates RO rows × 4 columns of Q·h_c (h_c read from global memory) and 4×4 tiles of the
-// lower triangle of Q·Kᵀ; the masked P = (Q·Kᵀ) ⊙ M then goes through workgroup memory for P·Vn.
+// Q, K (transposed) and, with HS, the slice of h_c stream through workgroup memory in BK-wide slices
+// of dk (the next slice loaded into registers meanwhile) while each thread accumulates RO rows × CW
+// column vec4s (CG apart) of Q·h_c and 4×4 tiles of the lower triangle of Q·Kᵀ; the masked P = (Q·Kᵀ) ⊙ M then goes through workgroup memory for P·Vn.
 // Bindings: tab (chunk table), Q, K (the inputs, or the normalised copies), gcum, h, vn,
 // status; output o (v's shape, layout and dtype; NaN where the status is not 0).
 #include "common/linear_id.wgsl"
@@ -19,6 +19,8 @@ const BK4 = ${BK4}u;
 const RBO = ${RBO}u;
 const RBO4 = ${RBO4}u;
 const CG = ${CG}u;
+const CW = ${CW}u;
+const BO4 = ${BO4}u;
 const RO = ${RO}u;
 const PTT = ${PTT}u;
 const TS = ${TS}u;
@@ -26,6 +28,10 @@ const KOFF = ${RBO} * ${BK4};
 const QPT = ${QPT}u;
 const KPT = ${KPT}u;
 const C4 = ${C} / 4;
+#if HS
+const HOFF = ${HOFF}u;
+const HPT = ${HPT}u;
+#endif
 
 var<workgroup> sh: array<vec4f, ${SH}>;
 
@@ -146,6 +152,19 @@ fn load_slice(kb: u32, lid: u32, r0: u32, len: u32, qrow: u32, t0: u32,
   }
 }
 
+#if HS
+// This thread's share (HPT vec4s) of the BK×BO slice of h_c at dk index kb; zeros past dk and dv.
+fn load_h(kb: u32, lid: u32, ch: u32, c0: u32, hp: ptr<function, array<vec4f, ${HPT}>>) {
+  for (var t = 0u; t < HPT; t++) {
+    let e = lid + TS * t;
+    let d = kb + e / BO4;
+    let cl = c0 + 4u * (e % BO4);
+    (*hp)[t] = vec4f(0.0);
+    if (e < 4u * BK4 * BO4 && d < DK) { (*hp)[t] = ld_h((ch * DK + d) * DV + cl, cl); }
+  }
+}
+#endif
+
 @compute @workgroup_size(${TS})
 fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
@@ -160,7 +179,8 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   let hk = hv / p.hpk;
   let cg = lid % CG;
   let rg = lid / CG;
-  let col = vt * (4u * CG) + 4u * cg;
+  let c0 = vt * (4u * BO4);
+  let col = c0 + 4u * cg;
   let i0 = rg * RO;
   let r0 = rb * RBO;
   let R = r0 / 4u;
@@ -177,8 +197,9 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     pa[q] = t.x;
     pb[q] = t.y;
   }
-  var O: array<vec4f, ${RO}>;
-  for (var r = 0u; r < RO; r++) { O[r] = vec4f(0.0); }
+  // O[r·CW + w]: row i0 + r, columns col + 4·CG·w … + 3
+  var O: array<vec4f, ${RO} * ${CW}>;
+  for (var r = 0u; r < RO * CW; r++) { O[r] = vec4f(0.0); }
   var P: array<vec4f, ${PTT} * 4>;
   for (var q = 0u; q < 4u * PTT; q++) { P[q] = vec4f(0.0); }
 
@@ -186,6 +207,10 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   var qpre: array<vec4f, ${QPT}>;
   var kpre: array<vec4f, ${KPT} * 4>;
   load_slice(0u, lid, r0, len, qrow, tb.z, &qpre, &kpre);
+#if HS
+  var hpre: array<vec4f, ${HPT}>;
+  load_h(0u, lid, ch, c0, &hpre);
+#endif
   for (var kb = 0u; kb < DKP; kb += 4u * BK4) {
     for (var t = 0u; t < QPT; t++) {
       let e = lid + TS * t;
@@ -208,35 +233,54 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
         sh[KOFF + (4u * kq + 3u) * C4 + j4] = vec4f(k0.w, k1.w, k2.w, k3.w);
       }
     }
+#if HS
+    for (var t = 0u; t < HPT; t++) {
+      let e = lid + TS * t;
+      if (e < 4u * BK4 * BO4) { sh[HOFF + e] = hpre[t]; }
+    }
+#endif
     workgroupBarrier();
-    if (kb + 4u * BK4 < DKP) { load_slice(kb + 4u * BK4, lid, r0, len, qrow, tb.z, &qpre, &kpre); }
+    if (kb + 4u * BK4 < DKP) {
+      load_slice(kb + 4u * BK4, lid, r0, len, qrow, tb.z, &qpre, &kpre);
+#if HS
+      load_h(kb + 4u * BK4, lid, ch, c0, &hpre);
+#endif
+    }
     for (var kq = 0u; kq < BK4; kq++) {
       let d = kb + 4u * kq;
-      let hb = (ch * DK + d) * DV + col;
-#if DK_EXACT
-      let h0 = ld_h(hb, col);
-      let h1 = ld_h(hb + DV, col);
-      let h2 = ld_h(hb + 2u * DV, col);
-      let h3 = ld_h(hb + 3u * DV, col);
+      // hs[4·w + x]: h_c row d + x, this thread's column vec4 w
+      var hs: array<vec4f, 4 * ${CW}>;
+      for (var w = 0u; w < CW; w++) {
+#if HS
+        let hr = HOFF + 4u * kq * BO4 + cg + CG * w;
+        hs[4u * w] = sh[hr];
+        hs[4u * w + 1u] = sh[hr + BO4];
+        hs[4u * w + 2u] = sh[hr + 2u * BO4];
+        hs[4u * w + 3u] = sh[hr + 3u * BO4];
 #else
-      // rows past dk read as 0 (and stay in bounds)
-      var h0 = vec4f(0.0);
-      var h1 = vec4f(0.0);
-      var h2 = vec4f(0.0);
-      var h3 = vec4f(0.0);
-      if (d < DK) { h0 = ld_h(hb, col); }
-      if (d + 1u < DK) { h1 = ld_h(hb + DV, col); }
-      if (d + 2u < DK) { h2 = ld_h(hb + 2u * DV, col); }
-      if (d + 3u < DK) { h3 = ld_h(hb + 3u * DV, col); }
+        let cw = col + 4u * CG * w;
+        let hb = (ch * DK + d) * DV + cw;
+        // rows past dk read as 0 (and stay in bounds)
+        for (var x = 0u; x < 4u; x++) {
+          hs[4u * w + x] = vec4f(0.0);
+#if DK_EXACT
+          hs[4u * w + x] = ld_h(hb + x * DV, cw);
+#else
+          if (d + x < DK) { hs[4u * w + x] = ld_h(hb + x * DV, cw); }
 #endif
+        }
+#endif
+      }
       // one multiply-add each (no partial sums)
       for (var r = 0u; r < RO; r++) {
         let qv = sh[(i0 + r) * BK4 + kq];
-        var a = O[r];
-        a = a + qv.x * h0;
-        a = a + qv.y * h1;
-        a = a + qv.z * h2;
-        O[r] = a + qv.w * h3;
+        for (var w = 0u; w < CW; w++) {
+          var a = O[r * CW + w];
+          a = a + qv.x * hs[4u * w];
+          a = a + qv.y * hs[4u * w + 1u];
+          a = a + qv.z * hs[4u * w + 2u];
+          O[r * CW + w] = a + qv.w * hs[4u * w + 3u];
+        }
       }
       for (var q = 0u; q < PTT; q++) {
         if (lid + TS * q < ntiles) {
@@ -261,7 +305,10 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 
   // Γ on the state part; the decay mask on P, stored as Ps[j][i] (rows in vec4s); zeros above the tiles
   let gb = ch * C;
-  for (var r = 0u; r < RO; r++) { O[r] *= exp(gcum[gb + r0 + i0 + r]); }
+  for (var r = 0u; r < RO; r++) {
+    let e = exp(gcum[gb + r0 + i0 + r]);
+    for (var w = 0u; w < CW; w++) { O[r * CW + w] *= e; }
+  }
   for (var q = 0u; q < PTT; q++) {
     if (lid + TS * q < ntiles) {
       var gi: vec4f;
@@ -288,20 +335,36 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   workgroupBarrier();
   // P is zero for j > i: stop at this thread's last row (one row group per warp when CG ≥ 32, so no divergence)
   let jmax = min(len, r0 + i0 + RO);
-  for (var j = 0u; j < jmax; j++) {
-    let v = ld_vn((gb + j) * DV + col, col);
-    for (var r = 0u; r < RO; r += 4u) {
-      let pv = sh[j * RBO4 + (i0 + r) / 4u];
-      O[r] += pv.x * v;
-      O[r + 1u] += pv.y * v;
-      O[r + 2u] += pv.z * v;
-      O[r + 3u] += pv.w * v;
+  // four rows of Vn loaded before their multiply-adds (four loads in flight); rows from jmax on
+  // read as 0 (Vn past the chunk's length is not written) and stay below C (jmax ≤ C, C a multiple of 4)
+  for (var j0 = 0u; j0 < jmax; j0 += 4u) {
+    var v: array<vec4f, 4 * ${CW}>;
+    for (var jj = 0u; jj < 4u; jj++) {
+      for (var w = 0u; w < CW; w++) {
+        let cw = col + 4u * CG * w;
+        v[4u * w + jj] = vec4f(0.0);
+        if (j0 + jj < jmax) { v[4u * w + jj] = ld_vn((gb + j0 + jj) * DV + cw, cw); }
+      }
+    }
+    for (var jj = 0u; jj < 4u; jj++) {
+      for (var r = 0u; r < RO; r += 4u) {
+        let pv = sh[(j0 + jj) * RBO4 + (i0 + r) / 4u];
+        for (var w = 0u; w < CW; w++) {
+          let vv = v[4u * w + jj];
+          O[r * CW + w] += pv.x * vv;
+          O[(r + 1u) * CW + w] += pv.y * vv;
+          O[(r + 2u) * CW + w] += pv.z * vv;
+          O[(r + 3u) * CW + w] += pv.w * vv;
+        }
+      }
     }
   }
   let bad = status[tb.x * p.HV + hv] != 0;
   let orow = tb.y * p.oB + hv * p.oH + col;
   for (var r = 0u; r < RO; r++) {
     let i = r0 + i0 + r;
-    if (i < len) { st_o(orow + (tb.z + i) * p.oT, col, p.scale * O[r], bad); }
+    if (i < len) {
+      for (var w = 0u; w < CW; w++) { st_o(orow + (tb.z + i) * p.oT + 4u * CG * w, col + 4u * CG * w, p.scale * O[r * CW + w], bad); }
+    }
   }
 }

@@ -74,19 +74,19 @@ function expectStages(r: Awaited<ReturnType<typeof runStages>>): void {
 
 // Few kernel variants (lavapipe compiles each in seconds): dk = dv = 8 with C 16 (most cases), dk 16 and
 // dv 136 with C 64 (several column tiles in both kernels, the last one partial), float16 with C 32 and
-// dk 6, dv 10 (not multiples of 4: the scalar loads), and one output variant with row blocks.
+// dk 6, dv 10 (not multiples of 4: the scalar loads), one output variant with row blocks and h_c from global memory, and two with 2 column vec4s per thread.
 describe('gdn state pass and output kernels (WY stage from float64 JS)', () => {
-  gpuIt('C 16, dk = dv = 8, T 37 (short last chunk), initial state', async () => {
-    expectStages(await runStages({ s: { B: 2, T: 37, H: 2, HV: 2, dk: 8, dv: 8, layout: 'bthd' }, C: 16, rnd: { initialState: true } }, 1));
+  gpuIt('C 16, dk = dv = 8, T 37 (short last chunk), initial state, output 2 column vec4s per thread', async () => {
+    expectStages(await runStages({ s: { B: 2, T: 37, H: 2, HV: 2, dk: 8, dv: 8, layout: 'bthd' }, C: 16, rnd: { initialState: true }, out: { cw: 2 } }, 1));
   });
-  gpuIt('C 16, output in row blocks of 8, packed sequences with an empty one, GVA, bhtd, qkL2norm, scale', async () => {
+  gpuIt('C 16, output in row blocks of 8 with h_c from global memory, packed sequences with an empty one, GVA, bhtd, qkL2norm, scale', async () => {
     expectStages(await runStages({
       s: { B: 1, T: 45, H: 1, HV: 2, dk: 8, dv: 8, layout: 'bhtd', cuSeqlens: [0, 20, 20, 45] }, C: 16, rnd: { initialState: true, unitKeys: false },
-      qkL2norm: true, scale: 0.6, out: { rbo: 8 },
+      qkL2norm: true, scale: 0.6, out: { rbo: 8, hs: false },
     }, 2));
   });
-  gpuIt('C 64, dk 16, dv 136 (several column tiles), T 150, strong decay', async () => {
-    expectStages(await runStages({ s: { B: 1, T: 150, H: 1, HV: 1, dk: 16, dv: 136, layout: 'bthd' }, C: 64, rnd: { gMin: -20, initialState: true } }, 3));
+  gpuIt('C 64, dk 16, dv 136 (several column tiles, 2 column vec4s per thread in the output), T 150, strong decay', async () => {
+    expectStages(await runStages({ s: { B: 1, T: 150, H: 1, HV: 1, dk: 16, dv: 136, layout: 'bthd' }, C: 64, rnd: { gMin: -20, initialState: true }, out: { cw: 2 } }, 3));
   });
 });
 

@@ -21,11 +21,15 @@ export interface GdnOutputTune {
   ro?: number;
   /** dk slice staged per step (a multiple of 4; default 16). */
   bk?: number;
+  /** Column vec4s per thread, 4·CG apart (1, 2 or 4; default 1): each Q value then feeds 4·cw multiply-adds. */
+  cw?: number;
+  /** Stage the BK×BO slice of h_c in workgroup memory (default: where it fits) rather than every row group reading it from global memory. */
+  hs?: boolean;
 }
 
 export interface GdnOutputPlan {
   C: number; DK: number; DV: number; DKP: number;
-  BK: number; BO: number; RBO: number; RO: number; TS: number;
+  BK: number; BO: number; RBO: number; RO: number; TS: number; CW: number; HS: boolean;
   /** 4×4 tiles of Q·Kᵀ per thread; workgroup memory in vec4s and bytes. */
   PTT: number; SH: number; bytes: number;
 }
@@ -38,19 +42,24 @@ export function gdnOutputPlan(C: number, dk: number, dv: number, limits: GpuLimi
   const BO = tune.bo ?? Math.max(4, Math.min(64, pow2ceil(roundUp(dv, 4))));
   const BK = tune.bk ?? (dk > 8 ? 16 : dk > 4 ? 8 : 4);
   const DKP = roundUp(dk, BK);
+  const CW = Math.min(tune.cw ?? 1, BO / 4);
+  if (BO % (4 * CW) !== 0) return null;
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
-  // 32-row output blocks beat whole 64-row chunks on the H200 (bench/results/gdn-tune-h200.txt)
-  for (let RBO = tune.rbo ?? Math.min(C, 32); RBO >= 4; RBO /= 2) {
-    const SH = Math.max((RBO + C) * BK / 4, C * RBO / 4);
-    const bytes = 16 * SH;
-    if (bytes > limits.maxComputeWorkgroupStorageSize) continue;
-    const ros = (tune.ro ? [tune.ro] : [4, 8, 16]).filter((r) => r <= RBO);
-    const threads = (r: number): number => (BO / 4) * (RBO / r);
-    const RO = ros.find((r) => threads(r) <= Math.min(256, maxInv)) ?? ros.find((r) => threads(r) <= maxInv);
-    if (RO === undefined) continue;
-    const TS = threads(RO), r4 = RBO / 4;
-    const tiles = r4 * ((C - RBO) / 4) + r4 * (r4 + 1) / 2;
-    return { C, DK: dk, DV: dv, DKP, BK, BO, RBO, RO, TS, PTT: Math.ceil(tiles / TS), SH, bytes };
+  // h_c staged once per workgroup (its global loads prefetched a slice ahead like Q and K) where it fits
+  for (const HS of tune.hs === undefined ? [true, false] : [tune.hs]) {
+    // 32-row output blocks beat whole 64-row chunks on the H200 (bench/results/gdn-tune-h200.txt)
+    for (let RBO = tune.rbo ?? Math.min(C, 32); RBO >= 4; RBO /= 2) {
+      const SH = Math.max((RBO + C) * BK / 4 + (HS ? BK * BO / 4 : 0), C * RBO / 4);
+      const bytes = 16 * SH;
+      if (bytes > limits.maxComputeWorkgroupStorageSize) continue;
+      const ros = (tune.ro ? [tune.ro] : [4, 8, 16]).filter((r) => r <= RBO);
+      const threads = (r: number): number => (BO / 4 / CW) * (RBO / r);
+      const RO = ros.find((r) => threads(r) <= Math.min(256, maxInv)) ?? ros.find((r) => threads(r) <= maxInv);
+      if (RO === undefined) continue;
+      const TS = threads(RO), r4 = RBO / 4;
+      const tiles = r4 * ((C - RBO) / 4) + r4 * (r4 + 1) / 2;
+      return { C, DK: dk, DV: dv, DKP, BK, BO, RBO, RO, TS, CW, HS, PTT: Math.ceil(tiles / TS), SH, bytes };
+    }
   }
   return null;
 }
@@ -58,7 +67,8 @@ export function gdnOutputPlan(C: number, dk: number, dv: number, limits: GpuLimi
 export function gdnOutputProgram(L: GdnOutputPlan, qk: 'f32' | 'f16', o: 'f32' | 'f16') {
   const dk4 = L.DK % 4 === 0, dv4 = L.DV % 4 === 0;
   const defs: Defines = {
-    C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BK4: L.BK / 4, RBO: L.RBO, RBO4: L.RBO / 4, CG: L.BO / 4, RO: L.RO,
+    C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BK4: L.BK / 4, RBO: L.RBO, RBO4: L.RBO / 4, CG: L.BO / 4 / L.CW, CW: L.CW, BO4: L.BO / 4, RO: L.RO,
+    HS: L.HS, HOFF: (L.RBO + L.C) * L.BK / 4, HPT: Math.ceil(L.BK * L.BO / 4 / L.TS),
     PTT: L.PTT, TS: L.TS, SH: L.SH, QPT: Math.ceil(L.RBO * L.BK / 4 / L.TS), KPT: Math.ceil(L.C * L.BK / 16 / L.TS), DK4: dk4, DV4: dv4, QK_HALF: qk === 'f16', O_HALF: o === 'f16',
     // no bounds checks where every padded dk row or tile column is a real one
     DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BO === 0,
