@@ -160,36 +160,55 @@ function mmProgram(spec: MmSpec, key: string, KT: number) {
     const segments = spec.segs.map((s, n) => {
       const aIdx = s.aFast === 'k' ? [`e / ${KT}u`, `e % ${KT}u`] : [`e % ${RT}u`, `e / ${RT}u`];
       const bIdx = s.bFast === 'k' ? [`e % ${KT}u`, `e / ${KT}u`] : [`e / ${NT}u`, `e % ${NT}u`];
+      const NA = (RT * KT) / 256, NB = (KT * NT) / 256;
+      // the next K step's elements go to registers before this step's multiply-adds: their
+      // global latency overlaps the products instead of following each barrier
+      const load = (kb: string) => `
+      for (var l = 0u; l < ${NA}u; l++) {
+        let e = lid + 256u * l;
+        let k = ${kb} + ${aIdx[1]};
+        let i = row0 + ${aIdx[0]};
+        var v = 0.0;
+        if (k < ${s.klen} && i < ${spec.rows}) { v = a${n}(i, k); }
+        pa[l] = v;
+      }
+      for (var l = 0u; l < ${NB}u; l++) {
+        let e = lid + 256u * l;
+        let k = ${kb} + ${bIdx[0]};
+        let j = col0 + ${bIdx[1]};
+        var v = 0.0;
+        if (k < ${s.klen} && j < ${spec.cols}) { v = b${n}(k, j); }
+        pb[l] = v;
+      }`;
       return `
-  for (var k0 = 0u; k0 < ${s.klen}; k0 += ${KT}u) {
-    for (var e = lid; e < ${RT * KT}u; e += 256u) {
-      let r = ${aIdx[0]};
-      let kk = ${aIdx[1]};
-      let k = k0 + kk;
-      let i = row0 + r;
-      var v = 0.0;
-      if (k < ${s.klen} && i < ${spec.rows}) { v = a${n}(i, k); }
-      As[kk * ${AS / 4}u + r / 4u][r % 4u] = v;
+  {
+    var pa: array<f32, ${NA}>;
+    var pb: array<f32, ${NB}>;
+    ${load('0u')}
+    for (var k0 = 0u; k0 < ${s.klen}; k0 += ${KT}u) {
+      for (var l = 0u; l < ${NA}u; l++) {
+        let e = lid + 256u * l;
+        let r = ${aIdx[0]};
+        As[(${aIdx[1]}) * ${AS / 4}u + r / 4u][r % 4u] = pa[l];
+      }
+      for (var l = 0u; l < ${NB}u; l++) {
+        let e = lid + 256u * l;
+        let c = ${bIdx[1]};
+        Bs[(${bIdx[0]}) * ${BS / 4}u + c / 4u][c % 4u] = pb[l];
+      }
+      workgroupBarrier();
+      if (k0 + ${KT}u < ${s.klen}) {${load(`k0 + ${KT}u`)}
+      }
+      for (var k = 0u; k < ${KT}u; k++) {
+        let a = As[k * ${AS / 4}u + r4 / 4u];
+        let b = Bs[k * ${BS / 4}u + c4 / 4u];
+        acc0 = fma(vec4f(a.x), b, acc0);
+        acc1 = fma(vec4f(a.y), b, acc1);
+        acc2 = fma(vec4f(a.z), b, acc2);
+        acc3 = fma(vec4f(a.w), b, acc3);
+      }
+      workgroupBarrier();
     }
-    for (var e = lid; e < ${KT * NT}u; e += 256u) {
-      let kk = ${bIdx[0]};
-      let c = ${bIdx[1]};
-      let k = k0 + kk;
-      let j = col0 + c;
-      var v = 0.0;
-      if (k < ${s.klen} && j < ${spec.cols}) { v = b${n}(k, j); }
-      Bs[kk * ${BS / 4}u + c / 4u][c % 4u] = v;
-    }
-    workgroupBarrier();
-    for (var k = 0u; k < ${KT}u; k++) {
-      let a = As[k * ${AS / 4}u + r4 / 4u];
-      let b = Bs[k * ${BS / 4}u + c4 / 4u];
-      acc0 = fma(vec4f(a.x), b, acc0);
-      acc1 = fma(vec4f(a.y), b, acc1);
-      acc2 = fma(vec4f(a.z), b, acc2);
-      acc3 = fma(vec4f(a.w), b, acc3);
-    }
-    workgroupBarrier();
   }`;
     }).join('\n');
     const funcs = [
