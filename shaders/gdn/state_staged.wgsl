@@ -7,6 +7,9 @@
 // that publishes the current one, so each tile costs one exposed memory latency (overlapped with
 // the current tile's products) instead of one per multiply-add chain. Tiles in order per chunk:
 // W rows 0…C−1 in C / CS slices, then K rows 0…C−1 likewise, then the next chunk's W.
+// WD: W's tiles are all C rows × a slice of DS dk columns instead, so W·S gives each thread RA rows
+// × 4 columns per slice (a 2D register tile: each vec4 of S read serves RA rows, not 1), and the
+// accumulators are indexed by constant-bound loops only (registers, never local memory).
 // Bindings (8): seq (per sequence: first chunk, end chunk, first time index, length), W, U, gcum,
 // K (keys: the inputs, or the normalised copy); outputs h, vn, fin (the initial states on entry
 // when has_s0, the final states on exit; gdn/finalize.wgsl then writes NaN where status ≠ 0).
@@ -33,7 +36,19 @@ const NL = ${NL}u;
 
 var<workgroup> Ssh: array<vec4f, ${DKP} * ${BV4}>;
 var<workgroup> Vsh: array<vec4f, ${C} * ${BV4}>;
-var<workgroup> Tsh: array<vec4f, ${CS} * (${DKP} / 4 + 1)>;
+#if DB
+// two tile buffers: the next tile goes into one while the current one is read (one barrier per tile)
+var<workgroup> Tsh: array<vec4f, 2 * ${TSN}>;
+#else
+var<workgroup> Tsh: array<vec4f, ${TSN}>;
+#endif
+const TSN = ${TSN}u;
+#if WD
+const DS = ${DS}u;
+const DSQ = ${DS} / 4u;
+// W tile rows padded by one vec4 (rows RG apart in different banks)
+const TSW = ${DS} / 4u + 1u;
+#endif
 
 // 4 dv-consecutive values at element e (column col, a multiple of 4) of a (…, DV) float32 array; 0 past DV.
 #if DV4
@@ -128,12 +143,21 @@ fn fma4(a0: vec4f, w: vec4f, s0: vec4f, s1: vec4f, s2: vec4f, s3: vec4f) -> vec4
   return a - w.w * s3;
 }
 
+#if WD
+// This thread's vec4s (flat index lid + TS·l) of W's rows 0 … C − 1, dk columns s·DS … s·DS + DS − 1.
+fn load_w(ch: u32, s: u32, lid: u32, t: ptr<function, array<vec4f, ${NL}>>) {
+  for (var l = 0u; l < NL; l++) {
+    let f = lid + TS * l;
+    let i = f / DSQ;
+    let d = s * DS + 4u * (f % DSQ);
+#else
 // This thread's vec4s (flat index lid + TS·l) of W's rows s·CS … s·CS + CS − 1 of (chunk, head) ch.
 fn load_w(ch: u32, s: u32, lid: u32, t: ptr<function, array<vec4f, ${NL}>>) {
   for (var l = 0u; l < NL; l++) {
     let f = lid + TS * l;
     let i = s * CS + f / DKQ;
     let d = 4u * (f % DKQ);
+#endif
 #if TILE_EXACT
     (*t)[l] = ld_w4((ch * C + i) * DK + d, d);
 #else
@@ -154,16 +178,29 @@ fn load_k(kb: u32, len: u32, s: u32, lid: u32, t: ptr<function, array<vec4f, ${N
   }
 }
 
-fn store_tile(lid: u32, t: ptr<function, array<vec4f, ${NL}>>) {
+fn store_tile(o: u32, lid: u32, t: ptr<function, array<vec4f, ${NL}>>) {
   for (var l = 0u; l < NL; l++) {
     let f = lid + TS * l;
 #if TILE_EXACT
-    Tsh[(f / DKQ) * TSTR + f % DKQ] = (*t)[l];
+    Tsh[o + (f / DKQ) * TSTR + f % DKQ] = (*t)[l];
 #else
-    if (f < TV) { Tsh[(f / DKQ) * TSTR + f % DKQ] = (*t)[l]; }
+    if (f < TV) { Tsh[o + (f / DKQ) * TSTR + f % DKQ] = (*t)[l]; }
 #endif
   }
 }
+
+#if WD
+fn store_wtile(o: u32, lid: u32, t: ptr<function, array<vec4f, ${NL}>>) {
+  for (var l = 0u; l < NL; l++) {
+    let f = lid + TS * l;
+#if TILE_EXACT
+    Tsh[o + (f / DSQ) * TSW + f % DSQ] = (*t)[l];
+#else
+    if (f < TV) { Tsh[o + (f / DSQ) * TSW + f % DSQ] = (*t)[l]; }
+#endif
+  }
+}
+#endif
 
 @compute @workgroup_size(${TS})
 fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -204,6 +241,92 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
     }
     glpre = gcum[ch * C + C - 1u];
   }
+#if DB
+  // W's first tile into buffer 0 and S into Ssh; tile t of a chunk (W slices, then K slices: an even
+  // count) lives in buffer t % 2, so every chunk's first W tile is in buffer 0
+  if (sn.x < sn.y) {
+    if (holds) { for (var m = 0u; m < RB; m++) { Ssh[(d0 + m) * BV4 + cg] = S[m]; } }
+    store_wtile(0u, lid, &tr);
+  }
+  workgroupBarrier();
+  for (var c = sn.x; c < sn.y; c++) {
+    let t0 = sn.z + (c - sn.x) * C;
+    let len = min(C, sn.z + sn.w - t0);
+    let ch = c * p.HV + hv;
+    let kb = kh + t0 * p.sT;
+    let gl = glpre;
+    var acc: array<vec4f, ${RA}>;
+    var gr: array<f32, ${RA}>;
+    for (var r = 0u; r < RA; r++) { acc[r] = upre[r]; gr[r] = gpre[r]; }
+    if (holds) {
+      for (var m = 0u; m < RB; m++) {
+        let d = d0 + m;
+        if (d < DK) { st_h((ch * DK + d) * DV + col, col, S[m]); }
+      }
+    }
+    // (a) Vn = U − W·S: the next tile's loads in flight over this tile's products, then stored
+    // into the other buffer (its readers passed the previous barrier)
+    for (var s = 0u; s < NSL; s++) {
+      let o = (s % 2u) * TSN;
+      if (s + 1u < NSL) { load_w(ch, s + 1u, lid, &tr); } else { load_k(kb, len, 0u, lid, &tr); }
+      for (var q = 0u; q < DSQ; q++) {
+        let e = (s * DS + 4u * q) * BV4 + cg;
+        let s0 = Ssh[e];
+        let s1 = Ssh[e + BV4];
+        let s2 = Ssh[e + 2u * BV4];
+        let s3 = Ssh[e + 3u * BV4];
+        for (var r = 0u; r < RA; r++) {
+          acc[r] = fma4(acc[r], Tsh[o + (rg + RG * r) * TSW + q], s0, s1, s2, s3);
+        }
+      }
+      if (s + 1u < NSL) { store_wtile(TSN - o, lid, &tr); workgroupBarrier(); } else { store_tile(TSN - o, lid, &tr); }
+    }
+    for (var r = 0u; r < RA; r++) {
+      let i = rg + RG * r;
+      st_vn((ch * C + i) * DV + col, col, acc[r]);
+      Vsh[i * BV4 + cg] = select(vec4f(0.0), acc[r] * exp(gl - gr[r]), i < len);
+    }
+    workgroupBarrier();
+    // (b) S ← Γ_C·S + Kᵀ·(diag(Γ_C/Γ)·Vn), K rows in slices of CS (tiles NSL + s)
+    let eg = exp(gl);
+    for (var m = 0u; m < RB; m++) { S[m] *= eg; }
+    for (var s = 0u; s < NSL; s++) {
+      let o = ((NSL + s) % 2u) * TSN;
+      if (s + 1u < NSL) {
+        load_k(kb, len, s + 1u, lid, &tr);
+      } else if (c + 1u < sn.y) {
+        let cn = ch + p.HV;
+        load_w(cn, 0u, lid, &tr);
+        for (var r = 0u; r < RA; r++) {
+          upre[r] = ld_u((cn * C + rg + RG * r) * DV + col, col);
+          gpre[r] = gcum[cn * C + rg + RG * r];
+        }
+        glpre = gcum[cn * C + C - 1u];
+      }
+      if (holds) {
+        for (var j = 0u; j < CS; j++) {
+          let v = Vsh[(s * CS + j) * BV4 + cg];
+          for (var m = 0u; m < RB; m += 4u) {
+            let kv = Tsh[o + j * TSTR + (d0 + m) / 4u];
+            S[m] += kv.x * v;
+            S[m + 1u] += kv.y * v;
+            S[m + 2u] += kv.z * v;
+            S[m + 3u] += kv.w * v;
+          }
+        }
+      }
+      if (s + 1u < NSL) {
+        store_tile(TSN - o, lid, &tr);
+        workgroupBarrier();
+      } else if (c + 1u < sn.y) {
+        store_wtile(TSN - o, lid, &tr);
+      }
+    }
+    // the new S for the next chunk's W·S (this chunk's readers passed the barriers of (b))
+    if (holds) { for (var m = 0u; m < RB; m++) { Ssh[(d0 + m) * BV4 + cg] = S[m]; } }
+    workgroupBarrier();
+  }
+#else
   for (var c = sn.x; c < sn.y; c++) {
     let t0 = sn.z + (c - sn.x) * C;
     let len = min(C, sn.z + sn.w - t0);
@@ -221,9 +344,28 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
         if (d < DK) { st_h((ch * DK + d) * DV + col, col, S[m]); }
       }
     }
+#if WD
+    // (a) Vn = U − W·S: slice s holds dk columns s·DS … of all C rows; this thread's rows rg + RG·r
+    for (var s = 0u; s < NSL; s++) {
+      store_wtile(0u, lid, &tr);
+      workgroupBarrier();
+      if (s + 1u < NSL) { load_w(ch, s + 1u, lid, &tr); } else { load_k(kb, len, 0u, lid, &tr); }
+      for (var q = 0u; q < DSQ; q++) {
+        let e = (s * DS + 4u * q) * BV4 + cg;
+        let s0 = Ssh[e];
+        let s1 = Ssh[e + BV4];
+        let s2 = Ssh[e + 2u * BV4];
+        let s3 = Ssh[e + 3u * BV4];
+        for (var r = 0u; r < RA; r++) {
+          acc[r] = fma4(acc[r], Tsh[(rg + RG * r) * TSW + q], s0, s1, s2, s3);
+        }
+      }
+      workgroupBarrier();
+    }
+#else
     // (a) Vn = U − W·S: slice s holds rows s·CS + rg + RG·r' of this thread
     for (var s = 0u; s < NSL; s++) {
-      store_tile(lid, &tr);
+      store_tile(0u, lid, &tr);
       workgroupBarrier();
       if (s + 1u < NSL) { load_w(ch, s + 1u, lid, &tr); } else { load_k(kb, len, 0u, lid, &tr); }
       for (var q = 0u; q < DKQ; q++) {
@@ -237,6 +379,7 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
       }
       workgroupBarrier();
     }
+#endif
     for (var r = 0u; r < RA; r++) {
       let i = rg + RG * r;
       st_vn((ch * C + i) * DV + col, col, acc[r]);
@@ -246,7 +389,7 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
     let eg = exp(gl);
     for (var m = 0u; m < RB; m++) { S[m] *= eg; }
     for (var s = 0u; s < NSL; s++) {
-      store_tile(lid, &tr);
+      store_tile(0u, lid, &tr);
       workgroupBarrier();
       if (s + 1u < NSL) {
         load_k(kb, len, s + 1u, lid, &tr);
@@ -260,8 +403,8 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
         glpre = gcum[cn * C + C - 1u];
       }
       if (holds) {
-        let je = min(CS, len - min(len, s * CS));
-        for (var j = 0u; j < je; j++) {
+        // rows past len are zero in both tiles: a constant trip count the compiler can unroll
+        for (var j = 0u; j < CS; j++) {
           let v = Vsh[(s * CS + j) * BV4 + cg];
           for (var m = 0u; m < RB; m += 4u) {
             let kv = Tsh[j * TSTR + (d0 + m) / 4u];
@@ -275,6 +418,7 @@ fn gdn_state_staged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) 
       workgroupBarrier();
     }
   }
+#endif
   if (holds) {
     for (var m = 0u; m < RB; m++) {
       let d = d0 + m;

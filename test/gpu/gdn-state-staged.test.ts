@@ -70,14 +70,24 @@ describe('gdn staged state pass (WY stage from float64 JS)', () => {
       expect(L.bytes).toBeLessThanOrEqual(limits.maxComputeWorkgroupStorageSize);
       expect(L.TS).toBeLessThanOrEqual(limits.maxComputeInvocationsPerWorkgroup);
       expect(C % L.CS).toBe(0);
-      expect(L.CS % L.RG).toBe(0);
+      // W in dk slices: row groups divide C; W in row slices: they divide the tile's rows
+      expect(L.DS > 0 ? C % L.RG : L.CS % L.RG).toBe(0);
     }
     const big = { ...limits, maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024 };
-    expect(gdnStateStagedPlan(64, 128, 128, big)).toMatchObject({ BV: 16, CS: 64, RG: 32, TS: 128 });
+    expect(gdnStateStagedPlan(64, 128, 128, big)).toMatchObject({ BV: 32, CS: 32, RG: 32, TS: 256, DS: 64 });
+    expect(gdnStateStagedPlan(64, 128, 128, big, { wd: false })).toMatchObject({ BV: 32, CS: 32, DS: 0 });
+    expect(gdnStateStagedPlan(64, 128, 128, big, { db: true })).toMatchObject({ BV: 32, CS: 16, RG: 32, DS: 32, DB: true });
     expect(gdnStateStagedPlan(64, 128, 128, { ...big, maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256 })!.bytes).toBeLessThanOrEqual(16384);
   });
   gpuIt('C 16, dk = dv = 8, T 37 (short last chunk), initial state, bthd', async () => {
     await run({ s: { B: 2, T: 37, H: 2, HV: 2, dk: 8, dv: 8, layout: 'bthd' }, C: 16, rnd: { initialState: true } }, 1);
+  });
+  gpuIt('W in row slices like K (wd false), C 16 in two tiles of 8 rows, short last chunk', async () => {
+    await run({ s: { B: 1, T: 37, H: 1, HV: 2, dk: 8, dv: 8, layout: 'bthd' }, C: 16, rnd: { initialState: true }, tune: { wd: false, cs: 8 } }, 5);
+  });
+  gpuIt('two tile buffers (db): W in two dk slices and K in two row slices, and whole-chunk tiles', async () => {
+    await run({ s: { B: 1, T: 37, H: 1, HV: 2, dk: 8, dv: 8, layout: 'bthd' }, C: 16, rnd: { initialState: true }, tune: { db: true, cs: 8 } }, 6);
+    await run({ s: { B: 2, T: 70, H: 1, HV: 1, dk: 16, dv: 12, layout: 'bhtd' }, C: 32, tune: { db: true } }, 7);
   });
   gpuIt('C 16, packed sequences with an empty one, GVA, bhtd, qkL2norm (normalised keys)', async () => {
     await run({

@@ -24,6 +24,16 @@ export interface GdnStateStagedTune {
   rg?: number;
   /** Rows of W or K per staged tile: a power of two dividing C (default C, fewer where memory is short). */
   cs?: number;
+  /**
+   * W's tiles as all C rows × a slice of dk columns (default, where the slices divide dk), so W·S
+   * reuses each S read for C / RG rows; false: W in row slices like K.
+   */
+  wd?: boolean;
+  /**
+   * Two tile buffers in workgroup memory (with wd only): the next tile is stored into one while the
+   * other is read, one barrier per tile instead of two (default false; twice the tile memory).
+   */
+  db?: boolean;
 }
 
 export interface GdnStateStagedPlan {
@@ -32,6 +42,10 @@ export interface GdnStateStagedPlan {
   DKP: number; BV: number; RG: number; RGB: number; CS: number;
   /** Vn rows and S rows per thread; threads per workgroup; tile vec4s per thread. */
   RA: number; RB: number; TS: number; NL: number;
+  /** dk columns per W tile (0: W in row slices of CS); vec4s of the tile array. */
+  DS: number; TSN: number;
+  /** Two tile buffers. */
+  DB: boolean;
   bytes: number;
 }
 
@@ -39,15 +53,25 @@ const pow2floor = (x: number): number => 2 ** Math.floor(Math.log2(Math.max(1, x
 const pow2ceil = (x: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
 const roundUp = (x: number, m: number): number => Math.ceil(x / m) * m;
 
-function fit(C: number, dk: number, dv: number, BV: number, CS: number, rg: number, limits: GpuLimits): GdnStateStagedPlan | null {
-  let RG = Math.min(rg, CS);
-  while (RG > 1 && (BV / 4) * RG > limits.maxComputeInvocationsPerWorkgroup) RG /= 2;
-  const RGB = Math.min(RG, pow2floor(Math.ceil(dk / 4)));
-  const DKP = roundUp(dk, 4 * RGB);
+function fit(C: number, dk: number, dv: number, BV: number, CS: number, rg: number, wd: boolean, db: boolean, limits: GpuLimits): GdnStateStagedPlan | null {
+  const rows = (cap: number) => {
+    let RG = Math.min(rg, cap);
+    while (RG > 1 && (BV / 4) * RG > limits.maxComputeInvocationsPerWorkgroup) RG /= 2;
+    const RGB = Math.min(RG, pow2floor(Math.ceil(dk / 4)));
+    return { RG, RGB, DKP: roundUp(dk, 4 * RGB) };
+  };
+  // W in dk slices: row groups up to C (W·S's rows need not fit one tile); W tiles of C rows × DS
+  // columns hold as many values as K's CS rows × DKP (DS a multiple of 4); else row groups ≤ CS
+  let r = rows(C);
+  let DS = wd && (r.DKP / 4) % (C / CS) === 0 ? r.DKP * CS / C : 0;
+  if (!DS) { r = rows(CS); DS = 0; }
+  const { RG, RGB, DKP } = r;
   const TS = (BV / 4) * RG;
-  const bytes = 16 * (DKP * BV / 4 + C * BV / 4 + CS * (DKP / 4 + 1));
+  const TSN = Math.max(CS * (DKP / 4 + 1), DS ? C * (DS / 4 + 1) : 0);
+  const DB = db && DS > 0;
+  const bytes = 16 * (DKP * BV / 4 + C * BV / 4 + (DB ? 2 : 1) * TSN);
   if (bytes > limits.maxComputeWorkgroupStorageSize) return null;
-  return { C, DK: dk, DV: dv, DKP, BV, RG, RGB, CS, RA: C / RG, RB: DKP / RGB, TS, NL: Math.ceil(CS * DKP / 4 / TS), bytes };
+  return { C, DK: dk, DV: dv, DKP, BV, RG, RGB, CS, RA: C / RG, RB: DKP / RGB, TS, NL: Math.ceil(CS * DKP / 4 / TS), DS, TSN, DB, bytes };
 }
 
 /** The staged state kernel's tiles for chunk C, dk, dv under `limits`, or null when no variant fits. */
@@ -57,10 +81,12 @@ export function gdnStateStagedPlan(C: number, dk: number, dv: number, limits: Gp
   const rg = pow2floor(tune.rg ?? 32);
   // whole-chunk tiles first, then thinner column tiles before tiles of fewer than 16 rows (tiny workgroups)
   const cs0 = Math.min(pow2floor(tune.cs ?? 32), C);
-  for (const csMin of [Math.min(cs0, 16), 1]) {
+  // two tile buffers only where they fit with tiles of ≥ 16 rows
+  const tries: [number, boolean][] = [[Math.min(cs0, 16), tune.db ?? false], [Math.min(cs0, 16), false], [1, false]];
+  for (const [csMin, db] of tries) {
     for (let BV = bv0; BV >= 4; BV /= 2) {
       for (let CS = cs0; CS >= csMin; CS /= 2) {
-        const L = fit(C, dk, dv, BV, CS, rg, limits);
+        const L = fit(C, dk, dv, BV, CS, rg, tune.wd ?? true, db, limits);
         if (L) return L;
       }
     }
@@ -74,6 +100,7 @@ export function gdnStateStagedProgram(L: GdnStateStagedPlan, k: KType) {
   const dk4 = L.DK % 4 === 0, dv4 = L.DV % 4 === 0;
   const defs: Defines = {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BV4: L.BV / 4, RG: L.RG, RA: L.RA, RGB: L.RGB, RB: L.RB, TS: L.TS, CS: L.CS, NL: L.NL,
+    WD: L.DS > 0, DS: Math.max(L.DS, 4), TSN: L.TSN, DB: L.DB,
     DK4: dk4, DV4: dv4, K_HALF: k === 'f16',
     // no bounds checks where every padded row, tile column or tile vec4 is a real one
     DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BV === 0, TILE_EXACT: (L.CS * L.DKP / 4) % L.TS === 0,
