@@ -95,13 +95,13 @@ await time('forward stages for the backward (WY with T, state pass)', () => {
 const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, 'bench');
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 
-// KW: the reverse pass's K slice width (the default the widest that fits); BV 16 and 32 keep W
-// out of registers (a thread owns more than one row of dh)
-for (const tiles of [{}, { KW: 32 }, { KW: 64 }, { BV: 4 }, { BV: 16 }, { KT: 32 }]) {
+// KW: the reverse pass's K slice width (the default the widest that fits); WP false (and BV 16,
+// where a thread owns two rows of dh) keeps W's column out of registers
+for (const tiles of [{}, { WP: false }, { KW: 32 }, { KW: 64 }, { BV: 4 }, { BV: 16 }, { KT: 32 }]) {
   let t;
   try {
     t = gdnBwdTiles(dk, dv, limits, tiles);
-    await time(`backward kernels alone, KT ${t.KT}, BV ${t.BV}, KW ${t.KW}`, () => free(gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, st, 'bench', tiles)));
+    await time(`backward kernels alone, KT ${t.KT}, BV ${t.BV}, KW ${t.KW}, WP ${t.WP}`, () => free(gdnBackwardFromStages(x, dO, dF, plan, chunks, wy, st, 'bench', tiles)));
   } catch (e) {
     console.log(`${JSON.stringify(tiles)}: ${e.message}`);
   }

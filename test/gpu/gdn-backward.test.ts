@@ -156,8 +156,8 @@ const F32_CASES: BwdCase[] = [
     s: { B: 1, T: 100, H: 1, HV: 2, dk: 80, dv: 72, layout: 'bhtd' }, C: 64, qkL2norm: true, S0: true, dF: true,
   },
   {
-    name: 'bthd, C 32, two chunks + dFinal, dv 14 in tiles of 4 columns',
-    s: { B: 1, T: 64, H: 2, HV: 2, dk: 12, dv: 14, layout: 'bthd' }, C: 32, S0: true, dF: true, tiles: { BV: 4 },
+    name: 'bthd, C 32, two chunks + dFinal, dv 14 in tiles of 4 columns, W read from memory in the reverse pass',
+    s: { B: 1, T: 64, H: 2, HV: 2, dk: 12, dv: 14, layout: 'bthd' }, C: 32, S0: true, dF: true, tiles: { BV: 4, WP: false },
   },
 ];
 

@@ -46,6 +46,11 @@ export interface GdnBwdTiles {
    * by default the widest that fits the workgroup memory (fewer barriers per chunk).
    */
   KW?: number;
+  /**
+   * W's column in registers for the reverse pass's dh update where a thread owns one row of dh
+   * (default): one memory latency per chunk, for 64 more registers per thread (fewer workgroups in flight).
+   */
+  WP?: boolean;
 }
 
 const RT = 64, NT = 64;
@@ -69,13 +74,13 @@ function dkPow2(dk: number): number {
  * each), RPS rows per sweep; NS slices of 64 × KW, NKL loads of each per thread; W's column
  * prefetched into registers (WPF) where a thread owns one row of dh.
  */
-function stateLayout(dk: number, BV: number, KW: number) {
+function stateLayout(dk: number, BV: number, KW: number, WP = true) {
   const TPR = BV / 4, RPS = 256 / TPR;
   const DKP = dkPow2(dk);
   const MR = Math.max(1, Math.ceil(DKP / RPS));
   return {
     TPR, RPS, MR, NR2: Math.ceil(64 / RPS), DKP, SDH: DKP * TPR, SDV: 64 * TPR,
-    KW, NS: DKP / KW, NKL: KW / 4, SK: 64 * (KW + 1), WPF: MR === 1,
+    KW, NS: DKP / KW, NKL: KW / 4, SK: 64 * (KW + 1), WPF: WP && MR === 1,
   };
 }
 
@@ -104,7 +109,7 @@ export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'max
     while (KW > 32 && stateBytes(dk, BV, KW) > mem) KW /= 2;
   }
   if (![32, 64, 128].includes(KW) || KW > DKP) throw new ArgumentError(`gdnBwdTiles: KW is ${KW}; expected 32, 64 or 128, at most ${DKP} here`);
-  return { KT, BV, KW };
+  return { KT, BV, KW, WP: over.WP ?? true };
 }
 
 // ---------------------------------------------------------------- loaders and programs
@@ -396,9 +401,9 @@ export function bwdDk2Program(s: GdnBwdSrc, KT: number) {
 }
 
 /** The reverse pass (shaders/gdn/bwd_state.wgsl) for dk and BV columns. */
-export function bwdStateProgram(s: GdnBwdSrc, dk: number, BV: number, KW = 32) {
-  const l = stateLayout(dk, BV, KW);
-  const key = `qk=${s.qk},MR=${l.MR},DKP=${l.DKP},BV=${BV},KW=${KW}`;
+export function bwdStateProgram(s: GdnBwdSrc, dk: number, BV: number, KW = 32, WP = true) {
+  const l = stateLayout(dk, BV, KW, WP);
+  const key = `qk=${s.qk},MR=${l.MR},DKP=${l.DKP},BV=${BV},KW=${KW},WPF=${l.WPF}`;
   return cachedProgram(`gdn_bwd_state|${key}`, () => ({
     name: 'gdn_bwd_state', key, entryPoint: 'gdn_bwd_state', workgroupSize: [256, 1, 1] as [number, number, number],
     workgroupBytes: stateBytes(dk, BV, KW),
@@ -499,7 +504,7 @@ export function gdnBackwardPrograms(s: GdnBwdSrc, dk: number, t: GdnBwdTiles) {
   return [
     bwdQkProgram(s, t.KT), bwdDvlProgram(s, t.KT), bwdDhqProgram(s, t.KT), bwdXProgram(s, t.KT), bwdPdaProgram(s, t.KT),
     bwdDqhProgram(s, t.KT), bwdDq2Program(s, t.KT), bwdDk1aProgram(s, t.KT), bwdDk1bProgram(s, t.KT), bwdDk2Program(s, t.KT),
-    bwdStateProgram(s, dk, t.BV, t.KW),
+    bwdStateProgram(s, dk, t.BV, t.KW, t.WP),
     bwdRowsProgram(s), bwdCcfinProgram(s), bwdGateProgram(), bwdQkoutProgram(s), bwdDfinProgram(), bwdS0Program(), bwdPackProgram(),
     bwdUnpackProgram(),
   ];
@@ -613,7 +618,7 @@ export function gdnBackwardFromStages(
   }
   if (N * HV > 0) {
     const nwork = N * HV * nvt;
-    rec(bwdStateProgram(src, dk, t.BV, t.KW), {
+    rec(bwdStateProgram(src, dk, t.BV, t.KW, t.WP), {
       inputs: { ctab: ct, gcum: gc, Ks, Wm: g(wy.W), hs: g(st.h), CD1: g(CD1) }, outputs: { CD2: g(CD2), DHE: g(DHE) },
       uniforms: { ...u, nwork }, workgroups: nwork,
     });
