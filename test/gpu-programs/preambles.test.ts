@@ -181,7 +181,7 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('gdn wy U C=32 float16, rt 8, T staged', gdnWyWuProgram(32, 32, 8, false, true, true, true));
   add('gdn wy rows qkL2norm float16', gdnWyNormProgram(64, 32, true));
   add('gdn s0 check', gdnS0CheckProgram());
-  const bwd = new Set([{ KT: 16, BV: 8 }, { KT: 32, BV: 16 }].flatMap((t) => gdnBackwardPrograms({ qk: 'f32', x: 'f32' }, 128, t)));
+  const bwd = new Set([{ KT: 16, BV: 8, KW: 128 }, { KT: 32, BV: 16 }].flatMap((t) => gdnBackwardPrograms({ qk: 'f32', x: 'f32' }, 128, t)));
   for (const p of bwd) add(`gdn backward ${p.name} ${p.key}`, p);
   const small = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256 } as GpuLimits;
   const big = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024 } as GpuLimits;

@@ -4597,7 +4597,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_state qk=f32,MR=1,DKP=128,BV=8: gdn_bwd_state → gdn_bwd_state
+// ---- gdn backward gdn_bwd_state qk=f32,MR=1,DKP=128,BV=8,KW=128,WPF=true: gdn_bwd_state → gdn_bwd_state
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
@@ -5314,7 +5314,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> DKS: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-// ---- gdn backward gdn_bwd_state qk=f32,MR=2,DKP=128,BV=16: gdn_bwd_state → gdn_bwd_state
+// ---- gdn backward gdn_bwd_state qk=f32,MR=2,DKP=128,BV=16,KW=32,WPF=false: gdn_bwd_state → gdn_bwd_state
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
   nwork: u32,
