@@ -7,7 +7,7 @@
 // GDN_R recordings per submit (20), GDN_REPS repetitions (5; the best counts).
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, gdn } = await import(root + 'index.js');
-const { gdnWyGpu, recordWyStage, gdnWyTiles, checkTiles } = await import(root + 'backend/gpu/gdn_wy.js');
+const { gdnWyGpu, recordWyStage, gdnWyTiles, checkTiles, invUnitLowerGpu } = await import(root + 'backend/gpu/gdn_wy.js');
 const { gdnChunkTable } = await import(root + 'backend/gpu/gdn_chunks.js');
 const { planGdn } = await import(root + 'gdn/plan.js');
 const { emptyGpu } = await import(root + 'backend/gpu/tensor-ops.js');
@@ -70,11 +70,11 @@ const add = (o) => {
 if (process.env.GDN_VARIANTS === '0') {
   // the default only
 } else if (process.env.GDN_ALL) {
-  for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const cw of [1, 2]) for (const bal of [false, true]) for (const invWg of [128, 256]) for (const stageT of [false, true]) add({ dkt, gr, nt, rt, cw, bal, invWg, stageT });
+  for (const dkt of [32, 64, 128]) for (const gr of [4, 8]) for (const nt of [32, 64, 128]) for (const rt of [4, 8]) for (const cw of [1, 2]) for (const bal of [false, true]) for (const invWg of [128, 256]) for (const invCols of [1, 4]) for (const stageT of [false, true]) add({ dkt, gr, nt, rt, cw, bal, invWg, invCols, stageT });
 } else {
   // W/U variants around the default (rt 8, bal): the previous default (rt 4, no mirrored blocks) first
   for (const o of [{ rt: 4, bal: false }, { rt: 8, bal: false }, { rt: 4, bal: true }, { cw: 2 }, { cw: 2, rt: 4, bal: false }, { stageT: true },
-    { nt: 32 }, { nt: 128 }, { nt: 32, cw: 2 }, { stageT: true, nt: 32 }, { dkt: 16 }, { invWg: 128 }]) add({ ...def, ...o });
+    { nt: 32 }, { nt: 128 }, { nt: 32, cw: 2 }, { stageT: true, nt: 32 }, { dkt: 16 }, { invWg: 128 }, { invCols: 4 }, { invCols: 4, invWg: 64 }]) add({ ...def, ...o });
 }
 const bufs = {
   status: emptyGpu('int32', [plan.seqs, HV], 'bench'),
@@ -87,10 +87,10 @@ const bufs = {
 };
 const R = env('GDN_R', 20);
 for (const t of variants) {
-  const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt}${t.cw > 1 ? ` cw ${t.cw}` : ''}${t.bal ? ' bal' : ''}${t.stageT ? ' stageT' : ''} invWg ${t.invWg}${t === def ? ' (default)' : ''}`;
+  const tag = `dkt ${t.dkt} gr ${t.gr} nt ${t.nt} rt ${t.rt}${t.cw > 1 ? ` cw ${t.cw}` : ''}${t.bal ? ' bal' : ''}${t.stageT ? ' stageT' : ''} invWg ${t.invWg} invCols ${t.invCols}${t === def ? ' (default)' : ''}`;
   await time(`kernels, ${tag}`, R, () => recordWyStage(x, plan, chunks, t, bufs));
   // the Gram kernel and the inverse only where their tiles differ from the default's
-  const same = t !== def && t.dkt === def.dkt && t.gr === def.gr && t.invWg === def.invWg;
+  const same = t !== def && t.dkt === def.dkt && t.gr === def.gr && t.invWg === def.invWg && t.invCols === def.invCols;
   for (const k of same ? ['wu'] : ['check', 'kkt', 'inv', 'wu']) await time(`   ${k} alone`, R, () => recordWyStage(x, plan, chunks, t, bufs, new Set([k])));
   if (t === def) await time('   kkt alone without the check of q (checkQ false)', R, () => recordWyStage(x, plan, chunks, t, bufs, new Set(['kkt']), false));
 }
@@ -121,7 +121,10 @@ for (const [n, cnt0] of [[64, 4096], [32, 8192], [16, 16384]]) {
   const cnt = Math.max(1, Math.round(cnt0 * scale));
   const a = fill(cnt * n * n, 11, -0.5 / Math.sqrt(n), 0.5 / Math.sqrt(n));
   const A = Tensor.fromStorage('float32', [cnt, n, n], a).to('gpu');
-  await time(`invUnitLower ${cnt} × ${n}×${n}`, 2 * R + 10, () => gdn.invUnitLower(A).dispose());
+  await time(`invUnitLower ${cnt} × ${n}×${n} (default: a column per thread)`, 2 * R + 10, () => gdn.invUnitLower(A).dispose());
+  for (const [invCols, invWg] of [[1, 64], [1, 128], [1, 256], [4, n === 64 ? 256 : n === 32 ? 128 : 64]]) {
+    await time(`   invUnitLowerGpu, ${invCols} column(s) per thread, ${invWg} threads`, 2 * R + 10, () => invUnitLowerGpu(A, { invCols, invWg }).dispose());
+  }
   const eye = new Float32Array(n * n);
   for (let i = 0; i < n; i++) eye[i * n + i] = 1;
   const I = Tensor.fromStorage('float32', [n, n], eye).to('gpu');

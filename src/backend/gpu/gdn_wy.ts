@@ -36,8 +36,10 @@ export interface GdnWyTiles {
   bal: boolean;
   /** The W/U kernel stages T in workgroup memory too (else reads it from global memory). */
   stageT: boolean;
-  /** Threads per workgroup of the inverse (64, 128 or 256; C/4 threads per system). */
+  /** Threads per workgroup of the inverse (64, 128 or 256; C/invCols threads per system). */
   invWg: number;
+  /** Columns of T per thread of the inverse: 4 (inv_unit_lower.wgsl) or 1 (inv_unit_lower_col.wgsl). */
+  invCols: 1 | 4;
 }
 
 /** (batch, time, head) element strides of a (heads, dim) tensor in the plan's layout: src/gdn/plan.ts gdnStrides (backends do not import ops). */
@@ -45,6 +47,11 @@ function gdnStrides(plan: GdnPlan, heads: number, dim: number): { sB: number; sT
   const T = plan.time;
   return plan.layout === 'bthd' ? { sB: T * heads * dim, sT: heads * dim, sH: dim } : { sB: heads * T * dim, sT: dim, sH: T * dim };
 }
+
+// One column of T per thread by default: the inverse is bound by the latency of each thread's
+// serial block chain (C/4 threads per system leave the H200 mostly idle: 0.081 ms at 4096
+// 64×64 for ~0.03 ms of memory traffic); C threads per system shorten the chain fourfold
+const INV_COLS: 1 | 4 = 1;
 
 const pow2ceil = (x: number): number => {
   let p = 1;
@@ -90,12 +97,13 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
     for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t, stageT) <= L && wuThreads(C, t, rt, cw) <= I && 4 * cw <= t) { nt = t; break; }
   }
   const invWg = over.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
-  return { dkt, gr, nt, rt, cw, bal, stageT, invWg };
+  const invCols = over.invCols ?? INV_COLS;
+  return { dkt, gr, nt, rt, cw, bal, stageT, invWg, invCols };
 }
 
 export function checkTiles(C: number, t: GdnWyTiles, limits: GpuLimits, who: string): void {
   const ok = [8, 16, 32, 64, 128].includes(t.dkt) && (t.gr === 4 || t.gr === 8) && [4, 8, 16, 32, 64, 128].includes(t.nt) && (t.rt === 4 || t.rt === 8) && t.rt <= C
-    && [64, 128, 256].includes(t.invWg) && t.invWg % (C / 4) === 0 && kktThreads(C, t.gr) <= limits.maxComputeInvocationsPerWorkgroup
+    && [64, 128, 256].includes(t.invWg) && (t.invCols === 1 || t.invCols === 4) && t.invWg % (C / t.invCols) === 0 && kktThreads(C, t.gr) <= limits.maxComputeInvocationsPerWorkgroup
     // the Gram kernel's first C threads load β and g
     && kktThreads(C, t.gr) >= C
     && (t.cw === 1 || t.cw === 2) && 4 * t.cw <= t.nt
@@ -181,6 +189,46 @@ function invBody(): Record<string, string> {
   // exact +0 above the diagonal: NVIDIA's contraction of the updates can leave −0 there
   const STORE = r16.map((r) => `    T[xb + ${r}u * Q] = select(a${r}, vec4f(0.0), vec4i(c4) + vec4i(0, 1, 2, 3) > vec4i(i32(I * 16u + ${r}u)));`).join('\n');
   return { ZERO, INIT, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE };
+}
+
+/** The generated parts of inv_unit_lower_col.wgsl (one column per thread, scalar accumulators). */
+function invColBody(): Record<string, string> {
+  const lane = ['x', 'y', 'z', 'w'];
+  const r16 = Array.from({ length: 16 }, (_, r) => r);
+  const ZERO = r16.map((r) => `      T[xb + ${r}u * C] = 0.0;`).join('\n');
+  const INIT = r16.map((r) => `    var a${r} = select(0.0, 1.0, I * 16u + ${r}u == c);`).join('\n');
+  const UPDATE: string[] = [];
+  for (let q = 0; q < 4; q++) {
+    UPDATE.push(`      { ${[0, 1, 2, 3].map((k) => `let x${k} = T[xr + ${4 * q + k}u * C];`).join(' ')}`);
+    for (const r of r16) {
+      UPDATE.push(`        { let l = A[lb + (I * 16u + ${r}u) * Q + J * 4u + ${q}u]; ` +
+        `a${r} = fma(-l.x, x0, fma(-l.y, x1, fma(-l.z, x2, fma(-l.w, x3, a${r})))); }`);
+    }
+    UPDATE.push('      }');
+  }
+  const tri: string[] = [];
+  for (let r = 1; r < 16; r++) {
+    tri.push(`    { let row = lb + (I * 16u + ${r}u) * Q + I * 4u;`);
+    for (let q = 0; 4 * q < r; q++) {
+      tri.push(`      { let l = A[row + ${q}u];`);
+      for (let k = 0; k < 4 && 4 * q + k < r; k++) tri.push(`        a${r} = fma(-l.${lane[k]}, a${4 * q + k}, a${r});`);
+      tri.push('      }');
+    }
+    tri.push('    }');
+  }
+  // exact +0 above the diagonal (a contraction of the updates can leave −0 there)
+  const STORE = r16.map((r) => `    T[xb + ${r}u * C] = select(a${r}, 0.0, c > I * 16u + ${r}u);`).join('\n');
+  return { ZERO, INIT, UPDATE: UPDATE.join('\n'), TRIANGLE: tri.join('\n'), STORE };
+}
+
+/** The one-column-per-thread inverse (inv_unit_lower_col.wgsl) for C ∈ {16, 32, 64} in groups of wg threads. */
+export function invUnitLowerColProgram(C: number, wg: number) {
+  const key = `C=${C},WG=${wg}`;
+  return cachedProgram(`inv_unit_lower_col|${key}`, () => ({
+    name: 'inv_unit_lower_col', key, entryPoint: 'inv_unit_lower_col', workgroupSize: [wg, 1, 1] as [number, number, number],
+    decl: { inputs: { A: 'vec4f' }, outputs: { T: 'f32' }, uniforms: { count: 'u32' } } as const,
+    body: () => loadShader('gdn/inv_unit_lower_col.wgsl', { C, WG: wg, ...invColBody() }),
+  }));
 }
 
 /** The batched unit-lower inverse (inv_unit_lower.wgsl) for C ∈ {16, 32, 64} in groups of wg threads. */
@@ -292,12 +340,12 @@ export function gdnS0CheckProgram() {
   }));
 }
 
-/** Records T = (I + A)⁻¹ for `count` C×C systems of A's storage into T's (C ∈ {16, 32, 64}). */
-function recordInverse(A: Tensor, T: Tensor, C: number, count: number, wg: number): void {
-  const S = wg / (C / 4);
-  runProgram(invUnitLowerProgram(C, wg), {
-    inputs: { A: A.gpuStorage() }, outputs: { T: T.gpuStorage() }, workgroups: Math.ceil(count / S), uniforms: { count },
-  });
+/** Records T = (I + A)⁻¹ for `count` C×C systems of A's storage into T's (C ∈ {16, 32, 64}); cols: columns per thread (1 or 4). */
+function recordInverse(A: Tensor, T: Tensor, C: number, count: number, wg: number, cols: 1 | 4): void {
+  const S = wg / (C / cols);
+  const run = { inputs: { A: A.gpuStorage() }, outputs: { T: T.gpuStorage() }, workgroups: Math.ceil(count / S), uniforms: { count } };
+  if (cols === 1) runProgram(invUnitLowerColProgram(C, wg), run);
+  else runProgram(invUnitLowerProgram(C, wg), run);
 }
 
 /**
@@ -384,7 +432,7 @@ export function recordWyStage(
       workgroups: pairs, uniforms: { pairs, hv_count: HV, group, dk, ...kS, ...bS },
     });
   }
-  if (only.has('inv')) recordInverse(A, T, C, pairs, t.invWg);
+  if (only.has('inv')) recordInverse(A, T, C, pairs, t.invWg, t.invCols);
   if (!only.has('wu')) return;
   // β is read in the inputs' dtype by both; K is float32 when it is the qkL2norm copy
   for (const [isW, X, ncols, xs, xHalf] of [[true, K, dk, sk, kHalf], [false, x.v, dv, sv, half]] as const) {
@@ -399,7 +447,7 @@ export function recordWyStage(
 }
 
 /** T = (I + tril(A, −1))⁻¹ on the GPU: the inverse kernel for float32 C ∈ {16, 32, 64}, else a unit-lower solve against I. */
-export function invUnitLowerGpu(A: Tensor, tiles: Partial<Pick<GdnWyTiles, 'invWg'>> = {}): Tensor {
+export function invUnitLowerGpu(A: Tensor, tiles: Partial<Pick<GdnWyTiles, 'invWg' | 'invCols'>> = {}): Tensor {
   const who = 'gdn.invUnitLower';
   const C = A.cols;
   if (A.ndim < 2 || A.rows !== C) throw new ShapeError(`${who}: A is ${fmtShape(A.shape)}, expected (…, C, C)`);
@@ -409,10 +457,11 @@ export function invUnitLowerGpu(A: Tensor, tiles: Partial<Pick<GdnWyTiles, 'invW
     if (count === 0) return T;
     checkIndexRange(count * C * C, who);
     const wg = tiles.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
-    if (![64, 128, 256].includes(wg) || wg > gpuLimits(who).maxComputeInvocationsPerWorkgroup) {
-      throw new ArgumentError(`${who}: inverse workgroup size ${wg} must be 64, 128 or 256 and fit the device`);
+    const cols = tiles.invCols ?? INV_COLS;
+    if (![64, 128, 256].includes(wg) || wg > gpuLimits(who).maxComputeInvocationsPerWorkgroup || (cols !== 1 && cols !== 4) || wg % (C / cols) !== 0) {
+      throw new ArgumentError(`${who}: inverse workgroup size ${wg} must be 64, 128 or 256, a multiple of C/${cols}, and fit the device`);
     }
-    recordInverse(A, T, C, count, wg);
+    recordInverse(A, T, C, count, wg, cols);
     return T;
   }
   const eye = new Float32Array(C * C);
