@@ -37,7 +37,7 @@ import { gdnStepProgram, gdnStepBgProgram, gdnStepPlan } from '../../src/backend
 import { gdnBackwardPrograms } from '../../src/backend/gpu/gdn_backward.js';
 import { reduceRowsProgram, reduceColsProgram, argReduceProgram, REDUCE_CLASSES, ARG_CLASSES } from '../../src/backend/gpu/reduce.js';
 import {
-  gdnWyKktProgram, invUnitLowerProgram, gdnWyWuProgram, gdnWyNormProgram, gdnS0CheckProgram,
+  gdnWyKktProgram, invUnitLowerProgram, invUnitLowerColProgram, gdnWyWuProgram, gdnWyNormProgram, gdnS0CheckProgram,
 } from '../../src/backend/gpu/gdn_wy.js';
 
 /** Every kernel the GPU backend builds, over the variants whose declarations differ. */
@@ -176,6 +176,7 @@ function everyProgram(): Array<[string, GpuProgram]> {
   add('gdn wy kkt C=64 float32', gdnWyKktProgram(64, 32, 4, false, false, true));
   add('gdn wy kkt C=16 float16', gdnWyKktProgram(16, 8, 8, false, true, false));
   for (const C of [16, 32, 64]) add(`gdn inv_unit_lower C=${C}`, invUnitLowerProgram(C, 256));
+  add('gdn inv_unit_lower_col C=64', invUnitLowerColProgram(64, 256));
   add('gdn wy W C=64 float32', gdnWyWuProgram(64, 64, 4, true, false, false));
   add('gdn wy U C=64 float32, rt 8 in mirrored blocks, two column quads', gdnWyWuProgram(64, 64, 8, false, false, false, false, 2, true));
   add('gdn wy U C=32 float16, rt 8, T staged', gdnWyWuProgram(32, 32, 8, false, true, true, true));

@@ -4109,6 +4109,15 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> T: array<vec4f>;
 @group(0) @binding(2) var<uniform> p: Params;
 
+// ---- gdn inv_unit_lower_col C=64: inv_unit_lower_col → inv_unit_lower_col
+// Bindings generated from the program declaration (src/backend/gpu/program.ts).
+struct Params {
+  count: u32,
+}
+@group(0) @binding(0) var<storage, read> A: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> T: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
 // ---- gdn wy W C=64 float32: gdn_wy_wu → gdn_wy_wu
 // Bindings generated from the program declaration (src/backend/gpu/program.ts).
 struct Params {
