@@ -94,6 +94,9 @@ export function stateBytes(dk: number, BV: number, KW = 32): number {
  * KT 16 and BV 8 (H200, B 4, T 4096, H 16, dk = dv = 128: the backward kernels 18.1 ms at KT 16
  * vs 22.0 at KT 32, the reverse pass ~2.7 ms faster at BV 8 than at 16, slower at 4 and 32:
  * more workgroups in flight hide its latency), fewer columns where the workgroup memory is short.
+ * KW the widest K slice that fits (one slice at dk 128 with 48 KiB: 3 barriers per chunk) and WP
+ * (W's column in registers) by the forward's staged state pass, where loading a chunk's tiles
+ * into registers ahead of use took the pass from 4.7 to 1.6 ms; not yet timed on the backward.
  */
 export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize'>, over: Partial<GdnBwdTiles> = {}): GdnBwdTiles {
   const mem = limits.maxComputeWorkgroupStorageSize;
