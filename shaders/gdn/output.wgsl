@@ -3,7 +3,8 @@
 //   O = scale·( diag(Γ)·Q·h_c + ((Q·Kᵀ) ⊙ M)·Vn ),  M_ij = exp(γ_i − γ_j) for j ≤ i, else 0
 // Q, K (transposed) and, with HS, the slice of h_c stream through workgroup memory in BK-wide slices
 // of dk (the next slice loaded into registers meanwhile) while each thread accumulates RO rows × CW
-// column vec4s (CG apart) of Q·h_c and 4×4 tiles of the lower triangle of Q·Kᵀ; the masked P = (Q·Kᵀ) ⊙ M then goes through workgroup memory for P·Vn.
+// column vec4s (CG apart) of Q·h_c and 4×4 tiles of the lower triangle of Q·Kᵀ; the masked
+// P = (Q·Kᵀ) ⊙ M then goes through workgroup memory for P·Vn.
 // Bindings: tab (chunk table), Q, K (the inputs, or the normalised copies), gcum, h, vn,
 // status; output o (v's shape, layout and dtype; NaN where the status is not 0).
 #include "common/linear_id.wgsl"
@@ -24,7 +25,9 @@ const BO4 = ${BO4}u;
 const RO = ${RO}u;
 const PTT = ${PTT}u;
 const TS = ${TS}u;
-const KOFF = ${RBO} * ${BK4};
+// Q rows padded by a vec4: rows 4 apart (a warp's two row groups) fall in different banks
+const QS = ${BK4} + 1;
+const KOFF = ${RBO} * QS;
 const QPT = ${QPT}u;
 const KPT = ${KPT}u;
 const C4 = ${C} / 4;
@@ -214,7 +217,7 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   for (var kb = 0u; kb < DKP; kb += 4u * BK4) {
     for (var t = 0u; t < QPT; t++) {
       let e = lid + TS * t;
-      if (e < RBO * BK4) { sh[e] = qpre[t]; }
+      if (e < RBO * BK4) { sh[(e / BK4) * u32(QS) + e % BK4] = qpre[t]; }
     }
     // K transposed, Kt[d][j] in vec4s over j: a thread's 4×4 tile of Q·Kᵀ then reads 4 columns per
     // dk index as one vec4, and neighbouring tiles read neighbouring vec4s (no bank conflicts)
@@ -273,7 +276,7 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
       }
       // one multiply-add each (no partial sums)
       for (var r = 0u; r < RO; r++) {
-        let qv = sh[(i0 + r) * BK4 + kq];
+        let qv = sh[(i0 + r) * u32(QS) + kq];
         for (var w = 0u; w < CW; w++) {
           var a = O[r * CW + w];
           a = a + qv.x * hs[4u * w];
@@ -290,7 +293,7 @@ fn gdn_output(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
           let kz = sh[KOFF + (4u * kq + 2u) * C4 + pb[q]];
           let kw = sh[KOFF + (4u * kq + 3u) * C4 + pb[q]];
           for (var rr = 0u; rr < 4u; rr++) {
-            let qv = sh[(4u * pa[q] + rr) * BK4 + kq];
+            let qv = sh[(4u * pa[q] + rr) * u32(QS) + kq];
             var a = P[4u * q + rr];
             a = a + qv.x * kx;
             a = a + qv.y * ky;

@@ -49,7 +49,7 @@ export function gdnOutputPlan(C: number, dk: number, dv: number, limits: GpuLimi
   for (const HS of tune.hs === undefined ? [true, false] : [tune.hs]) {
     // 32-row output blocks beat whole 64-row chunks on the H200 (bench/results/gdn-tune-h200.txt)
     for (let RBO = tune.rbo ?? Math.min(C, 32); RBO >= 4; RBO /= 2) {
-      const SH = Math.max((RBO + C) * BK / 4 + (HS ? BK * BO / 4 : 0), C * RBO / 4);
+      const SH = Math.max(RBO * (BK / 4 + 1) + C * BK / 4 + (HS ? BK * BO / 4 : 0), C * RBO / 4);
       const bytes = 16 * SH;
       if (bytes > limits.maxComputeWorkgroupStorageSize) continue;
       const ros = (tune.ro ? [tune.ro] : [4, 8, 16]).filter((r) => r <= RBO);
@@ -68,7 +68,7 @@ export function gdnOutputProgram(L: GdnOutputPlan, qk: 'f32' | 'f16', o: 'f32' |
   const dk4 = L.DK % 4 === 0, dv4 = L.DV % 4 === 0;
   const defs: Defines = {
     C: L.C, DK: L.DK, DV: L.DV, DKP: L.DKP, BK4: L.BK / 4, RBO: L.RBO, RBO4: L.RBO / 4, CG: L.BO / 4 / L.CW, CW: L.CW, BO4: L.BO / 4, RO: L.RO,
-    HS: L.HS, HOFF: (L.RBO + L.C) * L.BK / 4, HPT: Math.ceil(L.BK * L.BO / 4 / L.TS),
+    HS: L.HS, HOFF: L.RBO * (L.BK / 4 + 1) + L.C * L.BK / 4, HPT: Math.ceil(L.BK * L.BO / 4 / L.TS),
     PTT: L.PTT, TS: L.TS, SH: L.SH, QPT: Math.ceil(L.RBO * L.BK / 4 / L.TS), KPT: Math.ceil(L.C * L.BK / 16 / L.TS), DK4: dk4, DV4: dv4, QK_HALF: qk === 'f16', O_HALF: o === 'f16',
     // no bounds checks where every padded dk row or tile column is a real one
     DK_EXACT: L.DKP === L.DK, DV_EXACT: dv4 && L.DV % L.BO === 0,
