@@ -113,7 +113,8 @@ const outFlop = pairs * 2 * (C * D * D + C * C * D);
 // hs false: h_c read from global memory by every row group (the run-2 default); cw: column vec4s per thread
 for (const tune of [
   {}, { hs: false }, { bk: 32 }, { bk: 8 }, { bo: 128 }, { ro: 8 }, { bo: 128, ro: 8 }, { rbo: 64 },
-  { cw: 2 }, { bo: 128, cw: 2 }, { bo: 128, cw: 2, ro: 8 }, { bo: 128, cw: 4 }, { rbo: 64, bo: 128, cw: 2 }, { cw: 2, hs: false },
+  { cw: 2 }, { bo: 128, cw: 2 }, { bo: 128, cw: 2, ro: 8 }, { bo: 128, cw: 4 }, { rbo: 64, bo: 128, cw: 2 }, { bo: 128, cw: 2, bk: 32 },
+  { cw: 2, hs: false },
 ]) {
   const L = gdnOutputPlan(C, D, D, limits, tune);
   if (!L) { console.log(`output ${JSON.stringify(tune)}: does not fit`); continue; }
