@@ -110,7 +110,7 @@ for (const tune of [
 const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
 // output: Q·h (C·dk·dv), the lower half of Q·Kᵀ (C²·dk/2) and P·Vn (C²·dv/2) per chunk and head
 const outFlop = pairs * 2 * (C * D * D + C * C * D);
-// hs false: h_c read from global memory by every row group (the run-2 default); cw: column vec4s per thread
+// hs false: h_c read from global memory by every row group (the run-2 tiles); cw: column vec4s per thread
 for (const tune of [
   {}, { hs: false }, { bk: 32 }, { bk: 8 }, { bo: 128 }, { ro: 8 }, { bo: 128, ro: 8 }, { rbo: 64 },
   { cw: 2 }, { bo: 128, cw: 2 }, { bo: 128, cw: 2, ro: 8 }, { bo: 128, cw: 4 }, { rbo: 64, bo: 128, cw: 2 }, { bo: 128, cw: 2, bk: 32 },
