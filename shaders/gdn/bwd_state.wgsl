@@ -5,9 +5,9 @@
 //   dhE[c] = dh (the gradient at the chunk's end), and the partial ⟨h_c, dhE⟩ for dγ;
 //   dVt = dVn_local + (K ⊙ Γ_L/Γ)·dh     (K staged in KW-column slices; dVn_local in CD1, dVt to CD2)
 //   dh  ← Γ_L·dh + dhq_c − Wᵀ·dVt          (dhq_c = scale·(ΓQ)ᵀ·dO, read from DHE[c]; W rows coalesced)
-// Every global load of a chunk that does not depend on dh (the chunk's K, its W column when
-// MR = 1, h_c, dhq_c, dVn_local) is issued at the chunk's start into registers, so a chunk costs
-// about one exposed memory latency instead of one per slice and per group of W rows; 3 barriers
+// Every global load of a chunk that does not depend on dh (its W column when MR = 1, h_c, dhq_c,
+// dVn_local) is issued at the chunk's start into registers, and its K one chunk ahead, so a chunk
+// costs at most one exposed memory latency instead of one per slice and per group of W rows; 3 barriers
 // per chunk at one K slice (the ⟨h_c, dhE⟩ sum goes out as 8 partials, not a barrier tree).
 // DHE also holds, from p.slot, dh at each sequence's end (dFinal or 0) in and dh_0 out,
 // and from p.hoff the ⟨h_c, dhE⟩ partials (count, HV, nvt, 8).
@@ -56,6 +56,19 @@ fn st4_dvt(x: u32, e: u32, v: vec4f) {
   for (var c = 0u; c < 4u; c++) { if (e + c < p.dv) { CD2[x + c] = v[c]; } }
 }
 
+// This thread's elements of the current chunk's K (rows x / KW of slice s, 0 past dk and its length).
+fn load_k(lid: u32, kr: ptr<function, array<f32, NS * NKL>>) {
+  for (var s = 0u; s < NS; s++) {
+    for (var l = 0u; l < NKL; l++) {
+      let x = lid + 256u * l;
+      let d = s * KW + x % KW;
+      var v = 0.0;
+      if (d < p.dk) { v = ldk(x / KW, d); }
+      (*kr)[s * NKL + l] = v;
+    }
+  }
+}
+
 @compute @workgroup_size(256)
 fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_index) lid: u32) {
   let lin = linear_workgroup_id(wid, nwg);
@@ -79,21 +92,17 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   }
   let cfirst = ctab[n];
   let cend = ctab[n + 1u];
+  // the chunk's K in registers, loaded one chunk ahead (the next chunk's as soon as this one's is staged)
+  var kr: array<f32, NS * NKL>;
+  if (cend > cfirst) {
+    set_chunk(cend - 1u, head);
+    load_k(lid, &kr);
+  }
   workgroupBarrier();
   for (var c = cend; c > cfirst; c--) {
     set_chunk(c - 1u, head);
     let L = ch.w;
-    // ---- the chunk's loads that do not depend on dh, all issued before any is used
-    var kr: array<f32, NS * NKL>;
-    for (var s = 0u; s < NS; s++) {
-      for (var l = 0u; l < NKL; l++) {
-        let x = lid + 256u * l;
-        let d = s * KW + x % KW;
-        var v = 0.0;
-        if (d < p.dk) { v = ldk(x / KW, d); }
-        kr[s * NKL + l] = v;
-      }
-    }
+    // ---- the chunk's other loads that do not depend on dh, all issued before any is used
 #if WPF
     // this thread's column of W (row d = r0), rows 0 … L − 1
     var wr: array<f32, 64>;
@@ -142,6 +151,11 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
       for (var l = 0u; l < NKL; l++) {
         let x = lid + 256u * l;
         sk[(x / KW) * KS + x % KW] = kr[s * NKL + l];
+      }
+      if (s + 1u == NS && c - 1u > cfirst) {
+        set_chunk(c - 2u, head);
+        load_k(lid, &kr);
+        set_chunk(c - 1u, head);
       }
       workgroupBarrier();
       // red is next written after at least two more barriers (this chunk's sdv one, the next chunk's first)
