@@ -131,17 +131,14 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
       }
     }
     let gL = gcum[cb * p.cs + L - 1u];
-    // ---- dhE[c] = dh, staged for the K product; the ⟨h_c, dhE⟩ partial
-    var hp = 0.0;
+    // ---- dhE[c] = dh, staged for the K product (nothing here waits for this chunk's loads)
     for (var m = 0u; m < MR; m++) {
       let d = r0 + RPS * m;
       if (d < p.dk) {
-        hp += dot(hv4[m], dh[m]);
         st4_dhe(sx(d, e4), e4, dh[m]);
         sdh[d * TPR + cg] = dh[m];
       }
     }
-    red[lid] = hp;
     // dVt rows i = r0 + RPS·m2: Σ_d K(i, d)·dh(d, ·) over KW-column slices of K
     // zeroed explicitly: a declaration without initialiser inside the loop was not re-zeroed on
     // every iteration here (lavapipe), carrying the last chunk's sums into the next
@@ -158,12 +155,6 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
         set_chunk(c - 1u, head);
       }
       workgroupBarrier();
-      // red is next written after at least two more barriers (this chunk's sdv one, the next chunk's first)
-      if (s == 0u && lid < 8u) {
-        var t = 0.0;
-        for (var x = 0u; x < 32u; x++) { t += red[lid * 32u + x]; }
-        DHE[p.hoff + (cb * p.nvt + vt) * 8u + lid] = t;
-      }
       for (var m2 = 0u; m2 < NR2; m2++) {
         let i = r0 + RPS * m2;
         if (i < 64u) {
@@ -173,6 +164,10 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
       // the last slice needs no barrier here: sk and sdh are next written after the sdv barrier
       if (s + 1u < NS) { workgroupBarrier(); }
     }
+    // the ⟨h_c, dhE⟩ partial: after the first barrier (h_c has arrived by now), summed after the next
+    var hp = 0.0;
+    for (var m = 0u; m < MR; m++) { hp += dot(hv4[m], dh[m]); }
+    red[lid] = hp;
     for (var m2 = 0u; m2 < NR2; m2++) {
       let i = r0 + RPS * m2;
       if (i < 64u) {
@@ -183,6 +178,12 @@ fn gdn_bwd_state(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
       }
     }
     workgroupBarrier();
+    // red is next written after the next chunk's first barrier
+    if (lid < 8u) {
+      var t = 0.0;
+      for (var x = 0u; x < 32u; x++) { t += red[lid * 32u + x]; }
+      DHE[p.hoff + (cb * p.nvt + vt) * 8u + lid] = t;
+    }
     // no barrier after the update: it reads only sdv, next written after the next chunk's first barrier
     let GL = exp(gL);
 #if WPF
