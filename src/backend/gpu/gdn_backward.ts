@@ -43,7 +43,7 @@ export interface GdnBwdTiles {
   BV: number;
   /**
    * Width of the reverse pass's K slices (32, 64 or 128, at most dk rounded up to a power of two):
-   * by default the widest that fits the workgroup memory (fewer barriers per chunk).
+   * by default 64 where it fits the workgroup memory, else narrower.
    */
   KW?: number;
   /**
@@ -94,9 +94,8 @@ export function stateBytes(dk: number, BV: number, KW = 32): number {
  * KT 16 and BV 8 (H200, B 4, T 4096, H 16, dk = dv = 128: the backward kernels 18.1 ms at KT 16
  * vs 22.0 at KT 32, the reverse pass ~2.7 ms faster at BV 8 than at 16, slower at 4 and 32:
  * more workgroups in flight hide its latency), fewer columns where the workgroup memory is short.
- * KW the widest K slice that fits (one slice at dk 128 with 48 KiB: 3 barriers per chunk) and WP
- * (W's column in registers) by the forward's staged state pass, where loading a chunk's tiles
- * into registers ahead of use took the pass from 4.7 to 1.6 ms; not yet timed on the backward.
+ * KW 64 and WP (W's column in registers) from the H200 (bench/results/gdn-tune-h200-run3.txt:
+ * the backward kernels 9.9 ms at KW 64, 13.6 at 128, 10.3 at 32; 15.9 without WP).
  */
 export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'maxComputeWorkgroupStorageSize'>, over: Partial<GdnBwdTiles> = {}): GdnBwdTiles {
   const mem = limits.maxComputeWorkgroupStorageSize;
@@ -107,7 +106,8 @@ export function gdnBwdTiles(dk: number, dv: number, limits: Pick<GpuLimits, 'max
   }
   if (![4, 8, 16, 32].includes(BV)) throw new ArgumentError(`gdnBwdTiles: BV is ${BV}; expected 4, 8, 16 or 32`);
   const DKP = dkPow2(dk);
-  let KW = over.KW ?? Math.min(DKP, 128);
+  // 64-column K slices: the reverse pass's fastest on the H200 (bench/results/gdn-tune-h200-run3.txt)
+  let KW = over.KW ?? Math.min(DKP, 64);
   if (over.KW === undefined) {
     while (KW > 32 && stateBytes(dk, BV, KW) > mem) KW /= 2;
   }

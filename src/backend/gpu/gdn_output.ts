@@ -39,7 +39,7 @@ const roundUp = (x: number, m: number): number => Math.ceil(x / m) * m;
 
 /** The output kernel's tiles for chunk C, dk, dv under `limits`, or null when no variant fits. */
 export function gdnOutputPlan(C: number, dk: number, dv: number, limits: GpuLimits, tune: GdnOutputTune = {}): GdnOutputPlan | null {
-  const BO = tune.bo ?? Math.max(4, Math.min(64, pow2ceil(roundUp(dv, 4))));
+  const BO = tune.bo ?? Math.max(4, Math.min(128, pow2ceil(roundUp(dv, 4))));
   const BK = tune.bk ?? (dk > 8 ? 16 : dk > 4 ? 8 : 4);
   const DKP = roundUp(dk, BK);
   const CW = Math.min(tune.cw ?? 1, BO / 4);

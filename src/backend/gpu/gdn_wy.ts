@@ -48,10 +48,9 @@ function gdnStrides(plan: GdnPlan, heads: number, dim: number): { sB: number; sT
   return plan.layout === 'bthd' ? { sB: T * heads * dim, sT: heads * dim, sH: dim } : { sB: heads * T * dim, sT: dim, sH: T * dim };
 }
 
-// One column of T per thread by default: the inverse is bound by the latency of each thread's
-// serial block chain (C/4 threads per system leave the H200 mostly idle: 0.081 ms at 4096
-// 64×64 for ~0.03 ms of memory traffic); C threads per system shorten the chain fourfold
-const INV_COLS: 1 | 4 = 1;
+// Four columns of T per thread by default: one column per thread (a shorter serial chain per
+// thread) measured slower on the H200 (bench/results/gdn-tune-h200-run3.txt)
+const INV_COLS: 1 | 4 = 4;
 
 const pow2ceil = (x: number): number => {
   let p = 1;
@@ -84,10 +83,9 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
   // K tiles of 32 columns beat 64 and 128 on the H200 (bench/results/gdn-tune-h200.txt)
   if (over.dkt === undefined) for (const t of [32, 16]) if (t <= dk4 && kktBytes(C, t) <= L) { dkt = t; break; }
   const gr = over.gr ?? 4;
-  // 8 rows per thread in mirrored blocks of 4: each X vec4 read from workgroup memory feeds 8
-  // rows while the two blocks overlap (the W/U products were bound by those reads at 4 rows:
-  // 0.60 ms on the H200), and every row group does the same number of steps over the triangle
-  const rt = over.rt ?? 8;
+  // 4 rows per thread in mirrored blocks: every row group does the same number of steps over the
+  // triangle; 8 rows were slower on the H200 (register pressure; bench/results/gdn-tune-h200-run3.txt)
+  const rt = over.rt ?? 4;
   const cw = over.cw ?? 1;
   const bal = over.bal ?? true;
   const stageT = over.stageT ?? false;
@@ -96,7 +94,7 @@ export function gdnWyTiles(C: number, dk: number, dv: number, limits: Pick<GpuLi
   if (over.nt === undefined) {
     for (const t of [64, 32, 16, 8]) if (t <= cols && wuBytes(C, t, stageT) <= L && wuThreads(C, t, rt, cw) <= I && 4 * cw <= t) { nt = t; break; }
   }
-  const invWg = over.invWg ?? (C === 64 ? 256 : C === 32 ? 128 : 64);
+  const invWg = over.invWg ?? 64;
   const invCols = over.invCols ?? INV_COLS;
   return { dkt, gr, nt, rt, cw, bal, stageT, invWg, invCols };
 }
