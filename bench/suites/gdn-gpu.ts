@@ -8,8 +8,8 @@
 // columns; a case past its limit fails and posts no time). Without CUDA torch or fla, the
 // torch column says why; on a software adapter (lavapipe) the sizes shrink: the paths run
 // and check, speed is not compared.
-import { registerSuite, type BenchCase, type BenchTarget, type TimingOptions } from '../harness.js';
-import { uniformFloats, loudGpu } from '../gpu-case.js';
+import { registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
+import { uniformFloats, gpuCase } from '../gpu-case.js';
 import { gpu, Tensor } from '../../src/index.js';
 import * as gdn from '../../src/gdn/index.js';
 import { fromHalfBits, halfFromFloat32, halfToFloat64 } from '../../src/core/half.js';
@@ -81,59 +81,6 @@ function relErr(x: ArrayLike<number>, ref: ArrayLike<number>): number {
 /** The heads checked against the reference: the first and the last. */
 const sampleHeads = (N: number, H: number): Array<[number, number]> => (N * H > 1 ? [[0, 0], [N - 1, H - 1]] : [[0, 0]]);
 
-/**
- * A GPU case: `setup` makes the data on the first call, `run` records the timed call(s) and
- * returns the outputs to check, `check` verifies the last timed call's outputs after the
- * timing and returns the accuracy figures.
- */
-function gpuCase(spec: {
-  name: string;
-  targets?: BenchTarget[];
-  timing: Partial<TimingOptions>;
-  torch?: { setup: string; stmt: string };
-  setup: () => void;
-  run: () => Tensor[];
-  check: (outs: Tensor[]) => Promise<Record<string, number>>;
-  teardown: () => void;
-}): BenchCase {
-  let ready = false;
-  let last: Tensor[] | undefined;
-  const drop = () => {
-    for (const t of last ?? []) t.dispose();
-    last = undefined;
-  };
-  return {
-    name: spec.name,
-    gpu: () => loudGpu(async () => {
-      try {
-        if (!ready) {
-          spec.setup();
-          ready = true;
-        }
-        drop();
-        last = spec.run();
-        await gpu.sync();
-      } catch (e) {
-        drop();
-        spec.teardown();
-        ready = false;
-        throw e;
-      }
-    }),
-    gpuCheck: () => loudGpu(async () => {
-      try {
-        return await spec.check(last ?? (last = spec.run()));
-      } finally {
-        drop();
-        spec.teardown();
-        ready = false;
-      }
-    }),
-    torch: spec.torch,
-    targets: spec.targets,
-    timing: spec.timing,
-  };
-}
 
 /** python_gdn_peer.py from the torch case's setup (bench/ is on sys.path there), timed by CUDA events. */
 const peer = (call: string) => `import python_gdn_peer as gp\nlapis_cuda_events = True\nrun = gp.${call}`;

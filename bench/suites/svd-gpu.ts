@@ -6,8 +6,8 @@
 // failing the case (its time dropped) past RATIO, so a fast wrong kernel cannot post a
 // figure. A case whose op throws reports "error: …" and the suite goes on. On a software
 // adapter (lavapipe) the sizes shrink: the paths run and check, speed is not compared.
-import { registerSuite, type BenchCase, type BenchTarget, type TimingOptions } from '../harness.js';
-import { uniformFloats, loudGpu } from '../gpu-case.js';
+import { registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
+import { uniformFloats, gpuCase } from '../gpu-case.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 
 const EPS32 = 1.1920928955078125e-7;
@@ -182,64 +182,6 @@ function limit(who: string, what: string, r: number): void {
 
 const f32 = async (t: Tensor): Promise<Float32Array> => (await t.data()) as Float32Array;
 
-/**
- * A GPU case: `setup` makes the data (on the first call, so only cases that run pay for
- * it), `run` records one call and returns its outputs, `check` verifies the outputs of the
- * last timed call on the host and returns the accuracy figures. Errors come out as
- * "error: <ErrorClass>: <message>" in the case's gpu note.
- */
-function gpuCase(spec: {
-  name: string;
-  target?: number;
-  timing: Partial<TimingOptions>;
-  torch: { setup: string; stmt: string };
-  setup: () => void;
-  run: () => Tensor[];
-  check: (outs: Tensor[]) => Promise<Record<string, number>>;
-  teardown: () => void;
-}): BenchCase {
-  let ready = false;
-  // the last timed call's outputs: checked after the timing instead of a further call (at
-  // 4096 a call takes a second or more)
-  let last: Tensor[] | undefined;
-  const drop = () => {
-    for (const t of last ?? []) t.dispose();
-    last = undefined;
-  };
-  const targets: BenchTarget[] | undefined = spec.target === undefined ? undefined : [{ vs: 'torch', device: 'gpu', maxRatio: spec.target }];
-  return {
-    name: spec.name,
-    gpu: () => loudGpu(async () => {
-      try {
-        if (!ready) {
-          spec.setup();
-          ready = true;
-        }
-        drop();
-        last = spec.run();
-        await gpu.sync();
-      } catch (e) {
-        // no gpuCheck follows a failed timing: free the case's data now
-        drop();
-        spec.teardown();
-        ready = false;
-        throw e;
-      }
-    }),
-    gpuCheck: () => loudGpu(async () => {
-      try {
-        return await spec.check(last ?? (last = spec.run()));
-      } finally {
-        drop();
-        spec.teardown();
-        ready = false;
-      }
-    }),
-    torch: spec.torch,
-    targets,
-    timing: spec.timing,
-  };
-}
 
 /** svd with vectors of a (batch of) m×n matrices, fullMatrices true (torch's default). */
 function svdCase(dtype: D, m: number, n: number, batch: number, timing: Partial<TimingOptions>, target?: number): BenchCase {
