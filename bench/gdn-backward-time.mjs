@@ -8,7 +8,7 @@
 const root = process.cwd() + '/dist/src/';
 const { gpu, Tensor, gdn } = await import(root + 'index.js');
 const { gdnWyGpu } = await import(root + 'backend/gpu/gdn_wy.js');
-const { gdnStatePassGpu } = await import(root + 'backend/gpu/gdn_state.js');
+const { gdnStatePassStagedGpu } = await import(root + 'backend/gpu/gdn_state_staged.js');
 const { gdnBackwardFromStages, gdnBwdTiles } = await import(root + 'backend/gpu/gdn_backward.js');
 const { gdnChunkTable } = await import(root + 'backend/gpu/gdn_chunks.js');
 const { planGdn } = await import(root + 'gdn/plan.js');
@@ -89,11 +89,11 @@ const { x, plan } = planGdn(input, { layout: 'bthd', chunk: C, qkL2norm: l2 }, '
 const chunks = gdnChunkTable(plan);
 await time('forward stages for the backward (WY with T, state pass)', () => {
   const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, 'bench');
-  const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
+  const st = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench');
   return () => { for (const t of [wy.gcum, wy.W, wy.U, wy.T, wy.qn, wy.kn, wy.status, st.h, st.vn, st.finalState]) t?.dispose(); };
 });
 const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, 'bench');
-const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
+const st = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench');
 
 // KW: the reverse pass's K slice width (the default the widest that fits); WP false (and BV 16,
 // where a thread owns two rows of dh) keeps W's column out of registers

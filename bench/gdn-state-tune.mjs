@@ -1,4 +1,4 @@
-// The Gated DeltaNet forward's state pass (gdnStatePassGpu and the staged gdnStatePassStagedGpu: state kernel + finalize) and output
+// The Gated DeltaNet forward's state pass (gdnStatePassStagedGpu: state kernel + finalize) and output
 // kernel (gdnOutputGpu) alone, for several tile variants, at B 4, T 4096, H 16, dk = dv = 128,
 // C 64, float32 (issue 15's goal: the whole forward ≤ 1.66 ms on an H200); then the WY stage and
 // the whole forward (backend entry, no status read) for the breakdown. Best of 5 × R calls per
@@ -10,7 +10,6 @@ const { planGdn } = await import(root + 'gdn/plan.js');
 const { lookup } = await import(root + 'backend/registry.js');
 const { gdnChunkTable } = await import(root + 'backend/gpu/gdn_chunks.js');
 const { gdnWyGpu } = await import(root + 'backend/gpu/gdn_wy.js');
-const { gdnStatePassGpu, gdnStatePlan } = await import(root + 'backend/gpu/gdn_state.js');
 const { gdnStatePassStagedGpu, gdnStateStagedPlan } = await import(root + 'backend/gpu/gdn_state_staged.js');
 const { gdnOutputGpu, gdnOutputPlan } = await import(root + 'backend/gpu/gdn_output.js');
 const { gpuSync } = await import(root + 'backend/gpu/queue.js');
@@ -68,14 +67,6 @@ console.log(`B ${B}, T ${T}, H = HV ${H}, dk = dv ${D}, C ${C}: ${chunks.count} 
 
 // state pass: Vn = U − W·S (C·dk·dv) and Kᵀ·Vn (dk·C·dv) per chunk and head
 const stateFlop = pairs * 4 * C * D * D;
-for (const tune of [{}, { rg: 16 }, { rg: 64 }, { bv: 16 }, { bv: 16, rg: 16 }, { bv: 64, rg: 16 }, { bv: 64, rg: 8 }]) {
-  const L = gdnStatePlan(C, D, D, limits, tune);
-  if (!L) { console.log(`state ${JSON.stringify(tune)}: does not fit`); continue; }
-  await time(`state pass ${JSON.stringify(tune)} BV ${L.BV} RG ${L.RG} TS ${L.TS} (${B * H * Math.ceil(D / L.BV)} wg)`, () => {
-    const s = gdnStatePassGpu(x, wy, plan, chunks, 'bench', tune);
-    s.h.dispose(); s.vn.dispose(); s.finalState.dispose();
-  }, stateFlop);
-}
 // the staged state pass (gdn_state_staged.ts): W and K tiles of CS rows through workgroup memory, loaded a tile ahead
 // wd: W tiles of all C rows × a dk slice (a 2D register tile in W·S); db: two tile buffers, one barrier per tile
 for (const tune of [
@@ -98,16 +89,7 @@ for (const tune of [
     s.h.dispose(); s.vn.dispose(); s.finalState.dispose();
   }, stateFlop);
 }
-{
-  // the two passes agree (final states; float32 sums in another order)
-  const a = gdnStatePassGpu(x, wy, plan, chunks, 'bench'), b = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench');
-  const fa = await a.finalState.data(), fb = await b.finalState.data();
-  let num = 0, den = 0;
-  for (let i = 0; i < fa.length; i++) { num += (fa[i] - fb[i]) ** 2; den += fa[i] ** 2; }
-  console.log(`staged vs old final states: relative difference ${Math.sqrt(num / den).toExponential(2)}`);
-  for (const t of [a.h, a.vn, a.finalState, b.h, b.vn, b.finalState]) t.dispose();
-}
-const st = gdnStatePassGpu(x, wy, plan, chunks, 'bench');
+const st = gdnStatePassStagedGpu(x, wy, plan, chunks, 'bench');
 // output: Q·h (C·dk·dv), the lower half of Q·Kᵀ (C²·dk/2) and P·Vn (C²·dv/2) per chunk and head
 const outFlop = pairs * 2 * (C * D * D + C * C * D);
 // hs false: h_c read from global memory by every row group (the run-2 tiles); cw: column vec4s per thread

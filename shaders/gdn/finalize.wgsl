@@ -1,4 +1,4 @@
-// After the state pass (shaders/gdn/state.wgsl): one workgroup per (sequence, value head)
+// After the state pass (shaders/gdn/state_staged.wgsl): one workgroup per (sequence, value head)
 // checks the initial state (status 1 where it holds NaN or ±Inf and the status was 0) and
 // writes NaN over the final state wherever the status is not 0, so a failed (n, hv) never
 // returns a plausible number. Bindings: S0 (initial states, or a dummy when has_s0 is 0);

@@ -22,7 +22,7 @@ import { vectorNormProgram, vectorNormPartProgram, vectorNormCombineProgram, nor
 import { pinvProgram } from '../../src/backend/gpu/pinv.js';
 import { lstsqProgram } from '../../src/backend/gpu/lstsq.js';
 import { PROBE_DECL, type GpuLimits } from '../../src/backend/gpu/device.js';
-import { gdnStatePlan, gdnStateProgram, gdnFinalizeProgram } from '../../src/backend/gpu/gdn_state.js';
+import { gdnFinalizeProgram } from '../../src/backend/gpu/gdn_state.js';
 import { gdnStateStagedPlan, gdnStateStagedProgram } from '../../src/backend/gpu/gdn_state_staged.js';
 import { gdnOutputPlan, gdnOutputProgram } from '../../src/backend/gpu/gdn_output.js';
 import { jacobiPairProgram, jacobiInitProgram, jacobiSweepProgram } from '../../src/backend/gpu/svd_jacobi.js';
@@ -186,10 +186,6 @@ function everyProgram(): Array<[string, GpuProgram]> {
   for (const p of bwd) add(`gdn backward ${p.name} ${p.key}`, p);
   const small = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256 } as GpuLimits;
   const big = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024 } as GpuLimits;
-  add('gdn state C=64 dk=dv=128 float32', gdnStateProgram(gdnStatePlan(64, 128, 128, big)!, 'f32'));
-  add('gdn state C=64 dk=dv=128 float16 keys, default limits', gdnStateProgram(gdnStatePlan(64, 128, 128, small)!, 'f16'));
-  add('gdn state C=32 dk=6 dv=10 float32', gdnStateProgram(gdnStatePlan(32, 6, 10, small)!, 'f32'));
-  add('gdn state C=16 dk=6 dv=10 float16 keys', gdnStateProgram(gdnStatePlan(16, 6, 10, small)!, 'f16'));
   add('gdn state staged C=64 dk=dv=128 float32', gdnStateStagedProgram(gdnStateStagedPlan(64, 128, 128, big)!, 'f32'));
   add('gdn state staged C=64 dk=dv=128 float16 keys, default limits', gdnStateStagedProgram(gdnStateStagedPlan(64, 128, 128, small)!, 'f16'));
   add('gdn state staged C=32 dk=6 dv=10 float32 (partial tile)', gdnStateStagedProgram(gdnStateStagedPlan(32, 6, 10, small)!, 'f32'));

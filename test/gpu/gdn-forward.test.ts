@@ -1,4 +1,4 @@
-// gdn.chunkedForward on the GPU: the state pass and the output kernels alone (fed a WY stage
+// gdn.chunkedForward on the GPU: the (staged) state pass and the output kernels alone (fed a WY stage
 // computed in float64 JavaScript, test/helpers/gdn-stages.ts), and the whole public call,
 // against the float64 token-by-token reference (test/helpers/gdn.ts).
 import { describe, expect } from 'vitest';
@@ -7,7 +7,7 @@ import { lookup } from '../../src/backend/registry.js';
 import { halfFromFloat32, halfToFloat32 } from '../../src/core/half.js';
 import { planGdn } from '../../src/gdn/plan.js';
 import { gdnChunkTable, type GdnWy } from '../../src/backend/gpu/gdn_chunks.js';
-import { gdnStatePassGpu, type GdnStateTune } from '../../src/backend/gpu/gdn_state.js';
+import { gdnStatePassStagedGpu, type GdnStateStagedTune } from '../../src/backend/gpu/gdn_state_staged.js';
 import { gdnOutputGpu, type GdnOutputTune } from '../../src/backend/gpu/gdn_output.js';
 import * as gdn from '../../src/gdn/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
@@ -26,7 +26,7 @@ interface StageCase {
   rnd?: GdnRandomOptions;
   scale?: number;
   qkL2norm?: boolean;
-  state?: GdnStateTune;
+  state?: GdnStateStagedTune;
   out?: GdnOutputTune;
 }
 
@@ -49,7 +49,7 @@ async function runStages(k: StageCase, seed: number): Promise<{ h: number; vn: n
     qn: st.qn ? f32(st.qn, sh.qk) : null, kn: st.kn ? f32(st.kn, sh.qk) : null,
     status: Tensor.fromStorage('int32', [plan.seqs, s.HV], new Int32Array(plan.seqs * s.HV)).to('gpu') as Tensor<'int32'>,
   };
-  const states = gdnStatePassGpu(xin, wy, plan, chunks, 'test', k.state);
+  const states = gdnStatePassStagedGpu(xin, wy, plan, chunks, 'test', k.state);
   const o = gdnOutputGpu(xin, wy, states, plan, chunks, 'test', k.out);
   for (const t of [wy.gcum, wy.W, wy.U, wy.qn, wy.kn, chunks.table, chunks.firstChunkGpu]) t?.dispose();
   const r = {

@@ -62,7 +62,7 @@ export interface GdnWy {
   status: Tensor<'int32'>;
 }
 
-/** What the state pass (gdn_state.ts, `gdnStatePassGpu`) leaves for the output and the backward. */
+/** What the state pass (gdn_state_staged.ts, `gdnStatePassStagedGpu`) leaves for the output and the backward. */
 export interface GdnStates {
   /** h_c: the state at the start of each chunk, float32 (count, HV, dk, dv). */
   h: Tensor;

@@ -4,7 +4,6 @@
 // through one workgroup tile loaded a tile ahead into registers, so a chunk step pays about one
 // exposed memory latency per tile rather than one per dependent load (docs/gdn.md "GPU kernels").
 import { ShapeError } from '../../core/errors.js';
-import { Tensor } from '../../core/tensor.js';
 import type { GdnInputs, GdnPlan } from '../ops.js';
 import { cachedProgram, runProgram, type StorageType } from './program.js';
 import { loadShader, type Defines } from './preprocess.js';
@@ -13,7 +12,7 @@ import { bufferOf } from './pool.js';
 import { commandEncoder, recordedCommand } from './queue.js';
 import { emptyGpu } from './tensor-ops.js';
 import { dummyIndex, checkIndexRange } from './small.js';
-import { gdnFinalizeProgram, gdnLayoutStrides } from './gdn_state.js';
+import { gdnFinalizeProgram, gdnLayoutStrides, gdnUploadSeqs } from './gdn_state.js';
 import type { GdnChunkTable, GdnStates, GdnWy } from './gdn_chunks.js';
 
 /** Tile choices of the staged state pass (benchmarks and tests; the plan picks them from the limits otherwise). */
@@ -149,10 +148,7 @@ export function gdnStatePassStagedGpu(
   const K = wy.kn ?? x.k;
   const s = gdnLayoutStrides(plan, plan.heads, dk);
   const vtiles = Math.ceil(dv / L.BV);
-  // per sequence (first chunk, end chunk, first time index, length)
-  const sq = new Uint32Array(4 * Math.max(N, 1));
-  for (let n = 0; n < N; n++) sq.set([chunks.firstChunk[n], chunks.firstChunk[n + 1], plan.seqStart[n], plan.seqLen[n]], 4 * n);
-  const seq = Tensor.fromStorage('uint32', [Math.max(N, 1), 4], sq).to('gpu') as Tensor<'uint32'>;
+  const seq = gdnUploadSeqs(plan, chunks, who);
   runProgram(gdnStateStagedProgram(L, K.dtype === 'float16' ? 'f16' : 'f32'), {
     inputs: { seq: seq.gpuStorage(), W: wy.W.gpuStorage(), U: wy.U.gpuStorage(), gcum: wy.gcum.gpuStorage(), K: K.gpuStorage() },
     outputs: { h: h.gpuStorage(), vn: vn.gpuStorage(), fin: finalState.gpuStorage() },
