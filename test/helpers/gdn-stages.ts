@@ -2,6 +2,7 @@
 // in the GPU stages' layouts (src/backend/gpu/gdn_chunks.ts): gcum, W, U (what the WY stage
 // leaves), h and Vn (what the state pass leaves). For testing one GPU stage alone on small shapes.
 import { at, seqCount, type GdnData, type GdnShape } from './gdn.js';
+import { gdnWyReference } from './gdn-wy.js';
 
 export interface GdnStagesOut {
   /** Chunks in sequence order: (n, batch row, t0, length). */
@@ -24,32 +25,18 @@ export interface GdnStagesOut {
   kn?: Float64Array;
 }
 
-function l2rows(a: Float64Array, d: number): Float64Array {
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i += d) {
-    let ss = 0;
-    for (let e = 0; e < d; e++) ss += a[i + e] ** 2;
-    const r = 1 / Math.sqrt(ss + 1e-6);
-    for (let e = 0; e < d; e++) out[i + e] = a[i + e] * r;
-  }
-  return out;
-}
-
 /** The WY stage and the state pass of the chunked form with chunk C, in float64. */
 export function gdnStages(s: GdnShape, x: GdnData, C: number, qkL2norm = false): GdnStagesOut {
   const { H, HV, dk, dv } = s;
   const N = seqCount(s);
-  const chunks: Array<[number, number, number, number]> = [];
+  // the WY stage (γ, W, U, the normalised copies) from the WY reference; the state pass here
+  const wy = gdnWyReference(s, x, C, qkL2norm);
+  const { chunks, gcum, W, U } = wy;
   const firstChunk = [0];
-  for (let n = 0; n < N; n++) {
-    const t0 = s.cuSeqlens ? s.cuSeqlens[n] : 0, len = s.cuSeqlens ? s.cuSeqlens[n + 1] - t0 : s.T;
-    for (let t = 0; t < len; t += C) chunks.push([n, s.cuSeqlens ? 0 : n, t0 + t, Math.min(C, len - t)]);
-    firstChunk.push(chunks.length);
-  }
+  for (let n = 0; n < N; n++) firstChunk.push(firstChunk[n] + chunks.filter((c) => c[0] === n).length);
   const count = chunks.length;
-  const kk = qkL2norm ? l2rows(x.k, dk) : x.k;
-  const gcum = new Float64Array(count * HV * C), W = new Float64Array(count * HV * C * dk);
-  const U = new Float64Array(count * HV * C * dv), h = new Float64Array(count * HV * dk * dv);
+  const kk = wy.kn ?? x.k;
+  const h = new Float64Array(count * HV * dk * dv);
   const vn = new Float64Array(count * HV * C * dv), Sall = new Float64Array(N * HV * dk * dv);
   for (let n = 0; n < N; n++) {
     for (let hv = 0; hv < HV; hv++) {
@@ -59,30 +46,8 @@ export function gdnStages(s: GdnShape, x: GdnData, C: number, qkL2norm = false):
         const [, row, t0, len] = chunks[c];
         const ch = c * HV + hv;
         const K = (j: number, d: number): number => kk[at(s, H, dk, row, t0 + j, hk, d)];
-        const V = (j: number, e: number): number => x.v[at(s, HV, dv, row, t0 + j, hv, e)];
-        const gi = (j: number): number => at(s, HV, 1, row, t0 + j, hv, 0);
-        const g = new Float64Array(C);
-        for (let j = 0, acc = 0; j < C; j++) {
-          if (j < len) acc += x.g[gi(j)];
-          g[j] = acc;
-        }
-        gcum.set(g, ch * C);
-        // (I + A)·W = diag(β·Γ)·K and (I + A)·U = diag(β)·V by forward substitution
-        const Wc = new Float64Array(C * dk), Uc = new Float64Array(C * dv);
-        for (let i = 0; i < len; i++) {
-          const b = x.beta[gi(i)];
-          for (let d = 0; d < dk; d++) Wc[i * dk + d] = b * Math.exp(g[i]) * K(i, d);
-          for (let e = 0; e < dv; e++) Uc[i * dv + e] = b * V(i, e);
-          for (let j = 0; j < i; j++) {
-            let kij = 0;
-            for (let d = 0; d < dk; d++) kij += K(i, d) * K(j, d);
-            const a = b * kij * Math.exp(g[i] - g[j]);
-            for (let d = 0; d < dk; d++) Wc[i * dk + d] -= a * Wc[j * dk + d];
-            for (let e = 0; e < dv; e++) Uc[i * dv + e] -= a * Uc[j * dv + e];
-          }
-        }
-        W.set(Wc, ch * C * dk);
-        U.set(Uc, ch * C * dv);
+        const g = gcum.subarray(ch * C, (ch + 1) * C);
+        const Wc = W.subarray(ch * C * dk, (ch + 1) * C * dk), Uc = U.subarray(ch * C * dv, (ch + 1) * C * dv);
         h.set(S, ch * dk * dv);
         const Vn = new Float64Array(C * dv);
         for (let i = 0; i < C; i++) {
@@ -107,8 +72,8 @@ export function gdnStages(s: GdnShape, x: GdnData, C: number, qkL2norm = false):
   }
   const out: GdnStagesOut = { chunks, firstChunk, gcum, W, U, h, vn, S: Sall };
   if (qkL2norm) {
-    out.qn = l2rows(x.q, dk);
-    out.kn = kk;
+    out.qn = wy.qn;
+    out.kn = wy.kn;
   }
   return out;
 }
