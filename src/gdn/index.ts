@@ -248,6 +248,8 @@ export function recurrentStep(
   const { x, plan } = planGdn(
     { q: view(qt), k: view(kt), v: view(vt), beta: view(bt), g: view(gt), initialState: state },
     { layout: 'bthd', chunk: 16, scale: opts.scale, qkL2norm: opts.qkL2norm ?? false }, who);
+  // the (B, 1, …) views only served the checks; on the GPU each holds a reference to its buffer
+  if (qt.device === 'gpu') for (const t of [x.q, x.k, x.v, x.beta, x.g]) t.dispose();
   if (!x.initialState) throw new ArgumentError(`${who}: state is missing`);
   const r = lookup('gdnRecurrentStep', qt.dtype, qt.device, who)(x.initialState, qt, kt, vt, bt, gt, plan);
   raiseOnGdnStatus(r.status, plan, who, [r.o, r.state]);

@@ -8,6 +8,7 @@ import { ArgumentError, Rng, Tensor } from '../../src/index.js';
 import * as gdn from '../../src/gdn/index.js';
 import { halfFromNumbers, halfToFloat64 } from '../../src/core/half.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
+import { poolStats } from '../../src/backend/gpu/pool.js';
 import { gdnRandom, gdnReference, relErr, type GdnData, type GdnShape } from '../helpers/gdn.js';
 
 useGpu();
@@ -223,5 +224,25 @@ describe('gdn.recurrentStep on the GPU', () => {
       p.state.dispose();
       for (const t of [st, ...ins]) t.dispose();
     }
+  });
+
+  gpuIt('a decoding loop holds no buffers beyond its live tensors (the views made for the checks are released)', async () => {
+    const s: GdnShape = { B: 2, T: 1, H: 2, HV: 2, dk: 8, dv: 8, layout: 'bthd' };
+    const x = gdnRandom(s, new Rng(5), { initialState: true });
+    const f32 = (a: Float64Array, shape: number[]) => Tensor.fromStorage('float32', shape, Float32Array.from(a)).to('gpu');
+    let state: Tensor = f32(x.S0!, [2, 2, 8, 8]);
+    // each token's inputs are made and freed by the caller, as a decoder does
+    const step = async () => {
+      const ins = [f32(x.q, [2, 2, 8]), f32(x.k, [2, 2, 8]), f32(x.v, [2, 2, 8]), f32(x.beta, [2, 2]), f32(x.g, [2, 2])] as const;
+      const r = gdn.recurrentStep(state, ...ins);
+      await r.o.data();
+      for (const t of [r.o, state, ...ins]) t.dispose();
+      state = r.state;
+    };
+    await step();
+    const live = poolStats().bytesLive;
+    for (let i = 0; i < 20; i++) await step();
+    expect(poolStats().bytesLive).toBe(live);
+    state.dispose();
   });
 });
