@@ -15,6 +15,7 @@ export { frexp, heaviside, logspace, type LogspaceOptions } from './special/inde
 export * as special from './special/index.js';
 export * as gdn from './gdn/index.js';
 export * from './ops/index.js';
+export { grad, valueAndGrad, vjp, stopGradient, type GradOptions, type ValueAndGrad, type Cotangent } from './autodiff/index.js';
 
 // The package entry fills the registry (once) for every public function above.
 registerAll();

@@ -8,6 +8,7 @@ import { Complex, isComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
 import { formatTensor, formatTensorMeta } from './format.js';
 import { fromHalfBits } from './half.js';
+import { taping, gradCall, refuseTracked } from './grad.js';
 
 /**
  * A GPU allocation as the core sees it: the GPU backend owns the real GPUBuffer and
@@ -118,7 +119,8 @@ export class Tensor<D extends DType = DType> {
   /** Leading (batch) dims. */
   get batchShape(): number[] { return this.shape.slice(0, -2); }
 
-  private alive(who: string): void {
+  /** @internal Throws DeviceError naming `who` when the tensor was disposed. */
+  alive(who: string): void {
     if (this._disposed) throw new DeviceError(`${who}: the tensor was disposed`);
     // A transferred (detached) or shrunk resizable buffer leaves the view shorter than the shape.
     if (this._cpu && (this._cpu.length !== this.size * scalarsPerElement(this.dtype) || (this._cpu.length === 0 && isDetached(this._cpu)))) {
@@ -180,6 +182,7 @@ export class Tensor<D extends DType = DType> {
     checkArg('to', 'device', device, opt.device);
     this.alive('to');
     if (device === this.device) return this;
+    refuseTracked('to', [this], 'move the arguments to one device before differentiating');
     if (device === 'gpu') return lookup('upload', this.dtype, 'gpu', 'to')(this) as Tensor<D>;
     throw new DeviceError('to: reading a GPU tensor is asynchronous; use `await t.toAsync("cpu")`');
   }
@@ -188,6 +191,7 @@ export class Tensor<D extends DType = DType> {
     checkArg('toAsync', 'device', device, opt.device);
     this.alive('toAsync');
     if (device === this.device) return this;
+    refuseTracked('toAsync', [this], 'move the arguments to one device before differentiating');
     if (device === 'gpu') return this.to('gpu');
     const d = await this.data();
     return new Tensor(this.dtype, this.shape, 'cpu', (d === this._cpu ? d.slice() : d) as Storage<D>);
@@ -199,6 +203,7 @@ export class Tensor<D extends DType = DType> {
    * an array of non-negative integers (besides the one −1) or holds a different size.
    */
   reshape(shape: readonly number[]): Tensor<D> {
+    if (taping()) return gradCall('reshape', (x: Tensor<D>, s: readonly number[]) => x.reshape(s), [this, shape]);
     this.alive('reshape');
     shape = inferReshape(shape, this.shape);
     if (this.device === 'cpu') return new Tensor(this.dtype, shape, 'cpu', this._cpu);

@@ -1,5 +1,6 @@
 import { promote } from '../core/dtype.js';
 import { ShapeError, DeviceError, fmtShape } from '../core/errors.js';
+import { taping, gradCall } from '../core/grad.js';
 import { asTensor, castCpu, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import { Tensor } from '../core/tensor.js';
@@ -16,6 +17,7 @@ import { lookup } from '../backend/registry.js';
  * See also: `solve`, `luFactor`.
  */
 export function matmul(A: TensorLike, B: TensorLike): Tensor {
+  if (taping()) return gradCall('matmul', matmul, [A, B]);
   const who = 'matmul';
   let a = asTensor(A, who, 'A');
   let b = asTensor(B, who, 'B');

@@ -3,6 +3,7 @@
 // unary / binary / where. Semantics (NaN, −0, integer wrap-around): docs/tensor-api.md.
 import { type DType, isComplex } from '../core/dtype.js';
 import { ArgumentError, DTypeError } from '../core/errors.js';
+import { taping, gradCall } from '../core/grad.js';
 import { elementwiseLayout, elementwiseLayoutN } from '../core/broadcast.js';
 import { checkArg, opt } from '../core/options.js';
 import type { Tensor } from '../core/tensor.js';
@@ -68,7 +69,10 @@ function unaryOp(op: UnaryOp, x: Operand): Tensor {
  * DeviceError for tensors on different devices; ArgumentError for a scalar the dtype cannot hold.
  * See also: `sub`, `mul`, `div`, docs/tensor-api.md.
  */
-export function add(a: Operand, b: Operand): Tensor { return binaryOp('add', a, b); }
+export function add(a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('add', add, [a, b]);
+  return binaryOp('add', a, b);
+}
 
 /**
  * Elementwise difference `a − b`, broadcasting as numpy; integers wrap around.
@@ -78,7 +82,10 @@ export function add(a: Operand, b: Operand): Tensor { return binaryOp('add', a, 
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `add`, `neg`.
  */
-export function sub(a: Operand, b: Operand): Tensor { return binaryOp('sub', a, b); }
+export function sub(a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('sub', sub, [a, b]);
+  return binaryOp('sub', a, b);
+}
 
 /**
  * Elementwise product `a · b`, broadcasting as numpy; integers wrap around.
@@ -88,7 +95,10 @@ export function sub(a: Operand, b: Operand): Tensor { return binaryOp('sub', a, 
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `div`, `linalg.matmul`.
  */
-export function mul(a: Operand, b: Operand): Tensor { return binaryOp('mul', a, b); }
+export function mul(a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('mul', mul, [a, b]);
+  return binaryOp('mul', a, b);
+}
 
 /**
  * Elementwise true division `a / b` (IEEE: x/0 = ±Inf, 0/0 = NaN). Integer and bool
@@ -236,7 +246,10 @@ export function logicalNot(x: Operand): Tensor<'bool'> { return unaryOp('logical
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sub`, `abs`.
  */
-export function neg(x: Operand): Tensor { return unaryOp('neg', x); }
+export function neg(x: Operand): Tensor {
+  if (taping()) return gradCall('neg', neg, [x]);
+  return unaryOp('neg', x);
+}
 
 /**
  * Elementwise absolute value; of complex, |z| by hypot (real dtype, no overflow for large parts).

@@ -4,6 +4,7 @@
 // registry's `reduce` / `argReduce` (src/backend/ops.ts) on x's device.
 import { isComplex, isFloating, type DType } from '../core/dtype.js';
 import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
+import { taping, gradCall } from '../core/grad.js';
 import { readOptions, opt, show } from '../core/options.js';
 import { elementwiseLayout } from '../core/broadcast.js';
 import type { Tensor } from '../core/tensor.js';
@@ -96,6 +97,7 @@ function reduceOp(who: string, op: ReduceOp, x: Operand, opts: ReduceOptions | u
  * See also: `mean`, `prod`, `Tensor.sum`.
  */
 export function sum(x: Operand, opts?: ReduceOptions): Tensor {
+  if (taping()) return gradCall('sum', sum, [x, opts]);
   return reduceOp('sum', 'sum', x, opts);
 }
 

@@ -1,0 +1,2 @@
+// Backward rules of src/gdn (chunkSolve, invUnitLower, chunkedForward).
+export {};

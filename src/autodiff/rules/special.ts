@@ -1,0 +1,2 @@
+// Backward rules of src/special (heaviside, laguerrePolynomialL, frexp).
+export {};
