@@ -15,6 +15,8 @@ export interface GradContext {
   readonly args: readonly unknown[];
   /** What the function returned. */
   readonly output: unknown;
+  /** What the function stored with `claimSaveSlot()` while it ran (its factorization, …). */
+  readonly saved: unknown;
 }
 
 /**
@@ -39,6 +41,7 @@ export interface GradNode {
   readonly rule: GradRule;
   readonly args: readonly unknown[];
   readonly output: unknown;
+  readonly saved: unknown;
   /** The output leaves this node tracks (differentiable dtypes, not tracked before). */
   readonly outputs: readonly Tensor[];
 }
@@ -55,6 +58,7 @@ export class Tape {
 }
 
 const rules = new Map<string, GradRule>();
+let pendingSlot: { saved?: unknown } | null = null;
 const tapes: Tape[] = [];
 let paused = 0;
 
@@ -127,11 +131,14 @@ export function gradCall<R>(name: string, fn: (...a: any[]) => R, args: readonly
     );
   }
   paused++;
+  const slot: { saved?: unknown } | null = on.length > 0 ? {} : null;
+  pendingSlot = slot;
   let out: R;
   try {
     out = fn(...args);
   } finally {
     paused--;
+    pendingSlot = null;
   }
   if (on.length === 0) return out;
   if (out !== null && typeof (out as { then?: unknown }).then === 'function') {
@@ -141,9 +148,20 @@ export function gradCall<R>(name: string, fn: (...a: any[]) => R, args: readonly
   for (const t of on) {
     const fresh = outs.filter((o) => !t.tracks(o) && !leaves.includes(o));
     for (const o of fresh) t.track(o);
-    t.nodes.push({ name, rule: rule!, args, output: out, outputs: fresh });
+    t.nodes.push({ name, rule: rule!, args, output: out, saved: slot!.saved, outputs: fresh });
   }
   return out;
+}
+
+/**
+ * Inside a function that gradCall is recording: a slot whose `saved` field reaches the rule as
+ * `ctx.saved` (e.g. solve keeps its LU factors so the backward does not factor again). The
+ * first call claims it; null otherwise (not recorded, or a nested call).
+ */
+export function claimSaveSlot(): { saved?: unknown } | null {
+  const s = pendingSlot;
+  pendingSlot = null;
+  return s;
 }
 
 /** Runs `fn` with recording paused: what it computes is a constant to every tape. */
