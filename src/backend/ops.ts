@@ -163,8 +163,9 @@ export interface OpSignatures {
    * the plan's layout. status (plan.seqs, plan.vHeads) int32 on the op's device: 0 ok, 1 a
    * non-finite q/k/v/β/initial-state entry, 2 a log decay g that is > 0, NaN or −∞ (o and
    * the final state are NaN for that sequence and value head). No host reads on the GPU.
+   * keep: the backend may return `saved`, stages gdnBackward can reuse instead of recomputing.
    */
-  gdnForward: (x: GdnInputs, plan: GdnPlan) => { o: Tensor; finalState: Tensor; status: Tensor<'int32'> };
+  gdnForward: (x: GdnInputs, plan: GdnPlan, keep?: boolean) => { o: Tensor; finalState: Tensor; status: Tensor<'int32'>; saved?: GdnSaved };
   /**
    * One token of the recurrence for plan.seqs sequences (a decoding step): q, k (seqs, heads, dk),
    * v (seqs, vHeads, dv), beta, g (seqs, vHeads), state (seqs, vHeads, dk, dv) → o (seqs, vHeads, dv)
@@ -176,10 +177,11 @@ export interface OpSignatures {
   /**
    * Gradients of Σ dO ⊙ o + Σ dFinal ⊙ finalState of the chunked forward with respect to q, k,
    * v, beta, g (each in its input's shape and dtype) and the initial state (null when none was
-   * given); dFinal null means zero. status as gdnForward.
+   * given); dFinal null means zero. status as gdnForward. saved: what gdnForward(…, keep)
+   * returned for the same x and plan (the forward's stages are then not recomputed).
    */
   gdnBackward: (
-    x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan,
+    x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan, saved?: GdnSaved,
   ) => { dq: Tensor; dk: Tensor; dv: Tensor; dbeta: Tensor; dg: Tensor; dInitialState: Tensor | null; status: Tensor<'int32'> };
 }
 
@@ -260,6 +262,12 @@ export interface LstsqOutput {
 
 /** Matrix norm orders: 'fro', 'nuc', ±1, ±2, ±Infinity (TypeScript has no Infinity literal; norm/cond check). */
 export type MatrixNormOrd = 'fro' | 'nuc' | number;
+
+/** A backend's kept stages of a Gated DeltaNet forward (opaque to callers; freed at GC or by dispose). */
+export interface GdnSaved {
+  readonly backend: 'cpu' | 'gpu';
+  dispose(): void;
+}
 
 /** The validated tensors of a Gated DeltaNet call (one device, one dtype; shapes per GdnPlan). */
 export interface GdnInputs {

@@ -16,7 +16,7 @@
 // and shared between stages. One submission, no host reads.
 import { Tensor, type GpuStorage } from '../../core/tensor.js';
 import { ArgumentError, ShapeError } from '../../core/errors.js';
-import type { GdnInputs, GdnPlan } from '../ops.js';
+import type { GdnInputs, GdnPlan, GdnSaved } from '../ops.js';
 import { register } from '../registry.js';
 import { cachedProgram, runProgram, type GpuProgram, type ProgramDecl, type RunOptions, type StorageType } from './program.js';
 import { loadShader } from './preprocess.js';
@@ -27,6 +27,7 @@ import { checkIndexRange } from './small.js';
 import { gdnChunkTable, type GdnChunkTable, type GdnStates, type GdnWy } from './gdn_chunks.js';
 import { gdnWyGpu } from './gdn_wy.js';
 import { gdnStatePassStagedGpu } from './gdn_state_staged.js';
+import type { GdnGpuSaved } from './gdn.js';
 
 const UNIFORMS = {
   nwork: 'u32', nlin: 'u32', nct: 'u32', nrt: 'u32', hvn: 'u32', grp: 'u32', dk: 'u32', dv: 'u32', cs: 'u32', tab0: 'u32',
@@ -665,9 +666,20 @@ export function gdnBackwardFromStages(
   return { dq: out(DQ), dk: out(DK), dv: out(DV), dbeta: out(DB), dg: out(DG), dInitialState: dS0 };
 }
 
-/** gdnBackward on the GPU: the forward's stages recomputed, then the backward; one submission. */
-export function gdnBackwardGpu(x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan, tiles: Partial<GdnBwdTiles> = {}): GdnBackwardResult {
+/**
+ * gdnBackward on the GPU: the forward's stages (recomputed, or kept by gdnForward(…, keep) and
+ * passed as saved), then the backward; one submission.
+ */
+export function gdnBackwardGpu(
+  x: GdnInputs, dO: Tensor, dFinal: Tensor | null, plan: GdnPlan, tiles: Partial<GdnBwdTiles> = {}, saved?: GdnSaved,
+): GdnBackwardResult {
   const who = 'gdn.chunkedBackward';
+  if (saved) {
+    const s = saved as GdnGpuSaved;
+    if (s.backend !== 'gpu' || !s.wy?.T) throw new ArgumentError(`${who}: the saved stages are not a kept GPU forward's`);
+    const r = gdnBackwardFromStages(x, dO, dFinal, plan, s.chunks, s.wy, s.st, who, tiles);
+    return { ...r, status: s.wy.status };
+  }
   const chunks = gdnChunkTable(plan);
   const wy = gdnWyGpu(x, plan, chunks, { keepT: true }, who);
   const st = gdnStatePassStagedGpu(x, wy, plan, chunks, who);
@@ -677,5 +689,5 @@ export function gdnBackwardGpu(x: GdnInputs, dO: Tensor, dFinal: Tensor | null, 
 }
 
 export function registerGdnBackwardGpu(): void {
-  register('gdnBackward', ['float32', 'float16'], 'gpu', (x, dO, dFinal, plan) => gdnBackwardGpu(x, dO, dFinal, plan));
+  register('gdnBackward', ['float32', 'float16'], 'gpu', (x, dO, dFinal, plan, saved) => gdnBackwardGpu(x, dO, dFinal, plan, {}, saved));
 }
