@@ -10,6 +10,8 @@ import { lookup } from '../backend/registry.js';
 import { registerAll } from '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
 import { planGdn, raiseOnGdnStatus, stateDtype } from './plan.js';
+import { taping, gradCall, refuseTracked, claimSaveSlot } from '../core/grad.js';
+import type { GdnSaved } from '../backend/ops.js';
 
 function realFloat(t: Tensor, who: string, name: string): void {
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {
@@ -46,6 +48,7 @@ function chunkOperands(A: TensorLike, B: TensorLike, who: string): { a: Tensor; 
  * See also: `gdn.invUnitLower`, `linalg.solveTriangular`, `gdn.chunkedForward`.
  */
 export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
+  if (taping()) return gradCall('gdn.chunkSolve', chunkSolve, [A, B]);
   const who = 'gdn.chunkSolve';
   const { a, b } = chunkOperands(A, B, who);
   const plan = planBatch(a, b, who);
@@ -67,6 +70,7 @@ export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
  * See also: `gdn.chunkSolve`.
  */
 export function invUnitLower(A: TensorLike): Tensor {
+  if (taping()) return gradCall('gdn.invUnitLower', invUnitLower, [A]);
   const who = 'gdn.invUnitLower';
   const a = asTensor(A, who, 'A');
   realFloat(a, who, 'A');
@@ -142,10 +146,14 @@ function planForward(input: ChunkedForwardInput, who: string): ReturnType<typeof
  * See also: `gdn.recurrentStep`, `gdn.chunkedBackward`, `gdn.chunkSolve`.
  */
 export function chunkedForward(input: ChunkedForwardInput): ChunkedForwardOutput {
+  if (taping()) return gradCall('gdn.chunkedForward', chunkedForward, [input]);
   const who = 'gdn.chunkedForward';
   const { x, plan } = planForward(input, who);
-  const r = lookup('gdnForward', x.q.dtype, x.q.device, who)(x, plan);
+  // recorded for a gradient: the backend may keep its stages for the backward (GPU)
+  const slot = claimSaveSlot();
+  const r = lookup('gdnForward', x.q.dtype, x.q.device, who)(x, plan, slot !== null);
   raiseOnGdnStatus(r.status, plan, who, [r.o, r.finalState]);
+  if (slot && r.saved) slot.saved = r.saved;
   return { o: r.o, finalState: r.finalState };
 }
 
@@ -179,6 +187,18 @@ export interface ChunkedBackwardOutput {
  * See also: `gdn.chunkedForward`.
  */
 export function chunkedBackward(input: ChunkedForwardInput, grads: ChunkedBackwardGrads): ChunkedBackwardOutput {
+  refuseTracked('gdn.chunkedBackward', [input, grads], 'differentiate gdn.chunkedForward instead (its gradient rule runs this backward)');
+  return chunkedBackwardFrom(input, grads);
+}
+
+/**
+ * @internal chunkedBackward, reusing the stages a recorded chunkedForward kept (`saved`, GPU);
+ * `forwardOut` is that forward's o, whose deferred status check the gradients then carry (the
+ * kept stages' status was the forward's and is read once).
+ */
+export function chunkedBackwardFrom(
+  input: ChunkedForwardInput, grads: ChunkedBackwardGrads, saved?: GdnSaved, forwardOut?: Tensor,
+): ChunkedBackwardOutput {
   const who = 'gdn.chunkedBackward';
   const { x, plan } = planForward(input, who);
   grads = readOptions(who, grads, { dO: opt.any, dFinalState: opt.any }, 'grads');
@@ -199,9 +219,11 @@ export function chunkedBackward(input: ChunkedForwardInput, grads: ChunkedBackwa
       throw new ShapeError(`${who}: dFinalState is ${fmtShape(dF.shape)}, expected ${fmtShape(want)} like finalState`);
     }
   }
-  const r = lookup('gdnBackward', x.q.dtype, x.q.device, who)(x, dO, dF, plan);
+  const r = lookup('gdnBackward', x.q.dtype, x.q.device, who)(x, dO, dF, plan, saved);
   const outs = [r.dq, r.dk, r.dv, r.dbeta, r.dg, ...(r.dInitialState ? [r.dInitialState] : [])];
-  raiseOnGdnStatus(r.status, plan, who, outs);
+  const fwdCheck = saved ? forwardOut?.pendingCheck() : undefined;
+  if (!saved) raiseOnGdnStatus(r.status, plan, who, outs);
+  else if (fwdCheck) for (const t of outs) t.setCheck(fwdCheck);
   const res: ChunkedBackwardOutput = { dq: r.dq, dk: r.dk, dv: r.dv, dbeta: r.dbeta, dg: r.dg };
   if (r.dInitialState) res.dInitialState = r.dInitialState;
   return res;
@@ -229,6 +251,7 @@ export function recurrentStep(
   state: TensorLike, q: TensorLike, k: TensorLike, v: TensorLike, beta: TensorLike, g: TensorLike,
   opts: RecurrentStepOptions = {},
 ): { o: Tensor; state: Tensor } {
+  if (taping()) return gradCall('gdn.recurrentStep', recurrentStep, [state, q, k, v, beta, g, opts]);
   const who = 'gdn.recurrentStep';
   opts = readOptions(who, opts, { scale: opt.num(), qkL2norm: opt.bool });
   // A step is a length-1 'bthd' sequence: (B, H, d) → (B, 1, H, d).
