@@ -5,6 +5,7 @@ import { sizeOf, checkShape } from './shape.js';
 import { Tensor, inferShape, hasComplexLeaf } from './tensor.js';
 import { type ComplexLike, isComplexLike } from '../complex/complex.js';
 import { lookup } from '../backend/registry.js';
+import { taping, gradCall, refuseTracked } from './grad.js';
 import { halfFromFloat32, halfFromNumbers, halfToFloat32, halfToFloat64, toHalfBits } from './half.js';
 import {
   type NumericTypedArray, type MathjsMatrixLike, type MlMatrixLike, type StridedLike,
@@ -125,6 +126,7 @@ function fromData(data: unknown, shape: unknown, given: DType | undefined, who: 
  * unknown dtype or complex values into a real dtype.
  */
 export function tensor<D extends DType = DType>(value: TensorLike, opts: CreateOptions<D> = {}): Tensor<D> {
+  if (value instanceof Tensor && taping()) return trackedTensor(value, opts);
   const who = 'tensor';
   opts = readOptions(who, opts, CREATE_OPTIONS);
   let t: Tensor;
@@ -173,6 +175,19 @@ export function tensor<D extends DType = DType>(value: TensorLike, opts: CreateO
   if (cast && opts.dtype && opts.dtype !== t.dtype) t = convertExact(t, opts.dtype, who);
   if (opts.device && opts.device !== t.device) t = t.to(opts.device);
   return t as Tensor<D>;
+}
+
+/**
+ * `tensor(t, opts)` of a tensor under an open tape: a dtype conversion is recorded (its rule
+ * casts the cotangent back); a device move is refused when t is tracked (the GPU → CPU copy
+ * is asynchronous, and a recorded move would need one back in the backward).
+ */
+function trackedTensor<D extends DType>(value: Tensor, opts: CreateOptions<D>): Tensor<D> {
+  const device = (opts as CreateOptions<D> | null | undefined)?.device;
+  if (device !== undefined && device !== value.device) {
+    refuseTracked('tensor', [value], `a move to ${String(device)} is not recorded: move the tensor before grad/valueAndGrad/vjp, or pass stopGradient(x)`);
+  }
+  return gradCall('tensor', tensor, [value, opts]) as Tensor<D>;
 }
 
 /** True when the nested array has at least one leaf and every leaf is a boolean (→ dtype bool). */

@@ -12,6 +12,7 @@ import { Tensor } from '../core/tensor.js';
 import { requireMatrix, type TensorLike } from '../core/create.js';
 import type { StridedView } from '../backend/ops.js';
 import { lookup } from '../backend/registry.js';
+import { taping, gradCall } from '../core/grad.js';
 import {
   castTo, commonDevice, scalarKind, scalarTensor, toOperand, type JsScalar, type Operand, type ScalarKind,
 } from './operands.js';
@@ -70,6 +71,7 @@ function permuted(x: Tensor, perm: readonly number[], conj: boolean, who: string
  * See also: `squeeze`, `unsqueeze`, `Tensor.reshape`.
  */
 export function flatten(x: TensorLike, startDim = 0, endDim = -1): Tensor {
+  if (taping()) return gradCall('flatten', flatten, [x, startDim, endDim]);
   const who = 'flatten';
   const t = arg(x, who);
   const nd = Math.max(t.ndim, 1);
@@ -89,6 +91,7 @@ export function flatten(x: TensorLike, startDim = 0, endDim = -1): Tensor {
  * See also: `unsqueeze`, `flatten`.
  */
 export function squeeze(x: TensorLike, dim?: number | readonly number[]): Tensor {
+  if (taping()) return gradCall('squeeze', squeeze, [x, dim]);
   const who = 'squeeze';
   const t = arg(x, who);
   if (dim === undefined) return t.reshape(t.shape.filter((n) => n !== 1));
@@ -114,6 +117,7 @@ export function squeeze(x: TensorLike, dim?: number | readonly number[]): Tensor
  * See also: `squeeze`, `stack`, `expand`.
  */
 export function unsqueeze(x: TensorLike, dim: number): Tensor {
+  if (taping()) return gradCall('unsqueeze', unsqueeze, [x, dim]);
   const who = 'unsqueeze';
   const t = arg(x, who);
   const d = normDim(who, 'dim', dim, t.ndim + 1);
@@ -133,6 +137,7 @@ export function unsqueeze(x: TensorLike, dim: number): Tensor {
  * See also: `broadcastTo`, `unsqueeze`.
  */
 export function expand(x: TensorLike, shape: readonly number[]): Tensor {
+  if (taping()) return gradCall('expand', expand, [x, shape]);
   return expandAs('expand', arg(x, 'expand'), shape);
 }
 
@@ -146,6 +151,7 @@ export function expand(x: TensorLike, shape: readonly number[]): Tensor {
  * See also: `expand`.
  */
 export function broadcastTo(x: TensorLike, shape: readonly number[]): Tensor {
+  if (taping()) return gradCall('broadcastTo', broadcastTo, [x, shape]);
   return expandAs('broadcastTo', arg(x, 'broadcastTo'), shape);
 }
 
@@ -193,6 +199,7 @@ function expandAs(who: string, t: Tensor, shape: readonly number[]): Tensor {
  * See also: `permute`, `matrixTranspose`, `adjoint`.
  */
 export function transpose(x: TensorLike, dim0 = -2, dim1 = -1): Tensor {
+  if (taping()) return gradCall('transpose', transpose, [x, dim0, dim1]);
   const who = 'transpose';
   const t = arg(x, who);
   const a = normDim(who, 'dim0', dim0, t.ndim), b = normDim(who, 'dim1', dim1, t.ndim);
@@ -212,6 +219,7 @@ export function transpose(x: TensorLike, dim0 = -2, dim1 = -1): Tensor {
  * See also: `transpose`.
  */
 export function permute(x: TensorLike, dims: readonly number[]): Tensor {
+  if (taping()) return gradCall('permute', permute, [x, dims]);
   const who = 'permute';
   const t = arg(x, who);
   if (!Array.isArray(dims)) throw new ArgumentError(`${who}: dims must be an array of dims, got ${show(dims)}`);
@@ -237,6 +245,7 @@ export function permute(x: TensorLike, dims: readonly number[]): Tensor {
  * See also: `adjoint`, `transpose`.
  */
 export function matrixTranspose(x: TensorLike): Tensor {
+  if (taping()) return gradCall('matrixTranspose', matrixTranspose, [x]);
   const who = 'matrixTranspose';
   const t = arg(x, who);
   requireMatrix(t, who, 'x');
@@ -253,6 +262,7 @@ export function matrixTranspose(x: TensorLike): Tensor {
  * See also: `matrixTranspose`, `transpose`.
  */
 export function adjoint(x: TensorLike): Tensor {
+  if (taping()) return gradCall('adjoint', adjoint, [x]);
   const who = 'adjoint';
   const t = arg(x, who);
   requireMatrix(t, who, 'x');
@@ -287,6 +297,7 @@ export interface DiagonalOptions {
  * See also: `trace`, `triu`, `tril`.
  */
 export function diagonal(x: TensorLike, opts: DiagonalOptions = {}): Tensor {
+  if (taping()) return gradCall('diagonal', diagonal, [x, opts]);
   const who = 'diagonal';
   const t = arg(x, who);
   opts = readOptions(who, opts, { offset: opt.int(), dim1: opt.int(), dim2: opt.int() });
@@ -295,12 +306,17 @@ export function diagonal(x: TensorLike, opts: DiagonalOptions = {}): Tensor {
 }
 
 function diagonalOf(t: Tensor, offset: number, dim1: number, dim2: number, who: string): Tensor {
-  const a = normDim(who, 'dim1', dim1, t.ndim), b = normDim(who, 'dim2', dim2, t.ndim);
+  return copyView(t, diagonalView(t.shape, offset, dim1, dim2, who), false, who);
+}
+
+/** The strided view of x (of shape `xs`) that `diagonal` copies. */
+function diagonalView(xs: readonly number[], offset: number, dim1: number, dim2: number, who: string): StridedView {
+  const a = normDim(who, 'dim1', dim1, xs.length), b = normDim(who, 'dim2', dim2, xs.length);
   if (a === b) throw new ArgumentError(`${who}: dim1 and dim2 are both dim ${a}; they must differ`);
-  const st = denseStrides(t.shape);
-  const len = Math.max(0, offset >= 0 ? Math.min(t.shape[a], t.shape[b] - offset) : Math.min(t.shape[a] + offset, t.shape[b]));
+  const st = denseStrides(xs);
+  const len = Math.max(0, offset >= 0 ? Math.min(xs[a], xs[b] - offset) : Math.min(xs[a] + offset, xs[b]));
   const shape: number[] = [], strides: number[] = [];
-  t.shape.forEach((n, i) => {
+  xs.forEach((n, i) => {
     if (i !== a && i !== b) {
       shape.push(n);
       strides.push(st[i]);
@@ -309,7 +325,38 @@ function diagonalOf(t: Tensor, offset: number, dim1: number, dim2: number, who: 
   shape.push(len);
   strides.push(st[a] + st[b]);
   const start = len === 0 ? 0 : offset >= 0 ? offset * st[b] : -offset * st[a];
-  return copyView(t, { shape, strides, offset: start }, false, who);
+  return { shape, strides, offset: start };
+}
+
+/** The flat (row-major) positions a view reads, in the view's own row-major order. */
+function viewIndex(view: StridedView): Int32Array {
+  const { shape, strides } = view;
+  const out = new Int32Array(sizeOf(shape));
+  const ctr = new Array<number>(shape.length).fill(0);
+  let at = view.offset;
+  for (let f = 0; f < out.length; f++) {
+    out[f] = at;
+    for (let k = shape.length - 1; k >= 0; k--) {
+      at += strides[k];
+      if (++ctr[k] < shape[k]) break;
+      at -= strides[k] * shape[k];
+      ctr[k] = 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * @internal For the gradient rules: the flat positions in x (of shape `xs`) of the elements
+ * `diagonal(x, opts)` returns, in the result's order.
+ */
+export function diagonalIndex(xs: readonly number[], opts: DiagonalOptions = {}): Int32Array {
+  return viewIndex(diagonalView(xs, opts.offset ?? 0, opts.dim1 ?? -2, opts.dim2 ?? -1, 'diagonal'));
+}
+
+/** @internal For the gradient rules: the flat positions in x (of shape `xs`) that `slice(x, ...specs)` returns, in order. */
+export function sliceIndex(xs: readonly number[], specs: readonly SliceSpec[]): Int32Array {
+  return viewIndex(sliceView(xs, specs, 'slice'));
 }
 
 /**
@@ -322,6 +369,7 @@ function diagonalOf(t: Tensor, offset: number, dim1: number, dim2: number, who: 
  * See also: `tril`, `diagonal`.
  */
 export function triu(x: TensorLike, k = 0): Tensor {
+  if (taping()) return gradCall('triu', triu, [x, k]);
   return triangleOf('triu', x, k, true);
 }
 
@@ -334,6 +382,7 @@ export function triu(x: TensorLike, k = 0): Tensor {
  * See also: `triu`, `diagonal`.
  */
 export function tril(x: TensorLike, k = 0): Tensor {
+  if (taping()) return gradCall('tril', tril, [x, k]);
   return triangleOf('tril', x, k, false);
 }
 
@@ -356,6 +405,7 @@ function triangleOf(who: string, x: TensorLike, k: number, upper: boolean): Tens
  * See also: `diagonal`, `sum`.
  */
 export function trace(x: TensorLike): Tensor {
+  if (taping()) return gradCall('trace', trace, [x]);
   const who = 'trace';
   const t = arg(x, who);
   requireMatrix(t, who, 'x');
@@ -448,8 +498,15 @@ function sliceIndices(n: number, start: number | null, stop: number | null, step
  * See also: `take`, `split`, `diagonal`.
  */
 export function slice(x: TensorLike, ...specs: SliceSpec[]): Tensor {
+  if (taping()) return gradCall('slice', slice, [x, ...specs]);
   const who = 'slice';
   const t = arg(x, who);
+  return copyView(t, sliceView(t.shape, specs, who), false, who);
+}
+
+/** The strided view of x (of shape `xs`) that `slice` copies. */
+function sliceView(xs: readonly number[], specs: readonly SliceSpec[], who: string): StridedView {
+  const t = { shape: xs, ndim: xs.length };
   const parsed = specs.map((s, i) => parseSpec(who, s, i));
   const ell = parsed.filter((p) => p.kind === 'ellipsis').length;
   if (ell > 1) throw new ArgumentError(`${who}: at most one '...' is allowed, got ${ell}`);
@@ -486,7 +543,7 @@ export function slice(x: TensorLike, ...specs: SliceSpec[]): Tensor {
   });
   while (dim < t.ndim) whole();
   if (sizeOf(shape) === 0) offset = 0;
-  return copyView(t, { shape, strides, offset }, false, who);
+  return { shape, strides, offset };
 }
 
 // ---------------------------------------------------------------- concat, stack, split
@@ -571,6 +628,7 @@ function concatChecked(who: string, list: TensorList, dim: number): Tensor {
  * See also: `stack`, `split`.
  */
 export function concat(xs: readonly TensorLike[], dim = 0): Tensor {
+  if (taping()) return gradCall('concat', concat, [xs, dim]);
   const who = 'concat';
   const list = tensorList(who, xs);
   list.ts.forEach((t, i) => {
@@ -589,6 +647,7 @@ export function concat(xs: readonly TensorLike[], dim = 0): Tensor {
  * See also: `concat`, `unsqueeze`.
  */
 export function stack(xs: readonly TensorLike[], dim = 0): Tensor {
+  if (taping()) return gradCall('stack', stack, [xs, dim]);
   const who = 'stack';
   const list = tensorList(who, xs);
   const ts = list.ts;
@@ -614,6 +673,7 @@ export function stack(xs: readonly TensorLike[], dim = 0): Tensor {
  * See also: `concat`, `slice`.
  */
 export function split(x: TensorLike, sizeOrSections: number | readonly number[], dim = 0): Tensor[] {
+  if (taping()) return gradCall('split', split, [x, sizeOrSections, dim]);
   const who = 'split';
   const t = arg(x, who);
   if (t.ndim === 0) throw new ShapeError(`${who}: x is a scalar (0-d); split needs at least 1 dim`);
@@ -714,6 +774,7 @@ function normalised(who: string, s: ArrayLike<number>, shape: readonly number[],
  * See also: `put`, `slice`.
  */
 export function take(x: TensorLike, index: TensorLike): Tensor {
+  if (taping()) return gradCall('take', take, [x, index]);
   const who = 'take';
   const t = arg(x, who);
   const idx = flatIndex(who, index, t);
@@ -739,6 +800,7 @@ export interface PutOptions {
  * See also: `take`.
  */
 export function put(x: TensorLike, index: TensorLike, values: Operand, opts: PutOptions = {}): Tensor {
+  if (taping()) return gradCall('put', put, [x, index, values, opts]);
   const who = 'put';
   const t = arg(x, who);
   opts = readOptions(who, opts, { accumulate: opt.bool });

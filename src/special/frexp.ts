@@ -2,6 +2,7 @@ import { DTypeError } from '../core/errors.js';
 import { asTensor, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
+import { taping, gradCall } from '../core/grad.js';
 
 /**
  * Splits each element into a mantissa and a power of two: `x = mantissa · 2^exponent`
@@ -15,6 +16,7 @@ import { lookup } from '../backend/registry.js';
  * See also: `heaviside`, `special.laguerrePolynomialL`, docs/special.md.
  */
 export function frexp(x: TensorLike): { mantissa: Tensor; exponent: Tensor<'int32'> } {
+  if (taping()) return gradCall('frexp', frexp, [x]);
   const who = 'frexp';
   const t = asTensor(x, who, 'x');
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {

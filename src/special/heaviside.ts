@@ -3,6 +3,7 @@ import { elementwiseLayout } from '../core/broadcast.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
 import { commonReal, realOperand, secondOperand, toDtype } from './common.js';
+import { taping, gradCall } from '../core/grad.js';
 
 /**
  * The Heaviside step function: 0 where `x < 0`, `values` where `x` is `+0` or `−0`,
@@ -17,6 +18,7 @@ import { commonReal, realOperand, secondOperand, toDtype } from './common.js';
  * See also: `frexp`, docs/special.md.
  */
 export function heaviside(x: TensorLike, values: TensorLike): Tensor {
+  if (taping()) return gradCall('heaviside', heaviside, [x, values]);
   const who = 'heaviside';
   let a = realOperand(x, who, 'x');
   let b = secondOperand(values, a, who, 'values');

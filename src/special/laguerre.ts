@@ -4,6 +4,7 @@ import { lookup } from '../backend/registry.js';
 import { commonReal, realOperand, secondOperand, toDtype } from './common.js';
 import { ArgumentError } from '../core/errors.js';
 import { Tensor } from '../core/tensor.js';
+import { taping, gradCall } from '../core/grad.js';
 
 /**
  * The largest degree the recurrence runs to (2^20: O(n) per element; docs/decisions.md
@@ -73,6 +74,7 @@ function checkDegrees(a: Tensor, b: Tensor, n: TensorLike, L: ElementwiseLayout,
  * See also: `heaviside`, docs/special.md.
  */
 export function laguerrePolynomialL(x: TensorLike, n: TensorLike): Tensor {
+  if (taping()) return gradCall('laguerrePolynomialL', laguerrePolynomialL, [x, n]);
   const who = 'laguerrePolynomialL';
   let a = realOperand(x, who, 'x');
   let b = secondOperand(n, a, who, 'n');
