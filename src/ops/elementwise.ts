@@ -109,7 +109,10 @@ export function mul(a: Operand, b: Operand): Tensor {
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `mul`, `pow`.
  */
-export function div(a: Operand, b: Operand): Tensor { return binaryOp('div', a, b); }
+export function div(a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('div', div, [a, b]);
+  return binaryOp('div', a, b);
+}
 
 /**
  * Elementwise power `base ^ exponent` (C's pow for real floats: pow(x, 0) = 1 even for NaN).
@@ -121,7 +124,10 @@ export function div(a: Operand, b: Operand): Tensor { return binaryOp('div', a, 
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `sqrt`, `exp`.
  */
-export function pow(base: Operand, exponent: Operand): Tensor { return binaryOp('pow', base, exponent, ['base', 'exponent']); }
+export function pow(base: Operand, exponent: Operand): Tensor {
+  if (taping()) return gradCall('pow', pow, [base, exponent]);
+  return binaryOp('pow', base, exponent, ['base', 'exponent']);
+}
 
 /**
  * Elementwise minimum; a NaN in either operand gives NaN (numpy's `minimum`, torch's).
@@ -132,7 +138,10 @@ export function pow(base: Operand, exponent: Operand): Tensor { return binaryOp(
  * Throws: DTypeError for complex operands (no ordering); ShapeError, DeviceError as `add`.
  * See also: `maximum`, `clamp`.
  */
-export function minimum(a: Operand, b: Operand): Tensor { return binaryOp('minimum', a, b); }
+export function minimum(a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('minimum', minimum, [a, b]);
+  return binaryOp('minimum', a, b);
+}
 
 /**
  * Elementwise maximum; a NaN in either operand gives NaN (numpy's `maximum`, torch's).
@@ -142,7 +151,10 @@ export function minimum(a: Operand, b: Operand): Tensor { return binaryOp('minim
  * Throws: DTypeError for complex operands; ShapeError, DeviceError as `add`.
  * See also: `minimum`, `clamp`.
  */
-export function maximum(a: Operand, b: Operand): Tensor { return binaryOp('maximum', a, b); }
+export function maximum(a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('maximum', maximum, [a, b]);
+  return binaryOp('maximum', a, b);
+}
 
 // ---- comparisons and logic (bool results)
 
@@ -260,7 +272,10 @@ export function neg(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sign`, `angle`.
  */
-export function abs(x: Operand): Tensor { return unaryOp('abs', x); }
+export function abs(x: Operand): Tensor {
+  if (taping()) return gradCall('abs', abs, [x]);
+  return unaryOp('abs', x);
+}
 
 /**
  * Elementwise sign: −1, 0 or 1 (sign(±0) = +0, sign(NaN) = NaN, numpy's); of complex, z/|z| (0 at 0).
@@ -270,7 +285,10 @@ export function abs(x: Operand): Tensor { return unaryOp('abs', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `abs`.
  */
-export function sign(x: Operand): Tensor { return unaryOp('sign', x); }
+export function sign(x: Operand): Tensor {
+  if (taping()) return gradCall('sign', sign, [x]);
+  return unaryOp('sign', x);
+}
 
 /**
  * Elementwise square root (NaN for negative reals, sqrt(−0) = −0; complex: the principal
@@ -281,7 +299,10 @@ export function sign(x: Operand): Tensor { return unaryOp('sign', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `pow`.
  */
-export function sqrt(x: Operand): Tensor { return unaryOp('sqrt', x); }
+export function sqrt(x: Operand): Tensor {
+  if (taping()) return gradCall('sqrt', sqrt, [x]);
+  return unaryOp('sqrt', x);
+}
 
 /**
  * Elementwise e^x (complex: e^re·(cos im + i sin im)). Integer input computes in float32.
@@ -291,7 +312,10 @@ export function sqrt(x: Operand): Tensor { return unaryOp('sqrt', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `expm1`, `log`.
  */
-export function exp(x: Operand): Tensor { return unaryOp('exp', x); }
+export function exp(x: Operand): Tensor {
+  if (taping()) return gradCall('exp', exp, [x]);
+  return unaryOp('exp', x);
+}
 
 /**
  * Elementwise natural logarithm (log 0 = −Inf, NaN for negative reals; complex: principal branch).
@@ -301,7 +325,10 @@ export function exp(x: Operand): Tensor { return unaryOp('exp', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `log1p`, `exp`.
  */
-export function log(x: Operand): Tensor { return unaryOp('log', x); }
+export function log(x: Operand): Tensor {
+  if (taping()) return gradCall('log', log, [x]);
+  return unaryOp('log', x);
+}
 
 /**
  * Elementwise log(1 + x), accurate for small |x|.
@@ -311,7 +338,10 @@ export function log(x: Operand): Tensor { return unaryOp('log', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `log`, `expm1`.
  */
-export function log1p(x: Operand): Tensor { return unaryOp('log1p', x); }
+export function log1p(x: Operand): Tensor {
+  if (taping()) return gradCall('log1p', log1p, [x]);
+  return unaryOp('log1p', x);
+}
 
 /**
  * Elementwise e^x − 1, accurate for small |x|.
@@ -321,7 +351,10 @@ export function log1p(x: Operand): Tensor { return unaryOp('log1p', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `exp`, `log1p`.
  */
-export function expm1(x: Operand): Tensor { return unaryOp('expm1', x); }
+export function expm1(x: Operand): Tensor {
+  if (taping()) return gradCall('expm1', expm1, [x]);
+  return unaryOp('expm1', x);
+}
 
 /**
  * Elementwise sine (radians).
@@ -331,7 +364,10 @@ export function expm1(x: Operand): Tensor { return unaryOp('expm1', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `cos`, `tanh`.
  */
-export function sin(x: Operand): Tensor { return unaryOp('sin', x); }
+export function sin(x: Operand): Tensor {
+  if (taping()) return gradCall('sin', sin, [x]);
+  return unaryOp('sin', x);
+}
 
 /**
  * Elementwise cosine (radians).
@@ -341,7 +377,10 @@ export function sin(x: Operand): Tensor { return unaryOp('sin', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sin`.
  */
-export function cos(x: Operand): Tensor { return unaryOp('cos', x); }
+export function cos(x: Operand): Tensor {
+  if (taping()) return gradCall('cos', cos, [x]);
+  return unaryOp('cos', x);
+}
 
 /**
  * Elementwise hyperbolic tangent.
@@ -351,7 +390,10 @@ export function cos(x: Operand): Tensor { return unaryOp('cos', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sigmoid`.
  */
-export function tanh(x: Operand): Tensor { return unaryOp('tanh', x); }
+export function tanh(x: Operand): Tensor {
+  if (taping()) return gradCall('tanh', tanh, [x]);
+  return unaryOp('tanh', x);
+}
 
 /**
  * Elementwise logistic function 1 / (1 + e^−x), without overflow for large |x|.
@@ -361,7 +403,10 @@ export function tanh(x: Operand): Tensor { return unaryOp('tanh', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `tanh`, `exp`.
  */
-export function sigmoid(x: Operand): Tensor { return unaryOp('sigmoid', x); }
+export function sigmoid(x: Operand): Tensor {
+  if (taping()) return gradCall('sigmoid', sigmoid, [x]);
+  return unaryOp('sigmoid', x);
+}
 
 // ---- complex parts
 
@@ -373,7 +418,10 @@ export function sigmoid(x: Operand): Tensor { return unaryOp('sigmoid', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `real`, `imag`, `Tensor.mH`.
  */
-export function conj(x: Operand): Tensor { return unaryOp('conj', x); }
+export function conj(x: Operand): Tensor {
+  if (taping()) return gradCall('conj', conj, [x]);
+  return unaryOp('conj', x);
+}
 
 /**
  * Real parts (complex64 → float32, complex128 → float64; real dtypes: x itself, as a new tensor).
@@ -383,7 +431,10 @@ export function conj(x: Operand): Tensor { return unaryOp('conj', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `imag`, `angle`.
  */
-export function real(x: Operand): Tensor { return unaryOp('real', x); }
+export function real(x: Operand): Tensor {
+  if (taping()) return gradCall('real', real, [x]);
+  return unaryOp('real', x);
+}
 
 /**
  * Imaginary parts (the real dtype; zeros of x's dtype for real input, numpy's).
@@ -393,7 +444,10 @@ export function real(x: Operand): Tensor { return unaryOp('real', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `real`.
  */
-export function imag(x: Operand): Tensor { return unaryOp('imag', x); }
+export function imag(x: Operand): Tensor {
+  if (taping()) return gradCall('imag', imag, [x]);
+  return unaryOp('imag', x);
+}
 
 /**
  * Elementwise argument atan2(im, re) in (−π, π]; of reals, 0 or π (angle(−0) = π, numpy's).
@@ -404,7 +458,10 @@ export function imag(x: Operand): Tensor { return unaryOp('imag', x); }
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `abs`, `real`, `imag`.
  */
-export function angle(x: Operand): Tensor { return unaryOp('angle', x); }
+export function angle(x: Operand): Tensor {
+  if (taping()) return gradCall('angle', angle, [x]);
+  return unaryOp('angle', x);
+}
 
 // ---- clamp, where, cast
 
@@ -421,6 +478,7 @@ export function angle(x: Operand): Tensor { return unaryOp('angle', x); }
  * See also: `minimum`, `maximum`.
  */
 export function clamp(x: Operand, min?: Operand | null, max?: Operand | null): Tensor {
+  if (taping()) return gradCall('clamp', clamp, [x, min, max]);
   const who = 'clamp';
   const hasMin = min !== undefined && min !== null, hasMax = max !== undefined && max !== null;
   if (!hasMin && !hasMax) throw new ArgumentError(`${who}: at least one of min and max must be given`);
@@ -450,6 +508,7 @@ export function clamp(x: Operand, min?: Operand | null, max?: Operand | null): T
  * See also: `logicalAnd`, `clamp`.
  */
 export function where(cond: Operand, a: Operand, b: Operand): Tensor {
+  if (taping()) return gradCall('where', where, [cond, a, b]);
   const who = 'where';
   const names = ['cond', 'a', 'b'];
   // Devices first: JS scalars are then made on the one device every tensor operand is on.
@@ -474,6 +533,7 @@ export function where(cond: Operand, a: Operand, b: Operand): Tensor {
  * See also: `real`, `Tensor.dtype`.
  */
 export function cast(x: Operand, dtype: DType): Tensor {
+  if (taping()) return gradCall('cast', cast, [x, dtype]);
   const who = 'cast';
   checkArg(who, 'dtype', dtype, opt.dtype());
   return castTo(toOperand(x, who, 'x'), dtype, who);

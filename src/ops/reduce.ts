@@ -111,6 +111,7 @@ export function sum(x: Operand, opts?: ReduceOptions): Tensor {
  * See also: `sum`.
  */
 export function prod(x: Operand, opts?: ReduceOptions): Tensor {
+  if (taping()) return gradCall('prod', prod, [x, opts]);
   return reduceOp('prod', 'prod', x, opts);
 }
 
@@ -125,6 +126,7 @@ export function prod(x: Operand, opts?: ReduceOptions): Tensor {
  * See also: `sum`.
  */
 export function mean(x: Operand, opts?: ReduceOptions): Tensor {
+  if (taping()) return gradCall('mean', mean, [x, opts]);
   const who = 'mean';
   const { dim, keepDims } = readReduceOptions(who, opts);
   let t = toOperand(x, who, 'x');
@@ -148,6 +150,7 @@ export function mean(x: Operand, opts?: ReduceOptions): Tensor {
  * See also: `min`, `argmax`, `maxWithIndices`, `maximum`.
  */
 export function max(x: Operand, opts?: ReduceOptions): Tensor {
+  if (taping()) return gradCall('max', max, [x, opts]);
   return reduceOp('max', 'max', x, opts);
 }
 
@@ -161,6 +164,7 @@ export function max(x: Operand, opts?: ReduceOptions): Tensor {
  * See also: `max`, `argmin`, `minWithIndices`, `minimum`.
  */
 export function min(x: Operand, opts?: ReduceOptions): Tensor {
+  if (taping()) return gradCall('min', min, [x, opts]);
   return reduceOp('min', 'min', x, opts);
 }
 
@@ -261,6 +265,7 @@ export function argmin(x: Operand, opts?: ArgReduceOptions): Tensor<'int32'> {
  * See also: `max`, `argmax`, `minWithIndices`.
  */
 export function maxWithIndices(x: Operand, dim: number, opts?: WithIndicesOptions): { values: Tensor; indices: Tensor<'int32'> } {
+  if (taping()) return gradCall('maxWithIndices', maxWithIndices, [x, dim, opts]);
   const who = 'maxWithIndices';
   const o = readOptions(who, opts, { keepDims: opt.bool });
   if (!Number.isSafeInteger(dim)) throw new ArgumentError(`${who}: dim must be an integer, got ${show(dim)}`);
@@ -278,6 +283,7 @@ export function maxWithIndices(x: Operand, dim: number, opts?: WithIndicesOption
  * See also: `min`, `argmin`, `maxWithIndices`.
  */
 export function minWithIndices(x: Operand, dim: number, opts?: WithIndicesOptions): { values: Tensor; indices: Tensor<'int32'> } {
+  if (taping()) return gradCall('minWithIndices', minWithIndices, [x, dim, opts]);
   const who = 'minWithIndices';
   const o = readOptions(who, opts, { keepDims: opt.bool });
   if (!Number.isSafeInteger(dim)) throw new ArgumentError(`${who}: dim must be an integer, got ${show(dim)}`);
