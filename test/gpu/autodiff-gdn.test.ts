@@ -73,6 +73,22 @@ describe('gdn gradients on the GPU (float32) vs the CPU (float64)', () => {
     expect((err as Error).message).toMatch(/^gdn\.chunkedForward: sequence 1, value head 1: a log decay/);
   }, 60_000);
 
+  gpuIt('float16 inputs (not differentiated) with a tracked float32 initial state; only the final state in the loss', async () => {
+    const s: GdnShape = { B: 2, T: 9, H: 1, HV: 1, dk: 8, dv: 8, layout: 'bthd' };
+    const x = gdnRandom(s, new Rng(60), { initialState: true, gMin: -0.5 });
+    const T = gdnTensors(s, x, 'float64');
+    const Wf = randomTensor(gdnShapes(s).state, 'float64', 61);
+    const half = (t: Tensor): Tensor => t.astype('float16').to('gpu');
+    // the reference reads what float16 stores
+    const r16 = (t: Tensor): Tensor => t.astype('float16').astype('float64');
+    const f = (h: (t: Tensor) => Tensor, w: Tensor) => (S0: Tensor): Tensor =>
+      sum(mul(gdn.chunkedForward({ q: h(T.q), k: h(T.k), v: h(T.v), beta: h(T.beta), g: h(T.g), initialState: S0, chunkSize: 16 }).finalState, w));
+    const ref = valueAndGrad(f(r16, Wf))(T.initialState!);
+    const got = valueAndGrad(f(half, gpu32(Wf)))(gpu32(T.initialState!));
+    expect(got.grads[0].dtype).toBe('float32');
+    expect(await gradDistance(got.grads, ref.grads)).toBeLessThan(1e-4);
+  }, 60_000);
+
   gpuIt('chunkSolve and invUnitLower (C = 16, batched; the unit-lower kernels forward, public ops backward)', async () => {
     const A = randomTensor([3, 16, 16], 'float64', 1), B = randomTensor([3, 16, 8], 'float64', 2);
     const W = randomTensor([3, 16, 8], 'float64', 3), V = randomTensor([3, 16, 16], 'float64', 4);
