@@ -2,6 +2,7 @@ import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
 import { raiseOnInfo } from '../core/info.js';
+import { taping, gradCall, refuseTracked } from '../core/grad.js';
 
 const singular = (code: number) =>
   code > 0 ? `the diagonal element ${code} of U is zero; the matrix is singular and has no inverse` : null;
@@ -23,6 +24,7 @@ function prepare(A: TensorLike, who: string): Tensor {
  * See also: `inv`, `solve`.
  */
 export function invEx(A: TensorLike): { inverse: Tensor; info: Tensor<'int32'> } {
+  if (taping()) return gradCall('invEx', invEx, [A]);
   const a = prepare(A, 'invEx');
   const r = lookup('inv', a.dtype, a.device, 'invEx')(a);
   return { inverse: r.X, info: r.info };
@@ -39,6 +41,7 @@ export function invEx(A: TensorLike): { inverse: Tensor; info: Tensor<'int32'> }
  * See also: `invEx`, `invAsync`, `solve`, `det`.
  */
 export function inv(A: TensorLike): Tensor {
+  if (taping()) return gradCall('inv', inv, [A]);
   const a = prepare(A, 'inv');
   const r = lookup('inv', a.dtype, a.device, 'inv')(a);
   raiseOnInfo(r.info, 'inv', a.ndim > 2, singular, [r.X]);
@@ -56,6 +59,7 @@ export function inv(A: TensorLike): Tensor {
  */
 export async function invAsync(A: TensorLike): Promise<Tensor> {
   const who = 'invAsync';
+  refuseTracked(who, [A], 'call inv (synchronous) inside grad/valueAndGrad/vjp');
   const a = prepare(A, who);
   const r = has('invAsync', a.dtype, a.device)
     ? await lookup('invAsync', a.dtype, a.device, who)(a)

@@ -2,6 +2,7 @@ import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
 import { INFO, raiseOnInfo } from '../core/info.js';
+import { taping, gradCall, refuseTracked } from '../core/grad.js';
 
 export interface LuFactorResult {
   /** L (strictly below the diagonal, unit diagonal implied) and U (on and above it), packed. */
@@ -38,6 +39,7 @@ const zeroPivot = (code: number) =>
  * See also: `luFactor`, `lu`, `luSolve`.
  */
 export function luFactorEx(A: TensorLike): LuFactorResult {
+  if (taping()) return gradCall('luFactorEx', luFactorEx, [A]);
   const a = prepare(A, 'luFactorEx');
   return lookup('luFactor', a.dtype, a.device, 'luFactorEx')(a);
 }
@@ -57,6 +59,7 @@ export function luFactorEx(A: TensorLike): LuFactorResult {
  * See also: `luFactorEx`, `luSolve`, `lu`, `luFactorAsync`.
  */
 export function luFactor(A: TensorLike): LuFactorResult {
+  if (taping()) return gradCall('luFactor', luFactor, [A]);
   const a = prepare(A, 'luFactor');
   const r = lookup('luFactor', a.dtype, a.device, 'luFactor')(a);
   raiseOnInfo(r.info, 'luFactor', a.ndim > 2, zeroPivot, [r.LU, r.pivots]);
@@ -75,6 +78,7 @@ export function luFactor(A: TensorLike): LuFactorResult {
  */
 export async function luFactorAsync(A: TensorLike): Promise<LuFactorResult> {
   const who = 'luFactorAsync';
+  refuseTracked(who, [A], 'call luFactor (synchronous) inside grad/valueAndGrad/vjp');
   const a = prepare(A, who);
   const r = has('luFactorAsync', a.dtype, a.device)
     ? await lookup('luFactorAsync', a.dtype, a.device, who)(a)
@@ -94,6 +98,7 @@ export async function luFactorAsync(A: TensorLike): Promise<LuFactorResult> {
  * See also: `luFactor`, `luSolve`.
  */
 export function lu(A: TensorLike): { P: Tensor; L: Tensor; U: Tensor } {
+  if (taping()) return gradCall('lu', lu, [A]);
   const a = prepare(A, 'lu');
   const r = lookup('luFactor', a.dtype, a.device, 'lu')(a);
   return lookup('luUnpack', a.dtype, a.device, 'lu')(r.LU, r.pivots);

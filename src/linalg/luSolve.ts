@@ -6,6 +6,7 @@ import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 import { ArgumentError } from '../core/errors.js';
+import { taping, gradCall } from '../core/grad.js';
 
 export interface LuSolveOptions {
   /** true (default): solve op(A)·X = B; false: X·op(A) = B. */
@@ -26,6 +27,7 @@ export interface LuSolveOptions {
  * See also: `luFactor`, `solve`.
  */
 export function luSolve(LU: TensorLike, pivots: TensorLike, B: TensorLike, opts: LuSolveOptions = {}): Tensor {
+  if (taping()) return gradCall('luSolve', luSolve, [LU, pivots, B, opts]);
   const who = 'luSolve';
   opts = readOptions(who, opts, { left: opt.bool, adjoint: opt.bool });
   const left = leftOption(opts, who);

@@ -1,11 +1,12 @@
 import { readOptions, opt } from '../core/options.js';
 import { promote } from '../core/dtype.js';
 import { ShapeError, DeviceError, DTypeError, ArgumentError, fmtShape } from '../core/errors.js';
-import { asTensor, castCpu, requireMatrix, requireSquare, type TensorLike } from '../core/create.js';
-import { planBatch } from '../core/batch.js';
+import { asTensor, castCpu, requireMatrix, requireSquare, zeros, type TensorLike } from '../core/create.js';
+import { planBatch, type BatchPlan } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { has, lookup } from '../backend/registry.js';
 import { raiseOnInfo } from '../core/info.js';
+import { taping, gradCall, refuseTracked, claimSaveSlot } from '../core/grad.js';
 
 export interface SolveOptions {
   /** true (default): A·X = B. false: X·A = B. */
@@ -74,6 +75,38 @@ function prepare(A: TensorLike, B: TensorLike, opts: SolveOptions, who: string):
   return { a, b, left, vec, outShape };
 }
 
+/**
+ * @internal What a recorded solve/solveEx keeps for its backward: the LU factors of the matrix
+ * it solved with (A, or Aᵀ when left is false), so the backward's Aᴴ solve does not factor again.
+ */
+export interface SolveSaved { LU: Tensor; pivots: Tensor<'int32'> }
+
+function allFinite(t: Tensor): boolean {
+  const d = t.dataSync() as Float32Array | Float64Array;
+  for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i])) return false;
+  return true;
+}
+
+/**
+ * The registry's solve, or, when recorded on the CPU, getrf + getrs with the factors kept for
+ * the backward. Only when that gives what the fused kernel gives (no zero pivot, no overflow,
+ * finite X); otherwise the fused kernel runs (its NaN/info conventions) and nothing is kept.
+ */
+function solveKeeping(p: Prepared, plan: BatchPlan, who: string): { X: Tensor; info: Tensor<'int32'> } {
+  const slot = claimSaveSlot();
+  if (slot !== null && p.a.device === 'cpu' && p.a.rows > 0) {
+    const f = lookup('luFactor', p.a.dtype, 'cpu', who)(p.a);
+    if ((f.info.dataSync() as Int32Array).every((v) => v === 0)) {
+      const X = lookup('luSolve', p.a.dtype, 'cpu', who)(f.LU, f.pivots, p.b, plan, false);
+      if (allFinite(X)) {
+        slot.saved = { LU: f.LU, pivots: f.pivots } satisfies SolveSaved;
+        return { X, info: zeros(plan.batchShape, { dtype: 'int32' }) };
+      }
+    }
+  }
+  return lookup('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
+}
+
 const singular = (code: number) =>
   code > 0 ? `the matrix is singular: U[${code - 1}, ${code - 1}] of its LU factorization is exactly zero` : null;
 
@@ -89,10 +122,11 @@ const singular = (code: number) =>
  * See also: `solve`, `luFactor`, `solveTriangular`.
  */
 export function solveEx(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): { result: Tensor; info: Tensor<'int32'> } {
+  if (taping()) return gradCall('solveEx', solveEx, [A, B, opts]);
   const who = 'solveEx';
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
-  const r = lookup('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
+  const r = solveKeeping(p, plan, who);
   return { result: p.outShape(r.X), info: r.info };
 }
 
@@ -109,10 +143,11 @@ export function solveEx(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): 
  * See also: `solveEx`, `solveAsync`, `luSolve`, `inv`.
  */
 export function solve(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): Tensor {
+  if (taping()) return gradCall('solve', solve, [A, B, opts]);
   const who = 'solve';
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
-  const r = lookup('solve', p.a.dtype, p.a.device, who)(p.a, p.b, plan);
+  const r = solveKeeping(p, plan, who);
   const X = p.outShape(r.X);
   raiseOnInfo(r.info, who, plan.batchShape.length > 0, singular, [X]);
   return X;
@@ -130,6 +165,7 @@ export function solve(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): Te
  */
 export async function solveAsync(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): Promise<Tensor> {
   const who = 'solveAsync';
+  refuseTracked(who, [A, B], 'call solve (synchronous) inside grad/valueAndGrad/vjp');
   const p = prepare(A, B, opts, who);
   const plan = planBatch(p.a, p.b, who);
   const r = has('solveAsync', p.a.dtype, p.a.device)

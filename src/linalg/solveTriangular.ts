@@ -5,6 +5,7 @@ import { planBatch } from '../core/batch.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
 import { raiseOnInfo } from '../core/info.js';
+import { taping, gradCall } from '../core/grad.js';
 import { coerceOperands, leftOption, transposeOf } from './solve.js';
 
 export interface SolveTriangularOptions {
@@ -71,6 +72,7 @@ const zeroDiagonal = (code: number) =>
  * See also: `solveTriangularEx`, `solve`, `luSolve`.
  */
 export function solveTriangular(A: TensorLike, B: TensorLike, opts: SolveTriangularOptions): Tensor {
+  if (taping()) return gradCall('solveTriangular', solveTriangular, [A, B, opts]);
   const who = 'solveTriangular';
   // unit diagonal: never singular, so no status is computed (the GDN fast path)
   const unit = typeof opts === 'object' && opts !== null && opts.unitriangular === true;
@@ -93,6 +95,7 @@ export function solveTriangular(A: TensorLike, B: TensorLike, opts: SolveTriangu
 export function solveTriangularEx(
   A: TensorLike, B: TensorLike, opts: SolveTriangularOptions,
 ): { solution: Tensor; info: Tensor<'int32'> } {
+  if (taping()) return gradCall('solveTriangularEx', solveTriangularEx, [A, B, opts]);
   const r = run(A, B, opts, 'solveTriangularEx', true);
   return { solution: r.X, info: r.info! };
 }
