@@ -8,6 +8,7 @@ import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
 import type { LstsqDriver } from '../backend/ops.js';
 import { svdMessage } from './svd.js';
+import { taping, gradCall } from '../core/grad.js';
 
 export interface LstsqOptions {
   /**
@@ -66,9 +67,12 @@ function gelsMessage(code: number): string | null {
  * NaN/Inf gives a NaN solution (and rank 0 with 'gelsd'). Entries near under/overflow are
  * scaled by powers of two first (gelsd). GPU residuals: (…, k) whenever m > n, NaN where
  * rank < n (the CPU's gelsd returns [0] then; the GPU cannot know the ranks without a read).
+ * Gradients (torch's rule, through pinv): solution and residuals w.r.t. A and B, and
+ * singularValues w.r.t. A; rank-deficient A as pinv (the rank held fixed).
  * See also: `pinv`, `qr`, `solve`, `matrixRank`.
  */
 export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): LstsqResult {
+  if (taping()) return gradCall('lstsq', lstsq, [A, B, opts]);
   const who = 'lstsq';
   opts = readOptions(who, opts, { rcond: opt.num(), driver: opt.oneOf('gelsd', 'gels') });
   const driver: LstsqDriver = opts.driver ?? 'gelsd';

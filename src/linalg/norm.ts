@@ -3,6 +3,7 @@ import { ArgumentError, DTypeError, ShapeError, fmtShape } from '../core/errors.
 import { asTensor, requireSquare, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
+import { taping, gradCall } from '../core/grad.js';
 
 /** Matrix norm orders; vector norms take any number (Infinity, -Infinity, 0 included). */
 export type NormOrd = number | 'fro' | 'nuc';
@@ -35,9 +36,12 @@ function normDim(d: number, nd: number, who: string): number {
  * Throws: ArgumentError for an unknown order or an order that does not fit the dims
  * ('fro' on a vector, 3 on a matrix), a bad dim; ShapeError when `ord` is given without
  * `dim` for a tensor of more than 2 dims; DTypeError for int32.
+ * Gradients (torch's): every order; at a zero vector/matrix the subgradient 0; ties of
+ * max/min (±Infinity, ±1, ±2) share the gradient evenly; order 0 has gradient 0.
  * See also: `cond`, `svdvals`, `matrixRank`.
  */
 export function norm(A: TensorLike, ord?: NormOrd, opts: NormOptions = {}): Tensor {
+  if (taping()) return gradCall('norm', norm, [A, ord, opts]);
   const who = 'norm';
   opts = readOptions(who, opts, {
     dim: opt.check((v) => typeof v === 'number' || Array.isArray(v), 'a dim or a pair of dims'), keepdim: opt.bool,
@@ -80,9 +84,12 @@ export function norm(A: TensorLike, ord?: NormOrd, opts: NormOptions = {}): Tens
  * Example: `linalg.cond([[1, 0], [0, 1e-3]])` → `1000`
  * Throws: ShapeError for non-square A with an order other than ±2; ArgumentError for
  * an unknown order.
+ * Gradient: ±2 through σ_max and σ_min (at a singular A, where cond is Infinity, it is
+ * Inf/NaN); other orders through norm and inv (LinAlgError for a singular A).
  * See also: `norm`, `svdvals`, `matrixRank`.
  */
 export function cond(A: TensorLike, p?: NormOrd): Tensor {
+  if (taping()) return gradCall('cond', cond, [A, p]);
   const who = 'cond';
   const a = asTensor(A, who, 'A');
   if (a.ndim < 2) throw new ShapeError(`${who}: A is ${fmtShape(a.shape)}, expected a matrix or a batch of matrices`);

@@ -5,6 +5,7 @@ import { raiseOnInfo } from '../core/info.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
 import { svdMessage } from './svd.js';
+import { taping, gradCall } from '../core/grad.js';
 
 export interface RankOptions {
   /** Absolute threshold: singular values ≤ atol count as zero. Default 0. */
@@ -51,9 +52,13 @@ function checkTol(v: number | undefined, who: string, name: string): void {
  * ArgumentError for a negative or non-finite atol/rtol; DTypeError for int32; LinAlgError
  * (info > 0) if the SVD did not converge (on the GPU at the first read of the result). A
  * matrix holding NaN/Inf gives a NaN pseudo-inverse (never finite garbage).
+ * Gradient (torch's pinv_backward): exact where the rank is locally constant (full rank, or a
+ * rank-deficient A moved along rank-preserving directions); the kept rank is treated as fixed.
+ * With `hermitian` it flows to the lower triangle read (real part on the diagonal).
  * See also: `lstsq`, `matrixRank`, `svd`.
  */
 export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
+  if (taping()) return gradCall('pinv', pinv, [A, opts]);
   const who = 'pinv';
   opts = readOptions(who, opts, RANK_OPTIONS);
   checkTol(opts.atol, who, 'atol');
@@ -76,6 +81,7 @@ export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {
  * Example: `linalg.matrixRank([[1, 2], [2, 4]])` → `1`
  * Throws: LinAlgError when a matrix holds NaN/Inf (its rank is undefined; on the GPU at the
  * first read); ShapeError; ArgumentError for bad tolerances.
+ * No gradient rule or hook: the result is int32, a constant under grad/vjp.
  * See also: `svdvals`, `pinv`, `lstsq`.
  */
 export function matrixRank(A: TensorLike, opts: RankOptions = {}): Tensor<'int32'> {

@@ -3,6 +3,7 @@ import { ArgumentError, DTypeError } from '../core/errors.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
+import { taping, gradCall } from '../core/grad.js';
 
 export type QrMode = 'reduced' | 'complete' | 'r';
 
@@ -28,9 +29,13 @@ const MODES: readonly QrMode[] = ['reduced', 'complete', 'r'];
  * Example: `const { Q, R } = linalg.qr([[3, 1], [4, 2]]);` — `matmul(Q, R)` ≈ A, Qᵀ·Q = I.
  * Throws: ShapeError if A is not (a batch of) matrices; ArgumentError for an unknown mode;
  * DTypeError for int32 input or an unsupported dtype/device.
+ * Gradients (docs/autodiff.md): every mode for m ≥ n except 'complete' with m > n (Q's last
+ * m − n columns are any basis of the complement: ArgumentError when a gradient reaches Q);
+ * m < n in every mode. Mode 'r' recomputes Q in the backward. A must have full rank.
  * See also: `svd`, `lstsq`, `solveTriangular`.
  */
 export function qr(A: TensorLike, opts: QrOptions = {}): QrResult {
+  if (taping()) return gradCall('qr', qr, [A, opts]);
   const who = 'qr';
   opts = readOptions(who, opts, { mode: opt.oneOf('reduced', 'complete', 'r') });
   const mode = opts.mode ?? 'reduced';

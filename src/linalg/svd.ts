@@ -4,6 +4,7 @@ import { raiseOnInfo } from '../core/info.js';
 import { asTensor, requireMatrix, type TensorLike } from '../core/create.js';
 import type { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
+import { taping, gradCall, claimSaveSlot } from '../core/grad.js';
 
 export interface SvdOptions {
   /** true (default, as torch): U is m×m and Vh n×n; false: U m×k, Vh k×n, k = min(m, n). */
@@ -42,9 +43,15 @@ export function svdMessage(code: number): string | null {
  * Throws: LinAlgError (info −1) naming the batch element when A holds NaN or Inf, or
  * (info > 0) when the iteration did not converge; ShapeError if A is not (a batch of)
  * matrices; DTypeError for int32 input. `svdEx` returns the status instead.
+ * Gradients (docs/autodiff.md, torch's rule): through S always; through U or Vh only where
+ * the singular values they touch are distinct and, for m ≠ n or complex A, non-zero — else
+ * LinAlgError (CPU; on the GPU at the gradient's first read, its entries Inf/NaN). Complex:
+ * the loss must not depend on the phases of the singular vectors (ArgumentError). With
+ * fullMatrices the extra columns of U / rows of Vh get no gradient (torch's rule).
  * See also: `svdvals`, `svdEx`, `pinv`, `lstsq`, `matrixRank`.
  */
 export function svd(A: TensorLike, opts: SvdOptions = {}): SvdResult {
+  if (taping()) return gradCall('svd', svd, [A, opts]);
   const who = 'svd';
   opts = readOptions(who, opts, { fullMatrices: opt.bool });
   const a = asTensor(A, who, 'A');
@@ -63,6 +70,7 @@ export function svd(A: TensorLike, opts: SvdOptions = {}): SvdResult {
  * See also: `svd`.
  */
 export function svdEx(A: TensorLike, opts: SvdOptions = {}): SvdResult & { info: Tensor<'int32'> } {
+  if (taping()) return gradCall('svdEx', svdEx, [A, opts]);
   const who = 'svdEx';
   opts = readOptions(who, opts, { fullMatrices: opt.bool });
   const a = asTensor(A, who, 'A');
@@ -77,12 +85,18 @@ export function svdEx(A: TensorLike, opts: SvdOptions = {}): SvdResult & { info:
  * Syntax: `linalg.svdvals(A)`
  * Example: `linalg.svdvals([[1, 1], [1, 1]])` → `[2, 0]`
  * Throws: LinAlgError when A holds NaN/Inf; ShapeError; DTypeError.
+ * Gradient: U·diag(ḡ)·Vh, defined everywhere (a subgradient at repeated values); when
+ * recorded by grad/vjp the forward also computes the singular vectors for it.
  * See also: `svd`, `matrixRank`, `cond`, `norm`.
  */
 export function svdvals(A: TensorLike): Tensor {
+  if (taping()) return gradCall('svdvals', svdvals, [A]);
   const who = 'svdvals';
   const a = asTensor(A, who, 'A');
-  const r = svdRaw(a, false, false, who);
+  // Recorded for a gradient: the vectors come with the values (its rule is U·diag(ḡ)·Vh).
+  const slot = claimSaveSlot();
+  const r = svdRaw(a, slot !== null, false, who);
   raiseOnInfo(r.info, who, a.ndim > 2, svdMessage, [r.S]);
+  if (slot) slot.saved = { U: r.U, Vh: r.Vh };
   return r.S;
 }

@@ -1,0 +1,262 @@
+// Gradients of qr, svd, svdEx, svdvals, pinv, lstsq, norm and cond (src/autodiff/rules/linalg-decomp.ts):
+// central finite differences in float64 and complex128 (test/helpers/gradcheck.ts), batches,
+// tall and wide shapes, every mode and order, and the documented errors.
+import { describe, expect, it } from 'vitest';
+import {
+  linalg, tensor, vjp, grad, sum, mul, ArgumentError, LinAlgError, Tensor, zeros,
+} from '../../src/index.js';
+import { gradcheck, randomTensor } from '../helpers/gradcheck.js';
+
+const { matmul } = linalg;
+
+type Dt = 'float64' | 'complex128';
+const DTS: readonly Dt[] = ['float64', 'complex128'];
+const rnd = (shape: number[], dt: Dt, seed: number): Tensor => randomTensor(shape, dt, seed);
+
+/** A (batch of) matrix with singular values `s` (well separated) and random orthonormal factors. */
+function withSpectrum(m: number, n: number, s: number[], dt: Dt, seed: number, batch: number[] = []): Tensor {
+  const Q1 = linalg.qr(rnd([...batch, m, m], dt, seed)).Q;
+  const Q2 = linalg.qr(rnd([...batch, n, n], dt, seed + 1)).Q;
+  const k = Math.min(m, n);
+  const D = zeros([m, n], { dtype: 'float64' });
+  const d = D.dataSync() as Float64Array;
+  for (let i = 0; i < k; i++) d[i * n + i] = s[i];
+  return matmul(matmul(Q1, D), Q2);
+}
+
+/** A constant (k × 1) one-hot column selecting column i. */
+function pick(k: number, i: number): Tensor {
+  const e = new Float64Array(k);
+  e[i] = 1;
+  return tensor({ data: e, shape: [k, 1], dtype: 'float64' });
+}
+
+describe('qr gradients', () => {
+  it('reduced: tall, square, wide, batched, real and complex (Q and R)', () => {
+    for (const dt of DTS) {
+      for (const [shape, seed] of [[[5, 3], 1], [[3, 3], 2], [[3, 5], 3], [[2, 4, 3], 4], [[2, 2, 4], 5]] as const) {
+        gradcheck((a) => linalg.qr(a), [rnd([...shape], dt, seed)]);
+      }
+    }
+  });
+
+  it("mode 'r' (R only; Q recomputed in the backward), tall and wide", () => {
+    for (const dt of DTS) {
+      gradcheck((a) => linalg.qr(a, { mode: 'r' }).R, [rnd([5, 3], dt, 6)]);
+      gradcheck((a) => linalg.qr(a, { mode: 'r' }).R, [rnd([2, 3, 4], dt, 7)]);
+    }
+  });
+
+  it("mode 'complete': m ≤ n like reduced; m > n through R only, an ArgumentError through Q", () => {
+    for (const dt of DTS) {
+      gradcheck((a) => linalg.qr(a, { mode: 'complete' }), [rnd([3, 5], dt, 8)]);
+      gradcheck((a) => linalg.qr(a, { mode: 'complete' }), [rnd([3, 3], dt, 9)]);
+      gradcheck((a) => linalg.qr(a, { mode: 'complete' }).R, [rnd([5, 3], dt, 10)]);
+      const { pullback, value } = vjp((a: Tensor) => linalg.qr(a, { mode: 'complete' }), rnd([5, 3], dt, 11));
+      expect(() => pullback({ Q: value.Q, R: null })).toThrow(ArgumentError);
+      expect(() => pullback({ Q: value.Q, R: null })).toThrow(/qr: mode 'complete'.*use mode 'reduced'/);
+    }
+  });
+});
+
+describe('svd gradients', () => {
+  it('real: U, S, Vh directly (sign gauge is locally constant), tall, square, wide, batched', () => {
+    const cases: [number, number, number[], number[]][] = [
+      [5, 3, [3, 2, 1], []], [3, 3, [3, 2, 1], []], [3, 5, [3, 2, 1], []], [4, 3, [4, 2.5, 1], [2]],
+    ];
+    cases.forEach(([m, n, s, b], i) => {
+      gradcheck((a) => linalg.svd(a, { fullMatrices: false }), [withSpectrum(m, n, s, 'float64', 20 + 2 * i, b)]);
+    });
+  });
+
+  it('complex: gauge-invariant losses (U·Vh, U·diag(w)·Vh, S), tall, square, wide, batched', () => {
+    const w = tensor([0.7, -1.3, 0.4]);
+    const f = (a: Tensor) => {
+      const { U, S, Vh } = linalg.svd(a, { fullMatrices: false });
+      return [matmul(U, Vh), matmul(mul(U, w), Vh), S];
+    };
+    for (const [m, n, b] of [[5, 3, []], [3, 3, []], [3, 5, []], [4, 3, [2]]] as [number, number, number[]][]) {
+      for (const dt of DTS) gradcheck(f, [withSpectrum(m, n, [3, 2, 1], dt, 30 + m + n, b)]);
+    }
+  });
+
+  it('fullMatrices: the extra columns of U / rows of Vh get no gradient (torch); the rest is exact', () => {
+    for (const dt of DTS) {
+      for (const [m, n] of [[5, 3], [3, 5]]) {
+        const f = (a: Tensor) => {
+          const { U, S, Vh } = linalg.svd(a);
+          const Uk = matmul(U, tensor(Array.from({ length: m }, (_, i) => [0, 1, 2].map((j) => (i === j ? 1 : 0)))));
+          const Vk = matmul(tensor(Array.from({ length: 3 }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)))), Vh);
+          return [matmul(mul(Uk, tensor([1, -2, 0.5])), Vk), S];
+        };
+        gradcheck(f, [withSpectrum(m, n, [3, 2, 1], dt, 40 + m)]);
+        // the columns past k carry nothing
+        const A = withSpectrum(m, n, [3, 2, 1], dt, 41);
+        const { pullback, value } = vjp((a: Tensor) => linalg.svd(a), A);
+        const gU = zeros([m, m], { dtype: dt }), ud = gU.dataSync() as Float64Array;
+        const c = dt === 'complex128' ? 2 : 1;
+        for (let i = 0; i < m; i++) for (let j = 3; j < m; j++) ud[(i * m + j) * c] = 1;
+        const [g] = pullback({ U: gU, S: null, Vh: null });
+        expect(Math.max(...Array.from(g.dataSync() as Float64Array, Math.abs))).toBe(0);
+        void value;
+      }
+    }
+  });
+
+  it('svdEx has the same rule', () => {
+    gradcheck((a) => { const r = linalg.svdEx(a, { fullMatrices: false }); return [r.S, matmul(r.U, r.Vh)]; },
+      [withSpectrum(4, 3, [3, 2, 1], 'complex128', 50)]);
+  });
+
+  it('complex: a loss that depends on the phases of U (gauge) is an ArgumentError', () => {
+    const A = withSpectrum(4, 3, [3, 2, 1], 'complex128', 51);
+    const { pullback } = vjp((a: Tensor) => linalg.svd(a, { fullMatrices: false }).U, A);
+    const W = rnd([4, 3], 'complex128', 52);
+    expect(() => pullback(W)).toThrow(ArgumentError);
+    expect(() => pullback(W)).toThrow(/svd: the loss depends on the phases/);
+    // batched: the message names the batch element
+    const Ab = withSpectrum(3, 3, [3, 2, 1], 'complex128', 53, [2]);
+    const pb = vjp((a: Tensor) => linalg.svd(a, { fullMatrices: false }).Vh, Ab).pullback;
+    expect(() => pb(rnd([2, 3, 3], 'complex128', 54))).toThrow(/batch element 0/);
+  });
+
+  it('repeated singular values: a loss on the free vectors is a LinAlgError; on S or on other vectors it is exact', () => {
+    for (const dt of DTS) {
+      const A = withSpectrum(4, 4, [3, 1, 1, 0.5], dt, 60); // σ₂ = σ₃ (to rounding)
+      const fUV = (a: Tensor) => { const { U, Vh } = linalg.svd(a, { fullMatrices: false }); return matmul(mul(U, tensor([1, 2, 3, 4])), Vh); };
+      const pb = vjp(fUV, A).pullback;
+      expect(() => pb(rnd([4, 4], dt, 61))).toThrow(LinAlgError);
+      expect(() => pb(rnd([4, 4], dt, 61))).toThrow(/svd: the gradient through U or Vh is undefined: two singular values coincide/);
+      // u₁ alone (through U·e₁ and e₁ᵀ·Vh) is separated from the repeated pair: defined and exact;
+      // so is σ₂ + σ₃ (a cluster's sum is smooth where its members are not)
+      const f1 = (a: Tensor) => {
+        const { U, S, Vh } = linalg.svd(a, { fullMatrices: false });
+        return [matmul(matmul(U, pick(4, 0)), matmul(pick(4, 0).mT, Vh)), matmul(S, tensor([0.3, 1, 1, -0.7]))];
+      };
+      gradcheck(f1, [A]);
+    }
+  });
+
+  it('svdvals: real and complex, tall, wide, batched; U·diag(ḡ)·Vh', () => {
+    for (const dt of DTS) {
+      gradcheck((a) => linalg.svdvals(a), [withSpectrum(5, 3, [3, 2, 1], dt, 70)]);
+      gradcheck((a) => linalg.svdvals(a), [withSpectrum(3, 5, [3, 2, 1], dt, 71)]);
+      gradcheck((a) => linalg.svdvals(a), [withSpectrum(3, 3, [3, 2, 1], dt, 72, [2])]);
+    }
+  });
+
+  it('svdvals at repeated values: sum(σ) (the nuclear norm, differentiable at full rank) is exact', () => {
+    const A = withSpectrum(3, 3, [2, 2, 1], 'float64', 73);
+    gradcheck((a) => sum(linalg.svdvals(a)), [A]);
+  });
+});
+
+describe('pinv gradients', () => {
+  it('full rank: tall, square, wide, batched, real and complex', () => {
+    for (const dt of DTS) {
+      gradcheck((a) => linalg.pinv(a), [withSpectrum(5, 3, [3, 2, 1], dt, 80)]);
+      gradcheck((a) => linalg.pinv(a), [withSpectrum(3, 5, [3, 2, 1], dt, 81)]);
+      gradcheck((a) => linalg.pinv(a), [withSpectrum(3, 3, [3, 2, 1], dt, 82, [2])]);
+    }
+  });
+
+  it('rank-deficient along rank-preserving directions: A = X·Y, differentiated in X and Y', () => {
+    // FD of pinv at a rank-r point is only defined along directions that keep the rank r:
+    // A = X·Y with X (m×r), Y (r×n) moves only on the rank-r manifold
+    for (const dt of DTS) {
+      for (const [m, n, r] of [[5, 4, 2], [3, 5, 2], [4, 4, 1]]) {
+        gradcheck((x, y) => linalg.pinv(matmul(x, y)), [rnd([m, r], dt, 90 + m), rnd([r, n], dt, 91 + n)]);
+      }
+    }
+  });
+
+  it('hermitian: the gradient flows to the lower triangle read (real diagonal)', () => {
+    for (const dt of DTS) {
+      gradcheck((a) => linalg.pinv(a, { hermitian: true }), [withSpectrum(3, 3, [3, 2, 1], dt, 95)]);
+    }
+  });
+});
+
+describe('lstsq gradients', () => {
+  it('tall: solution, residuals and singularValues w.r.t. A and B, real and complex, batched and broadcast', () => {
+    for (const dt of DTS) {
+      const f = (a: Tensor, b: Tensor) => { const r = linalg.lstsq(a, b); return [r.solution, r.residuals, r.singularValues]; };
+      gradcheck(f, [withSpectrum(5, 3, [3, 2, 1], dt, 100), rnd([5, 2], dt, 101)]);
+      gradcheck(f, [withSpectrum(5, 3, [3, 2, 1], dt, 102, [2]), rnd([5, 2], dt, 103)]);
+    }
+  });
+
+  it('wide (minimum-norm solution), vector B, driver gels', () => {
+    for (const dt of DTS) {
+      gradcheck((a, b) => linalg.lstsq(a, b).solution, [withSpectrum(3, 5, [3, 2, 1], dt, 104), rnd([3, 2], dt, 105)]);
+      gradcheck((a, b) => { const r = linalg.lstsq(a, b); return [r.solution, r.residuals]; },
+        [withSpectrum(4, 3, [3, 2, 1], dt, 106), rnd([4], dt, 107)]);
+      gradcheck((a, b) => linalg.lstsq(a, b, { driver: 'gels' }).solution, [withSpectrum(5, 3, [3, 2, 1], dt, 108), rnd([5, 2], dt, 109)]);
+    }
+  });
+
+  it('rank-deficient A = X·Y (rank preserved): the minimum-norm solution w.r.t. X, Y and B', () => {
+    for (const dt of DTS) {
+      gradcheck((x, y, b) => linalg.lstsq(matmul(x, y), b).solution, [rnd([5, 2], dt, 110), rnd([2, 3], dt, 111), rnd([5, 2], dt, 112)]);
+    }
+  });
+});
+
+describe('norm gradients', () => {
+  it('vector orders (every p), along a dim, keepdim, flattened default, real and complex', () => {
+    for (const dt of DTS) {
+      const x = rnd([3, 4], dt, 120);
+      for (const p of [1, 2, 3, 1.5, 0.5, -1, -2.5, Infinity, -Infinity, 0]) {
+        gradcheck((a) => linalg.norm(a, p, { dim: 1 }), [x]);
+        gradcheck((a) => linalg.norm(a, p, { dim: 0, keepdim: true }), [x]);
+      }
+      gradcheck((a) => linalg.norm(a), [rnd([2, 3, 2], dt, 121)]);
+      gradcheck((a) => linalg.norm(a, 3), [rnd([5], dt, 122)]);
+    }
+  });
+
+  it("matrix orders 'fro', 'nuc', ±1, ±2, ±Infinity: 2-D, batched over any dim pair, keepdim", () => {
+    for (const dt of DTS) {
+      const A = withSpectrum(4, 3, [3, 2, 1], dt, 130);
+      const B = withSpectrum(3, 4, [3, 2, 1], dt, 131, [2]);
+      for (const ord of ['fro', 'nuc', 1, -1, 2, -2, Infinity, -Infinity] as const) {
+        gradcheck((a) => linalg.norm(a, ord), [A]);
+        gradcheck((a) => linalg.norm(a, ord, { dim: [-2, -1] }), [B]);
+        gradcheck((a) => linalg.norm(a, ord, { dim: [2, 0], keepdim: true }), [B]);
+      }
+    }
+  });
+
+  it('zero vector / matrix: the subgradient 0 (torch)', () => {
+    for (const dt of DTS) {
+      const z = zeros([2, 3], { dtype: dt });
+      for (const p of [2, 1, 3, 0.5, Infinity]) {
+        const [g] = grad((a: Tensor) => sum(linalg.norm(a, p, { dim: 1 })))(z);
+        expect(Array.from(g.dataSync() as Float64Array).every((v) => v === 0)).toBe(true);
+      }
+      for (const ord of ['fro', 1, Infinity] as const) {
+        const [g] = grad((a: Tensor) => linalg.norm(a, ord))(z);
+        expect(Array.from(g.dataSync() as Float64Array).every((v) => v === 0)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('cond gradients', () => {
+  it('p = 2 / −2 (σ₁/σ_k): tall, wide, square, batched, real and complex', () => {
+    for (const dt of DTS) {
+      for (const p of [undefined, 2, -2] as const) {
+        gradcheck((a) => linalg.cond(a, p), [withSpectrum(5, 3, [3, 2, 1], dt, 140)]);
+        gradcheck((a) => linalg.cond(a, p), [withSpectrum(3, 4, [3, 2, 1], dt, 141, [2])]);
+      }
+    }
+  });
+
+  it("other orders through norm and inv: 'fro', 'nuc', ±1, ±Infinity", () => {
+    for (const dt of DTS) {
+      for (const p of ['fro', 'nuc', 1, -1, Infinity, -Infinity] as const) {
+        gradcheck((a) => linalg.cond(a, p), [withSpectrum(3, 3, [3, 2, 1], dt, 150, [2])]);
+      }
+    }
+  });
+});
