@@ -15,12 +15,14 @@ defineRule('heaviside', {
 });
 
 /** |N·x| at or below which L'_N(x) is summed from its Taylor series instead of the identity. */
-const SERIES_BELOW = 1e-2;
+const SERIES_BELOW = 0.5;
+/** Terms of that series: the first left out is below 0.5^10/(10!·11!) ≈ 7e-18 of the first. */
+const SERIES_TERMS = 10;
 
 // d/dx L_n(x) = −L_{n−1}^{(1)}(x) = n·(L_n(x) − L_{n−1}(x)) / x (DLMF 18.9.14 with 18.9.13).
-// The quotient cancels as x → 0 (relative error ≈ eps·n/|x|), so where |n·x| ≤ 1e-2 the
-// series L'_n(x) = Σ_{k≥1} (−1)^k C(n, k) x^{k−1}/(k−1)! is used (5 terms: truncation
-// below 1e-15 relative). n is the truncated degree (negative: L = 0, so 0); n gets no
+// The quotient cancels as x → 0 (relative error ≈ eps·n/|x|), so where |n·x| ≤ 0.5 the
+// series L'_n(x) = Σ_{k≥1} (−1)^k C(n, k) x^{k−1}/(k−1)! is used instead (its terms fall by
+// ≤ |n·x|/(k(k+1)) each; 10 of them), leaving the quotient ≈ 2·n·eps relative error. n is the truncated degree (negative: L = 0, so 0); n gets no
 // gradient (a degree). NaN outputs (NaN or +Inf degree) give NaN.
 defineRule('laguerrePolynomialL', {
   backward: ({ args: [x, n], output }, g: Tensor) => {
@@ -39,13 +41,13 @@ defineRule('laguerrePolynomialL', {
     const identity = div(mul(N, sub(out, prev)), xs);
     // series coefficients c_1 = −N, c_{k+1} = c_k·(k − N)/(k·(k + 1)), summed by Horner in x
     const c: (Tensor | number)[] = [typeof N === 'number' ? -N : neg(N)];
-    for (let k = 1; k < 5; k++) {
+    for (let k = 1; k < SERIES_TERMS; k++) {
       const r = typeof N === 'number' ? (k - N) / (k * (k + 1)) : div(sub(k, N), k * (k + 1));
       const prevC = c[k - 1];
       c.push(typeof prevC === 'number' && typeof r === 'number' ? prevC * r : mul(prevC, r));
     }
-    let s = add(mul(xt, c[4]), c[3]);
-    for (let k = 2; k >= 0; k--) s = add(mul(s, xt), c[k]);
+    let s = add(mul(xt, c[SERIES_TERMS - 1]), c[SERIES_TERMS - 2]);
+    for (let k = SERIES_TERMS - 3; k >= 0; k--) s = add(mul(s, xt), c[k]);
     const d = where(small, s, identity);
     return [mul(g, where(ne(out, out), out, d)), null];
   },
