@@ -166,7 +166,8 @@ export function svdBackward(
   const numZero = eq(num, 0);
   // a repeated pair whose numerator is exactly 0 (the loss ignores both vectors) contributes 0;
   // any other repeated pair divides by 0 (Inf/NaN on the GPU; an error on the CPU, below)
-  const Eden = where(degenerate, where(numZero, 1, 0), where(onDiag, 1, E));
+  // (where(mask, 1, 0) of JS scalars would be float64: the masks are cast to S's dtype instead)
+  const Eden = where(degenerate, cast(numZero, S.dtype), where(onDiag, 1, E));
   let inner = div(where(onDiag, 0, num), Eden);
   if (gS) inner = add(inner, diagEmbed(gS));
   const zeroS = le(S, tol); // (…, k)
@@ -174,7 +175,7 @@ export function svdBackward(
   /** σ where it divides a quantity that vanishes at σ = 0: 1 there when that quantity is exactly 0. */
   const sDen = (quantityZero: Tensor): Tensor => {
     bads.push(countTrue(logicalAnd(zeroS, logicalNot(quantityZero)), [-1]));
-    return where(zeroS, where(quantityZero, 1, 0), S);
+    return where(zeroS, cast(quantityZero, S.dtype), S);
   };
   if (complex && UhgU && VhgV) {
     // i·Im diag(UᴴgU)/σ (torch groups the phase terms of U and V into this one)
@@ -365,7 +366,7 @@ function matrixNormGrad(x: Tensor, ord: NormOrd, d0: number, d1: number, g: Tens
   const { U, S, Vh } = svd(xm, { fullMatrices: false });
   let gS: Tensor;
   if (ord === 'nuc') {
-    gS = mul(unsqueeze(gm, -1), where(eq(S, S), 1, 0));
+    gS = mul(unsqueeze(gm, -1), cast(eq(S, S), S.dtype));
   } else {
     const ext = ord === 2 ? max(S, { dim: -1, keepDims: true }) : min(S, { dim: -1, keepDims: true });
     const mask = eq(S, ext);
