@@ -3,7 +3,7 @@
 // unary / binary / where. Semantics (NaN, −0, integer wrap-around): docs/tensor-api.md.
 import { type DType, isComplex } from '../core/dtype.js';
 import { ArgumentError, DTypeError } from '../core/errors.js';
-import { taping, gradCall } from '../core/grad.js';
+import { taping, gradCall, refuseTracked } from '../core/grad.js';
 import { elementwiseLayout, elementwiseLayoutN } from '../core/broadcast.js';
 import { checkArg, opt } from '../core/options.js';
 import type { Tensor } from '../core/tensor.js';
@@ -529,11 +529,16 @@ export function where(cond: Operand, a: Operand, b: Operand): Tensor {
  * Syntax: `cast(x, dtype)`
  * Example: `cast([1.7, -1.7, NaN], 'int32')` → `[1, -1, 0]`
  * Complex to bool is z ≠ 0.
- * Throws: DTypeError for an unknown dtype or complex → real (take `real` or `abs` first).
+ * Throws: DTypeError for an unknown dtype or complex → real (take `real` or `abs` first);
+ * ArgumentError for a tensor differentiated by grad/valueAndGrad/vjp cast to float16.
  * See also: `real`, `Tensor.dtype`.
  */
 export function cast(x: Operand, dtype: DType): Tensor {
-  if (taping()) return gradCall('cast', cast, [x, dtype]);
+  if (taping()) {
+    // float16 is storage only (never tracked): a silent cut of the gradient would be a wrong zero
+    if (dtype === 'float16') refuseTracked('cast', [x], 'float16 is a storage dtype without gradients; differentiate in float32');
+    return gradCall('cast', cast, [x, dtype]);
+  }
   const who = 'cast';
   checkArg(who, 'dtype', dtype, opt.dtype());
   return castTo(toOperand(x, who, 'x'), dtype, who);

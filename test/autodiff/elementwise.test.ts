@@ -195,6 +195,9 @@ describe('autodiff: clamp, where, cast', () => {
     expect(vals(g)).toEqual([1, 2, 4]);
     const [gi] = grad((a: Tensor) => sum(mul(cast(cast(a, 'int32'), 'float64'), a)))(tensor([1.5, 2.5]));
     expect(vals(gi)).toEqual([1, 2]); // the int32 round trip is a constant
+    // float16 is storage only: a tracked tensor cast to it is refused, not silently cut
+    expect(() => grad((a: Tensor) => sum(cast(cast(a, 'float16'), 'float32')))(x)).toThrow(/cast: .*float16/);
+    expect(() => grad((a: Tensor) => sum(a))(cast(x, 'float16').cast('float32'))).not.toThrow();
   });
 });
 
