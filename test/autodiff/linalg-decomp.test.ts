@@ -137,6 +137,18 @@ describe('svd gradients', () => {
     }
   });
 
+  it('a zero singular value of a tall A: a loss on its free left vector is a LinAlgError, on σ₁, σ₂ it is exact', () => {
+    for (const dt of DTS) {
+      const A = withSpectrum(5, 3, [3, 2, 0], dt, 62);
+      // U·diag(w)·Vh is gauge-invariant, and moves u₃, which is free when σ₃ = 0
+      const fw = (a: Tensor) => { const { U, Vh } = linalg.svd(a, { fullMatrices: false }); return matmul(mul(U, tensor([1, 2, 3])), Vh); };
+      const pb = vjp(fw, A).pullback;
+      expect(() => pb(rnd([5, 3], dt, 63))).toThrow(LinAlgError);
+      // σ₃ = 0 is a kink (σ = |·| there): the smooth σ₁, σ₂
+      gradcheck((a) => matmul(linalg.svd(a, { fullMatrices: false }).S, tensor([0.5, -1, 0])), [A]);
+    }
+  });
+
   it('svdvals: real and complex, tall, wide, batched; U·diag(ḡ)·Vh', () => {
     for (const dt of DTS) {
       gradcheck((a) => linalg.svdvals(a), [withSpectrum(5, 3, [3, 2, 1], dt, 70)]);
@@ -257,6 +269,22 @@ describe('cond gradients', () => {
       for (const p of ['fro', 'nuc', 1, -1, Infinity, -Infinity] as const) {
         gradcheck((a) => linalg.cond(a, p), [withSpectrum(3, 3, [3, 2, 1], dt, 150, [2])]);
       }
+    }
+  });
+});
+
+describe('second derivatives (the rules are public ops, recorded by an outer tape)', () => {
+  it('gradcheck of the gradient: qr, svdvals, pinv, norm nuc, cond', () => {
+    for (const dt of DTS) {
+      const A = withSpectrum(4, 3, [3, 2, 1], dt, 160);
+      const W = rnd([4, 3], dt, 161);
+      const inner = (f: (b: Tensor) => Tensor) => (a: Tensor) => grad((b: Tensor) => f(b))(a)[0];
+      const re = (t: Tensor) => (t.dtype === 'complex128' ? linalg.norm(t, 'fro') : sum(t));
+      gradcheck(inner((b) => re(mul(linalg.qr(b).R, linalg.qr(b).R))), [A], { rtol: 1e-5 });
+      gradcheck(inner((b) => sum(mul(linalg.svdvals(b), linalg.svdvals(b)))), [A], { rtol: 1e-5 });
+      gradcheck(inner((b) => linalg.norm(mul(linalg.pinv(b), W.mT), 'fro')), [A], { rtol: 1e-5 });
+      gradcheck(inner((b) => linalg.norm(b, 'nuc')), [A], { rtol: 1e-5 });
+      gradcheck(inner((b) => linalg.cond(b)), [A], { rtol: 1e-5 });
     }
   });
 });
