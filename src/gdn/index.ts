@@ -9,9 +9,9 @@ import { ArgumentError, DTypeError, DeviceError, ShapeError, fmtShape } from '..
 import { lookup } from '../backend/registry.js';
 import { registerAll } from '../backend/registerAll.js';
 import { readOptions, opt } from '../core/options.js';
-import { planGdn, raiseOnGdnStatus, stateDtype } from './plan.js';
+import { planGdn, raiseOnGdnStatus } from './plan.js';
 import { taping, gradCall, refuseTracked, claimSaveSlot } from '../core/grad.js';
-import type { GdnSaved } from '../backend/ops.js';
+import { planForward, chunkedBackwardFrom } from './chunked.js';
 
 function realFloat(t: Tensor, who: string, name: string): void {
   if (t.dtype !== 'float32' && t.dtype !== 'float64') {
@@ -45,6 +45,8 @@ function chunkOperands(A: TensorLike, B: TensorLike, who: string): { a: Tensor; 
  * Throws: ShapeError if A is not (…, C, C) or B not (…, C, k) or the batches do not
  * broadcast; DTypeError for complex or mismatched dtypes (float64 on the GPU);
  * DeviceError if A and B are on different devices.
+ * Gradients (grad/valueAndGrad/vjp): B̄ = (I + L)⁻ᵀ·X̄ and Ā = −tril(B̄·Xᵀ, −1) (the diagonal
+ * and upper part, never read, get zeros); second derivatives too.
  * See also: `gdn.invUnitLower`, `linalg.solveTriangular`, `gdn.chunkedForward`.
  */
 export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
@@ -67,6 +69,7 @@ export function chunkSolve(A: TensorLike, B: TensorLike): Tensor {
  * Syntax: `gdn.invUnitLower(A)`
  * Example: `gdn.invUnitLower([[0, 0], [0.5, 0]])` → `[[1, 0], [-0.5, 1]]`
  * Throws: ShapeError if A is not (…, C, C); DTypeError for complex input.
+ * Gradients: Ā = −tril(Tᵀ·T̄·Tᵀ, −1); second derivatives too.
  * See also: `gdn.chunkSolve`.
  */
 export function invUnitLower(A: TensorLike): Tensor {
@@ -113,22 +116,6 @@ export interface ChunkedForwardOutput {
   finalState: Tensor;
 }
 
-const FORWARD_KEYS = {
-  q: opt.any, k: opt.any, v: opt.any, beta: opt.any, g: opt.any, layout: opt.oneOf('bthd', 'bhtd'),
-  scale: opt.num(), qkL2norm: opt.bool, initialState: opt.any, cuSeqlens: opt.any, chunkSize: opt.oneOf(16, 32, 64),
-};
-
-function planForward(input: ChunkedForwardInput, who: string): ReturnType<typeof planGdn> {
-  input = readOptions(who, input, FORWARD_KEYS, 'input');
-  for (const key of ['q', 'k', 'v', 'beta', 'g'] as const) {
-    if (input[key] === undefined) throw new ArgumentError(`${who}: input.${key} is missing`);
-  }
-  return planGdn(input, {
-    layout: input.layout ?? 'bthd', chunk: input.chunkSize ?? 64, scale: input.scale,
-    qkL2norm: input.qkL2norm ?? false, cuSeqlens: input.cuSeqlens,
-  }, who);
-}
-
 /**
  * The gated delta rule S_t = exp(g_t)·(I − β_t·k_t·k_tᵀ)·S_{t−1} + β_t·k_t·v_tᵀ,
  * o_t = S_tᵀ·(scale·q_t), evaluated chunk by chunk (the WY form of flash-linear-attention's
@@ -143,6 +130,8 @@ function planForward(input: ChunkedForwardInput, who: string): ReturnType<typeof
  * cuSeqlens, and (on the CPU now, on the GPU at the first read of o or finalState) for a log
  * decay g that is > 0 or not finite, or NaN/±Inf in q, k, v, beta or initialState, naming the
  * sequence and value head.
+ * Gradients (grad/valueAndGrad/vjp) for q, k, v, beta, g and initialState run
+ * `gdn.chunkedBackward` (on the GPU from the stages the recorded forward kept); first order only.
  * See also: `gdn.recurrentStep`, `gdn.chunkedBackward`, `gdn.chunkSolve`.
  */
 export function chunkedForward(input: ChunkedForwardInput): ChunkedForwardOutput {
@@ -183,50 +172,13 @@ export interface ChunkedBackwardOutput {
  * Syntax: `gdn.chunkedBackward(input, { dO, dFinalState })`
  * Example: `const { dq, dk, dv, dbeta, dg } = gdn.chunkedBackward({ q, k, v, beta, g }, { dO })`
  * Throws: as `chunkedForward`; ShapeError/DTypeError/DeviceError when dO or dFinalState do not
- * match o or finalState.
+ * match o or finalState; ArgumentError on a tensor that grad/valueAndGrad/vjp differentiates
+ * (differentiate chunkedForward instead).
  * See also: `gdn.chunkedForward`.
  */
 export function chunkedBackward(input: ChunkedForwardInput, grads: ChunkedBackwardGrads): ChunkedBackwardOutput {
   refuseTracked('gdn.chunkedBackward', [input, grads], 'differentiate gdn.chunkedForward instead (its gradient rule runs this backward)');
   return chunkedBackwardFrom(input, grads);
-}
-
-/**
- * @internal chunkedBackward, reusing the stages a recorded chunkedForward kept (`saved`, GPU);
- * `forwardOut` is that forward's o, whose deferred status check the gradients then carry (the
- * kept stages' status was the forward's and is read once).
- */
-export function chunkedBackwardFrom(
-  input: ChunkedForwardInput, grads: ChunkedBackwardGrads, saved?: GdnSaved, forwardOut?: Tensor,
-): ChunkedBackwardOutput {
-  const who = 'gdn.chunkedBackward';
-  const { x, plan } = planForward(input, who);
-  grads = readOptions(who, grads, { dO: opt.any, dFinalState: opt.any }, 'grads');
-  const dO = asTensor(grads.dO, who, 'dO', x.v.dtype);
-  if (dO.dtype !== x.v.dtype) throw new DTypeError(`${who}: dO is ${dO.dtype}; expected ${x.v.dtype} like v`);
-  if (dO.device !== x.v.device) throw new DeviceError(`${who}: dO is on ${dO.device} and v on ${x.v.device}; move one of them`);
-  if (dO.ndim !== 4 || dO.shape.some((s, i) => s !== x.v.shape[i])) {
-    throw new ShapeError(`${who}: dO is ${fmtShape(dO.shape)}, expected ${fmtShape(x.v.shape)} like o`);
-  }
-  let dF: Tensor | null = null;
-  if (grads.dFinalState !== undefined) {
-    const sd = stateDtype(plan.dtype);
-    dF = asTensor(grads.dFinalState, who, 'dFinalState', sd);
-    if (dF.dtype !== sd) throw new DTypeError(`${who}: dFinalState is ${dF.dtype}; expected ${sd}`);
-    if (dF.device !== x.v.device) throw new DeviceError(`${who}: dFinalState is on ${dF.device} and v on ${x.v.device}; move one of them`);
-    const want = [plan.seqs, plan.vHeads, plan.dk, plan.dv];
-    if (dF.ndim !== 4 || dF.shape.some((s, i) => s !== want[i])) {
-      throw new ShapeError(`${who}: dFinalState is ${fmtShape(dF.shape)}, expected ${fmtShape(want)} like finalState`);
-    }
-  }
-  const r = lookup('gdnBackward', x.q.dtype, x.q.device, who)(x, dO, dF, plan, saved);
-  const outs = [r.dq, r.dk, r.dv, r.dbeta, r.dg, ...(r.dInitialState ? [r.dInitialState] : [])];
-  const fwdCheck = saved ? forwardOut?.pendingCheck() : undefined;
-  if (!saved) raiseOnGdnStatus(r.status, plan, who, outs);
-  else if (fwdCheck) for (const t of outs) t.setCheck(fwdCheck);
-  const res: ChunkedBackwardOutput = { dq: r.dq, dk: r.dk, dv: r.dv, dbeta: r.dbeta, dg: r.dg };
-  if (r.dInitialState) res.dInitialState = r.dInitialState;
-  return res;
 }
 
 export interface RecurrentStepOptions {
@@ -245,6 +197,7 @@ export interface RecurrentStepOptions {
  * Example: `({ o, state } = gdn.recurrentStep(state, q, k, v, beta, g))` with q, k (B, H, dk), v (B, HV, dv), beta, g (B, HV), state (B, HV, dk, dv)
  * Throws: ShapeError, DTypeError, DeviceError for inconsistent arguments; ArgumentError as
  * `chunkedForward` for non-finite inputs or a log decay g > 0 (on the GPU at the first read).
+ * Gradients for state, q, k, v, beta and g (written with public ops: second derivatives too).
  * See also: `gdn.chunkedForward`.
  */
 export function recurrentStep(

@@ -208,6 +208,20 @@ describe('gdn.recurrentStep gradients', () => {
     });
   }
 
+  it('second derivatives (the rule is public ops): gradcheck of the gradient, GVA and qkL2norm', () => {
+    const x = step(75);
+    const W = randomTensor([B, HV, dv], 'float64', 76), Ws = randomTensor([B, HV, dk, dv], 'float64', 77);
+    const loss = (S: Tensor, q: Tensor, k: Tensor, v: Tensor, beta: Tensor, g: Tensor): Tensor => {
+      const r = gdn.recurrentStep(S, q, k, v, beta, g, { qkL2norm: true });
+      return add(sum(mul(mul(r.o, r.o), W)), sum(mul(mul(r.state, r.state), Ws)));
+    };
+    // the gradient with respect to k and g, differentiated again with respect to every input
+    gradcheck((...a: Tensor[]) => {
+      const gr = grad(loss, { argnums: [2, 5] })(...a);
+      return [gr[0], gr[1]];
+    }, [x.S, x.q, x.k, x.v, x.beta, x.g]);
+  });
+
   it('T chained steps give chunkedForward\'s gradients (≤ 1e-10), only o or only the state in the loss', () => {
     const s: GdnShape = { B, T: 6, H, HV, dk, dv, layout: 'bthd' };
     const x = inputs(s, 80, true);

@@ -10,9 +10,8 @@ import { add, cast, div, exp, mul, neg, sqrt, sub } from '../../ops/elementwise.
 import { broadcastTo, tril } from '../../ops/indexing.js';
 import { sum } from '../../ops/reduce.js';
 import type { GdnSaved } from '../../backend/ops.js';
-import {
-  chunkedBackwardFrom, type ChunkedForwardInput, type ChunkedForwardOutput, type RecurrentStepOptions,
-} from '../../gdn/index.js';
+import type { ChunkedForwardInput, ChunkedForwardOutput, RecurrentStepOptions } from '../../gdn/index.js';
+import { chunkedBackwardFrom } from '../../gdn/chunked.js';
 import { H } from './util.js';
 
 // X = (I + L)⁻¹·B with L = tril(A, −1): only A's strict lower triangle is read (the diagonal
