@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   add, sub, mul, div, pow, minimum, maximum, neg, abs, sign, sqrt, exp, log, log1p, expm1, sin, cos, tanh,
-  sigmoid, conj, real, imag, angle, clamp, where, cast, sum, grad, tensor, Tensor, gt,
+  sigmoid, conj, real, imag, angle, clamp, where, cast, sum, grad, tensor, Tensor, gt, eq, ne, logicalAnd,
 } from '../../src/index.js';
 import { gradcheck, randomTensor, rng } from '../helpers/gradcheck.js';
 
@@ -71,6 +71,10 @@ describe('autodiff: elementwise arithmetic', () => {
     const [gb, ge] = grad((b: Tensor, e: Tensor) => sum(pow(b, e)))(tensor([0, 0, 0, 2]), tensor([2, 0, 1, 0]));
     expect(vals(gb)).toEqual([0, 0, 1, 0]);
     expect(vals(ge)).toEqual([0, 0, 0, Math.log(2)]);
+    // complex: the mask holds for a real exponent ≥ 0 (torch), so no NaN at base 0
+    const z0 = tensor([{ re: 0, im: 0 }, { re: 0, im: 0 }]);
+    const [, gce] = grad((b: Tensor, e: Tensor) => real(sum(pow(b, e))))(z0, tensor([{ re: 2, im: 0 }, { re: 0, im: 0 }]));
+    expect(gce.toArray()).toEqual([{ re: 0, im: 0 }, { re: 0, im: 0 }]);
     // base 0 and a negative exponent: +Inf as torch (a pole, not a silent finite value)
     const [gn] = grad((b: Tensor) => sum(pow(b, -1)))(tensor([0]));
     expect(vals(gn)).toEqual([-Infinity]);
@@ -198,6 +202,13 @@ describe('autodiff: clamp, where, cast', () => {
     // float16 is storage only: a tracked tensor cast to it is refused, not silently cut
     expect(() => grad((a: Tensor) => sum(cast(cast(a, 'float16'), 'float32')))(x)).toThrow(/cast: .*float16/);
     expect(() => grad((a: Tensor) => sum(a))(cast(x, 'float16').cast('float32'))).not.toThrow();
+  });
+});
+
+describe('autodiff: bool results of tracked tensors', () => {
+  it('comparisons and logic of tracked tensors are constants (no rule needed)', () => {
+    const [g] = grad((a: Tensor) => sum(where(logicalAnd(eq(a, 1), ne(a, 2)), mul(a, a), a)))(tensor([1, 2, 3]));
+    expect(vals(g)).toEqual([2, 1, 1]);
   });
 });
 
