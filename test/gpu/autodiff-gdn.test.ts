@@ -3,7 +3,7 @@
 // on the stages the recorded forward kept; chunkSolve/invUnitLower/recurrentStep rules run
 // public ops on the GPU. Few shapes (pipeline creation dominates on lavapipe).
 import { describe, expect } from 'vitest';
-import { ArgumentError, Rng, Tensor, add, gdn, mul, sum, valueAndGrad, vjp } from '../../src/index.js';
+import { ArgumentError, Rng, Tensor, add, gdn, mul, sum, tensor, valueAndGrad, vjp } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { gradDistance, randomTensor } from '../helpers/gradcheck.js';
 import { gdnRandom, gdnShapes, gdnTensors, type GdnShape } from '../helpers/gdn.js';
@@ -89,8 +89,11 @@ describe('gdn gradients on the GPU (float32) vs the CPU (float64)', () => {
     expect(await gradDistance(got.grads, ref.grads)).toBeLessThan(1e-4);
   }, 60_000);
 
-  gpuIt('chunkSolve and invUnitLower (C = 16, batched; the unit-lower kernels forward, public ops backward)', async () => {
-    const A = randomTensor([3, 16, 16], 'float64', 1), B = randomTensor([3, 16, 8], 'float64', 2);
+  gpuIt('chunkSolve and invUnitLower (C = 16, batched, NaN in the unread triangle; the unit-lower kernels forward, public ops backward)', async () => {
+    // NaN on and above the diagonal (never read): the gradients must stay finite and match
+    const a = randomTensor([3, 16, 16], 'float64', 1).toArray() as number[][][];
+    for (const m of a) for (let i = 0; i < 16; i++) for (let j = i; j < 16; j++) m[i][j] = NaN;
+    const A = tensor(a), B = randomTensor([3, 16, 8], 'float64', 2);
     const W = randomTensor([3, 16, 8], 'float64', 3), V = randomTensor([3, 16, 16], 'float64', 4);
     const f = (a: Tensor, b: Tensor, w: Tensor, v: Tensor) => add(sum(mul(gdn.chunkSolve(a, b), w)), sum(mul(gdn.invUnitLower(a), v)));
     const ref = valueAndGrad(f, { argnums: [0, 1] })(A, B, W, V);
