@@ -3,6 +3,7 @@
 // own reverse mode of the naive token-by-token recurrence written with public ops, for every
 // option, and by finite differences on tiny cases; recurrentStep likewise.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   ArgumentError, Rng, Tensor, add, exp, gdn, grad, linalg, mul, sub, sum, div, sqrt, tensor, valueAndGrad, vjp,
 } from '../../src/index.js';
@@ -253,6 +254,18 @@ describe('gdn.chunkSolve / gdn.invUnitLower gradients', () => {
     gradcheck((A, B) => gdn.chunkSolve(A, B), [randomTensor([2, 4, 4], 'float64', 1), randomTensor([2, 4, 3], 'float64', 2)]);
     gradcheck((A, B) => gdn.chunkSolve(A, B), [randomTensor([5, 5], 'float64', 3), randomTensor([2, 5, 2], 'float64', 4)]);
     gradcheck((A, B) => gdn.chunkSolve(A, B), [randomTensor([2, 1, 3, 3], 'float64', 5), randomTensor([3, 3, 1], 'float64', 6)]);
+  });
+
+  it('property: batch dims of A and B broadcast (size-1 and missing dims), C 1…5; gradcheck along random directions', () => {
+    const dims = fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 2 });
+    fc.assert(fc.property(dims, fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }), fc.integer({ min: 1, max: 5 }),
+      fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 2 }), fc.nat(1000), (batch, ones, C, k, dropA, seed) => {
+        // A drops leading dims and takes size 1 where `ones` says: both broadcast against B
+        const bA = batch.slice(Math.min(dropA, batch.length)).map((d, i) => (ones[i] ? 1 : d));
+        const A = randomTensor([...bA, C, C], 'float64', seed), Bm = randomTensor([...batch, C, k], 'float64', seed + 1);
+        gradcheck((a, b) => gdn.chunkSolve(a, b), [A, Bm], { maxEntries: 0, directions: 2, seed });
+        gradcheck((a) => gdn.invUnitLower(a), [A], { maxEntries: 0, directions: 2, seed });
+      }), { numRuns: 25 });
   });
 
   it('invUnitLower gradcheck: batched and single', () => {
