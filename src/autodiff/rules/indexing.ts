@@ -8,9 +8,10 @@ import { Tensor } from '../../core/tensor.js';
 import { tensor, zeros, eye, type TensorLike } from '../../core/create.js';
 import { eq, mul, where } from '../../ops/elementwise.js';
 import {
-  adjoint, concat, diagonalIndex, matrixTranspose, permute, put, sliceIndex, split, take, transpose, tril, triu,
+  adjoint, concat, matrixTranspose, permute, put, split, take, transpose, tril, triu,
   type DiagonalOptions, type PutOptions, type SliceSpec,
 } from '../../ops/indexing.js';
+import { diagonalIndex, sliceIndex } from '../../ops/views.js';
 
 const asT = (v: unknown): Tensor => v as Tensor;
 
