@@ -19,11 +19,12 @@ const SERIES_BELOW = 0.5;
 /** Terms of that series: the first left out is below 0.5^10/(10!·11!) ≈ 7e-18 of the first. */
 const SERIES_TERMS = 10;
 
-// d/dx L_n(x) = −L_{n−1}^{(1)}(x) = n·(L_n(x) − L_{n−1}(x)) / x (DLMF 18.9.14 with 18.9.13).
-// The quotient cancels as x → 0 (relative error ≈ eps·n/|x|), so where |n·x| ≤ 0.5 the
-// series L'_n(x) = Σ_{k≥1} (−1)^k C(n, k) x^{k−1}/(k−1)! is used instead (its terms fall by
-// ≤ |n·x|/(k(k+1)) each; 10 of them), leaving the quotient ≈ 2·n·eps relative error. n is the truncated degree (negative: L = 0, so 0); n gets no
-// gradient (a degree). NaN outputs (NaN or +Inf degree) give NaN.
+// d/dx L_n(x) = −L_{n−1}^{(1)}(x) = n·(L_n(x) − L_{n−1}(x)) / x (DLMF §18.9, α = 0). The
+// quotient cancels as x → 0 (relative error ≈ eps·n/|x|), so where |n·x| ≤ 0.5 the series
+// L'_n(x) = Σ_{k≥1} (−1)^k C(n, k) x^{k−1}/(k−1)! is used instead (its terms fall by
+// ≤ |n·x|/(k(k+1)) each; 10 of them), leaving the quotient ≈ 2·n·eps relative error. n is
+// the truncated degree (negative: L = 0, so 0) and gets no gradient (a degree; torch marks
+// both arguments non-differentiable, the issue asks for x). NaN outputs give NaN.
 defineRule('laguerrePolynomialL', {
   backward: ({ args: [x, n], output }, g: Tensor) => {
     if (!(x instanceof Tensor)) return [null, null];
