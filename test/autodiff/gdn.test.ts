@@ -212,7 +212,7 @@ describe('gdn.recurrentStep gradients', () => {
   it('second derivatives (the rule is public ops): gradcheck of the gradient, GVA and qkL2norm', () => {
     const x = step(75);
     const W = randomTensor([B, HV, dv], 'float64', 76), Ws = randomTensor([B, HV, dk, dv], 'float64', 77);
-    const loss = (S: Tensor, q: Tensor, k: Tensor, v: Tensor, beta: Tensor, g: Tensor): Tensor => {
+    const loss = (...[S, q, k, v, beta, g]: Tensor[]): Tensor => {
       const r = gdn.recurrentStep(S, q, k, v, beta, g, { qkL2norm: true });
       return add(sum(mul(mul(r.o, r.o), W)), sum(mul(mul(r.state, r.state), Ws)));
     };

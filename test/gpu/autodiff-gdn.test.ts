@@ -20,7 +20,7 @@ const CASES: Case[] = [
 ];
 
 function lossOf(c: Case, Wo: Tensor, Wf: Tensor | null) {
-  return (q: Tensor, k: Tensor, v: Tensor, beta: Tensor, g: Tensor, S0?: Tensor): Tensor => {
+  return (...[q, k, v, beta, g, S0]: Tensor[]): Tensor => {
     const r = gdn.chunkedForward({
       q, k, v, beta, g, layout: c.s.layout, qkL2norm: c.qkL2norm, chunkSize: c.chunkSize,
       ...(S0 ? { initialState: S0 } : {}), ...(c.s.cuSeqlens ? { cuSeqlens: c.s.cuSeqlens } : {}),
@@ -110,7 +110,7 @@ describe('gdn gradients on the GPU (float32) vs the CPU (float64)', () => {
     const args = [randomTensor([Bn, HV, dk, dv], 'float64', 5), randomTensor([Bn, H, dk], 'float64', 6), randomTensor([Bn, H, dk], 'float64', 7),
       randomTensor([Bn, HV, dv], 'float64', 8), un([Bn, HV], 0.1, 0.9), un([Bn, HV], -0.6, -0.02)];
     const Wo = randomTensor([Bn, HV, dv], 'float64', 10), Ws = randomTensor([Bn, HV, dk, dv], 'float64', 11);
-    const f = (wo: Tensor, ws: Tensor) => (S: Tensor, q: Tensor, k: Tensor, v: Tensor, beta: Tensor, g: Tensor) => {
+    const f = (wo: Tensor, ws: Tensor) => (...[S, q, k, v, beta, g]: Tensor[]) => {
       const y = gdn.recurrentStep(S, q, k, v, beta, g, { qkL2norm: true });
       return add(sum(mul(y.o, wo)), sum(mul(y.state, ws)));
     };
