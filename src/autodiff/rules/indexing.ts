@@ -20,7 +20,10 @@ function zerosFor(g: Tensor, shape: readonly number[]): Tensor {
   return zeros(shape, { dtype: g.dtype, device: g.device });
 }
 
-/** `idx` (flat int32 positions, computed on the host from shapes) as a tensor on g's device. */
+/**
+ * `idx` (int32, computed on the host) as a tensor on g's device. Flat positions go to put/take
+ * as the Int32Array itself instead (put moves it; its own rule can then read it on the host).
+ */
 function indexOn(idx: Int32Array, g: Tensor): Tensor {
   const t = tensor(idx);
   return g.device === 'cpu' ? t : t.to(g.device);
@@ -68,7 +71,7 @@ defineRule('diagonal', {
   // the cotangent written back onto the same diagonal of zeros (offset, dim1, dim2 as the forward)
   backward: ({ args: [x, opts] }, g: Tensor) => {
     const shape = asT(x).shape;
-    return [put(zerosFor(g, shape), indexOn(diagonalIndex(shape, opts as DiagonalOptions), g), g)];
+    return [put(zerosFor(g, shape), diagonalIndex(shape, opts as DiagonalOptions), g)];
   },
 });
 // triu/tril keep a fixed set of entries: the adjoint keeps the same set of the cotangent
@@ -89,7 +92,7 @@ defineRule('slice', {
   // the cotangent scattered into zeros at the positions the slice read (distinct, any step sign)
   backward: ({ args: [x, ...specs] }, g: Tensor) => {
     const shape = asT(x).shape;
-    return [put(zerosFor(g, shape), indexOn(sliceIndex(shape, specs as SliceSpec[]), g), g)];
+    return [put(zerosFor(g, shape), sliceIndex(shape, specs as SliceSpec[]), g)];
   },
 });
 defineRule('concat', {
