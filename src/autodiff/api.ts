@@ -105,6 +105,19 @@ function gradsOf(tape: Tape, seeds: CotMap, leaves: readonly Tensor[]): Tensor[]
   return leaves.map((x) => cots.get(x) ?? zerosLike(x));
 }
 
+/**
+ * After a single-use backward: what recorded functions kept with a `dispose()` (the GPU stages of
+ * gdn.chunkedForward) is freed now rather than at garbage collection. vjp keeps it (its pullback
+ * may run again).
+ */
+function releaseSaved(tape: Tape): void {
+  for (const n of tape.nodes) {
+    const s = n.saved as { dispose?: unknown } | undefined;
+    if (s && typeof s.dispose === 'function') (s.dispose as () => void)();
+  }
+  tape.nodes.length = 0;
+}
+
 function checkScalar(who: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) {
     throw new ArgumentError(`${who}: f must return a real scalar tensor, got ${v === null ? 'null' : typeof v} (use vjp for other outputs)`);
@@ -138,6 +151,7 @@ export function valueAndGrad<A extends unknown[]>(
     const { tape, value, leaves } = record(who, f, args, nums);
     const v = checkScalar(who, value);
     const grads = gradsOf(tape, new Map([[v, onesLike(v)]]), leaves);
+    releaseSaved(tape);
     return { value: v, grads };
   };
 }
