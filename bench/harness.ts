@@ -29,9 +29,16 @@ export interface BenchCase {
    * After the timing, because reading back a gigabyte leaves the driver freeing its
    * staging memory for a while, which slowed the next half second of GPU calls 2–4×.
    * It may return accuracy figures (column title → value, e.g. a backward-error ratio):
-   * they become columns of the case's table row (CaseResult.metrics).
+   * they become columns of the case's table row (CaseResult.metrics). It is given the
+   * GPU time just measured (ms per call) and the case's timing.
    */
-  gpuCheck?: () => Promise<void | Record<string, number>>;
+  gpuCheck?: (gpuMs: number, timing: TimingOptions) => Promise<void | Record<string, number>>;
+  /**
+   * Runs after the lapis CPU timing, untimed, with that time (ms per call) and the case's
+   * timing: the figures it returns become columns of the row like gpuCheck's (e.g. a second
+   * timing the row compares with the first: a backward over its forward). Throwing adds a note.
+   */
+  lapisCheck?: (lapisMs: number, timing: TimingOptions) => void | Record<string, number>;
   peers?: { mathjs?: () => void; mlMatrix?: () => void };
   python?: { setup: string; stmt: string }; // numpy/scipy via /usr/bin/python3
   torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness

@@ -273,14 +273,23 @@ async function runSuite(
       }
       (globalThis as { gc?: () => void }).gc?.();
     }
+    if (c.lapisCheck && results[i].ms.lapis !== undefined) {
+      try {
+        const metrics = c.lapisCheck(results[i].ms.lapis!, timing);
+        if (metrics && Object.keys(metrics).length) results[i].metrics = { ...results[i].metrics, ...metrics };
+      } catch (e) {
+        note(i, 'lapis', (e as Error).message.split('\n')[0]);
+      }
+      (globalThis as { gc?: () => void }).gc?.();
+    }
     if (c.gpu) {
       // Without an adapter the machine line says why; no per-case note.
       if (ctx.gpu?.ok) {
         try {
           const ms = (await measureAsync(c.gpu, timing)).seconds * 1e3;
           if (c.gpuCheck) {
-            const metrics = await c.gpuCheck();
-            if (metrics && Object.keys(metrics).length) results[i].metrics = metrics;
+            const metrics = await c.gpuCheck(ms, timing);
+            if (metrics && Object.keys(metrics).length) results[i].metrics = { ...results[i].metrics, ...metrics };
             // Reading back a gigabyte leaves the driver releasing its staging memory for a
             // while (the next case's first ~0.3 s ran 2–4× slow on the H200): let it finish.
             await new Promise((r) => setTimeout(r, 2000));
