@@ -5,6 +5,7 @@ import { isComplex } from '../core/dtype.js';
 import { Tape, pushTape, popTape, differentiableDtype, untracked, tensorLeaves, isPlainObject } from '../core/grad.js';
 import { backward, onesLike, zerosLike, type CotMap } from './engine.js';
 import { cast } from '../ops/elementwise.js';
+import { asTensor, type TensorLike } from '../core/create.js';
 
 export interface GradOptions {
   /**
@@ -26,23 +27,32 @@ export type Cotangent<R> = R extends Tensor ? Tensor | null
     : R extends object ? { [K in keyof R]?: Cotangent<R[K]> }
       : null;
 
-function readArgnums(who: string, opts: GradOptions | undefined, n: number): number[] {
-  if (opts === undefined || opts === null) return [...Array(n).keys()];
-  if (typeof opts !== 'object') throw new ArgumentError(`${who}: options must be an object, got ${String(opts)}`);
+/** Checks the options object when the transform is made (a typo fails at once, not at the first call). */
+function readGradOptions(who: string, opts: GradOptions | undefined): GradOptions {
+  if (opts === undefined) return {};
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
+    throw new ArgumentError(`${who}: options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'an array' : String(opts)}`);
+  }
   for (const k of Object.keys(opts)) {
     if (k !== 'argnums') throw new ArgumentError(`${who}: unknown option '${k}' (expected argnums)`);
   }
   const a = opts.argnums;
+  if (a === undefined) return opts;
+  const list = typeof a === 'number' ? [a] : Array.isArray(a) ? a : null;
+  if (!list || list.length === 0 || list.some((i) => !Number.isInteger(i) || i < 0)) {
+    throw new ArgumentError(`${who}: option argnums must be a non-negative integer or a non-empty array of them, got ${String(a)}`);
+  }
+  if (new Set(list).size !== list.length) throw new ArgumentError(`${who}: option argnums repeats an index (${list.join(', ')})`);
+  return opts;
+}
+
+/** The differentiated positions for a call with n arguments. */
+function readArgnums(who: string, opts: GradOptions, n: number): number[] {
+  const a = opts.argnums;
   if (a === undefined) return [...Array(n).keys()];
-  const list = typeof a === 'number' ? [a] : Array.isArray(a) ? [...a] : null;
-  if (!list || list.length === 0) throw new ArgumentError(`${who}: argnums must be an index or a non-empty array of indices`);
-  const seen = new Set<number>();
+  const list = typeof a === 'number' ? [a] : [...a];
   for (const i of list) {
-    if (!Number.isInteger(i) || i < 0 || i >= n) {
-      throw new ArgumentError(`${who}: argnums holds ${String(i)}, but f was called with ${n} argument${n === 1 ? '' : 's'}`);
-    }
-    if (seen.has(i)) throw new ArgumentError(`${who}: argnums holds ${i} twice`);
-    seen.add(i);
+    if (i >= n) throw new ArgumentError(`${who}: argnums holds ${i}, but f was called with ${n} argument${n === 1 ? '' : 's'}`);
   }
   return list;
 }
@@ -144,10 +154,16 @@ function checkScalar(who: string, v: unknown): Tensor {
 export function valueAndGrad<A extends unknown[]>(
   f: (...args: A) => Tensor, opts?: GradOptions,
 ): (...args: A) => ValueAndGrad {
-  const who = 'valueAndGrad';
-  if (typeof f !== 'function') throw new ArgumentError(`${who}: f must be a function, got ${typeof f}`);
+  return valueAndGradAs('valueAndGrad', f, opts);
+}
+
+function valueAndGradAs<A extends unknown[]>(
+  who: string, f: (...args: A) => Tensor, opts?: GradOptions,
+): (...args: A) => ValueAndGrad {
+  if (typeof f !== 'function') throw new ArgumentError(`${who}: f must be a function, got ${f === null ? 'null' : typeof f}`);
+  const o = readGradOptions(who, opts);
   return (...args: A) => {
-    const nums = readArgnums(who, opts, args.length);
+    const nums = readArgnums(who, o, args.length);
     const { tape, value, leaves } = record(who, f, args, nums);
     const v = checkScalar(who, value);
     const grads = gradsOf(tape, new Map([[v, onesLike(v)]]), leaves);
@@ -163,8 +179,7 @@ export function valueAndGrad<A extends unknown[]>(
  * Example: `const [gA] = grad((A) => linalg.det(A))(A)` → det(A)·A⁻ᵀ
  */
 export function grad<A extends unknown[]>(f: (...args: A) => Tensor, opts?: GradOptions): (...args: A) => Tensor[] {
-  if (typeof f !== 'function') throw new ArgumentError(`grad: f must be a function, got ${typeof f}`);
-  const vg = valueAndGrad(f, opts);
+  const vg = valueAndGradAs('grad', f, opts);
   return (...args: A) => vg(...args).grads;
 }
 
@@ -213,7 +228,7 @@ export function vjp<A extends unknown[], R>(
   f: (...args: A) => R, ...args: A
 ): { value: R; pullback: (cotangent: Cotangent<R>) => Tensor[] } {
   const who = 'vjp';
-  if (typeof f !== 'function') throw new ArgumentError(`${who}: f must be a function, got ${typeof f}`);
+  if (typeof f !== 'function') throw new ArgumentError(`${who}: f must be a function, got ${f === null ? 'null' : typeof f}`);
   const nums = [...Array(args.length).keys()];
   const { tape, value, leaves } = record(who, f, args, nums);
   if (tensorLeaves(value).length === 0) throw new ArgumentError(`${who}: f returned no tensor`);
@@ -229,7 +244,8 @@ export function vjp<A extends unknown[], R>(
  * `stopGradient(x)`: x as a constant (the same values and storage; no gradient flows
  * through it), as JAX's `lax.stop_gradient` and torch's `detach`.
  */
-export function stopGradient<T extends Tensor>(x: T): T {
-  if (!(x instanceof Tensor)) throw new ArgumentError(`stopGradient: x must be a tensor, got ${typeof x}`);
-  return untracked(() => x.reshape(x.shape)) as T;
+export function stopGradient<T extends Tensor>(x: T | TensorLike): T {
+  const t = asTensor(x, 'stopGradient', 'x');
+  t.alive('stopGradient');
+  return untracked(() => t.reshape(t.shape)) as T;
 }
