@@ -5,7 +5,7 @@
 // 1/(σ_j² − σ_k²) and 1/σ factors (spectra here are 3, 2, 1, so by up to ~10×) and float32
 // GEMMs in the backward add k·eps each.
 import { describe, expect } from 'vitest';
-import { linalg, tensor, vjp, cast, mul, Tensor } from '../../src/index.js';
+import { linalg, tensor, vjp, cast, mul, Tensor, LinAlgError, ArgumentError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { randomTensor, gradDistance } from '../helpers/gradcheck.js';
 
@@ -79,5 +79,21 @@ describe('GPU gradients of the decompositions vs float64 CPU', () => {
         expect(await compare((a) => [linalg.norm(a, ord)], [A], d, 31)).toBeLessThan(TOL);
       }
     }
+  }, 40_000);
+
+  gpuIt('errors at the first read of the gradient: repeated singular values (LinAlgError), complex gauge (ArgumentError)', async () => {
+    for (const d of DTYPES) {
+      // σ₂ = σ₃ to rounding (the float32 Jacobi values differ by ≤ 0.13 of the tolerance here)
+      const A = cast(withSpectrum(4, 4, [3, 1, 1, 0.5], d, 60), d).to('gpu');
+      const f = (a: Tensor) => {
+        const { U, Vh } = linalg.svd(a, { fullMatrices: false });
+        return matmul(mul(U, cast(tensor([1, 2, 3, 4]), 'float32').to('gpu')), Vh);
+      };
+      const [g] = vjp(f, A).pullback(cast(randomTensor([4, 4], wide(d), 61), d).to('gpu'));
+      await expect(g.data()).rejects.toThrow(LinAlgError);
+    }
+    const B = cast(withSpectrum(4, 3, [3, 2, 1], 'complex64', 62), 'complex64').to('gpu');
+    const [gb] = vjp((a: Tensor) => linalg.svd(a, { fullMatrices: false }).U, B).pullback(cast(randomTensor([4, 3], 'complex128', 63), 'complex64').to('gpu'));
+    await expect(gb.data()).rejects.toThrow(ArgumentError);
   }, 40_000);
 });

@@ -5,10 +5,9 @@
 // lapis raises instead (docs/autodiff.md). matrixRank has an int32 result: no rule.
 import { defineRule, taping } from '../../core/grad.js';
 import type { Tensor } from '../../core/tensor.js';
-import { ArgumentError, fmtShape } from '../../core/errors.js';
+import { ArgumentError, LinAlgError, fmtShape } from '../../core/errors.js';
 import { epsOf, isComplex, realOf } from '../../core/dtype.js';
 import { eye, zeros } from '../../core/create.js';
-import { raiseOnInfo } from '../../core/info.js';
 import {
   abs, add, cast, conj, div, eq, gt, imag, le, logicalAnd, logicalNot, mul, neg, pow, real, sign, sub, where,
 } from '../../ops/elementwise.js';
@@ -52,17 +51,26 @@ function uDiagVh(U: Tensor, s: Tensor, Vh: Tensor): Tensor {
   return matmul(mul(U, unsqueeze(s, -2)), Vh);
 }
 
+/** A per-matrix count (int32, the batch shape) that must be 0, and the error of batch element b. */
+interface ZeroCheck { bad: Tensor; make: (b: number, batched: boolean, count: number) => Error }
+
 /**
- * A per-matrix count `bad` (int32, the batch shape) that must be 0: on the CPU read now and
- * thrown as `make(batch index)`; on the GPU attached to `result`, thrown at its first read.
+ * Runs the checks in order: on the CPU now (throwing the first failure); on the GPU as one
+ * deferred check attached to `result` (after any it already carries), thrown at its first read.
  */
-function requireZero(bad: Tensor, result: Tensor, make: (b: number, batched: boolean) => Error): void {
-  const batched = bad.ndim > 0;
-  const scan = (d: ArrayLike<number>): void => {
-    for (let b = 0; b < d.length; b++) if (d[b] !== 0) throw make(b, batched);
+function requireZero(result: Tensor, checks: readonly ZeroCheck[]): void {
+  const scan = (c: ZeroCheck, d: ArrayLike<number>): void => {
+    for (let b = 0; b < d.length; b++) if (d[b] !== 0) throw c.make(b, c.bad.ndim > 0, d[b]);
   };
-  if (bad.device === 'cpu') scan(bad.dataSync() as ArrayLike<number>);
-  else result.setCheck(async () => scan((await bad.data()) as ArrayLike<number>));
+  if (result.device === 'cpu') {
+    for (const c of checks) scan(c, c.bad.dataSync() as ArrayLike<number>);
+    return;
+  }
+  const prev = result.pendingCheck();
+  result.setCheck(async () => {
+    if (prev) await prev();
+    for (const c of checks) scan(c, (await c.bad.data()) as ArrayLike<number>);
+  });
 }
 
 function countTrue(mask: Tensor, dims: number[]): Tensor {
@@ -205,18 +213,28 @@ export function svdBackward(
   } else {
     gA = m >= n ? matmul(U, matmul(inner, Vh)) : matmul(matmul(U, inner), Vh);
   }
+  const checks: ZeroCheck[] = [];
+  const at = (b: number, batched: boolean): string => (batched ? `(batch element ${b}) ` : '');
   if (gauge) {
-    requireZero(gauge, gA, (b, batched) => new ArgumentError(
-      `${who}: ${batched ? `(batch element ${b}) ` : ''}the loss depends on the phases of the complex singular ` +
-      'vectors (U and V are unique only up to U·diag(e^{iθ}), V·diag(e^{iθ})), so its gradient is undefined; ' +
-      'use gauge-invariant quantities such as U·Vh, |U|², U·diag(S)·Vh',
-    ));
+    checks.push({
+      bad: gauge,
+      make: (b, batched) => new ArgumentError(
+        `${who}: ${at(b, batched)}the loss depends on the phases of the complex singular vectors (U and V are ` +
+        'unique only up to U·diag(e^{iθ}), V·diag(e^{iθ})), so its gradient is undefined; use gauge-invariant ' +
+        'quantities such as U·Vh, |U|², U·diag(S)·Vh',
+      ),
+    });
   }
-  const bad = bads.reduce((p, q) => add(p, q));
-  raiseOnInfo(cast(bad, 'int32') as Tensor<'int32'>, who, bad.ndim > 0, (c) => (c === 0 ? null
-    : 'the gradient through U or Vh is undefined: two singular values coincide (within max(m, n)·eps·σ₁) or one is ' +
-      'zero where the loss depends on the vectors they leave free (see docs/autodiff.md); gradients through S alone are defined'),
-  [gA]);
+  checks.push({
+    bad: bads.reduce((p, q) => add(p, q)),
+    // info: how many such pairs / zero values the loss reaches
+    make: (b, batched, count) => new LinAlgError(
+      `${who}: ${at(b, batched)}the gradient through U or Vh is undefined: two singular values coincide (within ` +
+      'max(m, n)·eps·σ₁) or one is zero where the loss depends on the singular vectors they leave free ' +
+      '(docs/autodiff.md); gradients through S alone are defined', b, count,
+    ),
+  });
+  requireZero(gA, checks);
   return gA;
 }
 
