@@ -57,6 +57,11 @@ describe('qr gradients', () => {
       expect(() => pullback({ Q: value.Q, R: null })).toThrow(/qr: mode 'complete'.*use mode 'reduced'/);
     }
   });
+
+  it('rank-deficient A: a LinAlgError naming qr', () => {
+    const A = tensor([[1, 2], [2, 4], [0, 0]]);
+    expect(() => grad((a: Tensor) => sum(linalg.qr(a).R))(A)).toThrow(/qr: the gradient needs a full-rank A/);
+  });
 });
 
 describe('svd gradients', () => {
@@ -255,6 +260,13 @@ describe('norm gradients', () => {
 });
 
 describe('cond gradients', () => {
+  it("a singular A: p = 2 gives Inf/NaN (cond is Infinity); other orders a LinAlgError naming cond", () => {
+    const A = tensor([[1, 2], [2, 4]]);
+    const [g] = grad((a: Tensor) => linalg.cond(a))(A);
+    expect(Array.from(g.dataSync() as Float64Array).some((v) => !Number.isFinite(v))).toBe(true);
+    expect(() => grad((a: Tensor) => linalg.cond(a, 'fro'))(A)).toThrow(/cond: the gradient of cond\(A, fro\) needs a non-singular A/);
+  });
+
   it('p = 2 / −2 (σ₁/σ_k): tall, wide, square, batched, real and complex', () => {
     for (const dt of DTS) {
       for (const p of [undefined, 2, -2] as const) {

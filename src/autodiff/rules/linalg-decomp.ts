@@ -73,6 +73,16 @@ function requireZero(result: Tensor, checks: readonly ZeroCheck[]): void {
   });
 }
 
+/** fn(), a LinAlgError from inside it restated as `who`'s (the caller's user never called it). */
+function restated<R>(who: string, why: string, fn: () => R): R {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof LinAlgError) throw new LinAlgError(`${who}: ${why} (${e.message})`, e.batchIndex, e.info);
+    throw e;
+  }
+}
+
 function countTrue(mask: Tensor, dims: number[]): Tensor {
   return sum(cast(mask, 'int32'), { dim: dims });
 }
@@ -96,6 +106,23 @@ function trilImInvAdjSkew(X: Tensor): Tensor {
 function qrBackward(a: Tensor, Q: Tensor, R: Tensor, gQ: Tensor | null, gR: Tensor | null): Tensor | null {
   if (!gQ && !gR) return null;
   const m = a.rows, n = a.cols;
+  // the rule solves with R (its leading k×k block): rank-deficient A (a diagonal entry at the
+  // rounding level of the largest) has no gradient, and is an error rather than a 1e16 one
+  const d = abs(diagonal(R));
+  const rankCheck: ZeroCheck = {
+    bad: countTrue(le(d, mul(max(d, { dim: -1, keepDims: true }), Math.max(m, n) * epsOf(realOf(R.dtype)))), [-1]),
+    make: (b, batched, count) => new LinAlgError(
+      `qr: ${batched ? `(batch element ${b}) ` : ''}the gradient needs a full-rank A: ${count} diagonal entr${count === 1 ? 'y' : 'ies'} ` +
+      'of R at the rounding level (≤ max(m, n)·eps·max|r_ii|)', b, count,
+    ),
+  };
+  if (a.device === 'cpu') requireZero(a, [rankCheck]);
+  const gA = qrSolve(Q, R, gQ, gR, m, n);
+  if (a.device !== 'cpu') requireZero(gA, [rankCheck]);
+  return gA;
+}
+
+function qrSolve(Q: Tensor, R: Tensor, gQ: Tensor | null, gR: Tensor | null, m: number, n: number): Tensor {
   let M: Tensor;
   if (gQ) M = gR ? sub(matmul(gR, H(R)), matmul(H(Q), gQ)) : neg(matmul(H(Q), gQ));
   else M = matmul(gR!, H(R));
@@ -437,7 +464,7 @@ defineRule('cond', {
       return [add(pair(0, big), pair(k - 1, small))];
     }
     // ‖A‖·‖A⁻¹‖: product rule, and d(A⁻¹) = −A⁻¹·dA·A⁻¹ (adjoint: −A⁻ᴴ·Ḡ·A⁻ᴴ)
-    const Ai = inv(a);
+    const Ai = restated('cond', `the gradient of cond(A, ${String(ord)}) needs a non-singular A`, () => inv(a));
     const dims: NormOptions = { dim: [-2, -1] };
     const n1 = norm(a, ord, dims), n2 = norm(Ai, ord, dims);
     const g1 = normGrad(a, ord, dims, n1, mul(g, n2));
