@@ -2,6 +2,7 @@
 // central finite differences in float64 and complex128 (test/helpers/gradcheck.ts), batches,
 // tall and wide shapes, every mode and order, and the documented errors.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   linalg, tensor, vjp, grad, sum, mul, ArgumentError, LinAlgError, Tensor, zeros,
 } from '../../src/index.js';
@@ -298,5 +299,36 @@ describe('second derivatives (the rules are public ops, recorded by an outer tap
       gradcheck(inner((b) => linalg.norm(b, 'nuc')), [A], { rtol: 1e-5 });
       gradcheck(inner((b) => linalg.cond(b)), [A], { rtol: 1e-5 });
     }
+  });
+});
+
+describe('property: gradcheck over random shapes and batches (suite seed, LAPIS_FC_SEED)', () => {
+  const OPS: Record<string, (a: Tensor, b: Tensor) => unknown> = {
+    qr: (a) => linalg.qr(a),
+    svd: (a) => {
+      const { U, S, Vh } = linalg.svd(a, { fullMatrices: false });
+      const k = S.shape[S.ndim - 1];
+      return [matmul(mul(U, tensor([1, -0.6, 0.3, 0.8].slice(0, k))), Vh), S];
+    },
+    svdvals: (a) => linalg.svdvals(a),
+    pinv: (a) => linalg.pinv(a),
+    lstsq: (a, b) => linalg.lstsq(a, b).solution,
+    'norm nuc': (a) => linalg.norm(a, 'nuc', { dim: [-2, -1] }),
+    'norm 1': (a) => linalg.norm(a, 1, { dim: [-2, -1] }),
+    cond: (a) => linalg.cond(a),
+  };
+  it('qr, svd, svdvals, pinv, lstsq, norm, cond: m, n in 1..4, batch [] or [2], real and complex', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.boolean(),
+      fc.constantFrom<Dt>('float64', 'complex128'), fc.constantFrom(...Object.keys(OPS)), fc.integer({ min: 1, max: 10_000 }),
+      (m, n, batched, dt, op, seed) => {
+        const k = Math.min(m, n);
+        // well separated: σ = 1 + 0.7·(k − 1 − i)
+        const A = withSpectrum(m, n, Array.from({ length: k }, (_, i) => 1 + 0.7 * (k - 1 - i)), dt, seed, batched ? [2] : []);
+        const B = rnd([m, 2], dt, seed + 7);
+        const f = OPS[op];
+        gradcheck((a, b) => f(a, b), [A, B], { check: op === 'lstsq' ? [0, 1] : [0] });
+      },
+    ), { numRuns: 20 });
   });
 });
