@@ -20,7 +20,7 @@ import { qr, type QrOptions, type QrResult } from '../../linalg/qr.js';
 import { svd, type SvdResult } from '../../linalg/svd.js';
 import { pinv, type RankOptions } from '../../linalg/pinv.js';
 import { norm, type NormOrd, type NormOptions } from '../../linalg/norm.js';
-import type { LstsqOptions, LstsqResult } from '../../linalg/lstsq.js';
+import type { LstsqOptions } from '../../linalg/lstsq.js';
 import { H } from './util.js';
 
 type Cot = Tensor | null;
@@ -73,7 +73,7 @@ function requireZero(result: Tensor, checks: readonly ZeroCheck[]): void {
   });
 }
 
-/** fn(), a LinAlgError from inside it restated as `who`'s (the caller's user never called it). */
+/** fn(), with a LinAlgError from inside it restated as `who`'s: the user called `who`, not the inner function. */
 function restated<R>(who: string, why: string, fn: () => R): R {
   try {
     return fn();
