@@ -37,4 +37,8 @@ function specs(n: number): GradSpec[] {
 
 registerSuite('grad-solve', (): BenchCase[] => [...specs(256), ...specs(1024)].map(gradCpuCase),
   'Backward ÷ forward of the LU family on the CPU, float64: the lapis column is the plain forward, ' +
-  '“pullback ms” the vjp pullback alone (issue 16: ≤ 3× for solve, det and inv at n = 1024).');
+  '“pullback ms” the vjp pullback alone (issue 16: ≤ 3× for solve, det and inv at n = 1024). solve reuses the ' +
+  'LU factors of its recorded forward; det and slogdet too (the pullback is getrs on c·I, 2n³ against getrf\'s ' +
+  '2n³/3); inv needs only its output (two products). luFactor\'s rule is two n³ products and two triangular ' +
+  'solves against one getrf (as torch\'s), luSolve\'s and solveTriangular\'s a dense n×n gradient of the ' +
+  'factor from rank-64 data (the forward is O(n²·64)): their ratios are those of the work, not a target.');

@@ -139,6 +139,18 @@ describe('gradients of solve', () => {
     gradcheck((a) => inner(a), [wc([3, 3], 'float64', 33)], { rtol: 1e-5 });
   });
 
+  it('second derivatives through inv, det, slogdet, solveTriangular and luSolve', () => {
+    const W = randomTensor([3, 3], 'float64', 47);
+    const hvp = (f: (x: Tensor) => Tensor) => (a: Tensor) => mul(grad((x: Tensor) => f(x))(a)[0], W);
+    const A = wc([3, 3], 'float64', 48), B = randomTensor([3, 2], 'float64', 49);
+    gradcheck(hvp((x) => sum(mul(linalg.inv(x), W))), [A], { rtol: 1e-5 });
+    gradcheck(hvp((x) => linalg.det(x)), [A], { rtol: 1e-5 });
+    gradcheck(hvp((x) => linalg.slogdet(x).logabsdet), [A], { rtol: 1e-5 });
+    gradcheck(hvp((x) => sum(mul(linalg.solveTriangular(x, B, { upper: true }), B))), [A], { rtol: 1e-5 });
+    const { pivots } = linalg.luFactor(A);
+    gradcheck(hvp((x) => sum(mul(linalg.luSolve(x, pivots, B, { adjoint: true }), B))), [linalg.luFactor(A).LU], { rtol: 1e-5 });
+  });
+
   it('solveEx of a singular matrix: NaN gradients for that batch element only', () => {
     const A = tensor([[[1, 2], [2, 4]], [[2, 0], [0, 3]]]);
     const [gA, gB] = grad((a: Tensor, b: Tensor) => sum(linalg.solveEx(a, b).result))(A, tensor([[1, 1], [1, 1]]));
