@@ -69,7 +69,8 @@ function fromLu(a: Tensor, who: string): { det: Tensor; sign: Tensor; logabsdet:
  * NaN or Inf anywhere in A gives NaN (numpy gives 0 for some such inputs); a singular
  * matrix gives 0; the 0×0 matrix gives 1.
  *
- * Gradient: det(A)·A⁻ᴴ (the adjugate's adjoint), also at singular A on the CPU (docs/autodiff.md).
+ * Gradient: conj(det(A))·A⁻ᴴ = adj(A)ᴴ; at (numerically) singular A the CPU uses torch's SVD
+ * formula, which stays the adjugate (rank n − 1 included); the GPU gives NaN there.
  *
  * Syntax: `linalg.det(A)` → tensor of the batch shape
  * Example: `det([[1, 2], [3, 4]])` → −2
@@ -94,6 +95,8 @@ export function det(A: TensorLike): Tensor {
  * det = sign · exp(logabsdet), usable when det itself would overflow. sign is ±1 (real)
  * or a unit complex number (complex); a singular matrix gives sign 0 and logabsdet −Inf;
  * NaN/Inf input gives NaN for both; the 0×0 matrix gives (1, 0).
+ *
+ * Gradient: logabsdet's A⁻ᴴ and, for complex A, the sign's (torch's rule); NaN at singular A.
  *
  * Syntax: `linalg.slogdet(A)` → `{ sign, logabsdet }`
  * Example: `slogdet([[1e200, 0], [0, 1e200]]).logabsdet` → 921.03…

@@ -34,6 +34,8 @@ export function invEx(A: TensorLike): { inverse: Tensor; info: Tensor<'int32'> }
  * Inverse of a square matrix or a batch (torch.linalg.inv). Prefer `solve(A, B)` to
  * `matmul(inv(A), B)`: it is faster and more accurate. NaN/Inf in A gives NaN.
  *
+ * Gradient: −A⁻ᴴ·Ḡ·A⁻ᴴ from the output (no second factorization); invEx: NaN where info ≠ 0.
+ *
  * Syntax: `linalg.inv(A)`
  * Example: `inv([[4, 7], [2, 6]])` → `[[0.6, -0.7], [-0.2, 0.4]]`
  * Throws: LinAlgError (batch element, pivot) for an exactly singular matrix — on the GPU

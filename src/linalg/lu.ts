@@ -33,6 +33,9 @@ const zeroPivot = (code: number) =>
  * LU factorization with partial pivoting, P·A = L·U, of a matrix or a batch, any shape
  * m×n; numerical failures are returned in `info`, never thrown.
  *
+ * Gradient: of the packed LU (its strict lower part is L's, the rest U's), square or
+ * rectangular; NaN for the matrices with info ≠ 0 (U⁻¹ does not exist).
+ *
  * Syntax: `linalg.luFactorEx(A)` → `{ LU, pivots, info }`
  * Example: `luFactorEx([[0, 1], [2, 3]]).pivots` → `[2, 2]`
  * Throws: ShapeError if A is not (a batch of) matrices; DTypeError for an unsupported dtype.
@@ -51,6 +54,8 @@ export function luFactorEx(A: TensorLike): LuFactorResult {
  *
  * A finite A near the ends of the range is factored as 2^s·A (same pivots and L, U scaled
  * back); if U itself overflows, the status is −2 (`INFO.FACTOR_OVERFLOW`).
+ *
+ * Gradient: of the packed LU (strict lower part to L, the rest to U), square or rectangular.
  *
  * Syntax: `linalg.luFactor(A)` → `{ LU, pivots, info }`
  * Example: `const { LU, pivots } = luFactor(A); const X = luSolve(LU, pivots, B);`
@@ -91,6 +96,8 @@ export async function luFactorAsync(A: TensorLike): Promise<LuFactorResult> {
  * The explicit factors of A = P·L·U (torch.linalg.lu), for square or rectangular A:
  * P (…, m, m) a permutation, L (…, m, k) unit lower trapezoidal, U (…, k, n) upper
  * trapezoidal, k = min(m, n). Singular A is fine (U then has a zero on its diagonal).
+ *
+ * Gradient: through L and U (P is piecewise constant); NaN where U has a zero on its diagonal.
  *
  * Syntax: `linalg.lu(A)` → `{ P, L, U }`
  * Example: `const { P, L, U } = lu([[1, 2], [3, 4], [5, 6]]);` (L is 3×2, U is 2×2)

@@ -20,6 +20,8 @@ export interface LuSolveOptions {
  * Aᴴ·X = B with `adjoint`, or X·A = B / X·Aᴴ = B with `left: false`. Batch dims of LU and
  * B broadcast. A singular factorization gives Inf/NaN in X (check `info` of `luFactorEx`).
  *
+ * Gradient: for LU (the packed factors) and B, every option; none for pivots.
+ *
  * Syntax: `linalg.luSolve(LU, pivots, B, { left, adjoint })`
  * Example: `const { LU, pivots } = luFactor(A); luSolve(LU, pivots, B, { adjoint: true })`
  * Throws: ShapeError if LU is not square, pivots do not match it or B does not fit;

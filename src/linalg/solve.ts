@@ -135,6 +135,9 @@ export function solveEx(A: TensorLike, B: TensorLike, opts: SolveOptions = {}): 
  * `left: false` solves X·A = B. Batch dims of A and B broadcast ((2,1,n,n) with (3,n,k)
  * gives (2,3,n,k)); B may be a vector or a batch of vectors. NaN/Inf in A gives NaN in X.
  *
+ * Gradient: for A and B (broadcast dims summed); a recorded call keeps its LU factors on the
+ * CPU so the backward does not factor again. solveEx: NaN where info ≠ 0.
+ *
  * Syntax: `linalg.solve(A, B, { left })`
  * Example: `solve([[3, 1], [1, 2]], [9, 8])` → `[2, 3]`
  * Throws: LinAlgError (batch element, zero pivot) if a matrix is exactly singular — on the

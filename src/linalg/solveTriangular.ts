@@ -63,6 +63,8 @@ const zeroDiagonal = (code: number) =>
  * `unitriangular`: the rest may hold anything, NaN included. Near-singular matrices are
  * not flagged (their X may be huge), as in LAPACK.
  *
+ * Gradient: for A (only the triangle that is read; not the diagonal when unitriangular) and B.
+ *
  * Syntax: `linalg.solveTriangular(A, B, { upper, left, unitriangular })`
  * Example: `solveTriangular([[2, 0], [1, 1]], [[2], [3]], { upper: false })` → `[[1], [2]]`
  * Throws: LinAlgError (batch element, first zero diagonal entry, info = its 1-based
