@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  linalg, tensor, vjp, grad, sum, mul, ArgumentError, LinAlgError, Tensor, zeros,
+  linalg, tensor, vjp, grad, sum, mul, add, ArgumentError, LinAlgError, Tensor, zeros,
 } from '../../src/index.js';
 import { gradcheck, randomTensor } from '../helpers/gradcheck.js';
 
@@ -287,7 +287,7 @@ describe('cond gradients', () => {
 });
 
 describe('second derivatives (the rules are public ops, recorded by an outer tape)', () => {
-  it('gradcheck of the gradient: qr, svdvals, pinv, norm nuc, cond', () => {
+  it('gradcheck of the gradient: qr, svdvals, pinv, norm nuc, cond, svd, lstsq', () => {
     for (const dt of DTS) {
       const A = withSpectrum(4, 3, [3, 2, 1], dt, 160);
       const W = rnd([4, 3], dt, 161);
@@ -298,6 +298,12 @@ describe('second derivatives (the rules are public ops, recorded by an outer tap
       gradcheck(inner((b) => linalg.norm(mul(linalg.pinv(b), W.mT), 'fro')), [A], { rtol: 1e-5 });
       gradcheck(inner((b) => linalg.norm(b, 'nuc')), [A], { rtol: 1e-5 });
       gradcheck(inner((b) => linalg.cond(b)), [A], { rtol: 1e-5 });
+      gradcheck(inner((b) => {
+        const { U, S, Vh } = linalg.svd(b, { fullMatrices: false });
+        // the 1-norm: ‖U·diag(w)·Vh‖_F would be ‖w‖, a constant
+        return add(linalg.norm(matmul(mul(U, tensor([1, 2, 3])), Vh), 1), sum(mul(S, S)));
+      }), [A], { rtol: 1e-5 });
+      gradcheck(inner((b) => linalg.norm(linalg.lstsq(b, W).solution, 'fro')), [A], { rtol: 1e-5 });
     }
   });
 });

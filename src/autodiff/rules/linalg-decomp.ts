@@ -220,10 +220,12 @@ export function svdBackward(
   let gauge: Tensor | null = null;
   if (complex) {
     // gauge: the loss must not change under (U, V) → (U·L, V·L), L = diag(e^{iθ}), i.e.
-    // Im diag(UᴴgU) + Im diag(VᴴgV) = 0 (skew parts: 2·Im); checked relative to their size
+    // Im diag(UᴴgU) + Im diag(VᴴgV) = 0 (skew parts: 2·Im); checked relative to the size of the
+    // cotangents (not of UᴴgU, which cancels to rounding for a loss that barely moves)
     const parts = [UhgU, VhgV].filter((x): x is Tensor => x !== null);
     const imSum = parts.map((x) => imag(diagonal(x))).reduce((p, q) => add(p, q));
-    const scale = parts.map((x) => max(abs(x), { dim: [-2, -1] })).reduce((p, q) => add(p, q));
+    const scale = [gU, gVh].filter((x): x is Tensor => x !== null)
+      .map((x) => max(abs(x), { dim: [-2, -1] })).reduce((p, q) => add(p, q));
     gauge = countTrue(gt(abs(imSum), mul(unsqueeze(scale, -1), 1e3 * k * epsOf(S.dtype))), [-1]);
   }
   let gA: Tensor;
