@@ -124,6 +124,12 @@ describe('svd gradients', () => {
     const Ab = withSpectrum(3, 3, [3, 2, 1], 'complex128', 53, [2]);
     const pb = vjp((a: Tensor) => linalg.svd(a, { fullMatrices: false }).Vh, Ab).pullback;
     expect(() => pb(rnd([2, 3, 3], 'complex128', 54))).toThrow(/batch element 0/);
+    // a gauge-invariant loss that barely moves (‖U·diag(w)·Vh‖_F = ‖w‖) is not refused: its gradient is ~0
+    const [g0] = grad((a: Tensor) => {
+      const { U, Vh } = linalg.svd(a, { fullMatrices: false });
+      return linalg.norm(matmul(mul(U, tensor([1, 2, 3])), Vh), 'fro');
+    })(A);
+    expect(Math.max(...Array.from(g0.dataSync() as Float64Array, Math.abs))).toBeLessThan(1e-12);
   });
 
   it('repeated singular values: a loss on the free vectors is a LinAlgError; on S or on other vectors it is exact', () => {
