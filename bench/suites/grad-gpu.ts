@@ -96,7 +96,7 @@ async function cases(): Promise<BenchCase[]> {
   // lavapipe compiles each kernel in seconds: small sizes and a generous budget
   const timing: Partial<TimingOptions> = soft
     ? { budgetSeconds: 60, warmSeconds: 0, targetSeconds: 0.2, minSamples: 1, maxSamples: 3 }
-    : { warmSeconds: 0.25, targetSeconds: 0.4, minSampleSeconds: 0.005, minSamples: 5, maxSamples: 15, budgetSeconds: 6 };
+    : { warmSeconds: 0.25, targetSeconds: 0.4, minSampleSeconds: 0.005, minSamples: 5, maxSamples: 15, budgetSeconds: 10 };
   return specs(soft ? SOFT : H200, timing).map(gradGpuCase);
 }
 
