@@ -2,8 +2,9 @@
 // and their Ex forms): finite-difference gradchecks in float64 and complex128 on well-
 // conditioned inputs, every option, batches and broadcasting, and the singular cases.
 import { describe, expect, it } from 'vitest';
-import { add, mul, sum, linalg, grad, vjp, tensor, eye, Tensor } from '../../src/index.js';
-import { gradcheck, randomTensor } from '../helpers/gradcheck.js';
+import { add, mul, sum, real, conj, cast, linalg, grad, vjp, tensor, eye, Tensor } from '../../src/index.js';
+import { gradcheck, gradDistance, randomTensor } from '../helpers/gradcheck.js';
+import { Tape, pushTape, popTape } from '../../src/core/grad.js';
 
 type Dt = 'float64' | 'complex128';
 const DTS: Dt[] = ['float64', 'complex128'];
@@ -239,6 +240,49 @@ describe('gradients of det and slogdet', () => {
       let p: Promise<unknown> | null = null;
       grad((a: Tensor) => { p = call(a); return sum(a); })(A);
       await expect(p).rejects.toThrow(new RegExp(`${name}: not differentiable`));
+    }
+  });
+});
+
+describe('kept factors and single precision', () => {
+  /** The `saved` of the node `name` recorded by one call of f on a tape tracking xs. */
+  function savedOf(name: string, f: (...x: Tensor[]) => unknown, xs: Tensor[]): unknown {
+    const tape = new Tape();
+    xs.forEach((x) => tape.track(x));
+    pushTape(tape);
+    try { f(...xs); } finally { popTape(tape); }
+    return tape.nodes.find((n) => n.name === name)!.saved;
+  }
+
+  it('recorded solve, solveEx, det and slogdet keep their LU factors (the backward does not factor again)', () => {
+    const A = wc([2, 4, 4], 'float64', 50);
+    const cases: [string, (...x: Tensor[]) => unknown, Tensor[]][] = [
+      ['solve', (a, b) => linalg.solve(a, b, { left: false }), [A, randomTensor([2, 3, 4], 'float64', 51)]],
+      ['solveEx', (a, b) => linalg.solveEx(a, b), [A, randomTensor([2, 4, 3], 'float64', 52)]],
+      ['det', (a) => linalg.det(a), [A]],
+      ['slogdet', (a) => linalg.slogdet(a), [A]],
+    ];
+    for (const [name, f, xs] of cases) {
+      const s = savedOf(name, f, xs) as { LU: Tensor; pivots: Tensor } | undefined;
+      expect(s?.LU.shape, name).toEqual([2, 4, 4]);
+      expect(s?.pivots.dtype, name).toBe('int32');
+    }
+    // a zero pivot: the fused kernel runs (its NaN and info conventions) and nothing is kept
+    expect(savedOf('solveEx', (a, b) => linalg.solveEx(a, b), [tensor([[1, 2], [2, 4]]), tensor([1, 1])])).toBeUndefined();
+  });
+
+  it('float32 / complex64 CPU gradients agree with float64 / complex128 ones', async () => {
+    for (const dt of DTS) {
+      const nar = dt === 'float64' ? 'float32' : 'complex64';
+      const A = pivoted([2, 3, 3], dt, 53, [2, 0, 1]), B = randomTensor([2, 3, 2], dt, 54);
+      const W = randomTensor([2, 3, 2], dt, 55), w = randomTensor([2], dt, 56);
+      const loss = (ww: Tensor, wd: Tensor) => (a: Tensor, b: Tensor) => add(add(
+        sum(real(mul(linalg.solve(a, b), conj(ww)))), sum(real(mul(linalg.det(a), conj(wd))))),
+      add(sum(real(linalg.inv(a))), sum(real(linalg.luFactor(a).LU))));
+      const ref = grad(loss(W, w))(A, B);
+      const got = grad(loss(cast(W, nar), cast(w, nar)))(cast(A, nar), cast(B, nar));
+      expect(got[0].dtype).toBe(nar);
+      expect(await gradDistance(got, ref)).toBeLessThan(1e-4);
     }
   });
 });
