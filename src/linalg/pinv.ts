@@ -53,8 +53,10 @@ function checkTol(v: number | undefined, who: string, name: string): void {
  * (info > 0) if the SVD did not converge (on the GPU at the first read of the result). A
  * matrix holding NaN/Inf gives a NaN pseudo-inverse (never finite garbage).
  * Gradient (torch's pinv_backward): exact where the rank is locally constant (full rank, or a
- * rank-deficient A moved along rank-preserving directions); the kept rank is treated as fixed.
- * With `hermitian` it flows to the lower triangle read (real part on the diagonal).
+ * rank-deficient A moved along rank-preserving directions). An atol/rtol that drops singular
+ * values that are not negligible goes through the SVD (torch's formula misses those terms; it
+ * then needs distinct kept values: LinAlgError otherwise). With `hermitian` it flows to the
+ * lower triangle read (real part on the diagonal).
  * See also: `lstsq`, `matrixRank`, `svd`.
  */
 export function pinv(A: TensorLike, opts: RankOptions = {}): Tensor {

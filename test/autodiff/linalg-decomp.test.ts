@@ -194,6 +194,17 @@ describe('pinv gradients', () => {
     }
   });
 
+  it('atol / rtol that drop a singular value that is not negligible: exact (through the SVD; torch\'s formula is not)', () => {
+    for (const dt of DTS) {
+      gradcheck((a) => linalg.pinv(a, { rtol: 0.5 }), [withSpectrum(4, 3, [3, 2, 1], dt, 96)]);
+      gradcheck((a) => linalg.pinv(a, { atol: 1.5 }), [withSpectrum(3, 5, [3, 2, 1], dt, 97, [2])]);
+      gradcheck((a) => linalg.pinv(a, { rtol: 0.4, hermitian: true }), [withSpectrum(3, 3, [3, 2, 1], dt, 98)]);
+      // an explicit threshold that drops only rounding-level values: the fixed-rank formula
+      gradcheck((x, y) => linalg.pinv(matmul(x, y), { rtol: 1e-10 }), [rnd([4, 2], dt, 99), rnd([2, 3], dt, 100)]);
+      gradcheck((a, b) => linalg.lstsq(a, b, { rcond: 0.5 }).solution, [withSpectrum(5, 3, [3, 2, 1], dt, 101), rnd([5, 2], dt, 102)]);
+    }
+  });
+
   it('hermitian: the gradient flows to the lower triangle read (real diagonal)', () => {
     for (const dt of DTS) {
       gradcheck((a) => linalg.pinv(a, { hermitian: true }), [withSpectrum(3, 3, [3, 2, 1], dt, 95)]);

@@ -321,12 +321,52 @@ function hermitianFromLower(a: Tensor): Tensor {
   return add(add(low, H(low)), diagEmbed(real(diagonal(a))));
 }
 
+/**
+ * The gradient of X = V·f(S)·Uᴴ, f = 1/σ above `thr` and 0 below (pinv with a threshold that
+ * drops singular values that are not negligible), through the SVD: X's cotangent g gives
+ * gU = gᴴ·V·f, gVh = (g·U·f)ᴴ, gσ = −Re(Vᴴ·g·U)_ii/σ² on the kept values, then svdBackward.
+ * The cross terms between kept and dropped pairs (gaps σ_i² − σ_j²) are what the fixed-rank
+ * formula misses.
+ */
+function truncatedPinvBackward(g: Tensor, a: Tensor, thr: Tensor): Tensor {
+  const { U, S, Vh } = svd(a, { fullMatrices: false });
+  const keep = gt(S, thr);
+  const keepF = cast(keep, S.dtype);
+  const f = div(keepF, where(keep, S, 1));
+  const fRow = unsqueeze(f, -2);
+  const gU = matmul(H(g), mul(H(Vh), fRow));
+  const gVh = H(matmul(g, mul(U, fRow)));
+  const gf = real(diagonal(matmul(Vh, matmul(g, U))));
+  const gS = mul(keepF, neg(div(gf, where(keep, mul(S, S), 1))));
+  return svdBackward(a, U, S, Vh, gU, gS, gVh, 'pinv')!;
+}
+
+/**
+ * The cotangent of A from that of X = pinv(A, o) (A already Hermitian-completed): the fixed-rank
+ * formula where the dropped singular values are rounding-level (always so with the default
+ * threshold); the SVD route where a user threshold (atol/rtol) drops larger ones — on the GPU
+ * whenever one is given, as the spectrum is not read there.
+ */
+function pinvGrad(g: Tensor, a: Tensor, X: Tensor, o: RankOptions): Tensor {
+  if (o.atol === undefined && o.rtol === undefined) return pinvBackward(g, X, a);
+  const m = a.rows, n = a.cols;
+  const S = svd(a, { fullMatrices: false }).S;
+  const s1 = slice(S, '...', '0:1');
+  const eps = epsOf(S.dtype);
+  // the forward's threshold (src/backend/cpu/pinv.ts): max(atol, rtol·σ₁)
+  const rtol = o.rtol ?? (o.atol !== undefined && o.atol > 0 ? 0 : Math.max(m, n) * eps);
+  const thr = where(gt(mul(s1, rtol), o.atol ?? 0), mul(s1, rtol), o.atol ?? 0);
+  const significant = logicalAnd(le(S, thr), gt(S, mul(s1, 8 * Math.max(m, n) * eps)));
+  const needSvd = a.device !== 'cpu' || (sum(cast(significant, 'int32')).dataSync() as ArrayLike<number>)[0] > 0;
+  return needSvd ? truncatedPinvBackward(g, a, thr) : pinvBackward(g, X, a);
+}
+
 defineRule('pinv', {
   backward: ({ args: [A, opts], output }, g: Tensor) => {
-    const a = A as Tensor;
-    if (!(opts as RankOptions | undefined)?.hermitian) return [pinvBackward(g, output as Tensor, a)];
+    const o = (opts ?? {}) as RankOptions;
+    if (!o.hermitian) return [pinvGrad(g, A as Tensor, output as Tensor, o)];
     // only the lower triangle is read: entry (i, j), i > j, also stands at (j, i) conjugated
-    const G = pinvBackward(g, output as Tensor, hermitianFromLower(a));
+    const G = pinvGrad(g, hermitianFromLower(A as Tensor), output as Tensor, o);
     return [add(add(tril(G, -1), tril(H(G), -1)), diagEmbed(real(diagonal(G))))];
   },
 });
@@ -344,11 +384,14 @@ defineRule('lstsq', {
     if (gX0 || gL0) {
       // the same rank threshold as the forward (torch derives lstsq's gradient through pinv)
       const rtol = o.rcond === undefined || o.rcond < 0 ? undefined : o.rcond;
-      const X = pinv(a, rtol === undefined ? {} : { rtol });
+      const popts: RankOptions = rtol === undefined ? {} : { rtol };
+      const X = pinv(a, popts);
       const sol = matmul(X, b);
       if (gX0) {
         const gX = vec ? unsqueeze(gX0, -1) : gX0;
-        gA = pinvBackward(matmul(gX, H(b)), X, a);
+        // the solution is pinv(A)·B: pinv's gradient for the cotangent gX·Bᴴ (an rcond that drops
+        // non-negligible singular values goes through the SVD, as in pinv)
+        gA = pinvGrad(matmul(gX, H(b)), a, X, popts);
         gB = matmul(H(X), gX);
       }
       if (gL0) {
