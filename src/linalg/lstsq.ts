@@ -68,7 +68,8 @@ function gelsMessage(code: number): string | null {
  * scaled by powers of two first (gelsd). GPU residuals: (…, k) whenever m > n, NaN where
  * rank < n (the CPU's gelsd returns [0] then; the GPU cannot know the ranks without a read).
  * Gradients (torch's rule, through pinv): solution and residuals w.r.t. A and B, and
- * singularValues w.r.t. A; rank-deficient A as pinv (the rank held fixed).
+ * singularValues w.r.t. A; rank-deficient A as pinv (exact along rank-preserving directions;
+ * an rcond that drops non-negligible singular values goes through the SVD).
  * See also: `pinv`, `qr`, `solve`, `matrixRank`.
  */
 export function lstsq(A: TensorLike, B: TensorLike, opts: LstsqOptions = {}): LstsqResult {
