@@ -150,6 +150,9 @@ describe('gradients of solve', () => {
     gradcheck(hvp((x) => sum(mul(linalg.solveTriangular(x, B, { upper: true }), B))), [A], { rtol: 1e-5 });
     const { pivots } = linalg.luFactor(A);
     gradcheck(hvp((x) => sum(mul(linalg.luSolve(x, pivots, B, { adjoint: true }), B))), [linalg.luFactor(A).LU], { rtol: 1e-5 });
+    const P = pivoted([3, 3], 'float64', 57, [2, 0, 1]);
+    gradcheck(hvp((x) => sum(mul(linalg.luFactor(x).LU, W))), [P], { rtol: 1e-5 });
+    gradcheck(hvp((x) => sum(mul(linalg.lu(x).U, W))), [P], { rtol: 1e-5 });
   });
 
   it('solveEx of a singular matrix: NaN gradients for that batch element only', () => {
