@@ -164,8 +164,10 @@ export class Tensor<D extends DType = DType> {
   setCheck(check: () => Promise<void>): this {
     // Runs once however many tensors carry it (a result and its input may both be read):
     // later reads see the same outcome instead of re-reading a status buffer already freed.
+    // A second check chains after the first (replacing it would drop a pending error).
     let outcome: Promise<void> | undefined;
-    this._check = () => (outcome ??= check());
+    const prev = this._check;
+    this._check = prev ? () => (outcome ??= prev().then(check)) : () => (outcome ??= check());
     return this;
   }
 
