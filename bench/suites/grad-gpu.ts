@@ -1,7 +1,8 @@
 // Reverse-mode cost on the GPU (issue 16: every op's backward ÷ forward; "gdn.chunkedForward
 // backward within 3× its forward on the H200"): the linear-algebra ops at their issue sizes,
-// a few elementwise ops and reductions on 10 M elements, and the GDN chunked forward at
-// B 4, T 4096, H 16, dk = dv = 128, all float32. The gpu column is the plain forward call;
+// a few elementwise ops and reductions on 10 M elements, the GDN chunked forward at
+// B 4, T 4096, H 16, dk = dv = 128, its chunk solve and inverse (4,096 × 64×64) and its
+// recurrent step (B 4, H 16, dk = dv = 128), all float32. The gpu column is the plain forward call;
 // 'pullback ms' is vjp's pullback of one recorded forward (a fixed random cotangent), each
 // call ending with gpu.sync() and its outputs freed, timed by the same loop; 'bwd ÷ fwd' their
 // ratio. The gradients of one pullback are read and must be finite. Suite `grad-gpu`. On a
@@ -25,15 +26,16 @@ interface Sizes {
   mm: number; lu: number; rhs: number; qr: number; svd: number; svdvals: number;
   tall: [number, number]; norm: number; ew: number;
   gdn: { B: number; T: number; H: number; D: number };
+  chunks: { count: number; C: number };
 }
 
 const H200: Sizes = {
   mm: 2048, lu: 1024, rhs: 64, qr: 1024, svd: 256, svdvals: 512, tall: [512, 256], norm: 512, ew: 10_000_000,
-  gdn: { B: 4, T: 4096, H: 16, D: 128 },
+  gdn: { B: 4, T: 4096, H: 16, D: 128 }, chunks: { count: 4096, C: 64 },
 };
 const SOFT: Sizes = {
   mm: 128, lu: 64, rhs: 8, qr: 64, svd: 24, svdvals: 32, tall: [48, 24], norm: 32, ew: 100_000,
-  gdn: { B: 1, T: 130, H: 2, D: 32 },
+  gdn: { B: 1, T: 130, H: 2, D: 32 }, chunks: { count: 16, C: 16 },
 };
 
 const M = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : n.toLocaleString('en'));
@@ -79,6 +81,21 @@ function specs(z: Sizes, timing: Partial<TimingOptions>): GradSpec[] {
       up(uniformFloats(ng, 34).map((x) => 0.5 + 0.25 * x), gate), up(uniformFloats(ng, 35).map((x) => -0.25 * (x + 1)), gate),
     ];
   }, (q, k, v, beta, g) => gdn.chunkedForward({ q, k, v, beta, g, qkL2norm: true }).o);
+  const { count, C } = z.chunks;
+  // chunk systems: a strictly lower L of norm ≈ ½ (the diagonal and above are never read)
+  push(`gdn.chunkSolve ${count.toLocaleString('en')} × ${C}×${C}, ${C} RHS`, 'gdn.chunkSolve',
+    () => [mul(g32([count, C, C], 36), 0.5 / Math.sqrt(C)), g32([count, C, C], 37)], (a, b) => gdn.chunkSolve(a, b));
+  push(`gdn.invUnitLower ${count.toLocaleString('en')} × ${C}×${C}`, 'gdn.invUnitLower',
+    () => [mul(g32([count, C, C], 38), 0.5 / Math.sqrt(C))], (a) => gdn.invUnitLower(a));
+  push(`gdn.recurrentStep B ${B}, H ${H}, dk = dv = ${D} (o, state; qkL2norm)`, 'gdn.recurrentStep', () => {
+    const up = (a: Float32Array, shape: number[]) => Tensor.fromStorage('float32', shape, a).to('gpu');
+    const n = B * H * D;
+    return [
+      up(uniformFloats(n * D, 39).map((x) => 0.5 * x), [B, H, D, D]), up(uniformFloats(n, 40), [B, H, D]), up(uniformFloats(n, 41), [B, H, D]),
+      up(uniformFloats(n, 42), [B, H, D]), up(uniformFloats(B * H, 43).map((x) => 0.5 + 0.25 * x), [B, H]),
+      up(uniformFloats(B * H, 44).map((x) => -0.25 * (x + 1)), [B, H]),
+    ];
+  }, (S, q, k, v, beta, g) => gdn.recurrentStep(S, q, k, v, beta, g, { qkL2norm: true }));
   return s;
 }
 

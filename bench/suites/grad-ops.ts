@@ -1,7 +1,8 @@
 // Reverse-mode cost of the tensor ops on the CPU (issue 16: every op's backward ÷ forward):
 // each elementwise op on 1000×1000 float64 (complex128 where the op is about complex numbers),
 // the reductions whole and along a dim, the indexing and shape ops, the special functions,
-// and matmul 256 and 1024. A row per op: the lapis column is the plain forward call, 'pullback
+// matmul 256 and 1024, and the other recorded functions (tensor(), lu, the Ex forms, the GDN
+// ops). A row per op: the lapis column is the plain forward call, 'pullback
 // ms' vjp's pullback of one recorded forward (a fixed random cotangent, timed after one
 // warm-up), 'bwd ÷ fwd' their ratio. Suite `grad-ops`; the LU family and the decompositions
 // have their own suites (grad-solve, grad-decomp), the GPU figures are grad-gpu.
@@ -12,8 +13,9 @@ import {
   expm1, flatten, frexp, heaviside, imag, linalg, log, log1p, max, maxWithIndices, maximum, mean, min,
   minWithIndices, minimum, mul, neg, permute, pow, prod, put, randn, real, sigmoid, sign, sin,
   slice, special, split, sqrt, squeeze, stack, sub, sum, take, tanh, tensor, trace, transpose, tril,
-  triu, unsqueeze, where, matrixTranspose, gt, type Tensor,
+  triu, unsqueeze, where, matrixTranspose, gt, eye, type Tensor,
 } from '../../src/index.js';
+import * as gdn from '../../src/gdn/index.js';
 
 const M = 1000;
 const SHAPE = [M, M];
@@ -141,6 +143,43 @@ function specs(): GradSpec[] {
     s.push({ name: `matmul ${n}×${n} float64`, op: 'matmul', inputs: () => [x64(1, [n, n]), x64(2, [n, n])], f: (a, b) => linalg.matmul(a, b) });
   }
   s.push({ name: 'matmul 256×256 complex128', op: 'matmul', inputs: () => [z128(1, [256, 256]), z128(2, [256, 256])], f: (a, b) => linalg.matmul(a, b) });
+
+  // the rest of the recorded functions: tensor() as a dtype conversion, lu and the Ex forms of
+  // the LU family and svd (grad-solve and grad-decomp time the plain forms), the GDN ops
+  un('tensor', (x) => tensor(x, { dtype: 'float32' }), x64, `${LABEL} float64 → float32`);
+  const nearI = (seed: number) => once(`nearI ${seed}`, () => add(eye(256), mul(randn([256, 256], { seed }), 0.5 / 16)));
+  s.push({ name: 'lu 256×256 float64 (P, L, U)', op: 'lu', inputs: () => [nearI(1)], f: (a) => linalg.lu(a) });
+  s.push({ name: 'luFactorEx 256×256 float64 (LU)', op: 'luFactorEx', inputs: () => [nearI(1)], f: (a) => linalg.luFactorEx(a).LU });
+  s.push({ name: 'solveEx 256×256, B 256×64 float64', op: 'solveEx', inputs: () => [nearI(1), x64(2, [256, 64])], f: (a, b) => linalg.solveEx(a, b).result });
+  s.push({ name: 'invEx 256×256 float64', op: 'invEx', inputs: () => [nearI(1)], f: (a) => linalg.invEx(a).inverse });
+  s.push({
+    name: 'solveTriangularEx 256×256 upper, B 256×64 float64', op: 'solveTriangularEx', inputs: () => [triu(nearI(1)), x64(2, [256, 64])],
+    f: (a, b) => linalg.solveTriangularEx(a, b, { upper: true }).solution,
+  });
+  s.push({ name: 'svdEx 128×128 float64 (U, S, Vh)', op: 'svdEx', inputs: () => [x64(3, [128, 128])], f: (a) => { const r = linalg.svdEx(a); return { U: r.U, S: r.S, Vh: r.Vh }; } });
+  // chunk systems as GDN makes them: a strictly lower L of norm ≈ ½ (the rest is never read)
+  const chunks = (seed: number) => mul(randn([256, 64, 64], { seed }), 0.5 / 8);
+  s.push({ name: 'gdn.chunkSolve 256 × 64×64, 64 RHS float64', op: 'gdn.chunkSolve', inputs: () => [chunks(4), randn([256, 64, 64], { seed: 5 })], f: (a, b) => gdn.chunkSolve(a, b) });
+  s.push({ name: 'gdn.invUnitLower 256 × 64×64 float64', op: 'gdn.invUnitLower', inputs: () => [chunks(6)], f: (a) => gdn.invUnitLower(a) });
+  {
+    const [B, T, H, D] = [1, 1024, 4, 64];
+    const gates = (seed: number, lo: number, hi: number) => add(mul(abs(randn([B, T, H], { seed })), (hi - lo) / 3), lo);
+    s.push({
+      name: `gdn.chunkedForward B ${B}, T ${T}, H ${H}, dk = dv = ${D} float64 (o, finalState; qkL2norm)`, op: 'gdn.chunkedForward',
+      inputs: () => [randn([B, T, H, D], { seed: 7 }), randn([B, T, H, D], { seed: 8 }), randn([B, T, H, D], { seed: 9 }),
+        clamp(gates(10, 0.25, 0.75), 0.25, 0.75), neg(clamp(gates(11, 0, 0.5), 0, 0.5))],
+      f: (q, k, v, beta, g) => gdn.chunkedForward({ q, k, v, beta, g, qkL2norm: true }),
+    });
+  }
+  {
+    const [B, H, D] = [4, 16, 128];
+    s.push({
+      name: `gdn.recurrentStep B ${B}, H ${H}, dk = dv = ${D} float64 (o, state; qkL2norm)`, op: 'gdn.recurrentStep',
+      inputs: () => [mul(randn([B, H, D, D], { seed: 12 }), 0.1), randn([B, H, D], { seed: 13 }), randn([B, H, D], { seed: 14 }),
+        randn([B, H, D], { seed: 15 }), add(mul(abs(randn([B, H], { seed: 16 })), 0.1), 0.25), neg(mul(abs(randn([B, H], { seed: 17 })), 0.1))],
+      f: (S, q, k, v, beta, g) => gdn.recurrentStep(S, q, k, v, beta, g, { qkL2norm: true }),
+    });
+  }
   return s;
 }
 
