@@ -83,7 +83,10 @@ function runNode(tape: Tape, node: GradNode, cots: CotMap): void {
       throw new ArgumentError(`${node.name}: its gradient is not differentiable (no second derivatives through ${node.name})`);
     }
   }
-  const res = node.rule.backward({ name: node.name, args: node.args, output: node.output, saved: node.saved }, cot);
+  const res = node.rule.backward({
+    name: node.name, args: node.args, output: node.output, saved: node.saved,
+    needsGrad: (i: number) => tensorLeaves(node.args[i]).some((t) => tape.tracks(t)),
+  }, cot);
   // cotangents of this node's outputs are complete (every consumer came later on the tape)
   for (const o of node.outputs) cots.delete(o);
   node.args.forEach((a, i) => scatter(tape, a, res[i], cots, node.name));

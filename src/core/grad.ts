@@ -17,6 +17,8 @@ export interface GradContext {
   readonly output: unknown;
   /** What the function stored with `claimSaveSlot()` while it ran (its factorization, …). */
   readonly saved: unknown;
+  /** Whether argument i holds a tensor the running backward differentiates (torch's needs_input_grad). */
+  needsGrad(i: number): boolean;
 }
 
 /**
@@ -58,7 +60,7 @@ export class Tape {
 }
 
 const rules = new Map<string, GradRule>();
-let pendingSlot: { saved?: unknown } | null = null;
+let pendingSlot: { name: string; saved?: unknown } | null = null;
 const tapes: Tape[] = [];
 let paused = 0;
 
@@ -131,7 +133,7 @@ export function gradCall<R>(name: string, fn: (...a: any[]) => R, args: readonly
     );
   }
   paused++;
-  const slot: { saved?: unknown } | null = on.length > 0 ? {} : null;
+  const slot: { name: string; saved?: unknown } | null = on.length > 0 ? { name } : null;
   pendingSlot = slot;
   let out: R;
   try {
@@ -154,12 +156,13 @@ export function gradCall<R>(name: string, fn: (...a: any[]) => R, args: readonly
 }
 
 /**
- * Inside a function that gradCall is recording: a slot whose `saved` field reaches the rule as
- * `ctx.saved` (e.g. solve keeps its LU factors so the backward does not factor again). The
- * first call claims it; null otherwise (not recorded, or a nested call).
+ * Inside a function that gradCall is recording under `name`: a slot whose `saved` field reaches
+ * the rule as `ctx.saved` (e.g. solve keeps its LU factors so the backward does not factor
+ * again). Null when the call is not recorded, or for a call nested inside another recorded one.
  */
-export function claimSaveSlot(): { saved?: unknown } | null {
+export function claimSaveSlot(name: string): { saved?: unknown } | null {
   const s = pendingSlot;
+  if (s === null || s.name !== name) return null;
   pendingSlot = null;
   return s;
 }

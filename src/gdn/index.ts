@@ -139,7 +139,7 @@ export function chunkedForward(input: ChunkedForwardInput): ChunkedForwardOutput
   const who = 'gdn.chunkedForward';
   const { x, plan } = planForward(input, who);
   // recorded for a gradient: the backend may keep its stages for the backward (GPU)
-  const slot = claimSaveSlot();
+  const slot = claimSaveSlot(who);
   const r = lookup('gdnForward', x.q.dtype, x.q.device, who)(x, plan, slot !== null);
   raiseOnGdnStatus(r.status, plan, who, [r.o, r.finalState]);
   if (slot && r.saved) slot.saved = r.saved;

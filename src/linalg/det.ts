@@ -81,7 +81,7 @@ export function det(A: TensorLike): Tensor {
   if (taping()) return gradCall('det', det, [A]);
   const a = asTensor(A, 'det', 'A');
   requireSquare(a, 'det', 'A');
-  const slot = claimSaveSlot();
+  const slot = claimSaveSlot('det');
   const r = slot !== null ? fromLu(a, 'det') : null;
   if (r) {
     slot!.saved = r.saved;
@@ -107,7 +107,7 @@ export function slogdet(A: TensorLike): { sign: Tensor; logabsdet: Tensor } {
   if (taping()) return gradCall('slogdet', slogdet, [A]);
   const a = asTensor(A, 'slogdet', 'A');
   requireSquare(a, 'slogdet', 'A');
-  const slot = claimSaveSlot();
+  const slot = claimSaveSlot('slogdet');
   const r = slot !== null ? fromLu(a, 'slogdet') : null;
   if (r) {
     slot!.saved = r.saved;

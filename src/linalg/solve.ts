@@ -93,7 +93,7 @@ function allFinite(t: Tensor): boolean {
  * finite X); otherwise the fused kernel runs (its NaN/info conventions) and nothing is kept.
  */
 function solveKeeping(p: Prepared, plan: BatchPlan, who: string): { X: Tensor; info: Tensor<'int32'> } {
-  const slot = claimSaveSlot();
+  const slot = claimSaveSlot(who);
   if (slot !== null && p.a.device === 'cpu' && p.a.rows > 0) {
     const f = lookup('luFactor', p.a.dtype, 'cpu', who)(p.a);
     if ((f.info.dataSync() as Int32Array).every((v) => v === 0)) {

@@ -94,7 +94,7 @@ export function svdvals(A: TensorLike): Tensor {
   const who = 'svdvals';
   const a = asTensor(A, who, 'A');
   // Recorded for a gradient: the vectors come with the values (its rule is U·diag(ḡ)·Vh).
-  const slot = claimSaveSlot();
+  const slot = claimSaveSlot(who);
   const r = svdRaw(a, slot !== null, false, who);
   raiseOnInfo(r.info, who, a.ndim > 2, svdMessage, [r.S]);
   if (slot) slot.saved = { U: r.U, Vh: r.Vh };
