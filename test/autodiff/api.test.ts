@@ -84,6 +84,25 @@ describe('autodiff API', () => {
     expect(z.toArray()).toEqual([0, 0]);
   });
 
+  it('needsGrad: differentiating only B gives the same B gradient (solve, solveTriangular, luSolve skip Ā)', () => {
+    const A = add(randomTensor([4, 4], 'float64', 21), tensor([[4, 0, 0, 0], [0, 4, 0, 0], [0, 0, 4, 0], [0, 0, 0, 4]]));
+    const B = randomTensor([4, 3], 'float64', 22);
+    const W = randomTensor([4, 3], 'float64', 23);
+    const { LU, pivots } = linalg.luFactor(A);
+    const fs: Array<(a: Tensor, b: Tensor) => Tensor> = [
+      (a, b) => linalg.solve(a, b),
+      (a, b) => linalg.solveTriangular(a, b, { upper: true }),
+      (a, b) => linalg.luSolve(a, pivots, b),
+    ];
+    for (const [i, f] of fs.entries()) {
+      const M = i === 2 ? LU : A;
+      const loss = (a: Tensor, b: Tensor) => sum(mul(f(a, b), W));
+      const both = grad(loss)(M, B);
+      const only = grad(loss, { argnums: 1 })(M, B);
+      expect(only[0].toArray(), `case ${i}`).toEqual(both[1].toArray());
+    }
+  });
+
   it('clear errors: non-scalar value, integer argument, non-tensor argument, async, no rule', () => {
     const x = tensor([1, 2]);
     expect(() => grad((a: Tensor) => mul(a, a))(x)).toThrow(/real scalar tensor.*shape \[2\]/);

@@ -198,12 +198,13 @@ defineRule('lu', {
 // L·U), L̄ = tril₋₁(M·Uᴴ), Ū = triu(Lᴴ·M). M = −Y·Zᴴ has the rank r of B's other dim, so
 // M·Uᴴ = −Y·(U·Z)ᴴ and Lᴴ·M = −(Lᴴ·Y)·Zᴴ cost O(n²r), not O(n³). Pivots: none (integers).
 defineRule('luSolve', {
-  backward: ({ args: [LUa, pv, , opts], output }, g: Tensor) => {
+  backward: ({ args: [LUa, pv, , opts], output, needsGrad }, g: Tensor) => {
     const LU = asT(LUa, 'luSolve', 'LU'), pivots = asT(pv, 'luSolve', 'pivots');
     const o = (opts ?? {}) as { left?: boolean; adjoint?: boolean };
     const left = o.left ?? true, adj = o.adjoint ?? false;
     const X = output as Tensor;
     const gB = luSolve(LU, pivots, g, { left, adjoint: !adj });
+    if (!needsGrad(0)) return [null, null, gB];
     const [y, Z] = left ? (adj ? [X, gB] : [gB, X]) : (adj ? [H(gB), H(X)] : [H(X), H(gB)]);
     const Y = applyP(pivots, neg(y), false);
     const { L, U } = unpack(LU);
@@ -216,22 +217,24 @@ defineRule('luSolve', {
 
 // X = A⁻¹·B (left) or B·A⁻¹: B̄ = A⁻ᴴ·Ḡ (Ḡ·A⁻ᴴ), a triangular solve with the other triangle;
 // Ā = −B̄·Xᴴ (−Xᴴ·B̄) restricted to the triangle that is read (its diagonal too unless unit).
-function triangularBackward(A: unknown, opts: unknown, X: Tensor, g: Tensor, who: string): [Tensor, Tensor] {
+function triangularBackward(A: unknown, opts: unknown, X: Tensor, g: Tensor, who: string, needA = true): [Tensor | null, Tensor] {
   const a = asT(A, who, 'A');
   const o = opts as { upper: boolean; left?: boolean; unitriangular?: boolean };
   const left = o.left ?? true, unit = o.unitriangular ?? false;
   const gB = solveTriangularEx(H(a), g, { upper: !o.upper, left, unitriangular: unit }).solution;
+  if (!needA) return [null, gB];
   const full = left ? matmul(neg(gB), H(X)) : matmul(H(X), neg(gB));
   const gA = o.upper ? triu(full, unit ? 1 : 0) : tril(full, unit ? -1 : 0);
   return [gA, gB];
 }
 defineRule('solveTriangular', {
-  backward: ({ args: [A, , opts], output }, g: Tensor) => triangularBackward(A, opts, output as Tensor, g, 'solveTriangular'),
+  backward: ({ args: [A, , opts], output, needsGrad }, g: Tensor) =>
+    triangularBackward(A, opts, output as Tensor, g, 'solveTriangular', needsGrad(0)),
 });
 // info ≠ 0: X is NaN there, so are both gradients (the solve with Aᴴ reports the same zero).
 defineRule('solveTriangularEx', {
-  backward: ({ args: [A, , opts], output }, cot: { solution: Tensor | null }) => cot.solution
-    ? triangularBackward(A, opts, (output as { solution: Tensor }).solution, cot.solution, 'solveTriangularEx')
+  backward: ({ args: [A, , opts], output, needsGrad }, cot: { solution: Tensor | null }) => cot.solution
+    ? triangularBackward(A, opts, (output as { solution: Tensor }).solution, cot.solution, 'solveTriangularEx', needsGrad(0))
     : [null, null],
 });
 
@@ -240,7 +243,9 @@ defineRule('solveTriangularEx', {
 // X = A⁻¹·B (left) or B·A⁻¹ (left false); B may be a vector (torch's rule). B̄ = A⁻ᴴ·Ḡ
 // (Ḡ·A⁻ᴴ) from the forward's LU factors when kept (CPU), else a solve with Aᴴ;
 // Ā = −B̄·Xᴴ (−Xᴴ·B̄). solveEx with info ≠ 0: X is NaN there, and so are the gradients.
-function solveBackward(A: unknown, B: unknown, opts: unknown, X: Tensor, g: Tensor, saved: unknown, who: string): [Tensor, Tensor] {
+function solveBackward(
+  A: unknown, B: unknown, opts: unknown, X: Tensor, g: Tensor, saved: unknown, who: string, needA = true,
+): [Tensor | null, Tensor] {
   const a = asT(A, who, 'A'), b = asT(B, who, 'B');
   const left = (opts as { left?: boolean } | undefined)?.left ?? true;
   const vec = b.ndim === 1 || (b.ndim === a.ndim - 1 && b.shape.every((d, i) => d === a.shape[i]));
@@ -256,17 +261,18 @@ function solveBackward(A: unknown, B: unknown, opts: unknown, X: Tensor, g: Tens
   } else {
     gB2 = solveEx(H(a), g2, { left }).result;
   }
-  const gA = left ? matmul(neg(gB2), H(x2)) : matmul(H(x2), neg(gB2));
+  const gA = !needA ? null : left ? matmul(neg(gB2), H(x2)) : matmul(H(x2), neg(gB2));
   const gB = !vec ? gB2 : left ? gB2.reshape(gB2.shape.slice(0, -1))
     : gB2.reshape([...gB2.shape.slice(0, -2), gB2.shape[gB2.ndim - 1]]);
   return [gA, gB];
 }
 defineRule('solve', {
-  backward: ({ args: [A, B, opts], output, saved }, g: Tensor) => solveBackward(A, B, opts, output as Tensor, g, saved, 'solve'),
+  backward: ({ args: [A, B, opts], output, saved, needsGrad }, g: Tensor) =>
+    solveBackward(A, B, opts, output as Tensor, g, saved, 'solve', needsGrad(0)),
 });
 defineRule('solveEx', {
-  backward: ({ args: [A, B, opts], output, saved }, cot: { result: Tensor | null }) => cot.result
-    ? solveBackward(A, B, opts, (output as { result: Tensor }).result, cot.result, saved, 'solveEx')
+  backward: ({ args: [A, B, opts], output, saved, needsGrad }, cot: { result: Tensor | null }) => cot.result
+    ? solveBackward(A, B, opts, (output as { result: Tensor }).result, cot.result, saved, 'solveEx', needsGrad(0))
     : [null, null],
 });
 
