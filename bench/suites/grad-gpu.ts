@@ -114,6 +114,8 @@ async function cases(): Promise<BenchCase[]> {
   const timing: Partial<TimingOptions> = soft
     ? { budgetSeconds: 60, warmSeconds: 0, targetSeconds: 0.2, minSamples: 1, maxSamples: 3 }
     : { warmSeconds: 0.25, targetSeconds: 0.4, minSampleSeconds: 0.005, minSamples: 5, maxSamples: 15, budgetSeconds: 10 };
+  // as gdn-gpu: the pool keeps the GDN case's stages and gradients between calls
+  if (!soft) gpu.memory({ maxPooledBytes: 48 * 2 ** 30 });
   return specs(soft ? SOFT : H200, timing).map(gradGpuCase);
 }
 
