@@ -29,8 +29,10 @@ export function gdnForwardGpu(x: GdnInputs, plan: GdnPlan, keep = false): { o: T
   const o = gdnOutputGpu(x, wy, st, plan, chunks, who);
   const stages = [chunks.table, chunks.firstChunkGpu, wy.gcum, wy.W, wy.U, wy.T, wy.qn, wy.kn, st.h, st.vn];
   if (keep) {
-    const dispose = (): void => { for (const t of stages) t?.dispose(); };
-    return { o, finalState: st.finalState, status: wy.status, saved: { backend: 'gpu', chunks, wy, st, dispose } };
+    const dispose = (): void => { for (const t of [...stages, wy.status]) t?.dispose(); };
+    // the caller's status check frees what it reads once: it gets a view, the kept stages keep the buffer
+    const status = wy.status.reshape(wy.status.shape);
+    return { o, finalState: st.finalState, status, saved: { backend: 'gpu', chunks, wy, st, dispose } };
   }
   // The pool keeps disposed buffers alive until the recorded commands that use them are submitted.
   for (const t of stages) t?.dispose();
