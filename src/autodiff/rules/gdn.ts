@@ -5,23 +5,24 @@ import { defineRule } from '../../core/grad.js';
 import type { Tensor } from '../../core/tensor.js';
 import { asTensor, zeros } from '../../core/create.js';
 import { matmul } from '../../linalg/matmul.js';
-import { solveTriangular } from '../../linalg/solveTriangular.js';
 import { add, cast, div, exp, mul, neg, sqrt, sub } from '../../ops/elementwise.js';
 import { broadcastTo, tril } from '../../ops/indexing.js';
 import { sum } from '../../ops/reduce.js';
 import type { GdnSaved } from '../../backend/ops.js';
 import type { ChunkedForwardInput, ChunkedForwardOutput, RecurrentStepOptions } from '../../gdn/index.js';
 import { chunkedBackwardFrom } from '../../gdn/chunked.js';
+import { invUnitLower } from '../../gdn/index.js';
 import { H } from './util.js';
 
 // X = (I + L)⁻¹·B with L = tril(A, −1): only A's strict lower triangle is read (the diagonal
 // is taken as 1, the upper part ignored), so A's cotangent lives there:
 // B̄ = (I + L)⁻ᵀ·X̄, Ā = −tril(B̄·Xᵀ, −1). chunkSolve is real (float32/float64) only.
+// B̄ = invUnitLower(A)ᵀ·X̄: the dedicated unit-lower inverse and one batched product, not a
+// general upper-triangular solve (the slow path for batches of small matrices on the GPU).
 defineRule('gdn.chunkSolve', {
   backward: ({ args: [A], output }, g: Tensor) => {
     const a = asTensor(A as Tensor, 'gdn.chunkSolve', 'A');
-    // Aᵀ's strict upper triangle is Lᵀ; its diagonal and lower part are never read
-    const gB = solveTriangular(H(a), g, { upper: true, unitriangular: true });
+    const gB = matmul(H(invUnitLower(a)), g);
     return [neg(tril(matmul(gB, H(output as Tensor)), -1)), gB];
   },
 });
