@@ -23,6 +23,7 @@
 #   LAPIS_H200_DEADLINE    seconds the whole script may take (default 570: the tool stops
 #                          a command at 600 s); a step gets min(its limit, what is left − 15)
 #   LAPIS_H200_TESTS       what vitest runs in both test steps (default test/gpu)
+#   LAPIS_H200_DEFAULT_LIMIT  seconds for the default-limits test step (default 150)
 #   LAPIS_H200_TEST_ARGS   more vitest arguments (-t "name", --reporter=verbose)
 #   LAPIS_H200_BENCH_ARGS  more bench arguments (--quick, --filter=text) for the bench steps
 #   LAPIS_H200_BUNDLE      the bundle folder (default: TREE/.gpu-bundle, else the
@@ -177,7 +178,7 @@ vitest="node node_modules/vitest/vitest.mjs run ${LAPIS_H200_TESTS:-test/gpu} $t
 bench="LAPIS_BENCH_OUT=\$BENCH_OUT node --expose-gc dist/bench/run.js"
 
 want test && run_step test 200 "$OUT/test-gpu.log" "$vitest"
-want test-default && run_step test-default 150 "$OUT/test-gpu-default.log" "LAPIS_GPU_LIMITS=default $vitest"
+want test-default && run_step test-default "${LAPIS_H200_DEFAULT_LIMIT:-150}" "$OUT/test-gpu-default.log" "LAPIS_GPU_LIMITS=default $vitest"
 
 want linalg && run_step linalg-gpu 270 "$OUT/bench.log" "$bench linalg-gpu $bench_args"
 want matmul && run_step matmul-gpu 150 "$OUT/bench.log" "$bench matmul-gpu $bench_args"
