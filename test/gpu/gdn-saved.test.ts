@@ -43,7 +43,7 @@ gpuIt('a kept GPU forward: the backward from its stages equals the recomputing b
   const again = bwd(xi, dO, dF, plan, kept.saved);
   expect(Array.from(await again.dk.data())).toEqual(Array.from(await b.dk.data()));
   kept.saved!.dispose();
-}, 120_000);
+}, 300_000);
 
 gpuIt('vjp of gdn.chunkedForward on the GPU: the pullback runs again after its gradients (and o) were read', async () => {
   const s: GdnShape = { B: 1, T: 20, H: 1, HV: 1, dk: 8, dv: 8, layout: 'bthd' };
@@ -61,4 +61,4 @@ gpuIt('vjp of gdn.chunkedForward on the GPU: the pullback runs again after its g
     expect(Array.from(first[i]).every(Number.isFinite)).toBe(true);
     expect(Array.from(second[i])).toEqual(Array.from(first[i]));
   }
-}, 120_000);
+}, 300_000);
