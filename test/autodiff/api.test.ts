@@ -103,6 +103,13 @@ describe('autodiff API', () => {
     }
   });
 
+  it('Tensor methods and getters record like the functions they call (T, mT, mH, sum, matmul, slice)', () => {
+    const x = randomTensor([3, 3], 'complex128', 31);
+    const viaMethods = grad((a: Tensor) => a.T.mul(a.mH).matmul(a.mT).slice('0:2').abs().sum())(x)[0];
+    gradcheck((a) => a.T.mul(a.mH).matmul(a.mT).slice('0:2').abs(), [x]);
+    expect(viaMethods.shape).toEqual([3, 3]);
+  });
+
   it('clear errors: non-scalar value, integer argument, non-tensor argument, async, no rule', () => {
     const x = tensor([1, 2]);
     expect(() => grad((a: Tensor) => mul(a, a))(x)).toThrow(/real scalar tensor.*shape \[2\]/);
