@@ -2,7 +2,7 @@
 // one per output leaf) against central finite differences of L, in float64 / complex128 on
 // the CPU. Small arguments are checked entry by entry (real and imaginary parts), large ones
 // along random directions. Torch's convention for complex: g = ∂L/∂Re x + i·∂L/∂Im x.
-import { Tensor, tensor, vjp } from '../../src/index.js';
+import { Rng, Tensor, tensor, vjp } from '../../src/index.js';
 import { tensorLeaves, isPlainObject } from '../../src/core/grad.js';
 import { isComplex } from '../../src/core/dtype.js';
 
@@ -21,16 +21,10 @@ export interface GradcheckOptions {
   check?: readonly number[];
 }
 
-/** A tiny deterministic generator (mulberry32) so failures reproduce. */
+/** Seeded uniform numbers in [-0.5, 0.5) (the library's Rng) so failures reproduce. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const g = new Rng(seed);
+  return () => g.uniform() - 0.5;
 }
 
 /** A random tensor of the given shape and dtype with entries in [-0.5, 0.5) (CPU). */
