@@ -1,5 +1,6 @@
-// Gradients with lapis (docs/autodiff.md): fit a linear model by gradient descent through
-// `solve` and compare with `lstsq`, then differentiate a log-determinant and a complex loss.
+// Gradients with lapis (docs/autodiff.md): fit a linear model by gradient descent on the
+// mean squared error and compare with `lstsq`, then differentiate a log-determinant, a complex
+// loss and the singular values.
 // Run: npm run build && node dist/examples/gradients.js
 import { Tensor, grad, linalg, mean, mul, sub, sum, tensor, valueAndGrad, vjp, abs, randn } from '../src/index.js';
 
