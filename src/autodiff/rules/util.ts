@@ -14,6 +14,3 @@ export function cj(x: Tensor): Tensor {
 export function H(x: Tensor): Tensor {
   return adjoint(x);
 }
-
-/** The cotangent of an argument the rule does not differentiate. */
-export const NONE = null;
