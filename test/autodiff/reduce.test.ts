@@ -114,3 +114,23 @@ describe('autodiff: max, min', () => {
     gradcheck(d((a) => sum(mul(maxWithIndices(a, 0).values, minWithIndices(a, 1).values))), [randomTensor([3, 3], 'float64', 71)]);
   });
 });
+
+describe('prod: the CPU division path and its guards', () => {
+  // JS product of the others, for each entry of a row
+  const others = (row: number[]): number[] => row.map((_, k) => row.reduce((p, v, j) => (j === k ? p : p * v), 1));
+
+  it('no zeros: out / x equals the product of the others to rounding (real and complex)', () => {
+    const x = tensor([[1.5, -2, 0.25, 3], [0.5, 0.75, -1.25, 2]]);
+    const [g] = grad((a: Tensor) => sum(prod(a, { dim: 1 })))(x);
+    const want = (x.toArray() as number[][]).map(others);
+    (g.toArray() as number[][]).forEach((r, i) => r.forEach((v, j) => expect(v).toBeCloseTo(want[i][j], 14)));
+    gradcheck((a) => prod(a, { dim: -1 }), [randomTensor([2, 3], 'complex128', 81)]);
+  });
+
+  it('an overflowing or underflowing product falls back to the exact scans (no inf/inf, no 0/x)', () => {
+    const [gBig] = grad((a: Tensor) => sum(prod(a)))(tensor([1e200, 1e200, 2]));
+    expect(gBig.toArray()).toEqual([2e200, 2e200, Infinity]);
+    const [gSmall] = grad((a: Tensor) => sum(prod(a)))(tensor([1e-200, 1e-200, 3]));
+    expect(gSmall.toArray()).toEqual([3e-200, 3e-200, 0]);
+  });
+});

@@ -3,7 +3,8 @@
 // by prefix/suffix products, so zeros need no division: torch's prod_safe_zeros_backward);
 // max/min split it evenly among the tied extremes (torch's amax/amin and
 // evenly_distribute_backward); maxWithIndices/minWithIndices send it to the returned index.
-import { defineRule } from '../../core/grad.js';
+import { defineRule, taping } from '../../core/grad.js';
+import { isComplex } from '../../core/dtype.js';
 import type { Tensor } from '../../core/tensor.js';
 import { tensor, zeros } from '../../core/create.js';
 import { add, mul, div, eq, ne, where, cast, logicalOr, logicalAnd } from '../../ops/elementwise.js';
@@ -26,6 +27,18 @@ defineRule('mean', {
     return [expand(div(unsqueezeReduced(g, t.shape, opts, out.ndim), count), t.shape)];
   },
 });
+
+/** No element of x is 0 (complex: both parts) and every product in out is finite and non-zero. */
+function safeToDivide(x: Tensor, out: Tensor): boolean {
+  const w = isComplex(x.dtype) ? 2 : 1;
+  const nonzero = (d: ArrayLike<number>, i: number): boolean => d[i] !== 0 || (w === 2 && d[i + 1] !== 0);
+  const xd = x.dataSync() as ArrayLike<number>, od = out.dataSync() as ArrayLike<number>;
+  for (let i = 0; i < xd.length; i += w) if (!nonzero(xd, i)) return false;
+  for (let i = 0; i < od.length; i += w) {
+    if (!Number.isFinite(od[i]) || (w === 2 && !Number.isFinite(od[i + 1])) || !nonzero(od, i)) return false;
+  }
+  return true;
+}
 
 /** Ones of shape [r, c] in `like`'s dtype and device. */
 function ones(r: number, c: number, like: Tensor): Tensor {
@@ -57,6 +70,11 @@ defineRule('prod', {
     const gK = unsqueezeReduced(g, t.shape, opts, out.ndim);
     if (dims.length === 0) return [gK];
     if (t.size === 0) return [zeros(t.shape, { dtype: t.dtype, device: t.device })];
+    // CPU, first order, no zero input and every product finite and non-zero: out / x is the
+    // product of the others to rounding (torch's no-zero path), one pass instead of the scans
+    if (t.device === 'cpu' && !taping() && safeToDivide(t, out)) {
+      return [mul(gK, cj(div(unsqueezeReduced(out, t.shape, opts, out.ndim), t)))];
+    }
     const kept = [...t.shape.keys()].filter((d) => !dims.includes(d));
     const perm = [...kept, ...dims];
     const moved = perm.some((d, i) => d !== i);
