@@ -40,7 +40,7 @@ export interface BenchCase {
    */
   lapisCheck?: (lapisMs: number, timing: TimingOptions) => void | Record<string, number>;
   peers?: { mathjs?: () => void; mlMatrix?: () => void };
-  python?: { setup: string; stmt: string }; // numpy/scipy via /usr/bin/python3
+  python?: { setup: string; stmt: string }; // numpy/scipy via the python3 on PATH (LAPIS_BENCH_PYTHON overrides)
   torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness
   targets?: BenchTarget[]; // lapis time / peer time must be ≤ maxRatio
   /**

@@ -99,8 +99,36 @@ def make_runner(stmt, name, ns):
     return ns["__lapis_bench__"]
 
 
+def bundled_openblas():
+    """numpy's own OpenBLAS (a wheel's scipy-openblas): its version and the core kernels it picked."""
+    import ctypes
+    import glob
+    import os
+
+    import numpy as np
+
+    for path in glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "*openblas*")):
+        lib = ctypes.CDLL(path)
+        for prefix, suffix in (("scipy_openblas", "64_"), ("openblas", "64_"), ("openblas", "")):
+            try:
+                core = getattr(lib, f"{prefix}_get_corename{suffix}")
+                config = getattr(lib, f"{prefix}_get_config{suffix}")
+            except AttributeError:
+                continue
+            core.restype = config.restype = ctypes.c_char_p
+            version = config().decode().split()
+            return f"OpenBLAS {version[1] if len(version) > 1 else '?'} (core {core().decode()})"
+    return None
+
+
 def openblas_version():
     """The BLAS numpy itself uses (a wheel bundles its own; Debian's links the system one)."""
+    try:
+        found = bundled_openblas()
+        if found:
+            return found
+    except Exception:
+        pass
     try:
         from threadpoolctl import threadpool_info
 

@@ -102,7 +102,8 @@ function which(cmd: string): boolean {
 }
 
 function numpyPython(): string | null {
-  const cands = [process.env.LAPIS_BENCH_PYTHON, '/usr/bin/python3', 'python3'].filter(Boolean) as string[];
+  // the python3 on PATH first: the newest numpy a user would install (issue 17), the system one after
+  const cands = [process.env.LAPIS_BENCH_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean) as string[];
   for (const c of cands) if (spawnSync(c, ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0) return c;
   return null;
 }
@@ -124,6 +125,9 @@ interface PyResult {
 
 function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: string; setup: string; stmt: string; timing?: Partial<TimingOptions> }>, timing: TimingOptions, threads: number | null): PyResult {
   const env = { ...process.env };
+  // Forcing a core type or an L2 size makes OpenBLAS pick older, slower kernels: the peer gets its own choice.
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
   if (threads) {
     // numpy/scipy get the same number of threads as lapis.
     for (const v of ['OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS']) env[v] = String(threads);
@@ -219,6 +223,9 @@ async function runSuite(
     process.stderr.write(`  ${kind}: ${idx.length} case(s) in ${py}… `);
     try {
       const r = runPython(py, kind, idx.map((i) => ({ name: cases[i].name, ...(kind === 'numpy' ? cases[i].python! : cases[i].torch!), timing: cases[i].timing })), ctx.timing, ctx.threads);
+      if (kind === 'numpy' && !pyInfo.numpy) {
+        process.stderr.write(`(numpy ${r.info.numpy ?? '?'}, scipy ${r.info.scipy ?? '?'}, BLAS ${r.info.openblas ?? '?'}) `);
+      }
       pyInfo = { ...pyInfo, ...r.info };
       r.results.forEach((x, j) => {
         if (x.seconds !== undefined) results[idx[j]].ms[kind] = x.seconds * 1e3;
