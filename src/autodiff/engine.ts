@@ -7,7 +7,7 @@ import { ArgumentError, ShapeError, fmtShape } from '../core/errors.js';
 import { isComplex } from '../core/dtype.js';
 import { zeros } from '../core/create.js';
 import {
-  type Tape, type GradNode, tensorLeaves, isPlainObject, otherTapesTracking,
+  type Tape, type GradNode, tensorLeaves, isPlainObject, otherTapesTracking, mapTensorLeaves,
 } from '../core/grad.js';
 import { add, cast, real } from '../ops/elementwise.js';
 import { sum } from '../ops/reduce.js';
@@ -48,18 +48,6 @@ function accumulate(cots: CotMap, x: Tensor, g: Tensor): void {
   cots.set(x, prev ? add(prev, g) : g);
 }
 
-/** The output structure with each tensor leaf replaced by its cotangent (or null). */
-function mirrorCot(v: unknown, cots: CotMap, depth = 0): unknown {
-  if (v instanceof Tensor) return cots.get(v) ?? null;
-  if (depth < 4 && Array.isArray(v)) return v.map((e) => mirrorCot(e, cots, depth + 1));
-  if (depth < 4 && isPlainObject(v)) {
-    const o: Record<string, unknown> = {};
-    for (const [k, e] of Object.entries(v)) o[k] = mirrorCot(e, cots, depth + 1);
-    return o;
-  }
-  return null;
-}
-
 /** Walks an argument and the rule's result for it in step, accumulating at tracked tensors. */
 function scatter(tape: Tape, arg: unknown, res: unknown, cots: CotMap, who: string, depth = 0): void {
   if (res === null || res === undefined) return;
@@ -76,7 +64,7 @@ function scatter(tape: Tape, arg: unknown, res: unknown, cots: CotMap, who: stri
 
 function runNode(tape: Tape, node: GradNode, cots: CotMap): void {
   if (!node.outputs.some((o) => cots.has(o))) return;
-  const cot = node.output instanceof Tensor ? cots.get(node.output)! : mirrorCot(node.output, cots);
+  const cot = node.output instanceof Tensor ? cots.get(node.output)! : mapTensorLeaves(node.output, (t) => cots.get(t) ?? null);
   if (node.rule.firstOrderOnly) {
     const involved = [...tensorLeaves(node.args), ...tensorLeaves(node.output), ...tensorLeaves(cot)];
     if (otherTapesTracking(tape, involved)) {

@@ -109,6 +109,18 @@ export function tensorLeaves(v: unknown, out: Tensor[] = [], depth = 0): Tensor[
   return out;
 }
 
+/** The same structure with each tensor leaf replaced by fn(leaf); other leaves become null. */
+export function mapTensorLeaves(v: unknown, fn: (t: Tensor) => unknown, depth = 0): unknown {
+  if (v instanceof Tensor) return fn(v);
+  if (depth < 4 && Array.isArray(v)) return v.map((e) => mapTensorLeaves(e, fn, depth + 1));
+  if (depth < 4 && isPlainObject(v)) {
+    const o: Record<string, unknown> = {};
+    for (const [k, e] of Object.entries(v)) o[k] = mapTensorLeaves(e, fn, depth + 1);
+    return o;
+  }
+  return null;
+}
+
 /** Arrays and `{}`-literals are walked; class instances (Tensor, Complex, typed arrays) are not. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== 'object') return false;

@@ -3,7 +3,7 @@
 // the CPU. Small arguments are checked entry by entry (real and imaginary parts), large ones
 // along random directions. Torch's convention for complex: g = ∂L/∂Re x + i·∂L/∂Im x.
 import { Rng, Tensor, tensor, vjp } from '../../src/index.js';
-import { tensorLeaves, isPlainObject } from '../../src/core/grad.js';
+import { tensorLeaves, mapTensorLeaves, differentiableDtype } from '../../src/core/grad.js';
 import { isComplex } from '../../src/core/dtype.js';
 
 export interface GradcheckOptions {
@@ -46,18 +46,6 @@ function innerRe(w: Tensor, y: Tensor): number {
   return s;
 }
 
-function mapLeaves(v: unknown, fn: (t: Tensor) => unknown, depth = 0): unknown {
-  if (v instanceof Tensor) return fn(v);
-  if (depth < 4 && Array.isArray(v)) return v.map((e) => mapLeaves(e, fn, depth + 1));
-  if (depth < 4 && isPlainObject(v)) {
-    const o: Record<string, unknown> = {};
-    for (const [k, e] of Object.entries(v)) o[k] = mapLeaves(e, fn, depth + 1);
-    return o;
-  }
-  return null;
-}
-
-const DIFF = new Set(['float32', 'float64', 'complex64', 'complex128']);
 
 /**
  * Checks the gradient of f at args (float64/complex128 CPU tensors); throws an Error naming
@@ -76,8 +64,8 @@ export function gradcheck(
   }
   const { value, pullback } = vjp(f, ...args);
   if (tensorLeaves(value).length === 0) throw new Error('gradcheck: f returned no tensor');
-  const W = mapLeaves(value, (t) => {
-    if (!DIFF.has(t.dtype)) return null;
+  const W = mapTensorLeaves(value, (t) => {
+    if (!differentiableDtype(t.dtype)) return null;
     const n = t.size * (isComplex(t.dtype) ? 2 : 1);
     const d = new Float64Array(n);
     for (let i = 0; i < n; i++) d[i] = r();
@@ -86,7 +74,7 @@ export function gradcheck(
   const wLeaves = tensorLeaves(W);
   const loss = (xs: Tensor[]): number => {
     const out = f(...xs);
-    const yl = tensorLeaves(out).filter((t) => DIFF.has(t.dtype));
+    const yl = tensorLeaves(out).filter((t) => differentiableDtype(t.dtype));
     if (yl.length !== wLeaves.length) throw new Error('gradcheck: f changed its output structure');
     return yl.reduce((s, y, i) => s + innerRe(wLeaves[i], y), 0);
   };
