@@ -49,6 +49,12 @@ export interface BenchCase {
    * its step's time limit. Applies to lapis, the GPU and the Python peers alike.
    */
   timing?: Partial<TimingOptions>;
+  /**
+   * Threads for this case instead of the run's: lapis runs it under setNumThreads(threads)
+   * (restored after), numpy/scipy with OPENBLAS_NUM_THREADS/OMP_NUM_THREADS = threads. A
+   * name ending in ` (t=N)` for two or more N makes a scaling table in the docs.
+   */
+  threads?: number;
 }
 
 export type SuiteFactory = () => BenchCase[] | Promise<BenchCase[]>;
@@ -256,6 +262,8 @@ export interface CaseResult {
   targets: TargetResult[];
   /** Accuracy figures of the lapis GPU result (column title → value), from its gpuCheck. */
   metrics?: Record<string, number>;
+  /** The case's own thread count (BenchCase.threads); absent: the run's (MachineInfo.threads). */
+  threads?: number;
 }
 
 export interface MachineInfo {
@@ -409,8 +417,10 @@ function metricColumns(cases: readonly CaseResult[]): string[] {
 }
 
 /** Header and rows of the result table, as strings (shared by the console and markdown forms). */
-export function tableRows(cases: readonly CaseResult[]): { header: string[]; rows: string[][] } {
+export function tableRows(cases: readonly CaseResult[], runThreads?: number | null): { header: string[]; rows: string[][] } {
   const cols = timeColumns(cases);
+  // A threads column only when some case runs on other threads than the run's.
+  const threaded = cases.some((c) => c.threads !== undefined && c.threads !== runThreads);
   const metrics = metricColumns(cases);
   const ratios = ratioColumns(cases);
   const hasFlops = cases.some((c) => c.flops);
@@ -418,6 +428,7 @@ export function tableRows(cases: readonly CaseResult[]): { header: string[]; row
   const gpuRate = hasFlops && cols.includes('gpu');
   const header = [
     'case',
+    ...(threaded ? ['threads'] : []),
     ...cols.map((c) => COLUMN_TITLE[c]),
     ...(cpuRate ? ['cpu rate'] : []),
     ...(gpuRate ? ['gpu rate'] : []),
@@ -427,6 +438,7 @@ export function tableRows(cases: readonly CaseResult[]): { header: string[]; row
   ];
   const rows = cases.map((c) => [
     c.name,
+    ...(threaded ? [String(c.threads ?? runThreads ?? '?')] : []),
     ...cols.map((col) => (c.ms[col] !== undefined ? fmtTime(c.ms[col]) : c.notes?.[col] ? 'err' : '—')),
     ...(cpuRate ? [fmtGflops(c.flops, c.ms.lapis)] : []),
     ...(gpuRate ? [fmtGflops(c.flops, c.ms.gpu)] : []),
@@ -438,8 +450,8 @@ export function tableRows(cases: readonly CaseResult[]): { header: string[]; row
 }
 
 /** A plain-text table for the console. */
-export function formatTable(cases: readonly CaseResult[]): string {
-  const { header, rows } = tableRows(cases);
+export function formatTable(cases: readonly CaseResult[], runThreads?: number | null): string {
+  const { header, rows } = tableRows(cases, runThreads);
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
   const line = (r: string[]) => r.map((cell, i) => cell + ' '.repeat(widths[i] - [...cell].length)).join('  ').trimEnd();
@@ -451,11 +463,61 @@ function mdEscape(s: string): string {
 }
 
 /** A markdown table of the same content. */
-export function markdownTable(cases: readonly CaseResult[]): string {
-  const { header, rows } = tableRows(cases);
+export function markdownTable(cases: readonly CaseResult[], runThreads?: number | null): string {
+  const { header, rows } = tableRows(cases, runThreads);
   const md = (r: string[]) => `| ${r.map(mdEscape).join(' | ')} |`;
   const align = header.map((_, i) => (i === 0 || i === header.length - 1 ? ' --- ' : ' ---: '));
   return [md(header), `|${align.join('|')}|`, ...rows.map(md)].join('\n');
+}
+
+const THREADS_SUFFIX = /\s*\(t=(\d+)\)$/;
+
+export interface ScalingGroup {
+  op: string;
+  /** By thread count, ascending. */
+  rows: Array<{ threads: number; c: CaseResult }>;
+}
+
+/**
+ * The cases named `<op> (t=N)`, grouped by op (in first-seen order) with their thread
+ * counts (the case's `threads`, else N); only ops measured on two or more counts.
+ */
+export function scalingGroups(cases: readonly CaseResult[]): ScalingGroup[] {
+  const groups = new Map<string, ScalingGroup>();
+  for (const c of cases) {
+    const m = THREADS_SUFFIX.exec(c.name);
+    if (!m) continue;
+    const op = c.name.slice(0, m.index);
+    const g = groups.get(op) ?? { op, rows: [] };
+    g.rows.push({ threads: c.threads ?? Number(m[1]), c });
+    groups.set(op, g);
+  }
+  const out = [...groups.values()].filter((g) => new Set(g.rows.map((r) => r.threads)).size >= 2);
+  for (const g of out) g.rows.sort((a, b) => a.threads - b.threads);
+  return out;
+}
+
+function fmtSpeedup(base: number | undefined, t: number | undefined): string {
+  return base !== undefined && t !== undefined && t > 0 && Number.isFinite(base / t) ? `${(base / t).toFixed(1)}×` : '—';
+}
+
+/**
+ * The scaling curves of scalingGroups as markdown: per op, threads × lapis time, numpy
+ * time, their ratio and each side's speed-up over its fewest-threads time; '' if none.
+ */
+export function scalingTables(cases: readonly CaseResult[]): string {
+  const groups = scalingGroups(cases);
+  if (!groups.length) return '';
+  const out = ['Scaling with the thread count (lapis and numpy on the same number of threads; speed-up over the fewest threads measured):'];
+  for (const g of groups) {
+    const first = g.rows[0].c.ms;
+    out.push('', `**${mdEscape(g.op)}**`, '', '| threads | lapis cpu | numpy | cpu÷numpy | lapis speed-up | numpy speed-up |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const { threads, c } of g.rows) {
+      const ratio = c.ms.lapis !== undefined && c.ms.numpy !== undefined && c.ms.numpy > 0 ? c.ms.lapis / c.ms.numpy : null;
+      out.push(`| ${threads} | ${fmtTime(c.ms.lapis)} | ${fmtTime(c.ms.numpy)} | ${fmtRatio(ratio)} | ${fmtSpeedup(first.lapis, c.ms.lapis)} | ${fmtSpeedup(first.numpy, c.ms.numpy)} |`);
+    }
+  }
+  return out.join('\n');
 }
 
 export function targetSummary(results: readonly SuiteResult[]): { met: number; missed: number; unmeasured: number } {
@@ -501,7 +563,8 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
     '',
     'Each figure is the median time per call, measured by `npm run bench -- <suite>` with lapis and its peers',
     'in the same run on the same machine (numpy/scipy and torch in one Python process per suite, with',
-    "OpenBLAS limited to lapis's thread count). Ratios are lapis time ÷ peer time: below 1 lapis is faster;",
+    "OpenBLAS limited to lapis's thread count; a case with its own thread count runs both sides on it and",
+    'shows it in a threads column). Ratios are lapis time ÷ peer time: below 1 lapis is faster;',
     '“1/N” means lapis is N times faster. A target “numpy ≤ 1.3” passes when the ratio is at most 1.3.',
     '',
     'Run: `npm run bench -- <suite…>` (all suites if none; `--list` names them, `--filter=text` picks cases,',
@@ -523,7 +586,9 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
       '',
     );
     out.push(machineLine(r.machine), '');
-    out.push(markdownTable(r.cases), '');
+    out.push(markdownTable(r.cases, r.machine.threads), '');
+    const scaling = scalingTables(r.cases);
+    if (scaling) out.push(scaling, '');
     const errs = r.cases.flatMap((c) => Object.entries(c.notes ?? {}).map(([col, why]) => `- ${c.name}, ${col}: ${why}`));
     if (errs.length) out.push('Notes:', '', ...errs, '');
     if (r.about) out.push(r.about, '');

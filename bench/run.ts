@@ -198,7 +198,9 @@ async function runSuite(
   /** Called with the results so far (incomplete) after each case: a run stopped by a time limit keeps them. */
   progress?: (partial: SuiteResult) => void,
 ): Promise<SuiteResult> {
-  const results: CaseResult[] = cases.map((c) => ({ name: c.name, flops: c.flops, ms: {}, notes: {}, targets: [] }));
+  const results: CaseResult[] = cases.map((c) => ({
+    name: c.name, flops: c.flops, ms: {}, notes: {}, targets: [], ...(c.threads !== undefined ? { threads: c.threads } : {}),
+  }));
   // Failures are printed after the case's progress line, not inside it.
   const pending: string[] = [];
   const note = (i: number, col: ColumnName, why: string) => {
@@ -220,23 +222,32 @@ async function runSuite(
       absent.push(kind === 'numpy' ? 'numpy: no python3 with numpy' : 'torch: no python3 with torch and CUDA');
       continue;
     }
-    process.stderr.write(`  ${kind}: ${idx.length} case(s) in ${py}… `);
-    try {
-      const r = runPython(py, kind, idx.map((i) => ({ name: cases[i].name, ...(kind === 'numpy' ? cases[i].python! : cases[i].torch!), timing: cases[i].timing })), ctx.timing, ctx.threads);
-      if (kind === 'numpy' && !pyInfo.numpy) {
-        process.stderr.write(`(numpy ${r.info.numpy ?? '?'}, scipy ${r.info.scipy ?? '?'}, BLAS ${r.info.openblas ?? '?'}) `);
-      }
-      pyInfo = { ...pyInfo, ...r.info };
-      r.results.forEach((x, j) => {
-        if (x.seconds !== undefined) results[idx[j]].ms[kind] = x.seconds * 1e3;
-        else note(idx[j], kind, x.error ?? 'failed');
-      });
-      process.stderr.write('done\n');
-    } catch (e) {
-      process.stderr.write('failed\n');
-      for (const i of idx) note(i, kind, (e as Error).message);
+    // One process per thread count: OpenBLAS reads its thread count from the environment at load.
+    const groups = new Map<number | null, number[]>();
+    for (const i of idx) {
+      const t = cases[i].threads ?? ctx.threads;
+      groups.set(t, [...(groups.get(t) ?? []), i]);
     }
-    flush();
+    for (const [threads, group] of groups) {
+      const on = threads !== ctx.threads ? ` on ${threads} thread(s)` : '';
+      process.stderr.write(`  ${kind}: ${group.length} case(s)${on} in ${py}… `);
+      try {
+        const r = runPython(py, kind, group.map((i) => ({ name: cases[i].name, ...(kind === 'numpy' ? cases[i].python! : cases[i].torch!), timing: cases[i].timing })), ctx.timing, threads);
+        if (kind === 'numpy' && !pyInfo.numpy) {
+          process.stderr.write(`(numpy ${r.info.numpy ?? '?'}, scipy ${r.info.scipy ?? '?'}, BLAS ${r.info.openblas ?? '?'}) `);
+        }
+        pyInfo = { ...pyInfo, ...r.info };
+        r.results.forEach((x, j) => {
+          if (x.seconds !== undefined) results[group[j]].ms[kind] = x.seconds * 1e3;
+          else note(group[j], kind, x.error ?? 'failed');
+        });
+        process.stderr.write('done\n');
+      } catch (e) {
+        process.stderr.write('failed\n');
+        for (const i of group) note(i, kind, (e as Error).message);
+      }
+      flush();
+    }
   }
 
   const snapshot = (incomplete: boolean): SuiteResult => {
@@ -266,46 +277,53 @@ async function runSuite(
     const c = cases[i];
     const timing = caseTiming(ctx.timing, c.timing);
     process.stderr.write(`  ${c.name}…`);
-    const sync: Array<[ColumnName, (() => void) | undefined]> = [
-      ['lapis', c.lapis],
-      ['mathjs', c.peers?.mathjs],
-      ['ml-matrix', c.peers?.mlMatrix],
-    ];
-    for (const [col, fn] of sync) {
-      if (!fn) continue;
-      try {
-        results[i].ms[col] = measureSync(fn, timing).seconds * 1e3;
-      } catch (e) {
-        note(i, col, (e as Error).message.split('\n')[0]);
-      }
-      (globalThis as { gc?: () => void }).gc?.();
-    }
-    if (c.lapisCheck && results[i].ms.lapis !== undefined) {
-      try {
-        const metrics = c.lapisCheck(results[i].ms.lapis!, timing);
-        if (metrics && Object.keys(metrics).length) results[i].metrics = { ...results[i].metrics, ...metrics };
-      } catch (e) {
-        note(i, 'lapis', (e as Error).message.split('\n')[0]);
-      }
-      (globalThis as { gc?: () => void }).gc?.();
-    }
-    if (c.gpu) {
-      // Without an adapter the machine line says why; no per-case note.
-      if (ctx.gpu?.ok) {
+    // The case's own thread count for all of its lapis work, the run's again after it.
+    const restore = c.threads !== undefined && c.threads !== ctx.threads ? ctx.threads : null;
+    if (restore !== null) lapis.setNumThreads(c.threads!);
+    try {
+      const sync: Array<[ColumnName, (() => void) | undefined]> = [
+        ['lapis', c.lapis],
+        ['mathjs', c.peers?.mathjs],
+        ['ml-matrix', c.peers?.mlMatrix],
+      ];
+      for (const [col, fn] of sync) {
+        if (!fn) continue;
         try {
-          const ms = (await measureAsync(c.gpu, timing)).seconds * 1e3;
-          if (c.gpuCheck) {
-            const metrics = await c.gpuCheck(ms, timing);
-            if (metrics && Object.keys(metrics).length) results[i].metrics = { ...results[i].metrics, ...metrics };
-            // Reading back a gigabyte leaves the driver releasing its staging memory for a
-            // while (the next case's first ~0.3 s ran 2–4× slow on the H200): let it finish.
-            await new Promise((r) => setTimeout(r, 2000));
-          }
-          results[i].ms.gpu = ms;
+          results[i].ms[col] = measureSync(fn, timing).seconds * 1e3;
         } catch (e) {
-          note(i, 'gpu', (e as Error).message.split('\n')[0]);
+          note(i, col, (e as Error).message.split('\n')[0]);
+        }
+        (globalThis as { gc?: () => void }).gc?.();
+      }
+      if (c.lapisCheck && results[i].ms.lapis !== undefined) {
+        try {
+          const metrics = c.lapisCheck(results[i].ms.lapis!, timing);
+          if (metrics && Object.keys(metrics).length) results[i].metrics = { ...results[i].metrics, ...metrics };
+        } catch (e) {
+          note(i, 'lapis', (e as Error).message.split('\n')[0]);
+        }
+        (globalThis as { gc?: () => void }).gc?.();
+      }
+      if (c.gpu) {
+        // Without an adapter the machine line says why; no per-case note.
+        if (ctx.gpu?.ok) {
+          try {
+            const ms = (await measureAsync(c.gpu, timing)).seconds * 1e3;
+            if (c.gpuCheck) {
+              const metrics = await c.gpuCheck(ms, timing);
+              if (metrics && Object.keys(metrics).length) results[i].metrics = { ...results[i].metrics, ...metrics };
+              // Reading back a gigabyte leaves the driver releasing its staging memory for a
+              // while (the next case's first ~0.3 s ran 2–4× slow on the H200): let it finish.
+              await new Promise((r) => setTimeout(r, 2000));
+            }
+            results[i].ms.gpu = ms;
+          } catch (e) {
+            note(i, 'gpu', (e as Error).message.split('\n')[0]);
+          }
         }
       }
+    } finally {
+      if (restore !== null) lapis.setNumThreads(restore);
     }
     results[i].targets = evaluateTargets(c.targets, results[i].ms);
     process.stderr.write(' done\n');
@@ -359,6 +377,8 @@ async function main(): Promise<void> {
   if (!names.length) throw new Error('bench: no suites found in bench/suites/');
 
   const timing = args.quick ? QUICK_TIMING : DEFAULT_TIMING;
+  // Suites read it to keep a small subset of their cases in a smoke run.
+  if (args.quick) process.env.LAPIS_BENCH_QUICK = '1';
   const host = (process.env.LAPIS_BENCH_HOST || os.hostname()).replace(/[^A-Za-z0-9._-]/g, '_');
   const outRoot = process.env.LAPIS_BENCH_OUT ?? (args.quick ? join(os.tmpdir(), 'lapis-bench-quick') : findRoot());
   const threads = safe(() => lapis.numThreads());
@@ -392,7 +412,7 @@ async function main(): Promise<void> {
     const r = await runSuite(n, cases, { timing, quick: args.quick, host, py, torchPy: torchPy ?? null, gpu: gpu ?? null, threads }, save);
     cases = [];
     (globalThis as { gc?: () => void }).gc?.();
-    console.log(`\n${n} on ${host}\n${formatTable(r.cases)}\n`);
+    console.log(`\n${n} on ${host}\n${formatTable(r.cases, threads)}\n`);
     save(r);
     console.error(`wrote ${file}`);
   }

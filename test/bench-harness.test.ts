@@ -22,6 +22,8 @@ import {
   caseTiming,
   fmtMetric,
   tableRows,
+  scalingGroups,
+  scalingTables,
   DEFAULT_TIMING,
   type CaseResult,
   type SuiteResult,
@@ -381,5 +383,54 @@ describe('bench harness per-case timing, budgets, accuracy columns', () => {
     expect(suiteAbout('harness-about-suite')).toBe('About this suite.');
     registerSuite('harness-about-suite', () => []);
     expect(suiteAbout('harness-about-suite')).toBeUndefined();
+  });
+});
+
+describe('bench harness per-case thread counts', () => {
+  const withThreads = (c: CaseResult, threads: number): CaseResult => ({ ...c, threads });
+
+  it('a threads column appears only when some case runs on other threads than the run\'s', () => {
+    const same = [withThreads(caseResult('a', { lapis: 1, numpy: 1 }), 2), caseResult('b', { lapis: 2, numpy: 2 })];
+    expect(tableRows(same, 2).header).not.toContain('threads');
+    expect(tableRows([caseResult('b', { lapis: 2 })]).header).not.toContain('threads');
+    const mixed = [withThreads(caseResult('a (t=1)', { lapis: 1, numpy: 1 }), 1), caseResult('b', { lapis: 2, numpy: 2 })];
+    const { header, rows } = tableRows(mixed, 2);
+    expect(header.slice(0, 2)).toEqual(['case', 'threads']);
+    // the case's own count, the run's where it has none
+    expect(rows.map((r) => r[1])).toEqual(['1', '2']);
+    expect(formatTable(mixed, 2).split('\n')[0]).toMatch(/^case\s+threads\s+lapis cpu/);
+    expect(markdownTable(mixed, 2).split('\n')[2]).toMatch(/^\| a \(t=1\) \| 1 \| /);
+  });
+
+  it('scalingGroups groups `<op> (t=N)` cases by op, sorted by threads, two or more counts only', () => {
+    const cases = [
+      withThreads(caseResult('dgemm n=4096 (t=4)', { lapis: 50, numpy: 40 }), 4),
+      caseResult('dgemm n=4096 (t=1)', { lapis: 200, numpy: 160 }),
+      withThreads(caseResult('lu n=4096 (t=2)', { lapis: 30 }), 2),
+      caseResult('plain case', { lapis: 1 }),
+      withThreads(caseResult('dgemm n=4096 (t=2)', { lapis: 100, numpy: 80 }), 2),
+    ];
+    const g = scalingGroups(cases);
+    expect(g.map((x) => x.op)).toEqual(['dgemm n=4096']);
+    expect(g[0].rows.map((r) => r.threads)).toEqual([1, 2, 4]);
+    expect(g[0].rows[1].c.name).toBe('dgemm n=4096 (t=2)');
+    expect(scalingGroups([caseResult('x', { lapis: 1 })])).toEqual([]);
+    expect(scalingTables([caseResult('x', { lapis: 1 })])).toBe('');
+  });
+
+  it('scalingTables: per op, threads × lapis, numpy, their ratio and each side\'s speed-up', () => {
+    const cases = [1, 2, 4].map((t) => withThreads(caseResult(`qr 4096 (t=${t})`, { lapis: 400 / t, numpy: t === 4 ? undefined : 200 / (t === 2 ? 1.5 : 1) }), t));
+    const md = scalingTables(cases).split('\n');
+    expect(md).toContain('**qr 4096**');
+    const rows = md.filter((l) => /^\| \d/.test(l));
+    expect(rows).toEqual([
+      '| 1 | 400 ms | 200 ms | 2.00× | 1.0× | 1.0× |',
+      '| 2 | 200 ms | 133 ms | 1.50× | 2.0× | 1.5× |',
+      '| 4 | 100 ms | — | — | 4.0× | — |',
+    ]);
+    const doc = renderMarkdown([suiteResult('cpu16', 'box', cases)]);
+    expect(doc).toContain('Scaling with the thread count');
+    expect(doc).toContain('| 2 | 200 ms | 133 ms | 1.50× | 2.0× | 1.5× |');
+    expect(renderMarkdown([suiteResult('lu', 'box', [caseResult('lu', { lapis: 1 })])])).not.toContain('Scaling with');
   });
 });
