@@ -5,7 +5,7 @@
 
 export type PeerName = 'numpy' | 'mathjs' | 'ml-matrix' | 'torch';
 
-export interface BenchTarget {
+export interface PeerTarget {
   vs: PeerName;
   /** Which lapis timing the target compares: defaults to 'gpu' against torch, 'cpu' otherwise. */
   device?: 'cpu' | 'gpu';
@@ -17,6 +17,28 @@ export interface BenchTarget {
    * `maxRatio` such targets carry), so tables and the chart treat both kinds alike.
    */
   perCallMs?: { max: number; calls: number };
+}
+
+/**
+ * The lapis CPU rate (`flops` over its time) must reach `minFraction` of the machine's
+ * measured FMA peak for the case's `peak` dtype. It reads as the other targets do: `ratio`
+ * is lapis time ÷ the time at peak (1 / fraction), `maxRatio` is 1 / minFraction.
+ */
+export interface PeakTarget {
+  vs: 'peak';
+  minFraction: number;
+}
+
+export type BenchTarget = PeerTarget | PeakTarget;
+
+/** The dtypes the peak probe measures: a complex GEMM runs on its real type's FMAs. */
+export type PeakDType = 'float32' | 'float64';
+
+/** One peak-probe figure: GFLOP/s of register-only FMAs on `threads` threads at once. */
+export interface PeakFigure {
+  dtype: PeakDType;
+  threads: number;
+  gflops: number;
 }
 
 export interface BenchCase {
@@ -43,6 +65,11 @@ export interface BenchCase {
   python?: { setup: string; stmt: string }; // numpy/scipy via the python3 on PATH (LAPIS_BENCH_PYTHON overrides)
   torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness
   targets?: BenchTarget[]; // lapis time / peer time must be ≤ maxRatio
+  /**
+   * GEMM-bound cases: the FMA dtype whose measured peak (cpuPeakFlops, once per run and
+   * thread count) the lapis CPU rate is shown against as "% of peak"; needs `flops`.
+   */
+  peak?: PeakDType;
   /**
    * This case's timing, over the run's (DEFAULT_TIMING or QUICK_TIMING): fewer samples
    * and a `budgetSeconds` for a case whose call takes a second, so the suite keeps within
@@ -245,8 +272,14 @@ export type ColumnName = 'lapis' | 'gpu' | PeerName;
 export const COLUMNS: readonly ColumnName[] = ['lapis', 'gpu', 'numpy', 'mathjs', 'ml-matrix', 'torch'];
 export const PEERS: readonly PeerName[] = ['numpy', 'mathjs', 'ml-matrix', 'torch'];
 
-export interface TargetResult extends Required<Omit<BenchTarget, 'perCallMs'>> {
+export interface TargetResult {
+  vs: PeerName | 'peak';
+  device: 'cpu' | 'gpu';
+  /** lapis time ÷ reference time must be ≤ this (a peak target's is 1 / minFraction). */
+  maxRatio: number;
   perCallMs?: { max: number; calls: number };
+  /** A peak target's fraction of the peak to reach. */
+  minFraction?: number;
   /** lapis time / peer time; null when either side was not measured. */
   ratio: number | null;
   met: boolean | null;
@@ -262,6 +295,8 @@ export interface CaseResult {
   targets: TargetResult[];
   /** Accuracy figures of the lapis GPU result (column title → value), from its gpuCheck. */
   metrics?: Record<string, number>;
+  /** The peak the case's lapis CPU rate is read against, and that fraction (null: no lapis time). */
+  peak?: PeakFigure & { fraction: number | null };
   /** The case's own thread count (BenchCase.threads); absent: the run's (MachineInfo.threads). */
   threads?: number;
 }
@@ -279,6 +314,7 @@ export interface MachineInfo {
   gpuNote?: string; // why there is no GPU column
   python?: Record<string, string | null>; // numpy, scipy, openblas, torch, cuda device…
   peersAbsent?: string[]; // peers with cases but no interpreter: 'torch: no python3 with torch and CUDA'
+  peak?: PeakFigure[]; // the FMA peak probe, float32 and float64 on 1 and numThreads() threads (and any a case used)
 }
 
 export interface SuiteResult {
@@ -296,13 +332,27 @@ export interface SuiteResult {
 
 /** The lapis column a target compares. */
 export function targetDevice(t: BenchTarget): 'cpu' | 'gpu' {
+  if (t.vs === 'peak') return 'cpu';
   return t.device ?? (t.vs === 'torch' ? 'gpu' : 'cpu');
 }
 
-/** lapis/peer for each target of a case, with PASS (true) / MISS (false) / not measured (null). */
-export function evaluateTargets(targets: readonly BenchTarget[] | undefined, ms: CaseResult['ms']): TargetResult[] {
+/** The fraction of `peakGflops` that `flops` in `ms` milliseconds reach; null without a time, flops or peak. */
+export function peakFraction(flops: number | undefined, ms: number | undefined, peakGflops: number | undefined): number | null {
+  if (!flops || ms === undefined || !(ms > 0) || !Number.isFinite(ms) || !(peakGflops! > 0)) return null;
+  return flops / (ms * 1e-3) / 1e9 / peakGflops!;
+}
+
+/**
+ * lapis/peer for each target of a case, with PASS (true) / MISS (false) / not measured (null).
+ * `ofPeak`: the case's fraction of the FMA peak (peakFraction), for `vs: 'peak'` targets.
+ */
+export function evaluateTargets(targets: readonly BenchTarget[] | undefined, ms: CaseResult['ms'], ofPeak?: number | null): TargetResult[] {
   return (targets ?? []).map((t) => {
     const device = targetDevice(t);
+    if (t.vs === 'peak') {
+      const f = ofPeak ?? null;
+      return { vs: 'peak', device, maxRatio: 1 / t.minFraction, minFraction: t.minFraction, ratio: f === null ? null : 1 / f, met: f === null ? null : f >= t.minFraction };
+    }
     const mine = ms[device === 'gpu' ? 'gpu' : 'lapis'];
     if (t.perCallMs) {
       const r = mine !== undefined && Number.isFinite(mine) ? mine / t.perCallMs.calls / t.perCallMs.max : null;
@@ -341,6 +391,12 @@ export function fmtRatio(r: number | null | undefined): string {
   return `1/${(1 / r).toFixed(0)}`;
 }
 
+/** A fraction of the peak as a percentage: "87%". */
+export function fmtPercent(f: number | null | undefined): string {
+  if (f === null || f === undefined || !Number.isFinite(f)) return '—';
+  return `${(f * 100).toFixed(0)}%`;
+}
+
 export function fmtGflops(flops: number | undefined, ms: number | undefined): string {
   if (!flops || ms === undefined || !(ms > 0)) return '';
   const g = flops / (ms * 1e-3) / 1e9;
@@ -364,7 +420,8 @@ export function ratioColumns(cases: readonly CaseResult[]): Array<{ device: 'cpu
     const mine = device === 'gpu' ? 'gpu' : 'lapis';
     if (cases.some((c) => c.ms[mine] !== undefined && c.ms[vs] !== undefined)) add(device, vs);
   }
-  for (const c of cases) for (const t of c.targets) add(t.device, t.vs);
+  // (a peak target has the "of peak" column instead)
+  for (const c of cases) for (const t of c.targets) if (t.vs !== 'peak') add(t.device, t.vs);
   return out;
 }
 
@@ -379,6 +436,7 @@ function fmtTargets(c: CaseResult): string {
     .map((t) => {
       const verdict = t.met === null ? 'n/a' : t.met ? 'PASS' : 'MISS';
       if (t.perCallMs) return `${verdict} ≤ ${t.perCallMs.max} ms per call`;
+      if (t.vs === 'peak') return `${verdict} ≥ ${fmtPercent(t.minFraction)} of peak`;
       const who = t.device === 'gpu' && t.vs !== 'torch' ? `gpu/${t.vs}` : t.device === 'cpu' && t.vs === 'torch' ? `cpu/${t.vs}` : t.vs;
       return `${verdict} ${who} ≤ ${fmtLimit(t.maxRatio)}`;
     })
@@ -426,11 +484,13 @@ export function tableRows(cases: readonly CaseResult[], runThreads?: number | nu
   const hasFlops = cases.some((c) => c.flops);
   const cpuRate = hasFlops && cols.includes('lapis');
   const gpuRate = hasFlops && cols.includes('gpu');
+  const ofPeak = cases.some((c) => c.peak);
   const header = [
     'case',
     ...(threaded ? ['threads'] : []),
     ...cols.map((c) => COLUMN_TITLE[c]),
     ...(cpuRate ? ['cpu rate'] : []),
+    ...(ofPeak ? ['of peak'] : []),
     ...(gpuRate ? ['gpu rate'] : []),
     ...ratios.map((r) => `${r.device === 'gpu' ? 'gpu' : 'cpu'}÷${r.vs}`),
     ...metrics,
@@ -441,6 +501,7 @@ export function tableRows(cases: readonly CaseResult[], runThreads?: number | nu
     ...(threaded ? [String(c.threads ?? runThreads ?? '?')] : []),
     ...cols.map((col) => (c.ms[col] !== undefined ? fmtTime(c.ms[col]) : c.notes?.[col] ? 'err' : '—')),
     ...(cpuRate ? [fmtGflops(c.flops, c.ms.lapis)] : []),
+    ...(ofPeak ? [c.peak ? fmtPercent(c.peak.fraction) : ''] : []),
     ...(gpuRate ? [fmtGflops(c.flops, c.ms.gpu)] : []),
     ...ratios.map((r) => fmtRatio(ratioOf(c, r.device, r.vs))),
     ...metrics.map((k) => fmtMetric(c.metrics?.[k])),
@@ -532,9 +593,23 @@ export function targetSummary(results: readonly SuiteResult[]): { met: number; m
   return { met, missed, unmeasured };
 }
 
+/** "FMA peak float32: 103 GFLOP/s on 1 thread, 206 on 2; float64: …" (dtypes and thread counts in order). */
+export function fmtPeaks(peaks: readonly PeakFigure[] | undefined): string {
+  if (!peaks?.length) return '';
+  const parts: string[] = [];
+  for (const dtype of ['float32', 'float64'] as const) {
+    const mine = peaks.filter((p) => p.dtype === dtype).sort((a, b) => a.threads - b.threads);
+    if (!mine.length) continue;
+    const each = mine.map((p, i) => `${p.gflops.toFixed(p.gflops >= 100 ? 0 : 1)}${i === 0 ? ' GFLOP/s' : ''} on ${p.threads}${i === 0 ? ` thread${p.threads === 1 ? '' : 's'}` : ''}`);
+    parts.push(`${dtype}: ${each.join(', ')}`);
+  }
+  return `FMA peak ${parts.join('; ')}`;
+}
+
 function machineLine(m: MachineInfo): string {
   const parts = [
     `CPU: ${m.cpu} (${m.cores} cores; lapis threads ${m.threads ?? '?'}${m.gemmKernel ? `, ${m.gemmKernel} kernels` : ''})`,
+    ...(m.peak?.length ? [fmtPeaks(m.peak)] : []),
     `GPU: ${m.gpu ?? `none${m.gpuNote ? ` (${m.gpuNote})` : ''}`}`,
     `Node ${m.node}, ${m.platform}-${m.arch}`,
   ];
@@ -613,7 +688,9 @@ export function renderSvg(results: readonly SuiteResult[]): string {
           bars.push({
             label: t.perCallMs
               ? `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.perCallMs.max} ms per call`
-              : `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.vs}`,
+              : t.vs === 'peak'
+                ? `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${fmtPercent(t.minFraction)} of peak`
+                : `${r.suite}@${r.host}: ${c.name} (${t.device}) vs ${t.vs}`,
             ratio: t.ratio,
             max: t.maxRatio,
             met: !!t.met,

@@ -22,6 +22,9 @@ import {
   caseTiming,
   fmtMetric,
   tableRows,
+  peakFraction,
+  fmtPercent,
+  fmtPeaks,
   scalingGroups,
   scalingTables,
   DEFAULT_TIMING,
@@ -432,5 +435,92 @@ describe('bench harness per-case thread counts', () => {
     expect(doc).toContain('Scaling with the thread count');
     expect(doc).toContain('| 2 | 200 ms | 133 ms | 1.50× | 2.0× | 1.5× |');
     expect(renderMarkdown([suiteResult('lu', 'box', [caseResult('lu', { lapis: 1 })])])).not.toContain('Scaling with');
+  });
+});
+
+describe('bench harness fraction of the FMA peak', () => {
+  // dgemm n=1024 in 40 ms = 53.69 GFLOP/s against a 104 GFLOP/s peak (2 threads of 52)
+  const flops = 2 * 1024 ** 3;
+  const peak = { dtype: 'float64' as const, threads: 2, gflops: 104 };
+  const withPeak = (name: string, ms: CaseResult['ms'], targets: Parameters<typeof evaluateTargets>[0] = []): CaseResult => {
+    const fraction = peakFraction(flops, ms.lapis, peak.gflops);
+    return { name, flops, ms, targets: evaluateTargets(targets, ms, fraction), peak: { ...peak, fraction } };
+  };
+
+  it('peakFraction is the rate over the peak; null without a time, flops or peak', () => {
+    expect(peakFraction(flops, 40, 104)).toBeCloseTo(flops / 0.04 / 1e9 / 104, 14);
+    expect(peakFraction(flops, undefined, 104)).toBeNull();
+    expect(peakFraction(undefined, 40, 104)).toBeNull();
+    expect(peakFraction(flops, 0, 104)).toBeNull();
+    expect(peakFraction(flops, 40, 0)).toBeNull();
+    expect(peakFraction(flops, Infinity, 104)).toBeNull();
+  });
+
+  it('a peak target passes at or above its fraction and reads as a time ratio', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 1.5, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), (f, min) => {
+        const [t] = evaluateTargets([{ vs: 'peak', minFraction: min }], { lapis: 1 }, f);
+        expect(t).toMatchObject({ vs: 'peak', device: 'cpu', minFraction: min, met: f >= min });
+        expect(t.ratio).toBeCloseTo(1 / f, 12);
+        expect(t.maxRatio).toBeCloseTo(1 / min, 12);
+      }),
+    );
+    const [atLimit] = evaluateTargets([{ vs: 'peak', minFraction: 0.85 }], {}, 0.85);
+    expect(atLimit.met).toBe(true);
+    // no lapis time (or no peak measured): not measured, never a verdict
+    const [none] = evaluateTargets([{ vs: 'peak', minFraction: 0.85 }], {}, null);
+    expect(none).toMatchObject({ ratio: null, met: null });
+    expect(evaluateTargets([{ vs: 'peak', minFraction: 0.85 }], { lapis: 3 })[0].met).toBeNull();
+  });
+
+  it('formats percentages and the machine\'s peaks', () => {
+    expect(fmtPercent(0.5162)).toBe('52%');
+    expect(fmtPercent(1)).toBe('100%');
+    expect(fmtPercent(null)).toBe('—');
+    expect(fmtPercent(NaN)).toBe('—');
+    expect(fmtPeaks([
+      { dtype: 'float64', threads: 2, gflops: 103.6 },
+      { dtype: 'float32', threads: 1, gflops: 104.2 },
+      { dtype: 'float64', threads: 1, gflops: 51.84 },
+      { dtype: 'float32', threads: 2, gflops: 207.7 },
+    ])).toBe('FMA peak float32: 104 GFLOP/s on 1 thread, 208 on 2; float64: 51.8 GFLOP/s on 1 thread, 104 on 2');
+    expect(fmtPeaks([{ dtype: 'float32', threads: 16, gflops: 2500 }])).toBe('FMA peak float32: 2500 GFLOP/s on 16 threads');
+    expect(fmtPeaks(undefined)).toBe('');
+    expect(fmtPeaks([])).toBe('');
+  });
+
+  it('an "of peak" column after the cpu rate, a verdict per peak target, no ratio column for it', () => {
+    const a = withPeak('dgemm n=1024', { lapis: 40, numpy: 37 }, [{ vs: 'numpy', maxRatio: 1.3 }, { vs: 'peak', minFraction: 0.85 }]);
+    // the same flops in 55% of a's time: 52% / 0.55 = 94%
+    const b = withPeak('dgemm n=1024 fast', { lapis: 40 * 0.55 }, [{ vs: 'peak', minFraction: 0.85 }]);
+    const c = caseResult('dgemv n=1024', { lapis: 0.5, numpy: 0.4 }, [], 2 * 1024 ** 2);
+    expect(ratioColumns([a, b, c])).toEqual([{ device: 'cpu', vs: 'numpy' }]);
+    const { header, rows } = tableRows([a, b, c]);
+    const at = header.indexOf('of peak');
+    expect(at).toBe(header.indexOf('cpu rate') + 1);
+    expect(rows.map((r) => r[at])).toEqual(['52%', '94%', '']);
+    expect(rows[0].at(-1)).toBe('PASS numpy ≤ 1.3; MISS ≥ 85% of peak');
+    expect(rows[1].at(-1)).toBe('PASS ≥ 85% of peak');
+    expect(rows[2].at(-1)).toBe('');
+    // no peak anywhere: no column
+    expect(tableRows([c]).header).not.toContain('of peak');
+    expect(formatTable([a, c]).split('\n')[0]).toMatch(/cpu rate\s+of peak/);
+    expect(markdownTable([a, c]).split('\n')[2]).toContain('| 52% |');
+  });
+
+  it('the docs carry the machine\'s peaks, and the chart draws a peak target as lapis time ÷ time at peak', () => {
+    const a = withPeak('dgemm n=1024', { lapis: 40 }, [{ vs: 'peak', minFraction: 0.85 }]);
+    const r = suiteResult('matmul', 'vm', [a]);
+    r.machine.peak = [{ dtype: 'float64', threads: 1, gflops: 52 }, { dtype: 'float64', threads: 2, gflops: 104 }];
+    const md = renderMarkdown([r]);
+    expect(md).toContain('FMA peak float64: 52.0 GFLOP/s on 1 thread, 104 on 2');
+    expect(md).toContain('MISS ≥ 85% of peak');
+    expect(md).toContain('Targets: 0 met, 1 missed.');
+    const svg = renderSvg([r]);
+    expect(svg).toContain('matmul@vm: dgemm n=1024 (cpu) vs 85% of peak');
+    expect((svg.match(/fill="#d0453b"/g) ?? []).length).toBe(1);
+    expect(svg).toContain(fmtRatio(1 / a.peak!.fraction!));
+    // a result file written before the probe existed still renders
+    expect(renderMarkdown([suiteResult('matmul', 'vm', [caseResult('x', { lapis: 1 })])])).not.toContain('FMA peak');
   });
 });
