@@ -1,11 +1,11 @@
 // Matrix products on the CPU: lapis's packed GEMM against numpy (OpenBLAS, with the same
-// thread count: the harness sets OPENBLAS_NUM_THREADS to LAPIS_NUM_THREADS), and the
-// small-matrix case against ml-matrix and mathjs. Suite `matmul`; GPU cases live in
-// matmul-gpu.ts under the same suite name.
+// thread count: the harness sets OPENBLAS_NUM_THREADS to LAPIS_NUM_THREADS), each GEMM shape
+// on one thread and on the run's (issue 17), and the small-matrix case against ml-matrix and
+// mathjs. Suite `matmul`; GPU cases live in matmul-gpu.ts under the same suite name.
 import { create, all } from 'mathjs';
 import { Matrix } from 'ml-matrix';
 import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
-import { linalg, randn } from '../../src/index.js';
+import { linalg, numThreads, randn, type Tensor } from '../../src/index.js';
 import type { FloatDType } from '../../src/core/dtype.js';
 
 const NP: Record<FloatDType, string> = {
@@ -13,35 +13,100 @@ const NP: Record<FloatDType, string> = {
 };
 const PREFIX: Record<FloatDType, string> = { float32: 's', float64: 'd', complex64: 'c', complex128: 'z' };
 
-/** An n×n product case: seeded Gaussian operands on both sides. */
-function gemmCase(dtype: FloatDType, n: number, maxRatio?: number): BenchCase {
+/**
+ * Seeded Gaussian operands, made once per (dtype, shape, seed) in `cache` (one per suite
+ * build, so nothing outlives the suite's cases): the 1-thread and run-thread cases share them.
+ */
+function operand(cache: Map<string, Tensor>, dtype: FloatDType, shape: [number, number], seed: number): Tensor {
+  const key = `${dtype} ${shape.join('×')} ${seed}`;
+  let t = cache.get(key);
+  if (!t) cache.set(key, (t = randn(shape, { dtype, seed })));
+  return t;
+}
+
+export interface GemmShape {
+  m: number;
+  k: number;
+  n: number;
+  /** A transposed operand: 'A' is Aᵀ·B with A stored k×m, 'B' is A·Bᵀ with B stored n×k. */
+  trans?: 'A' | 'B';
+  /** Lapis and numpy threads for this case (BenchCase.threads); the run's if absent. */
+  threads?: number;
+  maxRatio?: number;
+  timing?: BenchCase['timing'];
+}
+
+/**
+ * An m×k·k×n product case on seeded Gaussian operands on both sides; a transposed one
+ * goes through lapis's `.mT` (a copy: lapis has no strided views) against numpy's `a.T @ b`.
+ */
+function gemmCase(dtype: FloatDType, { m, k, n, trans, threads, maxRatio, timing }: GemmShape, cache = new Map<string, Tensor>()): BenchCase {
   const complex = dtype.startsWith('complex');
-  const A = randn([n, n], { dtype, seed: n });
-  const B = randn([n, n], { dtype, seed: n + 1 });
-  const gen = complex
-    ? (s: number) => `(r${s}.standard_normal((${n}, ${n})) + 1j * r${s}.standard_normal((${n}, ${n}))).astype(${NP[dtype]})`
-    : (s: number) => `r${s}.standard_normal((${n}, ${n})).astype(${NP[dtype]})`;
+  const shapeA: [number, number] = trans === 'A' ? [k, m] : [m, k];
+  const shapeB: [number, number] = trans === 'B' ? [n, k] : [k, n];
+  const A = operand(cache, dtype, shapeA, 2 * (m + k + n) + (trans === 'A' ? 1 : 0));
+  const B = operand(cache, dtype, shapeB, 2 * (m + k + n) + (trans === 'B' ? 3 : 2));
+  const gen = (s: number, [r, c]: [number, number]) => complex
+    ? `(r${s}.standard_normal((${r}, ${c})) + 1j * r${s}.standard_normal((${r}, ${c}))).astype(${NP[dtype]})`
+    : `r${s}.standard_normal((${r}, ${c})).astype(${NP[dtype]})`;
+  const square = m === k && k === n;
+  const name = `${PREFIX[dtype]}gemm ` + (trans === 'A' ? `${n} Aᵀ·B` : trans === 'B' ? `${n} A·Bᵀ` : square ? `n=${n}` : `${m}×${k}·${k}×${n}`) +
+    (threads !== undefined ? ` (t=${threads})` : '');
   return {
-    name: `${PREFIX[dtype]}gemm n=${n}`,
-    flops: (complex ? 8 : 2) * n ** 3,
-    lapis: () => { linalg.matmul(A, B); },
+    name,
+    flops: (complex ? 8 : 2) * m * k * n,
+    lapis: trans === 'A' ? () => { linalg.matmul(A.mT, B); }
+      : trans === 'B' ? () => { linalg.matmul(A, B.mT); }
+      : () => { linalg.matmul(A, B); },
     python: {
-      setup: `r0 = np.random.default_rng(${n})\nr1 = np.random.default_rng(${n + 1})\na = ${gen(0)}\nb = ${gen(1)}`,
-      stmt: 'a @ b',
+      setup: `r0 = np.random.default_rng(${m + k})\nr1 = np.random.default_rng(${k + n + 1})\na = ${gen(0, shapeA)}\nb = ${gen(1, shapeB)}`,
+      stmt: trans === 'A' ? 'a.T @ b' : trans === 'B' ? 'a @ b.T' : 'a @ b',
     },
     targets: maxRatio === undefined ? undefined : [{ vs: 'numpy', maxRatio }],
+    ...(threads !== undefined ? { threads } : {}),
+    ...(timing ? { timing } : {}),
   };
 }
 
+/** Fewer samples for the big products, so the suite keeps within ~6 minutes on 2 cores. */
+function gemmTiming(flops: number): BenchCase['timing'] {
+  if (flops >= 60e9) return { minSamples: 3, maxSamples: 5, slowCallSeconds: 6, budgetSeconds: 8 };
+  if (flops >= 15e9) return { minSamples: 3, budgetSeconds: 4 };
+  return undefined;
+}
+
+/**
+ * The issue-17 GEMM set, each on one thread and on the run's: float32/float64 n = 256…4096,
+ * complex n = 256…2048, skinny n×64×n and 64×n×n, transposed operands; `--quick` keeps n = 256
+ * (and one skinny and one transposed shape).
+ */
+function gemmSet(quick: boolean): BenchCase[] {
+  const runThreads = numThreads();
+  const threadCounts: Array<number | undefined> = runThreads > 1 ? [1, undefined] : [undefined];
+  const shapes: Array<[FloatDType, GemmShape]> = [];
+  const sizes = quick ? [256] : [256, 512, 1024, 2048, 4096];
+  for (const dtype of ['float32', 'float64', 'complex64', 'complex128'] as const)
+    for (const n of sizes) if (!dtype.startsWith('complex') || n <= 2048) shapes.push([dtype, { m: n, k: n, n }]);
+  for (const dtype of quick ? ['float64' as const] : ['float32', 'float64'] as const)
+    for (const n of quick ? [1024] : [1024, 4096]) {
+      shapes.push([dtype, { m: n, k: 64, n }]);
+      shapes.push([dtype, { m: 64, k: n, n }]);
+    }
+  for (const dtype of quick ? ['float64' as const] : ['float32', 'float64'] as const)
+    for (const n of quick ? [256] : [1024, 2048])
+      for (const trans of ['A', 'B'] as const) shapes.push([dtype, { m: n, k: n, n, trans }]);
+  const cases: BenchCase[] = [];
+  const cache = new Map<string, Tensor>();
+  for (const [dtype, shape] of shapes)
+    for (const threads of threadCounts) {
+      const flops = (dtype.startsWith('complex') ? 8 : 2) * shape.m * shape.k * shape.n;
+      cases.push(gemmCase(dtype, { ...shape, threads, maxRatio: 1.0, timing: gemmTiming((flops * runThreads) / (threads ?? runThreads)) }, cache));
+    }
+  return cases;
+}
+
 function cpuCases(): BenchCase[] {
-  const cases: BenchCase[] = [
-    gemmCase('float64', 64),
-    gemmCase('float64', 256),
-    gemmCase('float64', 1024, 1.3),
-    gemmCase('float32', 1024, 1.5),
-    gemmCase('complex64', 1024, 1.5),
-    gemmCase('complex128', 1024, 1.5),
-  ];
+  const cases: BenchCase[] = [gemmCase('float64', { m: 64, k: 64, n: 64 }), ...gemmSet(process.env.LAPIS_BENCH_QUICK === '1')];
 
   // 64×64 float64 against the JavaScript libraries (and numpy, for scale).
   {
@@ -69,21 +134,7 @@ function cpuCases(): BenchCase[] {
     });
   }
 
-  // Skinny shapes the factorizations produce (panel updates: k small; matrix-vector).
-  {
-    const [m, k, n] = [1024, 64, 1024];
-    const A = randn([m, k], { seed: 3 });
-    const B = randn([k, n], { seed: 4 });
-    cases.push({
-      name: `dgemm ${m}×${k}·${k}×${n} (rank-64 update)`,
-      flops: 2 * m * n * k,
-      lapis: () => { linalg.matmul(A, B); },
-      python: {
-        setup: `r0 = np.random.default_rng(3)\nr1 = np.random.default_rng(4)\na = r0.standard_normal((${m}, ${k}))\nb = r1.standard_normal((${k}, ${n}))`,
-        stmt: 'a @ b',
-      },
-    });
-  }
+  // Matrix-vector.
   {
     const n = 1024;
     const A = randn([n, n], { seed: 5 });
