@@ -32,6 +32,7 @@ import {
   type SuiteResult,
   type TimingOptions,
 } from '../bench/harness.js';
+import { cpu16Threads } from '../bench/suites/cpu16.js';
 
 function caseResult(name: string, ms: CaseResult['ms'], targets: Parameters<typeof evaluateTargets>[0] = [], flops?: number): CaseResult {
   return { name, flops, ms, targets: evaluateTargets(targets, ms) };
@@ -435,6 +436,16 @@ describe('bench harness per-case thread counts', () => {
     expect(doc).toContain('Scaling with the thread count');
     expect(doc).toContain('| 2 | 200 ms | 133 ms | 1.50× | 2.0× | 1.5× |');
     expect(renderMarkdown([suiteResult('lu', 'box', [caseResult('lu', { lapis: 1 })])])).not.toContain('Scaling with');
+  });
+
+  it('cpu16Threads: the listed counts, sorted and deduplicated, within the machine\'s cores', () => {
+    expect(cpu16Threads(undefined, 16)).toEqual([1, 2, 4, 8, 16]);
+    expect(cpu16Threads('', 4)).toEqual([1, 2, 4]);
+    expect(cpu16Threads('8, 2,2', 16)).toEqual([2, 8]);
+    // none within the machine: its own count
+    expect(cpu16Threads('32', 12)).toEqual([12]);
+    expect(() => cpu16Threads('1,x', 4)).toThrow(/LAPIS_BENCH_THREADS/);
+    expect(() => cpu16Threads('0', 4)).toThrow(/LAPIS_BENCH_THREADS/);
   });
 });
 
