@@ -37,6 +37,7 @@ registerSuite(
       ops.push({
         name: `dgemm n=${N}`,
         flops: 2 * N ** 3,
+        peak: 'float64',
         lapis: () => { linalg.matmul(A, B); },
         python: { setup: `r = np.random.default_rng(1)\na = r.standard_normal((${N}, ${N}))\nb = r.standard_normal((${N}, ${N}))`, stmt: 'a @ b' },
       });
@@ -46,6 +47,7 @@ registerSuite(
       ops.push({
         name: `sgemm n=${N}`,
         flops: 2 * N ** 3,
+        peak: 'float32',
         lapis: () => { linalg.matmul(A, B); },
         python: {
           setup: `r = np.random.default_rng(3)\na = r.standard_normal((${N}, ${N})).astype(np.float32)\nb = r.standard_normal((${N}, ${N})).astype(np.float32)`,
