@@ -20,6 +20,7 @@ import {
   formatTable,
   measureAsync,
   measureSync,
+  peakFraction,
   registeredSuites,
   renderMarkdown,
   renderSvg,
@@ -28,6 +29,8 @@ import {
   type CaseResult,
   type ColumnName,
   type MachineInfo,
+  type PeakDType,
+  type PeakFigure,
   type SuiteResult,
   type TimingOptions,
 } from './harness.js';
@@ -191,6 +194,18 @@ function safe<T>(f: () => T): T | null {
   }
 }
 
+// The FMA peak per (dtype, threads), measured once per run: the best of two probes (other
+// processes on a shared machine only ever lower it). Null where the addon has no probe.
+const peaks = new Map<string, PeakFigure | null>();
+function peakOf(dtype: PeakDType, threads: number): PeakFigure | null {
+  const key = `${dtype}:${threads}`;
+  if (!peaks.has(key)) {
+    const g = safe(() => Math.max(lapis.cpuPeakFlops(dtype, threads), lapis.cpuPeakFlops(dtype, threads)));
+    peaks.set(key, g !== null && g > 0 ? { dtype, threads, gflops: g } : null);
+  }
+  return peaks.get(key)!;
+}
+
 async function runSuite(
   suite: string,
   cases: BenchCase[],
@@ -212,6 +227,10 @@ async function runSuite(
   };
   let pyInfo: Record<string, string | null> = {};
   const absent: string[] = [];
+  // The machine's peaks for its file (1 and the run's threads, and each peak case's), before any case runs.
+  const runThreads = ctx.threads ?? 1;
+  const peakThreads = [...new Set([1, runThreads, ...cases.filter((c) => c.peak).map((c) => c.threads ?? runThreads)])].sort((a, b) => a - b);
+  const machinePeaks = peakThreads.flatMap((t) => (['float32', 'float64'] as const).map((d) => peakOf(d, t))).filter((p): p is PeakFigure => p !== null);
 
   for (const kind of ['numpy', 'torch'] as const) {
     const py = kind === 'numpy' ? ctx.py : ctx.torchPy;
@@ -265,6 +284,7 @@ async function runSuite(
       ...(ctx.gpu && !ctx.gpu.ok && ctx.gpu.note ? { gpuNote: ctx.gpu.note } : {}),
       python: pyInfo,
       ...(absent.length ? { peersAbsent: absent } : {}),
+      ...(machinePeaks.length ? { peak: machinePeaks } : {}),
     };
     const about = suiteAbout(suite);
     return {
@@ -325,7 +345,15 @@ async function runSuite(
     } finally {
       if (restore !== null) lapis.setNumThreads(restore);
     }
-    results[i].targets = evaluateTargets(c.targets, results[i].ms);
+    let ofPeak: number | null = null;
+    if (c.peak) {
+      const p = peakOf(c.peak, c.threads ?? runThreads);
+      if (p) {
+        ofPeak = peakFraction(c.flops, results[i].ms.lapis, p.gflops);
+        results[i].peak = { ...p, fraction: ofPeak };
+      }
+    }
+    results[i].targets = evaluateTargets(c.targets, results[i].ms, ofPeak);
     process.stderr.write(' done\n');
     flush();
     if (progress && i < cases.length - 1) progress(snapshot(true));

@@ -54,6 +54,8 @@ export interface Addon {
   numThreads(o: { n: number | null }): number;
   /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
   gemmKernel(): string;
+  /** GFLOP/s of a register-only FMA loop, dtype float32 (0) or float64 (1), on `threads` (1..256) threads of its own for ~`seconds`. */
+  cpuPeakFlops(o: { dtype: 0 | 1; threads: number; seconds: number }): number;
   /** C[b] = A[aIdx[b]] · B[bIdx[b]]; A m×k, B k×n, C m×n per matrix, `batch` output matrices. */
   matmul(o: {
     dtype: DTypeCode; A: FloatArray; B: FloatArray; C: FloatArray; batch: number; m: number; k: number; n: number;
@@ -242,4 +244,16 @@ export function setNumThreads(n: number): number {
 /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
 export function gemmKernel(): string {
   return native().gemmKernel();
+}
+
+/**
+ * The machine's measured FMA peak in GFLOP/s: a register-only multiply-add loop built for
+ * the kernel family gemmKernel() names, on `threads` threads at once (default numThreads();
+ * its own threads, not the pool's) for about a quarter of a second, 2 flops per FMA lane.
+ * Blocks the calling thread meanwhile. GEMM rates read as a fraction of it (docs/gemm.md).
+ */
+export function cpuPeakFlops(dtype: 'float32' | 'float64', threads?: number): number {
+  checkArg('cpuPeakFlops', 'dtype', dtype, opt.oneOf('float32', 'float64'));
+  if (threads !== undefined) checkArg('cpuPeakFlops', 'threads', threads, opt.int(1, 256));
+  return native().cpuPeakFlops({ dtype: dtype === 'float64' ? 1 : 0, threads: threads ?? numThreads(), seconds: 0.25 });
 }
