@@ -6,12 +6,13 @@ import { registerSuite, type BenchCase } from '../harness.js';
 import { cpuPeakFlops, numThreads } from '../../src/index.js';
 
 const ABOUT =
-  'The FMA peak: a register-only multiply-add loop built for the active kernel family (12 ymm ' +
-  'accumulators with AVX2, 24 zmm with AVX-512, 24 q registers with NEON), run on that many threads of its ' +
-  'own for 0.25 s each call, 2 flops per FMA lane, each thread timed by its own CPU time (so other ' +
-  'processes on a shared machine lower it little). GFLOP/s is the best call; the time column is one ' +
-  "call's length (warm-up included), not a figure. GEMM cases (matmul) show their rate as a fraction " +
-  'of this peak for their dtype and thread count. See docs/gemm.md, "Peak".';
+  'The FMA peak (cpuPeakFlops): a register-only multiply-add loop built for the active kernel family ' +
+  '(12 ymm accumulators with AVX2, 24 zmm with AVX-512, 24 q registers with NEON) on the case\'s number ' +
+  'of threads of its own, 0.25 s per call, 2 flops per FMA lane; each thread keeps its best of 5 stretches, ' +
+  'timed by its own CPU time, so other processes on a shared machine lower it little. GFLOP/s is the best ' +
+  "of the suite's calls; the time column is one call's length (warm-up included), not a figure. The GEMM " +
+  'cases (matmul) show their rate as a fraction of this peak for their real type and thread count ' +
+  '("of peak"). See docs/gemm.md, "Peak".';
 
 function peakCase(dtype: 'float32' | 'float64', threads: number): BenchCase {
   let best = 0;
