@@ -23,6 +23,23 @@ Napi::Value NumThreads(const Napi::CallbackInfo& info) {
 }
 Export e_threads("numThreads", NumThreads, {"n"});
 
+// threadStats({ reset }): the CPU budget's counters (lapis::thread_stats); reset starts a
+// new peak. For tests.
+Napi::Value ThreadStatsFn(const Napi::CallbackInfo& info) {
+  const Opts o(info, "threadStats");
+  const ThreadStats s = thread_stats(o.boolean("reset"));
+  Napi::Object r = Napi::Object::New(info.Env());
+  r.Set("budget", s.budget);
+  r.Set("busy", s.busy);
+  r.Set("peak", s.peak);
+  r.Set("regions", static_cast<double>(s.regions));
+  r.Set("joins", static_cast<double>(s.joins));
+  r.Set("waits", static_cast<double>(s.waits));
+  r.Set("yields", static_cast<double>(s.yields));
+  return r;
+}
+Export e_stats("threadStats", ThreadStatsFn, {"reset"});
+
 Napi::Value KernelName(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), gemm_kernel_name());
 }

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "lapis/parallel.hpp"
 
 namespace lapis::binding {
 
@@ -87,6 +88,8 @@ class AsyncJob {
   static void Execute(napi_env, void* p) {
     auto* job = static_cast<AsyncJob*>(p);
     try {
+      // Waits for a slot of the CPU budget (lapis/parallel.hpp): sync calls go first.
+      CpuSlot slot(CpuSlot::Kind::Async);
       job->work_();
     } catch (...) {
       job->failed_ = true;
@@ -221,7 +224,10 @@ class Call {
   Napi::Value run(std::function<void()> work) {
     Napi::Env env = env_;
     if (!async_) {
-      work();
+      {
+        CpuSlot slot(CpuSlot::Kind::Sync);
+        work();
+      }
       for (const auto& o : outputs_) {
         if (!detail::copy_out(env, o.js, o)) throw Napi::Error::New(env, std::string(who_) + ": an output array changed size");
       }

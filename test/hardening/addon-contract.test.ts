@@ -8,7 +8,7 @@ import { native, nativeOptionNames, type Addon } from '../../src/backend/cpu/bin
 
 /** Every function of the Addon interface, checked both ways against `keyof Addon` by tsc. */
 const ADDON_FUNCTIONS = [
-  'numThreads', 'gemmKernel', 'cpuPeakFlops', 'matmul', 'luFactor', 'luSolve', 'solve', 'solveTriangular', 'inv', 'slogdet', 'qr', 'svd',
+  'numThreads', 'threadStats', 'gemmKernel', 'cpuPeakFlops', 'matmul', 'luFactor', 'luSolve', 'solve', 'solveTriangular', 'inv', 'slogdet', 'qr', 'svd',
   'frexp', 'heaviside', 'laguerrePolynomialL', 'logspace',
   'cast', 'unary', 'binary', 'where', 'elementwiseOpNames',
   'stridedCopy', 'triangle', 'concat', 'take', 'put',
@@ -31,6 +31,7 @@ function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
   const layout = { shape: f64(2), xStrides: f64(1), dtype: 1 as const };
   return {
     numThreads: { n: null },
+    threadStats: { reset: false },
     cpuPeakFlops: { dtype: 1, threads: 1, seconds: 0.001 },
     matmul: { dtype: 1, A: A(), B: A(), C: new Float64Array(4), batch: 1, m: 2, k: 2, n: 2, ...maps },
     luFactor: { dtype: 1, A: A(), LU: new Float64Array(4), pivots: new Int32Array(2), info: new Int32Array(1), count: 1, m: 2, n: 2, async: false },

@@ -54,6 +54,8 @@ export interface Addon {
   numThreads(o: { n: number | null }): number;
   /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
   gemmKernel(): string;
+  /** The CPU budget's counters (lapis::thread_stats); `reset` starts a new peak. */
+  threadStats(o: { reset: boolean }): ThreadStats;
   /** GFLOP/s of a register-only FMA loop, dtype float32 (0) or float64 (1), on `threads` (1..256) threads of its own for ~`seconds`. */
   cpuPeakFlops(o: { dtype: 0 | 1; threads: number; seconds: number }): number;
   /** C[b] = A[aIdx[b]] · B[bIdx[b]]; A m×k, B k×n, C m×n per matrix, `batch` output matrices. */
@@ -239,6 +241,30 @@ export function numThreads(): number {
 export function setNumThreads(n: number): number {
   checkArg('setNumThreads', 'n', n, opt.int(1, 256));
   return native().numThreads({ n });
+}
+
+/**
+ * The native CPU budget (native/include/lapis/parallel.hpp): `budget` slots (numThreads),
+ * `busy` threads inside kernels now, `peak` the most at once since the last reset,
+ * `regions` parallel regions run, `joins` pool helpers that joined one, `waits` calls that
+ * waited for a slot, `yields` async calls that handed theirs to a sync call.
+ */
+export interface ThreadStats {
+  budget: number;
+  busy: number;
+  peak: number;
+  regions: number;
+  joins: number;
+  waits: number;
+  yields: number;
+}
+
+/**
+ * The CPU budget's counters; `reset` starts a new peak from the threads busy now.
+ * @internal for tests (test/hardening/thread-budget.test.ts); not exported from src/index.ts.
+ */
+export function _threadStats(reset = false): ThreadStats {
+  return native().threadStats({ reset });
 }
 
 /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
