@@ -2,7 +2,10 @@
 // op(A)ᵀ·Xᵀ = αBᵀ: a stride swap), then split in halves: solve one half, update the
 // other with one GEMM, solve it. Diagonal blocks up to the block size are packed (only
 // the named triangle is read, conjugation applied, so the other triangle may hold NaN)
-// and solved by the unblocked row kernel.
+// and solved by the unblocked row kernel, or (real types, rows of B contiguous) by the
+// register-blocked kernel of the small batched solves. With several threads the columns
+// of B are split between them and each runs the whole solve on its own columns: every
+// leaf solve and GEMM update is then parallel, with no barrier between them.
 #include "lapis/trsm.hpp"
 
 #include <algorithm>
@@ -11,6 +14,8 @@
 #include "../lu/kernels.hpp"
 #include "lapis/gemm.hpp"
 #include "lapis/lu.hpp"
+#include "lapis/parallel.hpp"
+#include "trsm_small.hpp"
 
 namespace lapis {
 
@@ -24,6 +29,20 @@ template <class T> std::vector<T>& scratch(int which) {
 template <class T>
 void diag_solve(bool upper, bool unit, MatRef<T> A, MatMut<T> B) {
   const index n = A.rows, k = B.cols;
+  if constexpr (!is_complex_v<T>) {
+    // In place (B is X); an upper triangle is the lower one seen from its last row.
+    const auto& small = detail::trsm_small<T>();
+    if (small.solve && B.cs == 1 && n <= detail::kTrsmSmallMax) {
+      if (!upper) {
+        small.solve(unit, n, k, A.p, A.rs, A.cs, B.p, B.rs, B.p, B.rs, nullptr, nullptr);
+      } else {
+        T* last = B.p + (n - 1) * B.rs;
+        small.solve(unit, n, k, A.p + (n - 1) * (A.rs + A.cs), -A.rs, -A.cs, last, -B.rs, last, -B.rs, nullptr,
+                    nullptr);
+      }
+      return;
+    }
+  }
   const auto& kern = detail::solver_kernels<T>();
   // The kernel reads only the named triangle, so a row-major, unconjugated A is used in
   // place; other views are packed (conjugation applied) into a small buffer first.
@@ -95,7 +114,27 @@ void trsm(Side side, bool upper, bool unit, T alpha, MatRef<T> A, MatMut<T> B, i
     if (alpha == T(0)) return;
   }
   const index nb = std::max<index>(1, p.block);
-  left_rec(upper, unit, A, B, nb, max_threads);
+  const index n = A.rows, k = B.cols;
+  int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+  // real multiply-adds; below ~128³ one thread is faster than waking the pool
+  const double work = 0.5 * double(n) * n * k * (is_complex_v<T> ? 4 : 1);
+  if (in_parallel_region() || work < 128.0 * 128 * 128) threads = 1;
+  // Column strips of at least kMinCols keep the GEMM updates and leaf kernels at full
+  // vector width; when B is too narrow for one strip per thread, the GEMMs are threaded.
+  constexpr index kMinCols = 16;
+  const index strips = std::min<index>(threads, k / kMinCols);
+  if (threads > 1 && strips >= threads) {
+    // strip widths: multiples of 8 columns, as even as that allows
+    const index units = (k + 7) / 8;
+    parallel_for(strips, 1, [&](index s0, index s1) {
+      for (index s = s0; s < s1; ++s) {
+        const index c0 = std::min(k, units * s / strips * 8), c1 = std::min(k, units * (s + 1) / strips * 8);
+        if (c1 > c0) left_rec(upper, unit, A, B.block(0, c0, n, c1 - c0), nb, 1);
+      }
+    }, threads);
+    return;
+  }
+  left_rec(upper, unit, A, B, nb, threads);
 }
 
 #define LAPIS_INST(T) template void trsm<T>(Side, bool, bool, T, MatRef<T>, MatMut<T>, int, const TrsmParams&);
