@@ -1,0 +1,14 @@
+// NEON build of the matrix-vector kernels (gemv_impl.hpp), arm64 only.
+#include "gemm_kernels.hpp"
+
+#if LAPIS_GEMM_ARM64
+#include <complex>
+
+#include "gemv.hpp"
+#include "lapis/simd.hpp"
+
+namespace lapis::gemm_detail::gemv_neon {
+template <class R> using Pk = simd::Pack<simd::Neon, R>;
+#include "gemv_impl.hpp"
+}  // namespace lapis::gemm_detail::gemv_neon
+#endif
