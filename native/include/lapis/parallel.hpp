@@ -13,8 +13,10 @@
 // calls) there are. A caller waits for a free slot; sync callers go before async ones;
 // helpers join regions only with a free slot and leave one at a chunk boundary when a
 // caller waits; several regions run at once and a slot freed meanwhile joins a running
-// one. docs/architecture.md ("Threads") gives the reasons. An exception thrown by fn on
-// any thread is rethrown to the caller of parallel_for once all chunks stopped.
+// one. So a chunk must never wait for another chunk of its region (it may be the only
+// participant). docs/architecture.md ("The CPU budget") gives the reasons. An exception
+// thrown by fn on any thread is rethrown to the caller of parallel_for once all chunks
+// stopped.
 #pragma once
 #include <cstdint>
 #include <functional>
