@@ -23,6 +23,19 @@ function triangularData(n: number, batch: number[], upper: boolean, dtype: 'floa
   return t;
 }
 
+// An upper-triangular complex128 matrix, diagonal n (well conditioned, as triangularData).
+function complexUpper(n: number, seed: number): Tensor {
+  const t = randn([n, n], { dtype: 'complex128', seed });
+  const d = t.dataSync() as Float64Array;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j <= i; j++) {
+      const q = 2 * (i * n + j);
+      d[q] = j === i ? n : 0;
+      d[q + 1] = 0;
+    }
+  return t;
+}
+
 registerSuite('lu', () => {
   const cases: BenchCase[] = [];
   for (const [n, ratio] of [[64, 1.0], [256, 1.2], [1024, 1.2]] as const) {
@@ -108,6 +121,24 @@ registerSuite('solve', () => {
       python: {
         setup: `import scipy.linalg as sl\nr = np.random.default_rng(3)\na = np.triu(r.standard_normal((${n}, ${n})))\n` +
           `np.fill_diagonal(a, ${n})\nb = r.standard_normal((${n}, ${k}))`,
+        stmt: 'sl.solve_triangular(a, b)',
+      },
+      targets: [{ vs: 'numpy', maxRatio: 1.3 }],
+    });
+  }
+  // The same solve in float32 and complex128 (issue 17 asks for every dtype).
+  for (const dtype of ['float32', 'complex128'] as const) {
+    const n = 1024, k = 64, cx = dtype === 'complex128';
+    const A = cx ? complexUpper(n, 7) : triangularData(n, [], true, dtype, 3), B = randn([n, k], { dtype, seed: 4 });
+    const cast = cx ? '' : '.astype(np.float32)';
+    cases.push({
+      name: `${cx ? 'z' : 's'}trsm n=${n} k=${k} upper`,
+      flops: (cx ? 4 : 1) * n * n * k,
+      lapis: () => { linalg.solveTriangular(A, B, { upper: true }); },
+      python: {
+        setup: `import scipy.linalg as sl\nr = np.random.default_rng(3)\na = np.triu(r.standard_normal((${n}, ${n})))` +
+          (cx ? ` + 1j * np.triu(r.standard_normal((${n}, ${n})))` : '') + `\nnp.fill_diagonal(a, ${n})\na = a${cast}\n` +
+          `b = (r.standard_normal((${n}, ${k}))` + (cx ? ` + 1j * r.standard_normal((${n}, ${k}))` : '') + `)${cast}`,
         stmt: 'sl.solve_triangular(a, b)',
       },
       targets: [{ vs: 'numpy', maxRatio: 1.3 }],
