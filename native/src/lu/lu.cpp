@@ -11,6 +11,7 @@
 #include "kernels.hpp"
 #include "lapis/blas1.hpp"
 #include "lapis/gemm.hpp"
+#include "lapis/parallel.hpp"
 #include "lapis/trsm.hpp"
 
 namespace lapis {
@@ -28,6 +29,34 @@ void laswp(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2
 
 namespace {
 
+// Copies of an m×n row-major block to and from column-major (ld m), eight rows at a time:
+// each row's few cache lines are read (written) once per block while the copy runs down
+// contiguous columns (row by row, the copies were most of the leaf's time).
+template <class T> void to_cm(index m, index n, const T* a, index lda, T* c) {
+  constexpr index RB = 8;
+  const index m8 = m / RB * RB;
+  for (index i0 = 0; i0 < m8; i0 += RB)
+    for (index j = 0; j < n; ++j) {
+      const T* s = a + i0 * lda + j;
+      T* d = c + j * m + i0;
+      for (index r = 0; r < RB; ++r) d[r] = s[r * lda];
+    }
+  for (index i = m8; i < m; ++i)
+    for (index j = 0; j < n; ++j) c[j * m + i] = a[i * lda + j];
+}
+template <class T> void from_cm(index m, index n, const T* c, T* a, index lda) {
+  constexpr index RB = 8;
+  const index m8 = m / RB * RB;
+  for (index i0 = 0; i0 < m8; i0 += RB)
+    for (index j = 0; j < n; ++j) {
+      T* d = a + i0 * lda + j;
+      const T* s = c + j * m + i0;
+      for (index r = 0; r < RB; ++r) d[r * lda] = s[r];
+    }
+  for (index i = m8; i < m; ++i)
+    for (index j = 0; j < n; ++j) a[i * lda + j] = c[j * m + i];
+}
+
 // The unblocked kernel on a row-major block. A tall, narrow block (a leaf panel of the
 // recursion) is factored in a column-major copy: pivot searches, scaling and the fused
 // rank-4 updates then run down contiguous columns, where the row-major kernel would touch
@@ -39,12 +68,23 @@ int32_t getf2_any(index m, index n, T* a, index lda, int32_t* ipiv) {
   if (m < 4 * n) return kern.getf2(m, n, a, lda, ipiv);
   thread_local std::vector<T> buf;
   buf.resize(static_cast<size_t>(m * n));
-  for (index i = 0; i < m; ++i)
-    for (index j = 0; j < n; ++j) buf[j * m + i] = a[i * lda + j];
+  to_cm(m, n, a, lda, buf.data());
   const int32_t info = kern.getf2_cm(m, n, buf.data(), m, ipiv);
-  for (index i = 0; i < m; ++i)
-    for (index j = 0; j < n; ++j) a[i * lda + j] = buf[j * m + i];
+  from_cm(m, n, buf.data(), a, lda);
   return info;
+}
+
+// laswp inside the factorization: with several threads the columns are split between
+// them (serial, it would stall every step of the recursion while the other threads wait).
+template <class T>
+void laswp_par(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2, int threads) {
+  constexpr index kMinCols = 64;
+  if (threads == 1 || ncols < 2 * kMinCols || static_cast<double>(ncols) * (k2 - k1) < 65536.0 ||
+      in_parallel_region()) {
+    laswp(ncols, b, ldb, ipiv, k1, k2, true);
+    return;
+  }
+  parallel_for(ncols, kMinCols, [&](index c0, index c1) { laswp(c1 - c0, b + c0, ldb, ipiv, k1, k2, true); }, threads);
 }
 
 template <class T>
@@ -56,7 +96,7 @@ int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, 
   // [A11; A21]
   int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, tp, threads);
   // A12: interchanges, then L11⁻¹·A12
-  laswp(n2, a + n1, lda, ipiv, 0, n1, true);
+  laswp_par(n2, a + n1, lda, ipiv, 0, n1, threads);
   MatRef<T> L11{a, n1, n1, lda, 1};
   MatMut<T> A12{a + n1, n1, n2, lda, 1};
   trsm<T>(Side::Left, false, true, T(1), L11, A12, threads, tp);
@@ -68,7 +108,7 @@ int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, 
     int32_t info2 = getrf_rec(m - n1, n2, A22.p, lda, ipiv + n1, leaf, tp, threads);
     if (info == 0 && info2 > 0) info = info2 + static_cast<int32_t>(n1);
     for (index i = n1; i < mn; ++i) ipiv[i] += static_cast<int32_t>(n1);
-    laswp(n1, a, lda, ipiv, n1, mn, true);
+    laswp_par(n1, a, lda, ipiv, n1, mn, threads);
   }
   return info;
 }
