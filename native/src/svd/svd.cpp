@@ -563,12 +563,13 @@ class JacobiSweeps {
   // step (jacobi_pair).
   void wave_rows(index p, index k, index qa, index qe, index& cnt) {
     touched(p, k, qa, qe, [&](index j) { set_norm(j, d_[j]); });
+    WaveCarry wc;
     index t = std::max(qa, p + 1);
     const index tend = qe + k - 1;
     bool all_sq = true;
     touched(p, k, qa, qe, [&](index j) { all_sq = all_sq && sqf_[j]; });
     if (jk<R>().wave && all_sq) t = wave_kernel(p, k, qa, qe, t, cnt);
-    for (; t < tend; ++t) wave_step(p, k, qa, qe, t, cnt);
+    for (; t < tend; ++t) wave_step(p, k, qa, qe, t, cnt, wc);
     touched(p, k, qa, qe, [&](index j) {
       if (sqf_[j]) d_[j] = std::sqrt(e_[j]);
     });
@@ -591,8 +592,16 @@ class JacobiSweeps {
     }
   }
 
+  // Composed wavefront steps (no wave_step kernel): g of row j's pair at the next step,
+  // computed in row j − 1's rotation pass; bit j of `bits` says it is current. One per
+  // wave_rows call (threads run waves of their own).
+  struct WaveCarry {
+    R g[kWaveStep] = {};
+    unsigned bits = 0;
+  };
+
   // Step t of the wavefront: rows p + j with max(qa, p + j + 1) ≤ q = t − j < qe.
-  void wave_step(index p, index k, index qa, index qe, index t, index& cnt) {
+  void wave_step(index p, index k, index qa, index qe, index t, index& cnt, WaveCarry& wc) {
     if constexpr (!is_complex_v<T>) {
       const auto& K = jk<R>();
       const index j0 = std::max<index>(0, t - (qe - 1));
@@ -604,6 +613,8 @@ class JacobiSweeps {
       R* vs[kWaveStep];
       R* ws[kWaveStep];
       int lane_row[kWaveStep];
+      const unsigned carried = wc.bits;
+      wc.bits = 0;
       unsigned general = 0;
       int nl = 0;
       for (index j = j0; j <= j1; ++j) {
@@ -628,12 +639,23 @@ class JacobiSweeps {
         if (K.wave_step) {
           m = K.wave_step(xs, ys, V_ ? vs : nullptr, ws, nl, len_, n_, ap, bq, tol2_, a2, b2);
         } else {
-          for (int l = 0; l < kWaveStep; ++l) g[l] = l < nl ? K.dot(xs[l], ys[l], len_) : R(0);
+          for (int l = 0; l < kWaveStep; ++l)
+            g[l] = l >= nl ? R(0) : carried >> lane_row[l] & 1u ? wc.g[lane_row[l]] : K.dot(xs[l], ys[l], len_);
           for (int h = 0; h < nl; h += kWave)
             m |= K.angles(g + h, ap + h, bq + h, tol2_, c + h, z + h, a2 + h, b2 + h) << h;
-          for (int l = 0; l < nl; ++l) {
+          // Rows in decreasing order, so that row j + 1's column is final when row j's
+          // rotation pass also takes g of row j + 1's next pair (p + j + 1, t − j): that dot
+          // product then costs one load per element instead of a pass of its own.
+          // rot(y, x, c, −s) gives the bits of rot(x, y, c, s).
+          for (int l = nl - 1; l >= 0; --l) {
             if (!(m >> l & 1u)) continue;
-            K.rot(xs[l], ys[l], len_, c[l], z[l]);
+            const index j = lane_row[l], nq = t - j;
+            if (j + 1 < k && nq >= std::max(qa, p + j + 2)) {
+              wc.g[j + 1] = K.rot_dot(ys[l], xs[l], x(p + j + 1), len_, c[l], -z[l]);
+              wc.bits |= 1u << (j + 1);
+            } else {
+              K.rot(xs[l], ys[l], len_, c[l], z[l]);
+            }
             if (V_) K.rot(vs[l], ws[l], n_, c[l], z[l]);
           }
         }
@@ -648,6 +670,7 @@ class JacobiSweeps {
         if (b2[l] > R(0.5) * bq[l]) set_sq(q, b2[l]);
         else set_norm(q, col_norm(ys[l], len_, std::sqrt(bq[l])));
       }
+      if (general) wc.bits = 0;  // the general steps below may change the carries' columns
       for (index j = j0; j <= j1; ++j) {
         if (!(general >> j & 1u)) continue;
         const index pj = p + j, q = t - j;
