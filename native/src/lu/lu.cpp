@@ -29,32 +29,44 @@ void laswp(index ncols, T* b, index ldb, const int32_t* ipiv, index k1, index k2
 
 namespace {
 
-// Copies of an m×n row-major block to and from column-major (ld m), eight rows at a time:
-// each row's few cache lines are read (written) once per block while the copy runs down
-// contiguous columns (row by row, the copies were most of the leaf's time).
-template <class T> void to_cm(index m, index n, const T* a, index lda, T* c) {
+// Copies of rows [i0, i1) of an m×n row-major block to and from column-major (ld m), eight
+// rows at a time: each row's few cache lines are read (written) once per block while the
+// copy runs down contiguous columns (row by row, the copies were most of the leaf's time).
+template <class T> void to_cm(index i0, index i1, index m, index n, const T* a, index lda, T* c) {
   constexpr index RB = 8;
-  const index m8 = m / RB * RB;
-  for (index i0 = 0; i0 < m8; i0 += RB)
+  index i = i0;
+  for (; i + RB <= i1; i += RB)
     for (index j = 0; j < n; ++j) {
-      const T* s = a + i0 * lda + j;
-      T* d = c + j * m + i0;
+      const T* s = a + i * lda + j;
+      T* d = c + j * m + i;
       for (index r = 0; r < RB; ++r) d[r] = s[r * lda];
     }
-  for (index i = m8; i < m; ++i)
+  for (; i < i1; ++i)
     for (index j = 0; j < n; ++j) c[j * m + i] = a[i * lda + j];
 }
-template <class T> void from_cm(index m, index n, const T* c, T* a, index lda) {
+template <class T> void from_cm(index i0, index i1, index m, index n, const T* c, T* a, index lda) {
   constexpr index RB = 8;
-  const index m8 = m / RB * RB;
-  for (index i0 = 0; i0 < m8; i0 += RB)
+  index i = i0;
+  for (; i + RB <= i1; i += RB)
     for (index j = 0; j < n; ++j) {
-      T* d = a + i0 * lda + j;
-      const T* s = c + j * m + i0;
+      T* d = a + i * lda + j;
+      const T* s = c + j * m + i;
       for (index r = 0; r < RB; ++r) d[r * lda] = s[r];
     }
-  for (index i = m8; i < m; ++i)
+  for (; i < i1; ++i)
     for (index j = 0; j < n; ++j) a[i * lda + j] = c[j * m + i];
+}
+
+// Runs fn over row ranges of [0, m): split between threads when the panel is tall (the
+// copies wait on memory, one strided row at a time; the panel is on the critical path of
+// a threaded LU).
+template <class F> void over_rows(index m, int threads, const F& fn) {
+  constexpr index kMinRows = 256;
+  if (threads == 1 || m < 2 * kMinRows || in_parallel_region()) {
+    fn(index(0), m);
+    return;
+  }
+  parallel_for(m / 8, kMinRows / 8, [&](index b0, index b1) { fn(b0 * 8, b1 * 8 == m / 8 * 8 ? m : b1 * 8); }, threads);
 }
 
 // The unblocked kernel on a row-major block. A tall, narrow block (a leaf panel of the
@@ -63,14 +75,15 @@ template <class T> void from_cm(index m, index n, const T* c, T* a, index lda) {
 // only a few elements per row. Square blocks stay row-major (measured: the copies cost
 // more than they save there).
 template <class T>
-int32_t getf2_any(index m, index n, T* a, index lda, int32_t* ipiv) {
+int32_t getf2_any(index m, index n, T* a, index lda, int32_t* ipiv, int threads) {
   const auto& kern = detail::solver_kernels<T>();
   if (m < 4 * n) return kern.getf2(m, n, a, lda, ipiv);
   thread_local std::vector<T> buf;
   buf.resize(static_cast<size_t>(m * n));
-  to_cm(m, n, a, lda, buf.data());
-  const int32_t info = kern.getf2_cm(m, n, buf.data(), m, ipiv);
-  from_cm(m, n, buf.data(), a, lda);
+  T* c = buf.data();
+  over_rows(m, threads, [&](index i0, index i1) { to_cm(i0, i1, m, n, a, lda, c); });
+  const int32_t info = kern.getf2_cm(m, n, c, m, ipiv);
+  over_rows(m, threads, [&](index i0, index i1) { from_cm(i0, i1, m, n, c, a, lda); });
   return info;
 }
 
@@ -91,7 +104,7 @@ template <class T>
 int32_t getrf_rec(index m, index n, T* a, index lda, int32_t* ipiv, index leaf, const TrsmParams& tp, int threads) {
   const index mn = std::min(m, n);
   if (mn == 0) return 0;
-  if (mn <= leaf) return getf2_any(m, n, a, lda, ipiv);
+  if (mn <= leaf) return getf2_any(m, n, a, lda, ipiv, threads);
   const index n1 = std::max<index>(1, mn / 2), n2 = n - n1;
   // [A11; A21]
   int32_t info = getrf_rec(m, n1, a, lda, ipiv, leaf, tp, threads);
@@ -119,7 +132,7 @@ template <class T>
 int32_t getrf(index m, index n, T* a, index lda, int32_t* ipiv, int max_threads, const LuParams& p) {
   if (m <= 0 || n <= 0) return 0;
   const index mn = std::min(m, n);
-  if (mn <= p.crossover) return getf2_any(m, n, a, lda, ipiv);
+  if (mn <= p.crossover) return getf2_any(m, n, a, lda, ipiv, max_threads);
   return getrf_rec(m, n, a, lda, ipiv, std::max<index>(1, p.leaf), TrsmParams{p.trsm_block}, max_threads);
 }
 
