@@ -8,8 +8,10 @@ namespace {
 template <class R>
 JacobiKernels<R> avx2_kernels() {
   using P = simd::Pack<simd::Avx2, R>;
-  return {&dot<P, Tail::Scalar>, &dotc<P>,        &rot<P, Tail::Scalar>, &rotc<P>, &rot_dot<P, Tail::Scalar>,
-          &rotc_dotc<P>,         &angles<P>};
+  JacobiKernels<R> k{&dot<P, Tail::Scalar>, &dotc<P>,        &rot<P, Tail::Scalar>, &rotc<P>, &rot_dot<P, Tail::Scalar>,
+                     &rotc_dotc<P>,         &angles<P>};
+  k.rot_dot2 = &rot_dot2<P, Tail::Scalar>;
+  return k;
 }
 
 }  // namespace

@@ -209,6 +209,7 @@ template <> JacobiKernels<float> avx512_jacobi<float>() {
   k.dot = &dot<PF, Tail::Masked>;
   k.rot = &rot<PF, Tail::Masked>;
   k.rot_dot = &rot_dot<PF, Tail::Masked>;
+  k.rot_dot2 = &rot_dot2<PF, Tail::Masked>;
   return k;
 }
 

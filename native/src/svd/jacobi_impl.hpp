@@ -187,6 +187,61 @@ typename P::R rot_dot(typename P::R* x, typename P::R* y, const typename P::R* w
   }
 }
 
+// rot, then *dx = Σ x'_i·wx_i and *dy = Σ y'_i·wy_i from the same pass.
+template <class P, Tail TL>
+void rot_dot2(typename P::R* x, typename P::R* y, const typename P::R* wx, const typename P::R* wy, index len,
+              typename P::R c, typename P::R s, typename P::R* dx, typename P::R* dy) {
+  using V = typename P::V;
+  constexpr int W = P::L;
+  const V vc = P::set1(c), vs = P::set1(s);
+  V a0 = P::zero(), a1 = P::zero(), b0 = P::zero(), b1 = P::zero();
+  index i = 0;
+  for (; i + 2 * W <= len; i += 2 * W) {
+    V a = P::load(x + i), b = P::load(y + i), a2 = P::load(x + i + W), b2 = P::load(y + i + W);
+    V xn = P::fnma(vs, b, P::mul(vc, a)), xn2 = P::fnma(vs, b2, P::mul(vc, a2));
+    V yn = P::fma(vs, a, P::mul(vc, b)), yn2 = P::fma(vs, a2, P::mul(vc, b2));
+    P::store(x + i, xn);
+    P::store(x + i + W, xn2);
+    P::store(y + i, yn);
+    P::store(y + i + W, yn2);
+    a0 = P::fma(xn, P::load(wx + i), a0);
+    a1 = P::fma(xn2, P::load(wx + i + W), a1);
+    b0 = P::fma(yn, P::load(wy + i), b0);
+    b1 = P::fma(yn2, P::load(wy + i + W), b1);
+  }
+  for (; i + W <= len; i += W) {
+    V a = P::load(x + i), b = P::load(y + i);
+    V xn = P::fnma(vs, b, P::mul(vc, a)), yn = P::fma(vs, a, P::mul(vc, b));
+    P::store(x + i, xn);
+    P::store(y + i, yn);
+    a0 = P::fma(xn, P::load(wx + i), a0);
+    b0 = P::fma(yn, P::load(wy + i), b0);
+  }
+  if constexpr (TL == Tail::Masked) {
+    if (i < len) {
+      const auto m = P::tail(static_cast<int>(len - i));
+      V a = P::loadt(x + i, m), b = P::loadt(y + i, m);
+      V xn = P::fnma(vs, b, P::mul(vc, a)), yn = P::fma(vs, a, P::mul(vc, b));
+      P::storet(x + i, m, xn);
+      P::storet(y + i, m, yn);
+      a1 = P::fma(xn, P::loadt(wx + i, m), a1);
+      b1 = P::fma(yn, P::loadt(wy + i, m), b1);
+    }
+    *dx = P::hsum(P::add(a0, a1));
+    *dy = P::hsum(P::add(b0, b1));
+  } else {
+    typename P::R sx = P::hsum(P::add(a0, a1)), sy = P::hsum(P::add(b0, b1));
+    for (; i < len; ++i) {
+      auto a = x[i], b = y[i];
+      x[i] = c * a - s * b;
+      y[i] = s * a + c * b;
+      sx += x[i] * wx[i];
+      sy += y[i] * wy[i];
+    }
+    *dx = sx;
+    *dy = sy;
+  }
+}
 // rotc, then conj(x')·w into (re, im).
 template <class P>
 void rotc_dotc(typename P::R* x, typename P::R* y, const typename P::R* w, index n, typename P::R c, typename P::R zr,

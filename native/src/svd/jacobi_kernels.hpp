@@ -50,6 +50,8 @@ struct JacobiKernels {
   // recomputed norm could not be trusted). Optional.
   index (*wave)(R* X, index len, R* V, index nv, index p, index k, index qa, index qe, index t0, R* e, R tol2, R lo2,
                 R hi2, index* rotations) = nullptr;
+  // rot, then *dx = Σ x'_i·wx_i and *dy = Σ y'_i·wy_i from the same pass. Optional.
+  void (*rot_dot2)(R* x, R* y, const R* wx, const R* wy, index len, R c, R s, R* dx, R* dy) = nullptr;
 };
 
 // Lanes of `angles`: one AVX-512 register of doubles.

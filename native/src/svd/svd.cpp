@@ -37,6 +37,9 @@ constexpr index kSolveForVMin = 24;
 // the static column sort already costs accuracy (docs/svd.md). SvdOptions::pivot forces
 // it on / off.
 template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
+// Column length from which row 0 of a composed wavefront step also carries its own next
+// dot product (one-thread timings, docs/svd.md: 1024 4% faster, 512 even, 256 3% slower).
+constexpr index kOwnCarryMin = 1024;
 // Rows of the row-cyclic order run as one wavefront (real data, JacobiSweeps::wave_rows).
 // The k rows' columns stay in L1 while the other columns stream past: about 16 KiB of
 // them (timings: docs/decisions.md). Columns at a 4 KiB stride share L1 sets.
@@ -145,8 +148,17 @@ static unsigned p_angles(const R* g, const R* ap, const R* bq, R tol2, R* c, R* 
   return m;
 }
 
+template <class R>
+static void p_rot_dot2(R* x, R* y, const R* wx, const R* wy, index len, R c, R s, R* dx, R* dy) {
+  p_rot(x, y, len, c, s);
+  *dx = p_dot<R>(x, wx, len);
+  *dy = p_dot<R>(y, wy, len);
+}
+
 template <class R> JacobiKernels<R> portable_jacobi() {
-  return {&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>, &p_rot_dot<R>, &p_rotc_dotc<R>, &p_angles<R>};
+  JacobiKernels<R> k{&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>, &p_rot_dot<R>, &p_rotc_dotc<R>, &p_angles<R>};
+  k.rot_dot2 = &p_rot_dot2<R>;
+  return k;
 }
 
 }  // namespace svd_detail
@@ -645,14 +657,23 @@ class JacobiSweeps {
             m |= K.angles(g + h, ap + h, bq + h, tol2_, c + h, z + h, a2 + h, b2 + h) << h;
           // Rows in decreasing order, so that row j + 1's column is final when row j's
           // rotation pass also takes g of row j + 1's next pair (p + j + 1, t − j): that dot
-          // product then costs one load per element instead of a pass of its own.
+          // product then costs one load per element instead of a pass of its own. Row 0's
+          // pass also takes its own next pair (p, t + 1), whose column no row touches at t.
           // rot(y, x, c, −s) gives the bits of rot(x, y, c, s).
           for (int l = nl - 1; l >= 0; --l) {
             if (!(m >> l & 1u)) continue;
             const index j = lane_row[l], nq = t - j;
-            if (j + 1 < k && nq >= std::max(qa, p + j + 2)) {
+            const bool next = j + 1 < k && nq >= std::max(qa, p + j + 2);
+            const bool own = j == 0 && t + 1 < qe && K.rot_dot2 && len_ >= kOwnCarryMin;
+            if (next && own) {
+              K.rot_dot2(ys[l], xs[l], x(p + 1), x(t + 1), len_, c[l], -z[l], &wc.g[1], &wc.g[0]);
+              wc.bits |= 3u;
+            } else if (next) {
               wc.g[j + 1] = K.rot_dot(ys[l], xs[l], x(p + j + 1), len_, c[l], -z[l]);
               wc.bits |= 1u << (j + 1);
+            } else if (own) {
+              wc.g[0] = K.rot_dot(xs[l], ys[l], x(t + 1), len_, c[l], z[l]);
+              wc.bits |= 1u;
             } else {
               K.rot(xs[l], ys[l], len_, c[l], z[l]);
             }
