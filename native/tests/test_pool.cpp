@@ -15,6 +15,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -27,6 +28,7 @@ namespace {
 
 int g_failures = 0;
 long g_checks = 0;
+int g_ms_scale = 1;  // --quick (the qemu runs): the timed phases at a third
 
 void check(bool ok, const char* what, long double a = 0, long double b = 0) {
   ++g_checks;
@@ -140,7 +142,7 @@ void hammer(int callers, int ms, bool resize, bool throws) {
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms / g_ms_scale));
   stop = true;
   for (auto& th : ts) th.join();
   if (resizer.joinable()) resizer.join();
@@ -253,7 +255,8 @@ void test_sync_first() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--quick") g_ms_scale = 3;
   std::thread watchdog([] {
     std::this_thread::sleep_for(std::chrono::seconds(90));
     std::printf("FAIL test_pool: no progress after 90 s (deadlock)\n");
