@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "gemm_kernels.hpp"
+#include "gemv.hpp"
 #include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 
@@ -279,53 +280,71 @@ void macro_kernel(const KernelSet<T>& K, index mc, index nc, index kc, const T* 
 inline index ceil_div(index a, index b) { return (a + b - 1) / b; }
 inline index round_up(index a, index b) { return ceil_div(a, b) * b; }
 
+// One thread's packed product: the loop nest of the header comment on its own buffers.
 template <class T>
-void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int threads) {
+void packed_serial(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, index nc_max) {
   const index m = C.rows, n = C.cols, k = A.cols;
+  if (m <= 0 || n <= 0) return;
   const int mr = K.mr, nr = K.nr;
   // Even splits: k = 300 runs as 2×150 rather than 256 + 44.
   const index kcb = ceil_div(k, ceil_div(k, K.kc));
-  const index ncb = round_up(ceil_div(n, ceil_div(n, K.nc)), nr);
-  // Row blocks: at least one per thread and a multiple of the thread count, so the
-  // threads finish together.
-  index nmb = ceil_div(m, K.mc);
-  if (threads > 1) nmb = round_up(std::max<index>(nmb, threads), threads);
-  const index mcb = round_up(ceil_div(m, nmb), mr);
-  nmb = ceil_div(m, mcb);
-  // Too few row blocks to feed every thread: also split each block's columns.
-  const index nsplit = nmb >= threads ? 1 : ceil_div(threads, nmb);
-
-  T* Bp = tls().b.template get<T>(static_cast<std::size_t>(kcb) * ncb);
+  const index ncb = round_up(ceil_div(n, ceil_div(n, nc_max)), nr);
+  const index mcb = round_up(ceil_div(m, ceil_div(m, K.mc)), mr);
+  Buffers& tl = tls();
+  T* Bp = tl.b.template get<T>(static_cast<std::size_t>(kcb) * ncb);
+  T* Ap = tl.a.template get<T>(static_cast<std::size_t>(mcb) * kcb);
   for (index jc = 0; jc < n; jc += ncb) {
     const index nc = std::min(ncb, n - jc);
-    const index npanels = ceil_div(nc, nr);
     for (index pc = 0; pc < k; pc += kcb) {
       const index kc = std::min(kcb, k - pc);
       const T beta_eff = pc == 0 ? beta : T(1);
-      parallel_for(
-          npanels, std::max<index>(1, npanels / (4 * threads)),
-          [&](index p0, index p1) {
-            pack_b(B, pc, kc, jc + p0 * nr, std::min(nc, p1 * nr) - p0 * nr, nr, Bp + p0 * nr * kc);
-          },
-          threads);
-      const index ppsplit = ceil_div(npanels, nsplit);
-      parallel_for(
-          nmb * nsplit, 1,
-          [&](index w0, index w1) {
-            T* Ap = tls().a.template get<T>(static_cast<std::size_t>(mcb) * kc);
-            for (index w = w0; w < w1; ++w) {
-              const index ib = w / nsplit, js = w % nsplit;
-              const index ic = ib * mcb, mc = std::min(mcb, m - ic);
-              const index q0 = js * ppsplit * nr, q1 = std::min(nc, (js + 1) * ppsplit * nr);
-              if (q0 >= q1) continue;
-              pack_a(A, ic, mc, pc, kc, mr, Ap);
-              macro_kernel(K, mc, q1 - q0, kc, Ap, Bp + q0 * kc, alpha, beta_eff,
-                           C.p + ic * C.rs + (jc + q0) * C.cs, C.rs, C.cs);
-            }
-          },
-          threads);
+      pack_b(B, pc, kc, jc, nc, nr, Bp);
+      for (index ic = 0; ic < m; ic += mcb) {
+        const index mc = std::min(mcb, m - ic);
+        pack_a(A, ic, mc, pc, kc, mr, Ap);
+        macro_kernel(K, mc, nc, kc, Ap, Bp, alpha, beta_eff, C.p + ic * C.rs + jc * C.cs, C.rs, C.cs);
+      }
     }
   }
+}
+
+// Threads split C into a tm × tn grid of independent sub-products, one region per call
+// and no barrier inside it: each thread packs the A rows and B columns its tile needs. The
+// grid minimises that packing (A is packed tn times, B tm times), which costs far less
+// than the several barrier-separated regions of a shared B block and lets a region run
+// with fewer threads than asked (tiles are pulled from a counter).
+template <class T>
+void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int threads) {
+  const index m = C.rows, n = C.cols, k = A.cols;
+  const index mt = ceil_div(m, K.mr), nt = ceil_div(n, K.nr);
+  int tm = 1, tn = 1;
+  double best = -1;
+  for (int a = 1; a <= threads; ++a) {
+    if (threads % a != 0) continue;
+    const int b = threads / a;
+    if (a > mt || b > nt) continue;
+    const double cost = double(m) * k * b + double(k) * n * a;
+    if (best < 0 || cost < best) {
+      best = cost;
+      tm = a;
+      tn = b;
+    }
+  }
+  if (tm * tn <= 1) return packed_serial(K, alpha, A, B, beta, C, K.nc);
+  const index rows = round_up(ceil_div(m, tm), K.mr), cols = round_up(ceil_div(n, tn), K.nr);
+  // Every thread keeps its own B block in the shared L3: together they get what one had.
+  const index nc_max = std::max<index>(round_up(K.nc / threads, K.nr), 4 * K.nr);
+  parallel_for(
+      index(tm) * tn, 1,
+      [&](index t0, index t1) {
+        for (index t = t0; t < t1; ++t) {
+          const index i0 = (t / tn) * rows, j0 = (t % tn) * cols;
+          if (i0 >= m || j0 >= n) continue;
+          const index r = std::min(rows, m - i0), c = std::min(cols, n - j0);
+          packed_serial(K, alpha, A.block(i0, 0, r, k), B.block(0, j0, k, c), beta, C.block(i0, j0, r, c), nc_max);
+        }
+      },
+      threads, Schedule::Pieces);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -349,6 +368,7 @@ void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_t
   const index k = A.cols;
   if (m <= 0 || n <= 0) return;
   if (k <= 0 || alpha == T(0)) return scale(C, beta);
+  if ((n == 1 || m == 1) && gemv(alpha, A, B, beta, C, max_threads)) return;
   // Kernels store along contiguous C rows: a column-major C is computed as Cᵀ = Bᵀ·Aᵀ.
   if (C.cs != 1 && C.rs == 1) {
     const MatRef<T> At = A.t(), Bt = B.t();

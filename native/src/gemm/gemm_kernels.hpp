@@ -63,7 +63,7 @@ Family avx512_family();
 Family neon_family();
 #endif
 
-// Largest tile any family uses (for stack buffers of edge tiles).
-inline constexpr int kMaxTile = 8 * 32;
+// Largest tile any family uses (for stack buffers of edge tiles; real_set/complex_set check it).
+inline constexpr int kMaxTile = 16 * 48;
 
 }  // namespace lapis::gemm_detail

@@ -1,8 +1,9 @@
 // AVX-512F micro-kernels, used when the CPU and OS support AVX-512 (Zen 4/5, Skylake-X and
 // later Xeons): twice the AVX2 flops per instruction, and 32 registers for bigger tiles.
-//   double 8×16, float 8×32, complex<double> 4×8, complex<float> 4×16:
-// 16 zmm accumulators + 2 for b + broadcasts; per k step 2 loads and 8 broadcasts feed
-// 16 FMAs.
+//   double 8×24, float 8×48: 24 zmm accumulators + 3 for b + a broadcast; per k step 3
+// loads and 8 broadcasts feed 24 FMAs (fewer loads per FMA than 8×16, which lost to it
+// on a Xeon: bench/results/gemm-avx512-h200host.txt).
+//   complex<double> 4×8, complex<float> 4×16: 16 accumulators.
 // The build applies no ISA flags to this file (the addon targets x86-64-v3 at most): the
 // target is set per function here (the packet's own), and the driver only calls in after
 // active_isa() chose avx512.
@@ -32,9 +33,9 @@ namespace lapis::gemm_detail {
 Family avx512_family() {
   Family f;
   f.name = "avx512";
-  // B micro-panel kc·nr·size = 24 KiB of a 32–48 KiB L1; A block ≈ 300 KiB of L2.
-  f.d = real_set<Avx512D, 8, 2>(192, 192, 4096);
-  f.s = real_set<Avx512S, 8, 2>(384, 192, 4096);
+  // B micro-panel kc·nr·size = 36 KiB of a 48 KiB L1; A block ≈ 300 KiB of L2.
+  f.d = real_set<Avx512D, 8, 3>(192, 192, 4096);
+  f.s = real_set<Avx512S, 8, 3>(384, 192, 4096);
   f.z = complex_set<Avx512D, 4, 2>(96, 192, 2048);
   f.c = complex_set<Avx512S, 4, 2>(192, 192, 2048);
   return f;

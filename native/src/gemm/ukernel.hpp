@@ -51,6 +51,22 @@ struct LaneMasks<VT, NV, true> {
   typename VT::V load(const typename VT::R* b, I v) const { return VT::loadt(b + int(v) * VT::L, m[v]); }
 };
 
+// The C tile is read (beta ≠ 0) or written only after the k loop: start its cache misses
+// now so they overlap the loop instead of stalling the tile's end (a large C is never in
+// cache when its tile comes round).
+template <class R, int MR, int NR>
+inline void prefetch_c(const R* c, index crs) {
+#if defined(__GNUC__) || defined(__clang__)
+  unroll<MR>([&](auto i) {
+    __builtin_prefetch(c + i * crs, 1, 3);
+    __builtin_prefetch(c + i * crs + NR - 1, 1, 3);
+  });
+#else
+  (void)c;
+  (void)crs;
+#endif
+}
+
 // Real tile MR × (NV·L). Per k step: NV vector loads of b, MR broadcasts of a, MR·NV FMAs
 // into MR·NV accumulators that stay in registers for the whole k loop.
 template <class VT, int MR, int NV>
@@ -65,6 +81,7 @@ struct RealKernel {
                    R beta, int lanes = 0) {
     V acc[MR][NV];
     unroll<MR>([&](auto i) { unroll<NV>([&](auto v) { acc[i][v] = VT::zero(); }); });
+    prefetch_c<R, MR, NR>(c, crs);
     const index as = PACKED ? index(MR) : acs, ai = PACKED ? 1 : ars;
     LaneMasks<VT, NV, MASKED> mk(lanes);
     LAPIS_UNROLL(4)
@@ -129,6 +146,7 @@ struct ComplexKernel {
                    const R* alpha, const R* beta, int flags, int lanes = 0) {
     V acc1[MR][NV], acc2[MR][NV];
     unroll<MR>([&](auto i) { unroll<NV>([&](auto v) { acc1[i][v] = acc2[i][v] = VT::zero(); }); });
+    prefetch_c<R, MR, 2 * NR>(c, crs);
     const index as = PACKED ? index(2 * MR) : acs, ai = PACKED ? 2 : ars;
     LaneMasks<VT, NV, MASKED> mk(lanes);
     LAPIS_UNROLL(4)
@@ -193,6 +211,7 @@ struct ComplexKernel {
 
 template <class VT, int MR, int NV>
 KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
+  static_assert(MR * RealKernel<VT, MR, NV>::NR <= kMaxTile, "tile larger than the edge buffers");
   KernelSet<typename VT::R> s;
   s.mr = MR;
   s.nr = RealKernel<VT, MR, NV>::NR;
@@ -206,6 +225,7 @@ KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
 
 template <class VT, int MR, int NV>
 KernelSet<std::complex<typename VT::R>> complex_set(index mc, index kc, index nc) {
+  static_assert(MR * ComplexKernel<VT, MR, NV>::NR <= kMaxTile, "tile larger than the edge buffers");
   KernelSet<std::complex<typename VT::R>> s;
   s.mr = MR;
   s.nr = ComplexKernel<VT, MR, NV>::NR;
