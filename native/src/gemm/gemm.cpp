@@ -17,6 +17,7 @@
 
 #include "gemm_kernels.hpp"
 #include "gemv.hpp"
+#include "lapis/blas1.hpp"
 #include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 
@@ -78,15 +79,8 @@ Buffers& tls() {
   return b;
 }
 
-// Plain complex product: std::complex's operator* checks for Inf/NaN recovery (a libcall
-// in GCC); BLAS semantics are the textbook formula, as in the kernels.
-template <class T>
-inline T mul(T a, T b) {
-  if constexpr (is_complex_v<T>)
-    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-  else
-    return a * b;
-}
+// Plain complex product (BLAS semantics, as in the kernels).
+using blas1::mul;
 
 template <class T, bool CJ>
 inline T take(T x) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gemm_kernels.hpp"
+#include "lapis/blas1.hpp"
 #include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/simd.hpp"
@@ -45,13 +46,7 @@ template <class T> std::vector<T>& buffer(int which) {
   return b[which];
 }
 
-template <class T>
-inline T mul(T a, T b) {
-  if constexpr (is_complex_v<T>)
-    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-  else
-    return a * b;
-}
+using blas1::mul;  // the textbook complex product, as in the kernels
 
 // y (len elements, stride ys) ← alpha·t + beta·y; beta == 0 never reads y.
 template <class T>
