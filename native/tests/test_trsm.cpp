@@ -142,14 +142,18 @@ template <class T> void run_type(bool quick) {
   // thread threshold (column strips of 16/24/24 on 3 threads; 32/32/36 for complex)
   const index sizes[][2] = {{100, 8}, {129, 31}, {300, 64}, {160, 100}};
   for (const auto& nk : sizes) {
-    if (quick && nk[0] != 300) continue;
+    // --quick (qemu, where the long double residual is emulated): the leaf limit + 1 only,
+    // on 1 and 2 threads in the first layout
+    if (quick && nk[0] != 129) continue;
     for (bool left : {true, false})
       for (bool up : {false, true})
         for (bool unit : {false, true})
           for (int op = 0; op < 3; ++op) {
             if (op == 2 && !lapis::is_complex_v<T> && unit) continue;  // op 2 is op 1 for real T
-            for (int threads : {1, 2, 3}) one<T>(nk[0], nk[1], left, up, unit, op, 0, threads);
-            for (int layout = 1; layout < 4; ++layout) one<T>(nk[0], nk[1], left, up, unit, op, layout, 2);
+            for (int threads : {1, 2, 3})
+              if (!quick || threads < 3) one<T>(nk[0], nk[1], left, up, unit, op, 0, threads);
+            if (!quick)
+              for (int layout = 1; layout < 4; ++layout) one<T>(nk[0], nk[1], left, up, unit, op, layout, 2);
           }
   }
 }
