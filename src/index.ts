@@ -8,7 +8,8 @@ export {
 export type { DType, Device, FloatDType, RealDType, ComplexDType } from './core/dtype.js';
 export { ShapeError, DTypeError, DeviceError, LinAlgError, ArgumentError } from './core/errors.js';
 export { Complex, fromMathjs, toMathjs, type ComplexLike } from './complex/index.js';
-export { numThreads, setNumThreads, gemmKernel, cpuPeakFlops } from './backend/cpu/binding.js';
+export { numThreads, setNumThreads, gemmKernel, cpuPeakFlops, cpuBackend } from './backend/cpu/binding.js';
+export type { CpuBackendName } from './backend/cpu/load.js';
 export * as linalg from './linalg/index.js';
 export * as gpu from './backend/gpu/api.js';
 export { frexp, heaviside, logspace, type LogspaceOptions } from './special/index.js';

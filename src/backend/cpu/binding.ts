@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
 import { checkArg, opt } from '../../core/options.js';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadCpuBackend, type CpuBackendName } from './load.js';
 import { DeviceError } from '../../core/errors.js';
 import type { AnyStorage, DTypeCode } from '../../core/dtype.js';
 import type { Tensor } from '../../core/tensor.js';
@@ -176,23 +173,10 @@ export interface GdnNativeProblem {
 }
 
 let addon: Addon | undefined;
-
-function findAddon(): string {
-  if (process.env.LAPIS_ADDON) return process.env.LAPIS_ADDON;
-  // src/backend/cpu (vitest) or dist/src/backend/cpu (compiled): walk up to the package root.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const p = join(dir, 'build', 'Release', 'lapis.node');
-    if (existsSync(p)) return p;
-    dir = dirname(dir);
-  }
-  throw new DeviceError(
-    'lapis: the native addon build/Release/lapis.node is missing; run `npm run build:native` (needs cmake and a C++17 compiler)',
-  );
-}
+let backendName: CpuBackendName = 'native';
 
 /** A function as the addon exports it: its option names ("dtype,A,…"), declared once in native/binding, ride along. */
-type RawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
+export type RawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
 
 /**
  * The Addon from the raw exports: each function becomes a wrapper that checks for one
@@ -219,13 +203,20 @@ function wrapAddon(raw: Record<string, RawFunction>): Addon {
   return out as unknown as Addon;
 }
 
-/** The native addon, loaded once. `LAPIS_ADDON` overrides the path (used to test another build, e.g. one with the portable kernels). */
+/** The CPU backend's functions, loaded once (./load.ts picks the build: `LAPIS_ADDON` overrides the path, e.g. to test a build with the portable kernels). */
 export function native(): Addon {
   if (!addon) {
-    const require = createRequire(import.meta.url);
-    addon = wrapAddon(require(findAddon()) as Record<string, RawFunction>);
+    const loaded = loadCpuBackend();
+    addon = wrapAddon(loaded.raw);
+    backendName = loaded.name;
   }
   return addon;
+}
+
+/** Which CPU backend serves the CPU ops: the native addon, or the WebAssembly build of the same kernels. */
+export function cpuBackend(): CpuBackendName {
+  native();
+  return backendName;
 }
 
 /** The option names each native function declares (native/binding, `Export e(…, {names})`), for the contract test. */
