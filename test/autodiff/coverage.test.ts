@@ -31,7 +31,7 @@ const CONSTANT = [
 const REFUSED = ['linalg.luFactorAsync', 'linalg.solveAsync', 'linalg.invAsync', 'gdn.chunkedBackward'];
 /** Not tensor ops. */
 const OTHER = [
-  'toMlMatrix', 'fromMathjs', 'toMathjs', 'numThreads', 'setNumThreads', 'gemmKernel', 'cpuPeakFlops', 'gpu.init', 'gpu.info',
+  'toMlMatrix', 'fromMathjs', 'toMathjs', 'numThreads', 'setNumThreads', 'gemmKernel', 'cpuBackend', 'cpuPeakFlops', 'gpu.init', 'gpu.info',
   'gpu.available', 'gpu.sync', 'gpu.memory', 'grad', 'valueAndGrad', 'vjp', 'stopGradient',
 ];
 

@@ -55,6 +55,7 @@ const T: Record<string, Entry> = {
   setNumThreads: { who: 'setNumThreads', call: (n) => lapis.setNumThreads(n as never), valid: () => [lapis.numThreads()],
     scalars: [[0, NaN], [0, 1.5], [0, '2'], [0, 0], [0, 1e9]] },
   gemmKernel: { who: 'gemmKernel', call: () => lapis.gemmKernel(), valid: () => [] },
+  cpuBackend: { who: 'cpuBackend', call: () => lapis.cpuBackend(), valid: () => [] },
   cpuPeakFlops: { who: 'cpuPeakFlops', call: (d, t) => lapis.cpuPeakFlops(d as never, t as never), valid: () => ['float64', 1],
     scalars: [[0, 'int32'], [0, 'complex64'], [0, null], [1, 0], [1, 257], [1, 1.5], [1, NaN], [1, '2'], [1, null]] },
   frexp: { who: 'frexp', call: (x) => lapis.frexp(x as never), valid: () => [[1, 2]], tensorsAt: [0] },
