@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-// Builds the native addon (build/Release/lapis.node) with cmake-js; runs on `npm install`.
+// Builds the native addon (build/Release/lapis.node) with cmake-js; runs on `npm install`,
+// where it first looks for a prebuilt addon that loads here (prebuilds/<platform>-<arch>,
+// scripts/prebuild.mjs) and builds nothing if one does. When none fits and the build cannot
+// run or fails, the install still succeeds with one line saying so: the CPU ops then run on
+// the WebAssembly backend and the GPU ops on WebGPU (src/backend/cpu/load.ts).
 // Node-API headers come from the node-api-headers package (package.json "binary" asks
 // cmake-js for Node-API), so the build downloads nothing. Missing tools are named with
 // the command that installs them, before cmake gets a chance to fail obscurely.
@@ -7,14 +11,18 @@
 //   node scripts/build-native.mjs           build unless build/Release/lapis.node exists
 //   node scripts/build-native.mjs --force   rebuild (npm run build:native)
 //   LAPIS_REBUILD=1                          same as --force (e.g. under npm install)
+//   LAPIS_REQUIRE_NATIVE=1                   a missing tool or failed build fails the install (CI)
+//
+// --force and LAPIS_REBUILD ask for a build explicitly, so their failures exit non-zero too.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const force = process.argv.includes('--force') || process.env.LAPIS_REBUILD === '1';
+const requireNative = process.env.LAPIS_REQUIRE_NATIVE === '1';
 const out = join(root, 'build', 'Release', 'lapis.node');
 const win = process.platform === 'win32';
 const mac = process.platform === 'darwin';
@@ -31,9 +39,57 @@ function hint(debian, brew, windows) {
   return win ? windows : mac ? brew : debian;
 }
 
+/** Ends the install without a native addon: one line, exit 0, unless a native build was asked for. */
+function noNative(reason, status = 1) {
+  if (force || requireNative) process.exit(status || 1);
+  console.warn(
+    `lapis: no native addon (${reason}${prebuildNote}); the CPU ops run on the WebAssembly backend and the GPU ops on WebGPU. ` +
+      'For the native CPU backend install cmake and a C++17 compiler, then run `npm run build:native` in the lapis package directory.',
+  );
+  process.exit(0);
+}
+
+/** musl libc (Alpine): the linux prebuilds link glibc. ldd's text first, then the runtime's report (src/backend/cpu/load.ts does the same). */
+function isMusl() {
+  try {
+    const ldd = readFileSync('/usr/bin/ldd', 'utf8');
+    if (ldd.includes('musl')) return true;
+    if (ldd.includes('GLIBC') || ldd.includes('GNU C Library')) return false;
+  } catch {
+    // no ldd: ask the report
+  }
+  try {
+    const header = process.report?.getReport()?.header;
+    return header ? !header.glibcVersionRuntime : false;
+  } catch {
+    return false;
+  }
+}
+
+/** A prebuilt addon for this platform that loads in a child Node (a crash there cannot end the install), or why none does. */
+function fittingPrebuild() {
+  const tag = `${process.platform}-${process.arch}`;
+  const file = join(root, 'prebuilds', tag, 'lapis.node');
+  if (!existsSync(file)) return { why: `no prebuild for ${tag}` };
+  if (process.platform === 'linux' && isMusl()) return { why: `prebuilds/${tag} is built for glibc and this system uses musl` };
+  const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(file)})`], { encoding: 'utf8' });
+  if (r.status === 0) return { file };
+  const err = (r.stderr || '').split('\n').find((l) => /Error/.test(l)) || r.error?.message || `exit ${r.status ?? r.signal}`;
+  return { why: `prebuilds/${tag}/lapis.node does not load here: ${err.trim()}` };
+}
+
+let prebuildNote = '';
 if (!force && existsSync(out)) {
   console.log(`lapis: native addon already built (${out}); \`npm run build:native\` rebuilds it`);
   process.exit(0);
+}
+if (!force) {
+  const pre = fittingPrebuild();
+  if (pre.file) {
+    console.log(`lapis: using the prebuilt native addon ${pre.file}; \`npm run build:native\` builds one from source instead`);
+    process.exit(0);
+  }
+  prebuildNote = `; ${pre.why}`;
 }
 
 const missing = [];
@@ -71,15 +127,15 @@ if (!win) {
   }
 }
 if (missing.length) {
-  console.error('lapis: cannot build the native addon; please install:\n  - ' + missing.join('\n  - '));
-  if (win) console.error('  (Windows also needs Visual Studio 2019+ or its Build Tools with the "Desktop development with C++" workload)');
-  process.exit(1);
+  if (force || requireNative) console.error('lapis: cannot build the native addon; please install:\n  - ' + missing.join('\n  - '));
+  if (win && (force || requireNative)) console.error('  (Windows also needs Visual Studio 2019+ or its Build Tools with the "Desktop development with C++" workload)');
+  noNative(`cannot build it: missing ${missing.map((m) => m.split(' (')[0]).join(', ')}`);
 }
 
 const cmakeJs = [join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js'), join(root, '..', 'cmake-js', 'bin', 'cmake-js')].find(existsSync);
 if (!cmakeJs) {
-  console.error('lapis: cmake-js is missing from node_modules; run `npm install` (or `npm ci`) first');
-  process.exit(1);
+  if (force || requireNative) console.error('lapis: cmake-js is missing from node_modules; run `npm install` (or `npm ci`) first');
+  noNative('cmake-js is missing from node_modules');
 }
 const jobs = String(Math.max(2, os.availableParallelism?.() ?? os.cpus().length));
 const args = [cmakeJs, 'compile', '--directory', root, '--config', 'Release', '--parallel', jobs];
@@ -90,6 +146,6 @@ if (r.status !== 0 || !existsSync(out)) {
     `lapis: the native build failed (see the output above)${r.status === 0 ? `: ${out} was not produced` : ''}.\n` +
       '  It needs cmake ≥ 3.15 and a C++17 compiler (g++ ≥ 8, clang ≥ 7 or MSVC 2019); nothing is downloaded.',
   );
-  process.exit(r.status || 1);
+  noNative('the build from source failed; its output is above', r.status);
 }
 console.log(`lapis: built ${out}`);

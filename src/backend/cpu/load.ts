@@ -1,8 +1,8 @@
 // Node only: finds and loads the CPU backend's raw functions. The browser bundle replaces
 // this module (it has no file system and no Node addons).
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../core/errors.js';
 import type { RawFunction } from './binding.js';
@@ -18,17 +18,97 @@ export interface LoadedCpuBackend {
   where: string;
 }
 
+/** The package root: the nearest ancestor with lapis's package.json (src/backend/cpu under vitest, dist/src/backend/cpu once compiled). */
+function packageRoot(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'lapis') return dir;
+      } catch {
+        // an unreadable package.json is not ours: keep walking up
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+/** The C library on Linux: the prebuilds link glibc, and a glibc .so loaded under musl can crash later rather than fail to load. */
+function linuxLibc(): 'glibc' | 'musl' | 'unknown' {
+  // ldd's text first (detect-libc's order): process.report.getReport() costs 50-100 ms.
+  try {
+    const ldd = readFileSync('/usr/bin/ldd', 'utf8');
+    if (ldd.includes('musl')) return 'musl';
+    if (ldd.includes('GLIBC') || ldd.includes('GNU C Library')) return 'glibc';
+  } catch {
+    // no ldd (a slim container): ask the runtime below
+  }
+  try {
+    // Node, Bun and Deno fill header.glibcVersionRuntime when this process runs on glibc.
+    const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+    if (header) return header.glibcVersionRuntime ? 'glibc' : 'musl';
+  } catch {
+    // no process.report in this runtime: the load attempt decides
+  }
+  return 'unknown';
+}
+
+/** The prebuild directory name for this process (node-gyp-build's `<platform>-<arch>`), or why none applies. */
+function prebuildTag(): { tag: string } | { skip: string } {
+  const tag = `${process.platform}-${process.arch}`;
+  if (process.platform === 'linux' && linuxLibc() === 'musl') {
+    return { skip: `prebuilds/${tag}/lapis.node is built against glibc and this system uses musl` };
+  }
+  return { tag };
+}
+
+/**
+ * The native addon's path: LAPIS_ADDON when set (used as is), else the first of
+ * build/Release/lapis.node (a build made on this machine, by `npm run build:native` or the
+ * install script when no prebuild fits) and prebuilds/<platform>-<arch>/lapis.node that
+ * loads. A candidate that exists but does not load (wrong glibc, wrong arch) is passed
+ * over and its reason kept for the error. Candidates are loaded here, so the caller's
+ * require() of the returned path is answered from Node's module cache.
+ */
 function findAddon(): string {
   if (process.env.LAPIS_ADDON) return process.env.LAPIS_ADDON;
-  // src/backend/cpu (vitest) or dist/src/backend/cpu (compiled): walk up to the package root.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const p = join(dir, 'build', 'Release', 'lapis.node');
-    if (existsSync(p)) return p;
-    dir = dirname(dir);
+  const root = packageRoot();
+  if (!root) {
+    throw new DeviceError(`lapis: cannot find lapis's package.json above ${dirname(fileURLToPath(import.meta.url))}`);
+  }
+  const candidates: Array<() => string | { skip: string }> = [
+    () => join(root, 'build', 'Release', 'lapis.node'),
+    () => {
+      const pre = prebuildTag();
+      return 'tag' in pre ? join(root, 'prebuilds', pre.tag, 'lapis.node') : pre;
+    },
+  ];
+  const reasons: string[] = [];
+  const require = createRequire(import.meta.url);
+  for (const candidate of candidates) {
+    const p = candidate();
+    if (typeof p !== 'string') {
+      reasons.push(p.skip);
+      continue;
+    }
+    if (!existsSync(p)) {
+      reasons.push(`${relative(root, p)} does not exist`);
+      continue;
+    }
+    try {
+      require(p);
+      return p;
+    } catch (e) {
+      const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      reasons.push(`${relative(root, p)} does not load: ${msg}`);
+    }
   }
   throw new DeviceError(
-    'lapis: the native addon build/Release/lapis.node is missing; run `npm run build:native` (needs cmake and a C++17 compiler)',
+    `lapis: no native addon loads (${reasons.join('; ')}); \`npm run build:native\` builds one (needs cmake and a C++17 compiler)`,
   );
 }
 
