@@ -3,7 +3,9 @@ import { initGpu, gpuInfo, gpuAvailable, type GpuInfo, type GpuInitOptions } fro
 import { gpuSync } from './queue.js';
 import { setWgslDumpDir } from './program.js';
 import { poolStats, setPoolCap, trimPool, type PoolStats } from './pool.js';
+import { canDumpWgsl } from './host.js';
 import { readOptions, opt } from '../../core/options.js';
+import { ArgumentError } from '../../core/errors.js';
 
 export type { GpuInfo, GpuInitOptions, PoolStats };
 
@@ -18,7 +20,7 @@ export type { GpuInfo, GpuInitOptions, PoolStats };
  * (also LAPIS_GPU_DUMP_WGSL=/tmp/wgsl; docs/gpu-runtime.md).
  * Throws: DeviceError when no adapter is found, with what to install (Linux: a Vulkan
  * driver, e.g. Mesa's lavapipe in `mesa-vulkan-drivers`); ArgumentError for an unknown
- * option or a bad value (`limits: 'small'`). A later call returns the existing device's info.
+ * option or a bad value (`limits: 'small'`; `dumpWgsl` in a browser). A later call returns the existing device's info.
  * See also: `gpu.available`, `gpu.info`.
  */
 export function init(opts?: GpuInitOptions): Promise<GpuInfo> {
@@ -28,7 +30,10 @@ export function init(opts?: GpuInitOptions): Promise<GpuInfo> {
       dawnFlags: opt.array(opt.check((v) => typeof v === 'string', 'string')),
       limits: opt.oneOf('adapter', 'default'), dumpWgsl: opt.check((v) => typeof v === 'string' && v !== '', 'a folder name'),
     });
-    if (opts?.dumpWgsl !== undefined) setWgslDumpDir(opts.dumpWgsl);
+    if (opts?.dumpWgsl !== undefined) {
+      if (!canDumpWgsl) throw new ArgumentError('gpu.init: dumpWgsl needs a file system (Node); a browser has none');
+      setWgslDumpDir(opts.dumpWgsl);
+    }
   } catch (e) {
     return Promise.reject(e);
   }

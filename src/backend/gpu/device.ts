@@ -4,6 +4,7 @@
 // (a browser, Deno) uses its own.
 import { ArgumentError, DeviceError } from '../../core/errors.js';
 import { wgslPreamble } from './declare.js';
+import { importWebgpu, type WebgpuModule } from './host.js';
 
 export interface GpuLimits {
   maxStorageBufferBindingSize: number;
@@ -120,10 +121,11 @@ const WANTED_LIMITS: Array<keyof GpuLimits> = [
 async function getGpu(flags: string[]): Promise<{ gpu: GPU; source: GpuInfo['source']; create?: (o: string[]) => GPU }> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return { gpu: nav.gpu, source: 'navigator.gpu' };
-  let mod: { create: (o: string[]) => GPU; globals: object };
+  let mod: WebgpuModule;
   try {
-    mod = (await import('webgpu')) as unknown as typeof mod;
+    mod = await importWebgpu();
   } catch (e) {
+    if (e instanceof DeviceError) throw new DeviceError(`gpu.init: ${e.message}`);
     throw new DeviceError(`gpu.init: the \`webgpu\` package could not be loaded (${(e as Error).message}); run \`npm install webgpu\``);
   }
   // Dawn's constructors (GPUBufferUsage, …) are what WebGPU code expects as globals.

@@ -4,13 +4,12 @@
 // declaration and prepended to the shader body; the uniform values are packed from it by
 // name. One cache holds the programs (by name and key) and one their pipelines; the
 // dispatcher records into the shared command encoder (queue.ts).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { GpuStorage } from '../../core/tensor.js';
 import { ArgumentError, DeviceError } from '../../core/errors.js';
 import { gpuDevice, gpuLimits, onDeviceReset, type GpuLimits } from './device.js';
 import { recordDispatch, flush, onBeforeSubmit, onAfterSubmit } from './queue.js';
 import { bufferOf } from './pool.js';
+import { writeDumpFile } from './host.js';
 import {
   LAYOUT, STORAGE_TYPES, IDENT, uniformLayout, wgslPreamble,
   type ProgramDecl, type StorageType, type UniformValues, type UniformSlotLayout,
@@ -200,12 +199,11 @@ function dumpSource(p: GpuProgram, code: string): void {
   // FNV-1a of the key: keys of generated kernels run to kilobytes, too long for a file name.
   let h = 0x811c9dc5;
   for (let i = 0; i < p.key.length; i++) h = Math.imul(h ^ p.key.charCodeAt(i), 0x01000193) >>> 0;
-  const file = join(dumpDir, `${p.name.replace(/[^\w.-]/g, '_')}-${h.toString(16).padStart(8, '0')}.wgsl`);
+  const file = `${p.name.replace(/[^\w.-]/g, '_')}-${h.toString(16).padStart(8, '0')}.wgsl`;
   try {
-    mkdirSync(dumpDir, { recursive: true });
-    writeFileSync(file, `// ${p.name} ${p.key.length > 300 ? `${p.key.slice(0, 300)}…` : p.key}\n// entry point ${p.entryPoint}\n${code}`);
+    writeDumpFile(dumpDir, file, `// ${p.name} ${p.key.length > 300 ? `${p.key.slice(0, 300)}…` : p.key}\n// entry point ${p.entryPoint}\n${code}`);
   } catch (e) {
-    throw new DeviceError(`${p.name}: writing the WGSL dump ${file} failed (${(e as Error).message})`);
+    throw new DeviceError(`${p.name}: writing the WGSL dump ${file} under ${dumpDir} failed (${(e as Error).message})`);
   }
 }
 
