@@ -1,0 +1,81 @@
+// The browser bundle (`npm run build:browser`): src/browser.ts as one minified ES module in
+// dist-browser/, with the WGSL shaders embedded and the WebAssembly CPU backend beside it.
+// Modules with a `<name>.browser.ts` sibling are replaced by it (the Node-only host code:
+// file system, the `webgpu` package, the native addon), and an import of a Node built-in or
+// of `webgpu` that is still reachable fails the build instead of shipping a broken page.
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const src = join(root, 'src');
+const NODE_ONLY = new Set(['webgpu', ...builtinModules]);
+
+/** The file name the bundle fetches its WebAssembly backend by (src/browser.ts names it too). */
+export const WASM_FILE = 'lapis.wasm';
+/** Where `npm run build:wasm` writes it. */
+export const WASM_SOURCE = join(root, 'build', 'wasm', 'lapis.wasm');
+
+function browserSwaps(): Plugin {
+  return {
+    name: 'lapis:browser-swaps',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source.startsWith('node:') || NODE_ONLY.has(source)) {
+        this.error(`${importer ? relative(root, importer) : source} imports ${source}, a Node-only module, into the browser bundle: give that module a .browser.ts sibling`);
+      }
+      if (!importer || !source.startsWith('.')) return null;
+      const r = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!r || !r.id.startsWith(src) || !r.id.endsWith('.ts') || r.id.endsWith('.browser.ts')) return r;
+      const swap = r.id.replace(/\.ts$/, '.browser.ts');
+      return existsSync(swap) ? swap : r;
+    },
+  };
+}
+
+// The shaders' comments and indentation are a third of their text and mean nothing to the
+// GPU; lines are kept so the preprocessor's `file:line` messages still point at the source.
+function compactWgsl(): Plugin {
+  return {
+    name: 'lapis:compact-wgsl',
+    enforce: 'pre',
+    load(id) {
+      if (!/\.wgsl\?raw$/.test(id)) return null;
+      const text = readFileSync(id.replace(/\?raw$/, ''), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, (c) => '\n'.repeat(c.split('\n').length - 1))
+        .split('\n')
+        .map((l) => l.replace(/\/\/.*$/, '').trim())
+        .join('\n');
+      return `export default ${JSON.stringify(text)};`;
+    },
+  };
+}
+
+// The bundle fetches `new URL('./lapis.wasm', import.meta.url)`: the file goes beside it, and
+// a bundler building a page from the bundle sees that expression and copies the file.
+function wasmBeside(): Plugin {
+  return {
+    name: 'lapis:wasm-beside',
+    generateBundle() {
+      if (!existsSync(WASM_SOURCE)) this.error(`${relative(root, WASM_SOURCE)} is missing: run \`npm run build:wasm\` first`);
+      this.emitFile({ type: 'asset', fileName: WASM_FILE, source: readFileSync(WASM_SOURCE) });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [browserSwaps(), compactWgsl(), wasmBeside()],
+  build: {
+    outDir: 'dist-browser',
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    lib: { entry: join(src, 'browser.ts'), formats: ['es'], fileName: () => 'lapis.js' },
+    // Vite minifies an ES library without removing whitespace (to keep /*#__PURE__*/ marks for
+    // the app's bundler); this bundle registers every op on load, so there is nothing to shake.
+    rolldownOptions: { output: { minify: true } },
+  },
+});
