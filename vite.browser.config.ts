@@ -55,12 +55,20 @@ function compactWgsl(): Plugin {
 
 // The bundle fetches `new URL('./lapis.wasm', import.meta.url)`: the file goes beside it, and
 // a bundler building a page from the bundle sees that expression and copies the file.
+// The minifier may print it with backquotes; bundlers look for a quoted string there, so the
+// quotes are set after minification (same length: the source map stays right).
 function wasmBeside(): Plugin {
+  const printed = new RegExp(`new URL\\([\`"']\\./${WASM_FILE.replace('.', '\\.')}[\`"'],import\\.meta\\.url\\)`, 'g');
   return {
     name: 'lapis:wasm-beside',
-    generateBundle() {
+    generateBundle(_options, bundle) {
       if (!existsSync(WASM_SOURCE)) this.error(`${relative(root, WASM_SOURCE)} is missing: run \`npm run build:wasm\` first`);
       this.emitFile({ type: 'asset', fileName: WASM_FILE, source: readFileSync(WASM_SOURCE) });
+      const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
+      if (!entry || entry.type !== 'chunk' || (entry.code.match(printed)?.length ?? 0) !== 1) {
+        this.error(`the bundle does not hold exactly one new URL(\`./${WASM_FILE}\`,import.meta.url): src/browser.ts and this plugin disagree`);
+      }
+      entry.code = entry.code.replace(printed, `new URL("./${WASM_FILE}",import.meta.url)`);
     },
   };
 }
@@ -76,6 +84,7 @@ export default defineConfig({
     lib: { entry: join(src, 'browser.ts'), formats: ['es'], fileName: () => 'lapis.js' },
     // Vite minifies an ES library without removing whitespace (to keep /*#__PURE__*/ marks for
     // the app's bundler); this bundle registers every op on load, so there is nothing to shake.
-    rolldownOptions: { output: { minify: true } },
+    // comments: false also drops src/browser.ts's vite-ignore mark, which would hide the wasm URL from the app's bundler.
+    rolldownOptions: { output: { minify: true, comments: false } },
   },
 });
