@@ -44,7 +44,7 @@ IFS=: read -r -a dirs <<<"$PATH"
 for d in "${dirs[@]}"; do
   [ -d "$d" ] || continue
   for f in "$d"/*; do
-    name="$(basename "$f")"
+    name="${f##*/}"
     case "$name" in
       cmake | ctest | cpack | make | gmake | ninja | c++ | g++ | gcc | cc | clang | clang++ | *-g++ | *-gcc | g++-* | gcc-* | clang-* | clang++-* | *-c++ | *-cc) continue ;;
     esac
