@@ -80,6 +80,9 @@ const cases: Record<string, Case> = {
         checks.push({ what: `${dtype} n=${n} k=${k} batch=[${batch}] ‖AX−B‖/(‖A‖‖X‖·n·eps)`, value: solveRatio(A.dataSync() as Arr, X.dataSync() as Arr, B.dataSync() as Arr, n, k, eps(dtype)), max: 30 });
       }
     }
+    // one thread in the page: the async variant runs the same kernel and settles at once
+    const A = randn([40, 40], { seed: 3 }), B = randn([40, 2], { seed: 4 });
+    checks.push({ what: 'max |solveAsync − solve|', value: fro(await host(await linalg.solveAsync(A, B)), linalg.solve(A, B).dataSync() as Arr), max: 0 });
     return { checks };
   },
 
