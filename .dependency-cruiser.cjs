@@ -20,6 +20,20 @@ module.exports = {
       to: { path: '^src/backend/gpu/' },
     },
     {
+      name: 'wasm-stands-alone',
+      comment: 'The WebAssembly build of the CPU kernels (src/backend/wasm) is loaded by the CPU backend; it imports neither backend.',
+      severity: 'error',
+      from: { path: '^src/backend/wasm/' },
+      to: { path: '^src/backend/(cpu|gpu)/' },
+    },
+    {
+      name: 'wasm-instantiate-no-node',
+      comment: 'src/backend/wasm/instantiate.ts is part of the browser bundle: no node: modules (node.ts is the Node-side loader).',
+      severity: 'error',
+      from: { path: '^src/backend/wasm/instantiate\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'backend-not-public',
       comment: 'Backends implement registry ops; they never call the public functions above them.',
       severity: 'error',

@@ -70,6 +70,48 @@ Napi::Value Guarded(const Napi::CallbackInfo& info, const char* name, Fn fn) {
 }  // namespace
 }  // namespace lapis::binding
 
+#ifdef __EMSCRIPTEN__
+// The WebAssembly build (docs/wasm.md): src/backend/wasm/instantiate.ts lists the exports
+// through these entries and calls each one with its arguments in the shim's value table.
+extern "C" {
+
+__attribute__((used)) int lapis_wasm_count() { return static_cast<int>(lapis::binding::exports_list().size()); }
+__attribute__((used)) const char* lapis_wasm_name(int i) { return lapis::binding::exports_list()[i].name; }
+// The option names joined by commas, as the addon's `fn.options`.
+__attribute__((used)) const char* lapis_wasm_options(int i) {
+  static std::vector<std::string> joined;
+  const auto& list = lapis::binding::exports_list();
+  if (joined.size() != list.size()) {
+    joined.clear();
+    for (const auto& def : list) {
+      std::string names;
+      for (const char* o : def.options) names += (names.empty() ? "" : ",") + std::string(o);
+      joined.push_back(names);
+    }
+  }
+  return joined[i].c_str();
+}
+// Calls export i with the argc values at handles first, first + 1, …; returns the result's
+// handle, or 0 after handing the JS side the error to throw.
+__attribute__((used)) uint32_t lapis_wasm_call(int i, uint32_t first, uint32_t argc) {
+  const lapis::binding::ExportDef& def = lapis::binding::exports_list()[i];
+  try {
+    std::vector<napi_value> argv(argc);
+    for (uint32_t k = 0; k < argc; ++k) argv[k] = lapis::wasm::from_handle(first + k);
+    Napi::CallbackInfo info(nullptr, argv.data(), argc, const_cast<lapis::binding::ExportDef*>(&def));
+    return lapis::wasm::to_handle(lapis::binding::Guarded(info, def.name, def.fn));
+  } catch (const Napi::Error& e) {
+    lapis::wasm::throw_js(e.kind(), e.Message());
+  } catch (const std::bad_alloc&) {
+    lapis::wasm::throw_js(Napi::Error::Range, std::string(def.name) + ": out of memory");
+  } catch (...) {
+    lapis::wasm::throw_js(Napi::Error::Plain, std::string(def.name) + ": native call failed");
+  }
+  return 0;
+}
+
+}  // extern "C"
+#else
 static Napi::Object InitLapis(Napi::Env env, Napi::Object exports) {
   // A worker terminated while it loads the addon makes these calls fail, and a C++ throw out
   // of module registration ends the whole process (the error cannot be thrown into JS then),
@@ -91,3 +133,4 @@ static Napi::Object InitLapis(Napi::Env env, Napi::Object exports) {
 }
 
 NODE_API_MODULE(lapis, InitLapis)
+#endif

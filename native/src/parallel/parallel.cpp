@@ -15,6 +15,14 @@
 namespace lapis {
 namespace {
 
+// A WebAssembly build without pthreads (docs/wasm.md) has one thread: the pool starts no
+// workers there, so the budget is 1 whatever numThreads asks.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr bool kCanStartThreads = false;
+#else
+constexpr bool kCanStartThreads = true;
+#endif
+
 // What the current thread holds of the CPU budget (docs/architecture.md, "Threads").
 enum class Held : unsigned char { None, Sync, Async, Helper };
 thread_local Held t_held = Held::None;
@@ -28,6 +36,7 @@ struct RegionFlag {
 };
 
 int default_threads() {
+  if (!kCanStartThreads) return 1;
   if (const char* s = std::getenv("LAPIS_NUM_THREADS")) {
     int v = std::atoi(s);
     if (v >= 1) return std::min(v, 256);
@@ -227,7 +236,7 @@ class Pool {
  private:
   // Called with mu_ held.
   void grow_locked(int n) {
-    while (static_cast<int>(workers_.size()) < n - 1) {
+    while (kCanStartThreads && static_cast<int>(workers_.size()) < n - 1) {
       auto w = std::make_shared<WorkerState>();
       try {
         w->thread = std::thread([this, w] { loop(*w); });

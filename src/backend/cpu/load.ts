@@ -6,6 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../core/errors.js';
 import type { RawFunction } from './binding.js';
+import { loadWasmBackend } from '../wasm/node.js';
 
 /** The CPU backends: the native addon, or the WebAssembly build of the same kernels. */
 export type CpuBackendName = 'native' | 'wasm';
@@ -112,9 +113,42 @@ function findAddon(): string {
   );
 }
 
-/** The CPU backend for this process, loaded once by native() in ./binding.ts. */
+/**
+ * The CPU backend for this process, loaded once by native() in ./binding.ts.
+ * LAPIS_CPU_BACKEND=wasm: the WebAssembly build (docs/wasm.md); =native: the addon, an
+ * error if none loads; unset: the addon if one loads, else the WebAssembly build with one
+ * line on stderr saying so and how to get the addon.
+ */
 export function loadCpuBackend(): LoadedCpuBackend {
-  const where = findAddon();
+  const choice = process.env.LAPIS_CPU_BACKEND ?? '';
+  if (choice !== '' && choice !== 'native' && choice !== 'wasm') {
+    throw new DeviceError(`lapis: LAPIS_CPU_BACKEND must be "native" or "wasm", got ${JSON.stringify(choice)}`);
+  }
+  if (choice === 'wasm') return { name: 'wasm', ...loadWasmBackend() };
   const require = createRequire(import.meta.url);
-  return { name: 'native', raw: require(where) as Record<string, RawFunction>, where };
+  let native: LoadedCpuBackend;
+  try {
+    const where = findAddon();
+    try {
+      native = { name: 'native', raw: require(where) as Record<string, RawFunction>, where };
+    } catch (e) {
+      // findAddon tried its own candidates; this is LAPIS_ADDON's path, used as given
+      const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      throw new DeviceError(`lapis: the native addon ${where} does not load (${msg})`);
+    }
+  } catch (e) {
+    if (choice === 'native') throw e;
+    let wasm: ReturnType<typeof loadWasmBackend>;
+    try {
+      wasm = loadWasmBackend();
+    } catch (w) {
+      throw new DeviceError(`${(e as Error).message}; and ${(w as Error).message.replace(/^lapis: /, '')}`);
+    }
+    const reason = (e as Error).message.replace(/^lapis: /, '').replace(/; `npm run build:native`.*$/, '');
+    process.stderr.write(
+      `lapis: the native addon is missing (${reason}); the CPU ops run on the WebAssembly backend (one thread, slower): \`npm run build:native\` builds the addon (needs cmake and a C++17 compiler)\n`,
+    );
+    return { name: 'wasm', ...wasm };
+  }
+  return native;
 }

@@ -1,0 +1,193 @@
+// Node-API on the JS value table of src/backend/wasm/instantiate.ts (see napi.h): each
+// function here is one call of an import of the `lapis` module.
+#include <napi.h>
+
+#include <cstring>
+#include <new>
+
+#define LAPIS_IMPORT(name) __attribute__((import_module("lapis"), import_name(#name)))
+
+extern "C" {
+LAPIS_IMPORT(type_of) int lapis_js_type_of(uint32_t h);
+LAPIS_IMPORT(number) double lapis_js_number(uint32_t h);
+LAPIS_IMPORT(boolean) int lapis_js_boolean(uint32_t h);
+// 0: not a typed array; 1: *out = {type, length, heap pointer of its copy}; 2: no heap for the copy.
+LAPIS_IMPORT(typed_array) int lapis_js_typed_array(uint32_t h, uint32_t* out);
+LAPIS_IMPORT(is_array) int lapis_js_is_array(uint32_t h);
+LAPIS_IMPORT(array_length) uint32_t lapis_js_array_length(uint32_t h);
+LAPIS_IMPORT(element) uint32_t lapis_js_element(uint32_t h, uint32_t index);
+LAPIS_IMPORT(string) uint32_t lapis_js_string(const char* s, uint32_t length);
+LAPIS_IMPORT(double) uint32_t lapis_js_double(double d);
+LAPIS_IMPORT(object) uint32_t lapis_js_object();
+LAPIS_IMPORT(array) uint32_t lapis_js_array();
+LAPIS_IMPORT(set_named) void lapis_js_set_named(uint32_t object, const char* key, uint32_t key_length, uint32_t value);
+LAPIS_IMPORT(set_element) void lapis_js_set_element(uint32_t array, uint32_t index, uint32_t value);
+LAPIS_IMPORT(error) uint32_t lapis_js_error(int kind, uint32_t message);
+// Returns the promise's handle and writes its deferred's handle to *deferred.
+LAPIS_IMPORT(promise) uint32_t lapis_js_promise(uint32_t* deferred);
+LAPIS_IMPORT(settle) void lapis_js_settle(uint32_t deferred, int resolve, uint32_t value);
+LAPIS_IMPORT(throw) void lapis_js_throw(int kind, const char* message, uint32_t length);
+}
+
+namespace {
+using lapis::wasm::from_handle;
+using lapis::wasm::to_handle;
+constexpr uint32_t kUndefined = 1, kNull = 2;  // fixed entries of the value table
+
+struct AsyncWork {
+  napi_async_execute_callback execute;
+  napi_async_complete_callback complete;
+  void* data;
+};
+}  // namespace
+
+namespace lapis::wasm {
+napi_value make_double(double d) { return from_handle(lapis_js_double(d)); }
+napi_value make_object() { return from_handle(lapis_js_object()); }
+napi_value make_array() { return from_handle(lapis_js_array()); }
+void set_named(napi_value object, const char* key, napi_value value) {
+  lapis_js_set_named(to_handle(object), key, static_cast<uint32_t>(std::strlen(key)), to_handle(value));
+}
+void set_element(napi_value array, uint32_t index, napi_value value) {
+  lapis_js_set_element(to_handle(array), index, to_handle(value));
+}
+napi_value undefined_value() { return from_handle(kUndefined); }
+napi_value null_value() { return from_handle(kNull); }
+void throw_js(int kind, const std::string& message) {
+  lapis_js_throw(kind, message.data(), static_cast<uint32_t>(message.size()));
+}
+}  // namespace lapis::wasm
+
+extern "C" {
+
+napi_status napi_typeof(napi_env, napi_value value, napi_valuetype* result) {
+  *result = static_cast<napi_valuetype>(lapis_js_type_of(to_handle(value)));
+  return napi_ok;
+}
+napi_status napi_get_value_double(napi_env, napi_value value, double* result) {
+  if (lapis_js_type_of(to_handle(value)) != napi_number) return napi_number_expected;
+  *result = lapis_js_number(to_handle(value));
+  return napi_ok;
+}
+napi_status napi_get_value_bool(napi_env, napi_value value, bool* result) {
+  if (lapis_js_type_of(to_handle(value)) != napi_boolean) return napi_boolean_expected;
+  *result = lapis_js_boolean(to_handle(value)) != 0;
+  return napi_ok;
+}
+napi_status napi_is_typedarray(napi_env, napi_value value, bool* result) {
+  uint32_t info[3];
+  // Reading the info stages the copy; a typed array is staged once per call however often it is read.
+  const int r = lapis_js_typed_array(to_handle(value), info);
+  if (r == 2) throw std::bad_alloc();
+  *result = r == 1;
+  return napi_ok;
+}
+napi_status napi_get_typedarray_info(napi_env, napi_value typedarray, napi_typedarray_type* type, size_t* length,
+                                     void** data, napi_value* arraybuffer, size_t* byte_offset) {
+  uint32_t info[3];
+  const int r = lapis_js_typed_array(to_handle(typedarray), info);
+  if (r == 2) throw std::bad_alloc();  // the guard in addon.cpp reports "<op>: out of memory …"
+  if (r != 1) return napi_invalid_arg;
+  if (type) *type = static_cast<napi_typedarray_type>(info[0]);
+  if (length) *length = info[1];
+  if (data) *data = reinterpret_cast<void*>(static_cast<uintptr_t>(info[2]));
+  if (arraybuffer) *arraybuffer = typedarray;
+  if (byte_offset) *byte_offset = 0;
+  return napi_ok;
+}
+// Only asked of the buffer of a typed array: the kernel sees a private heap copy, never
+// memory another thread writes, so it is treated as a plain ArrayBuffer.
+napi_status napi_is_arraybuffer(napi_env, napi_value, bool* result) {
+  *result = true;
+  return napi_ok;
+}
+napi_status napi_is_array(napi_env, napi_value value, bool* result) {
+  *result = lapis_js_is_array(to_handle(value)) != 0;
+  return napi_ok;
+}
+napi_status napi_get_array_length(napi_env, napi_value value, uint32_t* result) {
+  if (!lapis_js_is_array(to_handle(value))) return napi_array_expected;
+  *result = lapis_js_array_length(to_handle(value));
+  return napi_ok;
+}
+napi_status napi_get_element(napi_env, napi_value object, uint32_t index, napi_value* result) {
+  if (!lapis_js_is_array(to_handle(object))) return napi_object_expected;
+  *result = from_handle(lapis_js_element(to_handle(object), index));
+  return napi_ok;
+}
+napi_status napi_get_undefined(napi_env, napi_value* result) {
+  *result = from_handle(kUndefined);
+  return napi_ok;
+}
+napi_status napi_create_string_utf8(napi_env, const char* str, size_t length, napi_value* result) {
+  if (length == NAPI_AUTO_LENGTH) length = std::strlen(str);
+  *result = from_handle(lapis_js_string(str, static_cast<uint32_t>(length)));
+  return napi_ok;
+}
+napi_status napi_create_error(napi_env, napi_value, napi_value msg, napi_value* result) {
+  *result = from_handle(lapis_js_error(0, to_handle(msg)));
+  return napi_ok;
+}
+napi_status napi_create_range_error(napi_env, napi_value, napi_value msg, napi_value* result) {
+  *result = from_handle(lapis_js_error(2, to_handle(msg)));
+  return napi_ok;
+}
+napi_status napi_create_promise(napi_env, napi_deferred* deferred, napi_value* promise) {
+  uint32_t d = 0;
+  *promise = from_handle(lapis_js_promise(&d));
+  *deferred = reinterpret_cast<napi_deferred>(static_cast<uintptr_t>(d));
+  return napi_ok;
+}
+napi_status napi_resolve_deferred(napi_env, napi_deferred deferred, napi_value resolution) {
+  lapis_js_settle(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(deferred)), 1, to_handle(resolution));
+  return napi_ok;
+}
+napi_status napi_reject_deferred(napi_env, napi_deferred deferred, napi_value rejection) {
+  lapis_js_settle(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(deferred)), 0, to_handle(rejection));
+  return napi_ok;
+}
+// Values live until the export returns, and everything a reference is taken for is done by
+// then (async work completes inside the call): a reference is the handle itself.
+napi_status napi_create_reference(napi_env, napi_value value, uint32_t, napi_ref* result) {
+  *result = reinterpret_cast<napi_ref>(value);
+  return napi_ok;
+}
+napi_status napi_delete_reference(napi_env, napi_ref) { return napi_ok; }
+napi_status napi_get_reference_value(napi_env, napi_ref ref, napi_value* result) {
+  *result = reinterpret_cast<napi_value>(ref);
+  return napi_ok;
+}
+napi_status napi_create_async_work(napi_env, napi_value, napi_value, napi_async_execute_callback execute,
+                                   napi_async_complete_callback complete, void* data, napi_async_work* result) {
+  auto* w = new (std::nothrow) AsyncWork{execute, complete, data};
+  if (!w) return napi_generic_failure;
+  *result = reinterpret_cast<napi_async_work>(w);
+  return napi_ok;
+}
+// One thread: the work runs now, and its completion settles the promise before the export
+// returns; the JS side copies the outputs back before any reaction to the promise runs.
+napi_status napi_queue_async_work(napi_env env, napi_async_work work) {
+  auto* w = reinterpret_cast<AsyncWork*>(work);
+  w->execute(env, w->data);
+  w->complete(env, napi_ok, w->data);  // deletes the job, whose completion deletes `work`
+  return napi_ok;
+}
+napi_status napi_delete_async_work(napi_env, napi_async_work work) {
+  delete reinterpret_cast<AsyncWork*>(work);
+  return napi_ok;
+}
+napi_status napi_open_handle_scope(napi_env, napi_handle_scope* result) {
+  *result = nullptr;
+  return napi_ok;
+}
+napi_status napi_close_handle_scope(napi_env, napi_handle_scope) { return napi_ok; }
+napi_status napi_is_exception_pending(napi_env, bool* result) {
+  *result = false;
+  return napi_ok;
+}
+napi_status napi_get_and_clear_last_exception(napi_env, napi_value* result) {
+  *result = from_handle(kUndefined);
+  return napi_ok;
+}
+
+}  // extern "C"

@@ -1,0 +1,125 @@
+// `npm run build:wasm [-- --no-simd] [--jobs=N] [--force]`
+//
+// Builds the WebAssembly CPU backend (docs/wasm.md): the same native/src kernels and the
+// same native/binding files as the addon, compiled by Emscripten's em++ with the Node-API
+// shim of native/wasm, into build/wasm/lapis.wasm (SIMD128) or, with --no-simd,
+// build/wasm/lapis-nosimd.wasm. A standalone module: no Emscripten JS glue, its imports are
+// provided by src/backend/wasm/instantiate.ts. Objects are cached per variant and rebuilt
+// when a source or header is newer.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const simd = !args.includes('--no-simd');
+const force = args.includes('--force');
+const jobsArg = args.find((a) => a.startsWith('--jobs='));
+const jobs = Math.max(1, Number(jobsArg ? jobsArg.slice(7) : 2));
+for (const a of args) {
+  if (a !== '--no-simd' && a !== '--force' && !a.startsWith('--jobs=')) {
+    console.error(`build-wasm: unknown option ${a}`);
+    process.exit(2);
+  }
+}
+
+// Debian's emscripten runs its optimizer (acorn) from the system node modules.
+const env = { ...process.env };
+if (existsSync('/usr/share/nodejs')) env.NODE_PATH = [env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':');
+const emxx = process.env.EMXX ?? 'em++';
+if (spawnSync(emxx, ['--version'], { env, stdio: 'ignore' }).status !== 0) {
+  console.error(`build-wasm: ${emxx} not found; install Emscripten (Debian: apt-get install emscripten node-acorn)`);
+  process.exit(1);
+}
+
+function walk(dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+// ISA-specific files (x86, arm) are left out: the portable kernels (and Pack<Wasm128> in
+// simd.hpp when SIMD is on) are what wasm runs.
+const sources = [
+  ...walk(join(root, 'native/src')).filter((p) => p.endsWith('.cpp') && !/_(avx2|avx512|neon)\.cpp$/.test(p)),
+  ...walk(join(root, 'native/binding')).filter((p) => p.endsWith('.cpp')),
+  join(root, 'native/wasm/napi_shim.cpp'),
+];
+// An object is stale when its source or a header its depfile (-MMD) lists is newer.
+function stale(src, obj) {
+  if (!existsSync(obj) || !existsSync(`${obj}.d`)) return true;
+  const built = statSync(obj).mtimeMs;
+  const deps = readFileSync(`${obj}.d`, 'utf8').replace(/\\\n/g, ' ').split(':').slice(1).join(':').trim().split(/\s+/);
+  return [src, ...deps].some((d) => !existsSync(d) || statSync(d).mtimeMs > built);
+}
+
+const variant = simd ? 'simd' : 'nosimd';
+const outDir = join(root, 'build/wasm');
+const objDir = join(outDir, `obj-${variant}`);
+mkdirSync(objDir, { recursive: true });
+
+// -fwasm-exceptions: the bindings report errors by C++ exceptions (node-addon-api style),
+// and the kernels' std::bad_alloc must reach the guard in addon.cpp.
+const cflags = [
+  '-std=c++17', '-O3', '-fno-math-errno', '-ffp-contract=off', '-fwasm-exceptions',
+  `-I${join(root, 'native/wasm')}`, `-I${join(root, 'native/include')}`,
+  ...(simd ? ['-msimd128'] : []),
+];
+
+function run(cmd, argv) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, argv, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    p.on('error', reject);
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited with ${code}`))));
+  });
+}
+
+// Objects compiled with other flags are rebuilt.
+const flagsFile = join(objDir, 'flags.json');
+const flagsText = JSON.stringify(cflags.map((f) => f.replace(root, '.')));
+const sameFlags = existsSync(flagsFile) && readFileSync(flagsFile, 'utf8') === flagsText;
+
+const objects = [];
+const todo = [];
+for (const src of sources) {
+  const obj = join(objDir, relative(root, src).replace(/[\\/]/g, '_').replace(/\.cpp$/, '.o'));
+  objects.push(obj);
+  if (force || !sameFlags || stale(src, obj)) todo.push({ src, obj });
+}
+
+let failed = false;
+async function worker() {
+  while (todo.length > 0 && !failed) {
+    const { src, obj } = todo.shift();
+    console.log(`em++ ${relative(root, src)}`);
+    try {
+      await run(emxx, [...cflags, '-MMD', '-MF', `${obj}.d`, '-c', src, '-o', obj]);
+    } catch (e) {
+      failed = true;
+      console.error(`build-wasm: ${relative(root, src)}: ${e.message}`);
+    }
+  }
+}
+await Promise.all(Array.from({ length: jobs }, worker));
+if (failed) process.exit(1);
+writeFileSync(flagsFile, flagsText);
+
+const wasm = join(outDir, simd ? 'lapis.wasm' : 'lapis-nosimd.wasm');
+// STANDALONE_WASM: no JS glue; the few imports (WASI clock/environ/fd_write, the shim's
+// `lapis` module, the memory) are provided by instantiate.ts. The memory is imported so
+// that its ceiling (at most 4 GiB) is the loader's choice; it grows on demand.
+const ldflags = [
+  '-O3', '-fwasm-exceptions', '-sSTANDALONE_WASM=1', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sIMPORTED_MEMORY=1',
+  '-sINITIAL_MEMORY=16777216', '-sMAXIMUM_MEMORY=4294967296', '-sTOTAL_STACK=1048576', '-sERROR_ON_UNDEFINED_SYMBOLS=0',
+  '-sEXPORTED_FUNCTIONS=_malloc,_free,_lapis_wasm_count,_lapis_wasm_name,_lapis_wasm_options,_lapis_wasm_call',
+  ...(simd ? ['-msimd128'] : []),
+];
+console.log(`link ${relative(root, wasm)}`);
+await run(emxx, [...ldflags, ...objects, '-o', wasm]);
+writeFileSync(join(outDir, `${simd ? 'lapis' : 'lapis-nosimd'}.json`), `${JSON.stringify({ simd, built: new Date().toISOString() }, null, 2)}\n`);
+console.log(`build-wasm: wrote ${relative(root, wasm)} (${(statSync(wasm).size / 1024).toFixed(0)} KiB)`);

@@ -1,0 +1,336 @@
+// The WebAssembly CPU backend (docs/wasm.md): instantiates build/wasm/lapis.wasm, the
+// native kernels and native/binding compiled by Emscripten against the Node-API shim of
+// native/wasm, and returns its exports as the addon's raw functions (same names, same
+// `.options`, same argument checks and error messages), so src/backend/cpu/binding.ts
+// wraps either one the same way. No `node:` imports: the browser bundle uses this file.
+//
+// The shim's napi_values are handles into `values`, a table that lives for one call. A
+// typed array argument is copied into the wasm heap when the binding first reads it (once
+// per call, however many arguments name the same array), and after the call every staged
+// array whose heap copy differs from it is copied back: the kernels' outputs. The heap may
+// grow during any call, so heap views are made afresh after each call into wasm.
+
+/** A function as the addon exports it: positional arguments, and its option names ("dtype,A,…") in `options`. */
+export type WasmRawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
+
+export interface WasmBackendOptions {
+  /** Environment variables the kernels read (LAPIS_KERNELS, LAPIS_NUM_THREADS); none by default. */
+  env?: Record<string, string>;
+  /** The most memory the module's heap may grow to, in bytes (default and at most 4 GiB). */
+  maximumMemoryBytes?: number;
+}
+
+const PAGE = 65536;
+const MAX_PAGES = 65536;
+// The heap the module starts with (scripts/build-wasm.mjs links for 16 MiB).
+const INITIAL_PAGES = 256;
+
+type TypedArray =
+  | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array
+  | Float64Array | BigInt64Array | BigUint64Array;
+
+// napi_typedarray_type's order (native/wasm/napi.h).
+const TYPED_ARRAY_CODES: [new (n: number) => TypedArray, number][] = [
+  [Int8Array, 0], [Uint8Array, 1], [Uint8ClampedArray, 2], [Int16Array, 3], [Uint16Array, 4], [Int32Array, 5],
+  [Uint32Array, 6], [Float32Array, 7], [Float64Array, 8], [BigInt64Array, 9], [BigUint64Array, 10],
+];
+
+function typedArrayCode(v: unknown): number {
+  if (!ArrayBuffer.isView(v) || v instanceof DataView) return -1;
+  for (const [ctor, code] of TYPED_ARRAY_CODES) if (v instanceof ctor) return code;
+  return -1;
+}
+
+// napi_valuetype's order.
+function typeCode(v: unknown): number {
+  switch (typeof v) {
+    case 'undefined': return 0;
+    case 'boolean': return 2;
+    case 'number': return 3;
+    case 'string': return 4;
+    case 'symbol': return 5;
+    case 'function': return 7;
+    case 'bigint': return 9;
+    default: return v === null ? 1 : 6;
+  }
+}
+
+interface WasmExports {
+  memory?: WebAssembly.Memory;
+  malloc(bytes: number): number;
+  free(ptr: number): void;
+  lapis_wasm_count(): number;
+  lapis_wasm_name(i: number): number;
+  lapis_wasm_options(i: number): number;
+  lapis_wasm_call(i: number, first: number, argc: number): number;
+  _initialize?: () => void;
+}
+
+interface Staged {
+  js: TypedArray;
+  ptr: number;
+  bytes: number;
+}
+
+/** The CPU backend's raw functions from the module's bytes (compiled and instantiated asynchronously, as a page must). */
+export async function instantiateWasmBackend(
+  wasmBinary: ArrayBuffer | Uint8Array,
+  options: WasmBackendOptions = {},
+): Promise<Record<string, WasmRawFunction>> {
+  const module = await WebAssembly.compile(bytesOf(wasmBinary));
+  const rt = new Runtime(module, options);
+  rt.attach(await WebAssembly.instantiate(module, rt.imports()));
+  return rt.functions();
+}
+
+/** The same, synchronously (Node compiles modules of any size on its main thread; a browser's main thread does not). */
+export function instantiateWasmBackendSync(
+  wasmBinary: ArrayBuffer | Uint8Array,
+  options: WasmBackendOptions = {},
+): Record<string, WasmRawFunction> {
+  const module = new WebAssembly.Module(bytesOf(wasmBinary));
+  const rt = new Runtime(module, options);
+  rt.attach(new WebAssembly.Instance(module, rt.imports()));
+  return rt.functions();
+}
+
+function bytesOf(b: ArrayBuffer | Uint8Array): Uint8Array<ArrayBuffer> {
+  // A Uint8Array (perhaps over a shared or resizable buffer) is copied: compile wants stable bytes.
+  return b instanceof Uint8Array ? new Uint8Array(b) : new Uint8Array(b);
+}
+
+class Runtime {
+  private readonly values: unknown[] = [undefined, undefined, null];  // 0: no value; 1, 2 fixed (napi_shim.cpp)
+  private readonly staged = new Map<TypedArray, Staged>();
+  private pending: Error | null = null;
+  private memory: WebAssembly.Memory;
+  private ex!: WasmExports;
+  private readonly decoder = new TextDecoder();
+  private readonly encoder = new TextEncoder();
+  private readonly envBytes: Uint8Array[];
+  private broken: string | null = null;
+
+  constructor(
+    private readonly module: WebAssembly.Module,
+    options: WasmBackendOptions,
+  ) {
+    const maxBytes = options.maximumMemoryBytes ?? MAX_PAGES * PAGE;
+    const maximum = Math.max(INITIAL_PAGES, Math.min(MAX_PAGES, Math.floor(maxBytes / PAGE)));
+    this.memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+    this.envBytes = Object.entries(options.env ?? {}).map(([k, v]) => this.encoder.encode(`${k}=${v}\0`));
+  }
+
+  private u8(): Uint8Array {
+    return new Uint8Array(this.memory.buffer);
+  }
+  private view(): DataView {
+    return new DataView(this.memory.buffer);
+  }
+  private str(ptr: number, len: number): string {
+    return this.decoder.decode(this.u8().subarray(ptr, ptr + len));
+  }
+  private cstr(ptr: number): string {
+    const u8 = this.u8();
+    let end = ptr;
+    while (u8[end] !== 0) end++;
+    return this.decoder.decode(u8.subarray(ptr, end));
+  }
+  private push(v: unknown): number {
+    this.values.push(v);
+    return this.values.length - 1;
+  }
+
+  imports(): WebAssembly.Imports {
+    const lapis = {
+      type_of: (h: number) => typeCode(this.values[h]),
+      number: (h: number) => this.values[h] as number,
+      boolean: (h: number) => (this.values[h] ? 1 : 0),
+      typed_array: (h: number, out: number) => this.stage(this.values[h], out),
+      is_array: (h: number) => (Array.isArray(this.values[h]) ? 1 : 0),
+      array_length: (h: number) => (this.values[h] as unknown[]).length,
+      element: (h: number, i: number) => this.push((this.values[h] as unknown[])[i]),
+      string: (ptr: number, len: number) => this.push(this.str(ptr, len)),
+      double: (d: number) => this.push(d),
+      object: () => this.push({}),
+      array: () => this.push([]),
+      set_named: (o: number, key: number, len: number, v: number) => {
+        (this.values[o] as Record<string, unknown>)[this.str(key, len)] = this.values[v];
+      },
+      set_element: (a: number, i: number, v: number) => {
+        (this.values[a] as unknown[])[i] = this.values[v];
+      },
+      error: (kind: number, msg: number) => this.push(makeError(kind, String(this.values[msg]))),
+      promise: (deferredOut: number) => {
+        let settle!: { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+        const p = new Promise((resolve, reject) => {
+          settle = { resolve, reject };
+        });
+        this.view().setUint32(deferredOut, this.push(settle), true);
+        return this.push(p);
+      },
+      settle: (d: number, ok: number, v: number) => {
+        const s = this.values[d] as { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+        if (ok) s.resolve(this.values[v]);
+        else s.reject(this.values[v]);
+      },
+      throw: (kind: number, ptr: number, len: number) => {
+        this.pending = makeError(kind, this.str(ptr, len));
+      },
+    };
+    const clockNs = () => BigInt(Math.round((globalThis.performance?.now() ?? Date.now()) * 1e6));
+    const wasi = {
+      // Kernels print nothing; a stray write (libc++ abort message) goes to the console.
+      fd_write: (fd: number, iovs: number, n: number, written: number) => {
+        const v = this.view();
+        let total = 0;
+        let text = '';
+        for (let i = 0; i < n; i++) {
+          const ptr = v.getUint32(iovs + 8 * i, true);
+          const len = v.getUint32(iovs + 8 * i + 4, true);
+          text += this.str(ptr, len);
+          total += len;
+        }
+        (fd === 2 ? console.error : console.log)(`lapis wasm: ${text.replace(/\n$/, '')}`);
+        v.setUint32(written, total, true);
+        return 0;
+      },
+      fd_close: () => 0,
+      fd_seek: () => 70,  // ESPIPE: no files
+      proc_exit: (code: number) => {
+        throw new Error(`lapis wasm: the module exited with code ${code}`);
+      },
+      environ_sizes_get: (count: number, size: number) => {
+        const v = this.view();
+        v.setUint32(count, this.envBytes.length, true);
+        v.setUint32(size, this.envBytes.reduce((s, b) => s + b.length, 0), true);
+        return 0;
+      },
+      environ_get: (ptrs: number, buf: number) => {
+        for (const b of this.envBytes) {
+          this.view().setUint32(ptrs, buf, true);
+          this.u8().set(b, buf);
+          ptrs += 4;
+          buf += b.length;
+        }
+        return 0;
+      },
+      // One clock for all ids: the thread's CPU time is its wall time on the one thread.
+      clock_time_get: (_id: number, _precision: bigint, out: number) => {
+        this.view().setBigUint64(out, clockNs(), true);
+        return 0;
+      },
+      clock_res_get: (_id: number, out: number) => {
+        this.view().setBigUint64(out, 1000n, true);
+        return 0;
+      },
+    };
+    const env: Record<string, unknown> = {
+      memory: this.memory,
+      emscripten_notify_memory_growth: () => {},
+    };
+    const provided: Record<string, Record<string, unknown>> = { lapis, wasi_snapshot_preview1: wasi, env };
+    const imports: Record<string, Record<string, unknown>> = {};
+    for (const imp of WebAssembly.Module.imports(this.module)) {
+      const value = provided[imp.module]?.[imp.name];
+      if (value === undefined) {
+        throw new Error(`lapis wasm: the module imports ${imp.module}.${imp.name}, which instantiate.ts does not provide (a build from another Emscripten?)`);
+      }
+      (imports[imp.module] ??= {})[imp.name] = value;
+    }
+    return imports as WebAssembly.Imports;
+  }
+
+  attach(instance: WebAssembly.Instance): void {
+    this.ex = instance.exports as unknown as WasmExports;
+    if (this.ex.memory) this.memory = this.ex.memory;
+    this.ex._initialize?.();  // the C++ static constructors: each binding file registers its exports
+  }
+
+  // napi_get_typedarray_info: the heap copy of a typed array (made once per call). Writes
+  // {type, length, pointer}; 0 when v is no typed array, 2 when the heap cannot hold it.
+  private stage(v: unknown, out: number): number {
+    const code = typedArrayCode(v);
+    if (code < 0) return 0;
+    const js = v as TypedArray;
+    let s = this.staged.get(js);
+    if (!s) {
+      const bytes = js.byteLength;
+      const ptr = this.ex.malloc(Math.max(bytes, 8));
+      if (ptr === 0) return 2;
+      if (bytes > 0) this.u8().set(new Uint8Array(js.buffer, js.byteOffset, bytes), ptr);
+      s = { js, ptr, bytes };
+      this.staged.set(js, s);
+    }
+    const dv = this.view();
+    dv.setUint32(out, code, true);
+    dv.setUint32(out + 4, js.length, true);
+    dv.setUint32(out + 8, s.ptr, true);
+    return 1;
+  }
+
+  // After a call: the staged arrays the kernel changed are copied back, then all are freed.
+  private finish(): void {
+    const u8 = this.u8();
+    const changed: Staged[] = [];
+    for (const s of this.staged.values()) {
+      if (s.bytes > 0 && s.js.byteLength === s.bytes && differs(u8, s.ptr, s.js, s.bytes)) changed.push(s);
+    }
+    for (const s of changed) new Uint8Array(s.js.buffer, s.js.byteOffset, s.bytes).set(u8.subarray(s.ptr, s.ptr + s.bytes));
+    for (const s of this.staged.values()) this.ex.free(s.ptr);
+    this.staged.clear();
+    this.values.length = 3;
+  }
+
+  functions(): Record<string, WasmRawFunction> {
+    const out: Record<string, WasmRawFunction> = {};
+    const n = this.ex.lapis_wasm_count();
+    for (let i = 0; i < n; i++) {
+      const name = this.cstr(this.ex.lapis_wasm_name(i));
+      const fn: WasmRawFunction = (...args: unknown[]) => this.call(i, name, args);
+      fn.options = this.cstr(this.ex.lapis_wasm_options(i));
+      out[name] = fn;
+    }
+    return out;
+  }
+
+  private call(i: number, name: string, args: unknown[]): unknown {
+    if (this.broken) throw new Error(`${name}: the WebAssembly backend stopped after an earlier trap (${this.broken})`);
+    if (this.values.length !== 3) throw new Error(`${name}: the WebAssembly backend was re-entered during a call`);
+    const first = this.values.length;
+    for (const a of args) this.values.push(a);
+    let result: unknown;
+    try {
+      result = this.values[this.ex.lapis_wasm_call(i, first, args.length)];
+    } catch (e) {
+      // A trap (unreachable, stack overflow) leaves the module's stack and heap in an unknown state.
+      this.broken = e instanceof Error ? e.message : String(e);
+      this.staged.clear();
+      this.values.length = 3;
+      throw new Error(`${name}: the WebAssembly backend trapped: ${this.broken}`);
+    }
+    this.finish();
+    const err = this.pending;
+    if (err) {
+      this.pending = null;
+      throw err;
+    }
+    return result;
+  }
+}
+
+function makeError(kind: number, message: string): Error {
+  return kind === 2 ? new RangeError(message) : kind === 1 ? new TypeError(message) : new Error(message);
+}
+
+// Whether the heap copy at ptr differs from js's bytes (a word at a time where both allow it).
+function differs(u8: Uint8Array, ptr: number, js: TypedArray, bytes: number): boolean {
+  if (ptr % 4 === 0 && js.byteOffset % 4 === 0 && bytes % 4 === 0) {
+    const a = new Int32Array(u8.buffer, ptr, bytes / 4);
+    const b = new Int32Array(js.buffer, js.byteOffset, bytes / 4);
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return true;
+    return false;
+  }
+  const b = new Uint8Array(js.buffer, js.byteOffset, bytes);
+  for (let i = 0; i < bytes; i++) if (u8[ptr + i] !== b[i]) return true;
+  return false;
+}
