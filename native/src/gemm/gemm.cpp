@@ -139,22 +139,27 @@ void pack_b_impl(const T* src, index rs, index cs, index kc, index nc, int nr, T
   }
 }
 
+// The family's SIMD packing where it has one for this layout, else element by element.
 template <class T>
-void pack_a(const MatRef<T>& A, index i0, index mc, index p0, index kc, int mr, T* dst) {
+void pack_a(const KernelSet<T>& K, const MatRef<T>& A, index i0, index mc, index p0, index kc, T* dst) {
   const T* src = A.p + i0 * A.rs + p0 * A.cs;
   if constexpr (is_complex_v<T>) {
-    if (A.conj) return pack_a_impl<T, true>(src, A.rs, A.cs, mc, kc, mr, dst);
+    if (A.conj) return pack_a_impl<T, true>(src, A.rs, A.cs, mc, kc, K.mr, dst);
   }
-  pack_a_impl<T, false>(src, A.rs, A.cs, mc, kc, mr, dst);
+  if (A.cs == 1 && K.pack_a_trans) return K.pack_a_trans(src, A.rs, kc, mc, dst);
+  if (A.rs == 1 && K.pack_a_copy) return K.pack_a_copy(src, A.cs, kc, mc, dst);
+  pack_a_impl<T, false>(src, A.rs, A.cs, mc, kc, K.mr, dst);
 }
 
 template <class T>
-void pack_b(const MatRef<T>& B, index p0, index kc, index j0, index nc, int nr, T* dst) {
+void pack_b(const KernelSet<T>& K, const MatRef<T>& B, index p0, index kc, index j0, index nc, T* dst) {
   const T* src = B.p + p0 * B.rs + j0 * B.cs;
   if constexpr (is_complex_v<T>) {
-    if (B.conj) return pack_b_impl<T, true>(src, B.rs, B.cs, kc, nc, nr, dst);
+    if (B.conj) return pack_b_impl<T, true>(src, B.rs, B.cs, kc, nc, K.nr, dst);
   }
-  pack_b_impl<T, false>(src, B.rs, B.cs, kc, nc, nr, dst);
+  if (B.cs == 1 && K.pack_b_copy) return K.pack_b_copy(src, B.rs, kc, nc, dst);
+  if (B.rs == 1 && K.pack_b_trans) return K.pack_b_trans(src, B.cs, kc, nc, dst);
+  pack_b_impl<T, false>(src, B.rs, B.cs, kc, nc, K.nr, dst);
 }
 
 // c ← t + beta·c for an edge tile (or any tile of a C without unit column stride).
@@ -224,7 +229,7 @@ void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
   for (index pc = 0; pc < k; pc += kb) {
     const index kc = std::min(kb, k - pc);
     const T beta_eff = pc == 0 ? beta : T(1);
-    if (abuf) pack_a(A, mfull, m - mfull, pc, kc, mr, abuf);
+    if (abuf) pack_a(K, A, mfull, m - mfull, pc, kc, abuf);
     for (index j0 = 0; j0 < n; j0 += nr) {
       const index cols = std::min<index>(nr, n - j0);
       const T* b;
@@ -238,7 +243,7 @@ void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
         brs = B.rs;
       } else {
         if (!bbuf) bbuf = tl.b.template get<T>(static_cast<std::size_t>(kb) * nr);
-        pack_b(B, pc, kc, j0, cols, nr, bbuf);
+        pack_b(K, B, pc, kc, j0, cols, bbuf);
         b = bbuf;
         brs = nr;
         fl &= ~kConjB;
@@ -292,10 +297,10 @@ void packed_serial(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T b
     for (index pc = 0; pc < k; pc += kcb) {
       const index kc = std::min(kcb, k - pc);
       const T beta_eff = pc == 0 ? beta : T(1);
-      pack_b(B, pc, kc, jc, nc, nr, Bp);
+      pack_b(K, B, pc, kc, jc, nc, Bp);
       for (index ic = 0; ic < m; ic += mcb) {
         const index mc = std::min(mcb, m - ic);
-        pack_a(A, ic, mc, pc, kc, mr, Ap);
+        pack_a(K, A, ic, mc, pc, kc, Ap);
         macro_kernel(K, mc, nc, kc, Ap, Bp, alpha, beta_eff, C.p + ic * C.rs + jc * C.cs, C.rs, C.cs);
       }
     }

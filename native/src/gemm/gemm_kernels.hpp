@@ -38,12 +38,22 @@ template <class T>
 using UkrEdge = void (*)(index k, const T* a, index ars, index acs, const T* b, index brs, T* c, index crs, T alpha,
                          int flags, index cols);
 
+// SIMD packing of a real block into w-wide panels (w = mr for A, nr for B): panel r holds
+// x(p, r·w + j) at dst[r·w·len + p·w + j] (0 ≤ p < len), columns past `width` zero.
+// x(p, j) = src[p·ld + j] for the copy form (the panel's rows contiguous in the source),
+// src[j·ld + p] for the transpose form. Null where the family has none; the driver then
+// packs element by element.
+template <class T>
+using PackFn = void (*)(const T* src, index ld, index len, index width, T* dst);
+
 template <class T>
 struct KernelSet {
   int mr = 0, nr = 0;
   index mc = 0, kc = 0, nc = 0;  // cache blocking: A block mc×kc in L2, B panel kc×nr in L1, B block kc×nc in L3
   Ukr<T> ukr = nullptr;
   UkrEdge<T> ukr_edge = nullptr;
+  PackFn<T> pack_a_copy = nullptr, pack_a_trans = nullptr;  // w = mr
+  PackFn<T> pack_b_copy = nullptr, pack_b_trans = nullptr;  // w = nr
 };
 
 struct Family {

@@ -57,8 +57,10 @@ struct LaneMasks<VT, NV, true> {
 template <class R, int MR, int NR>
 inline void prefetch_c(const R* c, index crs) {
 #if defined(__GNUC__) || defined(__clang__)
+  // Every line the row touches (a 192-byte row spans three or four).
+  constexpr int kStep = 64 / int(sizeof(R));
   unroll<MR>([&](auto i) {
-    __builtin_prefetch(c + i * crs, 1, 3);
+    for (int j = 0; j < NR; j += kStep) __builtin_prefetch(c + i * crs + j, 1, 3);
     __builtin_prefetch(c + i * crs + NR - 1, 1, 3);
   });
 #else
@@ -208,6 +210,62 @@ struct ComplexKernel {
     }
   }
 };
+
+// Packing with whole vectors (PackFn in gemm_kernels.hpp). Copy form: each source row p
+// is read once, left to right, across all the panels it feeds (a sequential stream rather
+// than one strided walk per panel). VT::L must divide W.
+template <class VT, int W>
+void pack_copy(const typename VT::R* src, index ld, index len, index width, typename VT::R* dst) {
+  using R = typename VT::R;
+  constexpr int L = VT::L;
+  static_assert(W % L == 0, "panel width not a whole number of vectors");
+  const index full = width / W * W;
+  for (index p = 0; p < len; ++p) {
+    const R* s = src + p * ld;
+    R* d = dst + p * W;
+    for (index j0 = 0; j0 < full; j0 += W) {
+      R* dj = d + j0 * len;
+      unroll<W / L>([&](auto v) { VT::store(dj + v * L, VT::load(s + j0 + v * L)); });
+    }
+    if (full < width) {
+      R* dj = d + full * len;
+      for (index j = 0; j < W; ++j) dj[j] = full + j < width ? s[full + j] : R(0);
+    }
+  }
+}
+
+// Transpose form: H::L × H::L blocks through registers (H::transpose), H::L source rows
+// read in parallel along p. H::L must divide W.
+template <class H, int W>
+void pack_trans(const typename H::R* src, index ld, index len, index width, typename H::R* dst) {
+  using R = typename H::R;
+  using V = typename H::V;
+  constexpr int T = H::L;
+  static_assert(W % T == 0, "panel width not a whole number of vectors");
+  const index full = width / W * W;
+  for (index j0 = 0; j0 < full; j0 += W) {
+    R* d = dst + j0 * len;
+    const R* s = src + j0 * ld;
+    index p = 0;
+    for (; p + T <= len; p += T) {
+      unroll<W / T>([&](auto g) {
+        V r[T];
+        unroll<T>([&](auto t) { r[t] = H::load(s + (g * T + t) * ld + p); });
+        H::transpose(r);
+        unroll<T>([&](auto t) { H::store(d + (p + t) * W + g * T, r[t]); });
+      });
+    }
+    for (; p < len; ++p)
+      for (int j = 0; j < W; ++j) d[p * W + j] = s[j * ld + p];
+  }
+  if (full < width) {
+    R* d = dst + full * len;
+    const R* s = src + full * ld;
+    const index cols = width - full;
+    for (index p = 0; p < len; ++p)
+      for (index j = 0; j < W; ++j) d[p * W + j] = j < cols ? s[j * ld + p] : R(0);
+  }
+}
 
 template <class VT, int MR, int NV>
 KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
