@@ -32,6 +32,8 @@ beforeAll(() => {
   put('src/backend/cpu/c.ts', "import { d } from '../gpu/dev.js';\nimport { t } from '../../core/t.js';\nexport const c = d + t;\n");
   put('src/backend/gpu/dev.ts', "import { op } from '../../linalg/op.js';\nexport const d = op;\nexport const w = () => import('webgpu');\n");
   put('src/backend/gpu/g.ts', "import { c } from '../cpu/c.js';\nimport { d } from './dev.js';\nexport const g = c + d;\n");
+  put('src/backend/wasm/instantiate.ts', "import { readFileSync } from 'node:fs';\nimport { c } from '../cpu/c.js';\nexport const i = [readFileSync, c];\n");
+  put('src/backend/wasm/node.ts', "import { readFileSync } from 'node:fs';\nimport { i } from './instantiate.js';\nexport const n = [readFileSync, i];\n");
   put('src/core/t.ts', "import { lookup } from '../backend/registry.js';\nimport { op } from '../linalg/op.js';\nimport { d } from '../backend/gpu/dev.js';\nexport const t = op + d + Number(lookup());\n");
   put('src/complex/z.ts', "import type { OpSignatures } from '../backend/ops.js';\nexport type Z = OpSignatures;\n");
   put('src/linalg/op.ts', "import '../backend/registerAll.js';\nimport { lookup } from '../backend/registry.js';\nimport type { OpSignatures } from '../backend/ops.js';\nimport { t } from '../core/t.js';\nexport const op = t + Number(lookup() as OpSignatures | number);\nexport const w = () => import('webgpu');\n");
@@ -92,6 +94,8 @@ describe('lint:layers', () => {
         'no-unresolvable: src/special/s.ts -> ./missing.js',
         'public-ops-only-the-contract: src/gdn/chunk.ts -> src/backend/registerAll.ts',
         'public-ops-only-the-contract: src/linalg/op.ts -> src/backend/registerAll.ts',
+        'wasm-instantiate-no-node: src/backend/wasm/instantiate.ts -> fs',
+        'wasm-stands-alone: src/backend/wasm/instantiate.ts -> src/backend/cpu/c.ts',
         'src-not-tests-or-bench: src/special/s.ts -> bench/b.ts',
         'src-not-tests-or-bench: src/special/s.ts -> test/helpers/h.ts',
         'webgpu-only-in-gpu-backend: src/linalg/op.ts -> node_modules/webgpu/index.js',
