@@ -87,6 +87,21 @@ describe.skipIf(missing !== undefined)('browser build in Chromium', () => {
     });
   }
 
+  it('without lapis.wasm the page still loads: CPU ops throw a DeviceError with the reason, the GPU works', async () => {
+    const page = await launched.context.newPage();
+    try {
+      await page.goto(`${server.url}nowasm/suite/`);
+      await page.waitForFunction(() => 'lapisSuite' in window, null, { timeout: 60_000 });
+      const r = await page.evaluate(() => (window as unknown as { lapisSuite: { withoutWasm(): Promise<{ cpuError: string; gpuInverse: number[] }> } }).lapisSuite.withoutWasm());
+      expect(r.cpuError).toMatch(/^DeviceError \(DeviceError\): lapis: the WebAssembly CPU backend did not load: fetching \S+\.wasm failed \(HTTP 404\)/);
+      // inv([[4, 7], [2, 6]]) = [[0.6, -0.7], [-0.2, 0.4]]
+      const want = [0.6, -0.7, -0.2, 0.4];
+      for (let i = 0; i < 4; i++) expect(Math.abs(r.gpuInverse[i] - want[i])).toBeLessThan(1e-6);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('examples/browser runs: solve, pinv and SVD on the CPU, 100,000 4×4 inverses on the GPU', async () => {
     const page = await launched.context.newPage();
     const log: string[] = [];

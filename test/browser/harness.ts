@@ -53,12 +53,18 @@ const MIME: Record<string, string> = {
   '.map': 'application/json', '.json': 'application/json', '.css': 'text/css',
 };
 
-/** Serves `dir` on 127.0.0.1 (a secure context, as WebGPU needs) with COOP/COEP, so the page is cross-origin isolated. */
+/**
+ * Serves `dir` on 127.0.0.1 (a secure context, as WebGPU needs) with COOP/COEP, so the page
+ * is cross-origin isolated. Under /nowasm/ the same files are served but no .wasm (404).
+ */
 export async function serve(dir: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
-    const path = normalize(join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
+    let pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const noWasm = pathname.startsWith('/nowasm/');
+    if (noWasm) pathname = pathname.slice('/nowasm'.length);
+    const path = normalize(join(dir, pathname));
     const file = path.endsWith(sep) ? join(path, 'index.html') : path;
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile() || (noWasm && file.endsWith('.wasm'))) {
       res.writeHead(404).end();
       return;
     }

@@ -297,5 +297,18 @@ async function run(name: string): Promise<CaseResult> {
   }
 }
 
-(window as unknown as { lapisSuite: unknown }).lapisSuite = { names: CASES, run };
+/** For a page served without lapis.wasm: the CPU's error, and a GPU inverse (no CPU op on the way). */
+async function withoutWasm(): Promise<{ cpuError: string; gpuInverse: number[] }> {
+  let cpuError = 'no error';
+  try {
+    cpuBackend();
+  } catch (e) {
+    cpuError = `${(e as Error).name}${e instanceof DeviceError ? ' (DeviceError)' : ''}: ${(e as Error).message}`;
+  }
+  await gpu.init();
+  const A = tensor({ data: new Float32Array([4, 7, 2, 6]), shape: [2, 2] }).to('gpu');
+  return { cpuError, gpuInverse: Array.from(await linalg.inv(A).data() as Float32Array) };
+}
+
+(window as unknown as { lapisSuite: unknown }).lapisSuite = { names: CASES, run, withoutWasm };
 document.getElementById('log')!.textContent = 'lapis loaded';
