@@ -15,7 +15,7 @@
 //
 // --force and LAPIS_REBUILD ask for a build explicitly, so their failures exit non-zero too.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,7 @@ function hint(debian, brew, windows) {
 function noNative(reason, status = 1) {
   if (force || requireNative) process.exit(status || 1);
   console.warn(
-    `lapis: no native addon (${reason}${prebuildNote}); the CPU ops run on the WebAssembly backend and the GPU ops on WebGPU. ` +
+    `lapis: no native addon (${[prebuildWhy, reason].filter(Boolean).join('; ')}): the CPU ops run on the WebAssembly backend and the GPU ops on WebGPU. ` +
       'For the native CPU backend install cmake and a C++17 compiler, then run `npm run build:native` in the lapis package directory.',
   );
   process.exit(0);
@@ -66,6 +66,24 @@ function isMusl() {
   }
 }
 
+/** " (built for arm64, …)" when an ELF file's machine is not this process's: glibc's dlopen then only says "cannot open shared object file". */
+function archMismatch(file) {
+  try {
+    const head = Buffer.alloc(20);
+    const fd = openSync(file, 'r');
+    try {
+      if (readSync(fd, head, 0, 20, 0) < 20 || head.readUInt32BE(0) !== 0x7f454c46) return '';
+    } finally {
+      closeSync(fd);
+    }
+    const m = head.readUInt16LE(18);
+    const arch = { 0x03: 'ia32', 0x28: 'arm', 0x3e: 'x64', 0xb7: 'arm64' }[m] ?? `ELF machine ${m}`;
+    return arch === process.arch ? '' : ` (it is built for ${arch}, this is ${process.arch})`;
+  } catch {
+    return '';
+  }
+}
+
 /** A prebuilt addon for this platform that loads in a child Node (a crash there cannot end the install), or why none does. */
 function fittingPrebuild() {
   const tag = `${process.platform}-${process.arch}`;
@@ -75,10 +93,10 @@ function fittingPrebuild() {
   const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(file)})`], { encoding: 'utf8' });
   if (r.status === 0) return { file };
   const err = (r.stderr || '').split('\n').find((l) => /Error/.test(l)) || r.error?.message || `exit ${r.status ?? r.signal}`;
-  return { why: `prebuilds/${tag}/lapis.node does not load here: ${err.trim()}` };
+  return { why: `prebuilds/${tag}/lapis.node does not load here: ${err.trim().replace(/^Error: /, '')}${archMismatch(file)}` };
 }
 
-let prebuildNote = '';
+let prebuildWhy = '';
 if (!force && existsSync(out)) {
   console.log(`lapis: native addon already built (${out}); \`npm run build:native\` rebuilds it`);
   process.exit(0);
@@ -89,7 +107,7 @@ if (!force) {
     console.log(`lapis: using the prebuilt native addon ${pre.file}; \`npm run build:native\` builds one from source instead`);
     process.exit(0);
   }
-  prebuildNote = `; ${pre.why}`;
+  prebuildWhy = pre.why;
 }
 
 const missing = [];
@@ -129,7 +147,7 @@ if (!win) {
 if (missing.length) {
   if (force || requireNative) console.error('lapis: cannot build the native addon; please install:\n  - ' + missing.join('\n  - '));
   if (win && (force || requireNative)) console.error('  (Windows also needs Visual Studio 2019+ or its Build Tools with the "Desktop development with C++" workload)');
-  noNative(`cannot build it: missing ${missing.map((m) => m.split(' (')[0]).join(', ')}`);
+  noNative(`cannot build one: missing ${missing.map((m) => m.split(' (')[0]).join(', ')}`);
 }
 
 const cmakeJs = [join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js'), join(root, '..', 'cmake-js', 'bin', 'cmake-js')].find(existsSync);
@@ -146,6 +164,6 @@ if (r.status !== 0 || !existsSync(out)) {
     `lapis: the native build failed (see the output above)${r.status === 0 ? `: ${out} was not produced` : ''}.\n` +
       '  It needs cmake ≥ 3.15 and a C++17 compiler (g++ ≥ 8, clang ≥ 7 or MSVC 2019); nothing is downloaded.',
   );
-  noNative('the build from source failed; its output is above', r.status);
+  noNative('the build from source failed, output above', r.status);
 }
 console.log(`lapis: built ${out}`);

@@ -86,8 +86,13 @@ if [ "$tag" = linux-x64 ] && [ -f "$root/prebuilds/linux-arm64/lapis.node" ]; th
   mkdir -p node_modules/lapis/prebuilds/linux-x64
   cp "$root/prebuilds/linux-arm64/lapis.node" node_modules/lapis/prebuilds/linux-x64/lapis.node
   PATH="$nobuild" npm rebuild lapis --foreground-scripts 2>&1 | tee "$work/install-b2.log" || die "(b2) npm rebuild failed"
-  grep -q "does not load here" "$work/install-b2.log" || die "(b2) the install script did not say why the prebuild was passed over"
-  PATH="$nobuild" node smoke.mjs wasm || die "(b2) the smoke test on the WebAssembly backend failed"
+  grep -q "does not load here.*built for arm64" "$work/install-b2.log" || die "(b2) the install script did not say why the prebuild was passed over"
+  status=0
+  PATH="$nobuild" node smoke.mjs wasm 2>"$work/smoke-b2.err" || status=$?
+  cat "$work/smoke-b2.err" >&2
+  [ "$status" = 0 ] || die "(b2) the smoke test on the WebAssembly backend failed"
+  grep -q "prebuilds/linux-x64/lapis.node does not load.*built for arm64" "$work/smoke-b2.err" ||
+    die "(b2) the runtime's message does not say why the prebuild was passed over"
   rm -rf node_modules/lapis/prebuilds
 fi
 

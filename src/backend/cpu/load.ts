@@ -1,7 +1,7 @@
 // Node only: finds and loads the CPU backend's raw functions. The browser bundle replaces
 // this module (it has no file system and no Node addons).
 import { createRequire } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../core/errors.js';
@@ -58,6 +58,27 @@ function linuxLibc(): 'glibc' | 'musl' | 'unknown' {
   return 'unknown';
 }
 
+const ELF_MACHINES: Record<number, string> = { 0x03: 'ia32', 0x28: 'arm', 0x3e: 'x64', 0xb7: 'arm64' };
+
+/** "built for arm64" when an ELF file's machine is not this process's arch: glibc's dlopen then only says "cannot open shared object file". */
+function archMismatch(file: string): string {
+  try {
+    const head = Buffer.alloc(20);
+    const fd = openSync(file, 'r');
+    let got: number;
+    try {
+      got = readSync(fd, head, 0, 20, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (got < 20 || head.readUInt32BE(0) !== 0x7f454c46) return '';
+    const arch = ELF_MACHINES[head.readUInt16LE(18)] ?? `ELF machine ${head.readUInt16LE(18)}`;
+    return arch === process.arch ? '' : ` (it is built for ${arch}, this process is ${process.arch})`;
+  } catch {
+    return '';
+  }
+}
+
 /** The prebuild directory name for this process (node-gyp-build's `<platform>-<arch>`), or why none applies. */
 function prebuildTag(): { tag: string } | { skip: string } {
   const tag = `${process.platform}-${process.arch}`;
@@ -105,7 +126,7 @@ function findAddon(): string {
       return p;
     } catch (e) {
       const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      reasons.push(`${relative(root, p)} does not load: ${msg}`);
+      reasons.push(`${relative(root, p)} does not load: ${msg}${archMismatch(p)}`);
     }
   }
   throw new DeviceError(
