@@ -26,7 +26,8 @@ else
 fi
 [ -f "$tarball" ] || die "no tarball at $tarball"
 tag="$(node -p 'process.platform + "-" + process.arch')"
-tar tzf "$tarball" | grep -qx "package/prebuilds/$tag/lapis.node" || die "the tarball holds no prebuilds/$tag/lapis.node"
+contents="$(tar tzf "$tarball")"
+grep -qx "package/prebuilds/$tag/lapis.node" <<<"$contents" || die "the tarball holds no prebuilds/$tag/lapis.node"
 
 if ! command -v bun >/dev/null || ! command -v deno >/dev/null; then
   step "npm install bun@$BUN_VERSION deno@$DENO_VERSION (their platform binaries are optional dependencies)"
@@ -52,8 +53,10 @@ dir="$(app bun-untrusted)"
 
 step "bun: \"trustedDependencies\": [\"lapis\"] (the install script runs)"
 dir="$(app bun-trusted 1)"
-(cd "$dir" && bun install 2>&1 | tee "$work/bun-install.log" | tail -n 3)
-(cd "$dir" && bun pm untrusted 2>&1 | grep -q 'node_modules/lapis') && die "bun still lists lapis as untrusted"
+# --verbose: bun shows a lifecycle script's output only then
+(cd "$dir" && bun install --verbose >"$work/bun-install.log" 2>&1) || { tail -n 20 "$work/bun-install.log"; die "bun install failed"; }
+grep "^lapis: " "$work/bun-install.log" || true
+grep -q "lapis: using the prebuilt native addon" "$work/bun-install.log" || die "bun did not run lapis's install script, or it did not take the prebuild"
 (cd "$dir" && bun smoke.mjs native) || die "bun with the prebuild, install script run"
 rm -rf "$dir/node_modules/lapis/prebuilds"
 (cd "$dir" && bun smoke.mjs wasm) || die "bun without prebuilds: the WebAssembly fallback"
