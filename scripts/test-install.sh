@@ -15,8 +15,8 @@ step() { echo; echo "== test-install: $*"; }
 die() { echo "test-install: FAIL: $*" >&2; exit 1; }
 
 if [ "${1:-}" != --no-build ]; then
-  step "prebuilds (node scripts/prebuild.mjs)"
-  node scripts/prebuild.mjs
+  step "prebuilds (node scripts/prebuild.mjs --check-qemu)"
+  node scripts/prebuild.mjs --check-qemu
   step "the WebAssembly backend (npm run build:wasm)"
   npm run build:wasm --silent || die "npm run build:wasm failed; part (b) needs the WebAssembly backend"
 fi
