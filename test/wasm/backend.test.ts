@@ -181,6 +181,14 @@ describe.skipIf(!built)('loadCpuBackend: LAPIS_CPU_BACKEND', () => {
     expect(lines[0]).toMatch(/native addon.*WebAssembly.*npm run build:native/s);
   });
 
+  it.skipIf(!haveAddon)('unset, with an addon that loads: the addon, and nothing on stderr', async () => {
+    vi.stubEnv('LAPIS_CPU_BACKEND', '');
+    const warn = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const { binding } = await fresh();
+    expect(binding.cpuBackend()).toBe('native');
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('=native requires the addon: a missing one is an error, not a fallback', async () => {
     vi.stubEnv('LAPIS_CPU_BACKEND', 'native');
     vi.stubEnv('LAPIS_ADDON', `${root}build/does-not-exist/lapis.node`);
