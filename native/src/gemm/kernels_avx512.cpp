@@ -91,8 +91,9 @@ Family avx512_family() {
   // streams from L2 beside A, which measured faster on Zen 5 than an L1-sized 192 or 128),
   // mc = 96: A block 384 KiB (double) of a 1 MiB L2; complex<float> kc 384 measured a
   // little ahead of 192 (1024³ and 4096³). Measurements: docs/gemm.md.
-  f.d = real_set<Avx512D, 8, 3>(96, 512, 4096);
-  f.s = real_set<Avx512S, 8, 3>(96, 512, 4096);
+  // nc 2048: an 8 MiB (double) B block rather than 16 MiB, in an L3 shared with other work.
+  f.d = real_set<Avx512D, 8, 3>(96, 512, 2048);
+  f.s = real_set<Avx512S, 8, 3>(96, 512, 2048);
   f.z = complex_set<Avx512D, 4, 2>(96, 192, 2048);
   f.c = complex_set<Avx512S, 4, 2>(96, 384, 2048);
   set_packs<KernelSet<double>, Avx512D, Avx2D, Avx512D, Avx2D, 8, 24>(f.d);
