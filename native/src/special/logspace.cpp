@@ -7,6 +7,7 @@
 // exp2 of the high part corrected by the low part: within about 1 ulp, at a quarter of
 // pow's cost. The two endpoints use pow itself, so base^start and base^end are exact
 // wherever pow is (10^k, 2^k). Bases outside (0, Inf) other than 1 take pow throughout.
+#include <cfloat>
 #include <cmath>
 #include <limits>
 
@@ -31,10 +32,29 @@ struct Log2Base {
   double hi, lo;
 };
 
+#if defined(__EMSCRIPTEN__) && LDBL_MANT_DIG == 113
+// WebAssembly: long double is binary128 but musl's log2l is log2 in double, so the
+// series ln m = 2·atanh((m − 1)/(m + 1)), b = m·2^k, is summed in long double instead.
+inline long double log2_long(long double b) {
+  int k = 0;
+  long double m = std::frexp(b, &k);
+  if (m < 0.70710678118654752440L) {
+    m *= 2;
+    --k;
+  }
+  const long double s = (m - 1) / (m + 1), s2 = s * s;  // |s| ≤ 0.172: 40 terms reach 1e-60
+  long double sum = 0, pw = 1;
+  for (int j = 0; j < 40; ++j, pw *= s2) sum += pw / (2 * j + 1);
+  return k + 2 * s * sum * 1.442695040888963407359924681001892137L;
+}
+#else
+inline long double log2_long(long double b) { return std::log2(b); }
+#endif
+
 // Where long double is double (MSVC, Apple arm64) lo is 0 and the error grows to about
 // |e·log2 b|·eps/2 relative; elsewhere it is negligible.
 inline Log2Base log2_base(double b) {
-  const long double l = std::log2(static_cast<long double>(b));
+  const long double l = log2_long(static_cast<long double>(b));
   const double hi = static_cast<double>(l);
   return {hi, static_cast<double>(l - static_cast<long double>(hi))};
 }
