@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+
 #include "async_work.hpp"
 #include "common.hpp"
 #include "lapis/indexing.hpp"
@@ -102,7 +104,8 @@ Napi::Value Triangle(const Napi::CallbackInfo& info) {
       range_error(env, "triangle: x and out must hold count·m·n elements");
     }
     note_size(o.int_("dtype"), count, m, n);
-    const index k = static_cast<index>(kd);
+    // Every k ≥ n (or ≤ −m) gives the same result: clamped, it fits a 32-bit index (wasm32).
+    const index k = static_cast<index>(std::min(std::max(kd, -static_cast<double>(m)), static_cast<double>(n)));
     if (size > 0) advise_huge(out, count * m * n);
     return io.run([&] { triangle<T>(count, m, n, upper, k, x.data, out.data); });
   });

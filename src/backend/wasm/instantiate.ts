@@ -103,7 +103,7 @@ class Runtime {
   private readonly values: unknown[] = [undefined, undefined, null];  // 0: no value; 1, 2 fixed (napi_shim.cpp)
   private readonly staged = new Map<TypedArray, Staged>();
   private pending: Error | null = null;
-  private memory: WebAssembly.Memory;
+  private memory!: WebAssembly.Memory;
   private ex!: WasmExports;
   private readonly decoder = new TextDecoder();
   private readonly encoder = new TextEncoder();
@@ -115,8 +115,24 @@ class Runtime {
     options: WasmBackendOptions,
   ) {
     const maxBytes = options.maximumMemoryBytes ?? MAX_PAGES * PAGE;
-    const maximum = Math.max(INITIAL_PAGES, Math.min(MAX_PAGES, Math.floor(maxBytes / PAGE)));
-    this.memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+    let maximum = Math.max(INITIAL_PAGES, Math.min(MAX_PAGES, Math.floor(maxBytes / PAGE)));
+    // An engine without guard regions (a 32-bit browser) reserves the maximum up front:
+    // where that fails, a smaller ceiling is the most the heap could reach anyway.
+    for (;;) {
+      try {
+        this.memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+        break;
+      } catch (e) {
+        if (maximum > INITIAL_PAGES) {
+          maximum = Math.max(INITIAL_PAGES, maximum >> 1);
+          continue;
+        }
+        // 64-bit V8 reserves about 10 GiB of address space per memory (its guard regions).
+        throw new RangeError(
+          `lapis: the WebAssembly backend cannot reserve its memory (${e instanceof Error ? e.message : String(e)}); under an address-space limit (ulimit -v) Node needs --disable-wasm-trap-handler (Node 22 and later)`,
+        );
+      }
+    }
     this.envBytes = Object.entries(options.env ?? {}).map(([k, v]) => this.encoder.encode(`${k}=${v}\0`));
   }
 
