@@ -22,7 +22,7 @@ describe.skipIf(missing !== undefined)('browser build in Chromium', () => {
   let launched: Launched;
   let server: { url: string; server: import('node:http').Server };
   const dirs: string[] = [];
-  const report: Record<string, unknown> = { date: new Date().toISOString(), cases: {} as Record<string, unknown> };
+  const report: Report = { date: new Date().toISOString(), cases: {} };
 
   beforeAll(async () => {
     const pages = tempDir('lapis-pages-');
@@ -127,7 +127,7 @@ describe.skipIf(missing !== undefined)('browser build in Chromium', () => {
   });
 });
 
-type Report = Record<string, unknown> & { bundle?: Record<string, number>; cases: Record<string, CaseResult>; chromium?: { version: string }; adapter?: Record<string, unknown> };
+type Report = Record<string, unknown> & { bundle?: Record<string, number>; cases: Record<string, CaseResult>; chromium?: { version: string; launchMs?: number }; adapter?: Record<string, unknown> };
 
 const kB = (n: number | undefined) => `${((n ?? 0) / 1000).toFixed(1)} kB`;
 
