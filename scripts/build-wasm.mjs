@@ -2,7 +2,7 @@
 //
 // Builds the WebAssembly CPU backend (docs/wasm.md): the same native/src kernels and the
 // same native/binding files as the addon, compiled by Emscripten's em++ with the Node-API
-// shim of native/wasm, into build/wasm/lapis.wasm (SIMD128) or, with --no-simd,
+// shim of native/binding/wasm, into build/wasm/lapis.wasm (SIMD128) or, with --no-simd,
 // build/wasm/lapis-nosimd.wasm. A standalone module: no Emscripten JS glue, its imports are
 // provided by src/backend/wasm/instantiate.ts. Objects are cached per variant and rebuilt
 // when a source or header is newer.
@@ -47,8 +47,8 @@ function walk(dir) {
 // simd.hpp when SIMD is on) are what wasm runs.
 const sources = [
   ...walk(join(root, 'native/src')).filter((p) => p.endsWith('.cpp') && !/_(avx2|avx512|neon)\.cpp$/.test(p)),
+  // native/binding/*.cpp and the shim in native/binding/wasm/
   ...walk(join(root, 'native/binding')).filter((p) => p.endsWith('.cpp')),
-  join(root, 'native/wasm/napi_shim.cpp'),
 ];
 // An object is stale when its source or a header its depfile (-MMD) lists is newer.
 function stale(src, obj) {
@@ -67,7 +67,7 @@ mkdirSync(objDir, { recursive: true });
 // and the kernels' std::bad_alloc must reach the guard in addon.cpp.
 const cflags = [
   '-std=c++17', '-O3', '-fno-math-errno', '-ffp-contract=off', '-fwasm-exceptions',
-  `-I${join(root, 'native/wasm')}`, `-I${join(root, 'native/include')}`,
+  `-I${join(root, 'native/binding/wasm')}`, `-I${join(root, 'native/include')}`,
   ...(simd ? ['-msimd128'] : []),
 ];
 

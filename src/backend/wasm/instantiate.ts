@@ -1,6 +1,6 @@
 // The WebAssembly CPU backend (docs/wasm.md): instantiates build/wasm/lapis.wasm, the
 // native kernels and native/binding compiled by Emscripten against the Node-API shim of
-// native/wasm, and returns its exports as the addon's raw functions (same names, same
+// native/binding/wasm, and returns its exports as the addon's raw functions (same names, same
 // `.options`, same argument checks and error messages), so src/backend/cpu/binding.ts
 // wraps either one the same way. No `node:` imports: the browser bundle uses this file.
 //
@@ -29,7 +29,7 @@ type TypedArray =
   | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array
   | Float64Array | BigInt64Array | BigUint64Array;
 
-// napi_typedarray_type's order (native/wasm/napi.h).
+// napi_typedarray_type's order (native/binding/wasm/napi.h).
 const TYPED_ARRAY_CODES: [new (n: number) => TypedArray, number][] = [
   [Int8Array, 0], [Uint8Array, 1], [Uint8ClampedArray, 2], [Int16Array, 3], [Uint16Array, 4], [Int32Array, 5],
   [Uint32Array, 6], [Float32Array, 7], [Float64Array, 8], [BigInt64Array, 9], [BigUint64Array, 10],
