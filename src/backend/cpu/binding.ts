@@ -178,6 +178,35 @@ let backendName: CpuBackendName = 'native';
 /** A function as the addon exports it: its option names ("dtype,A,…"), declared once in native/binding, ride along. */
 export type RawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
 
+const expectsOne = (name: string) => `${name}: expects one options object`;
+
+/**
+ * One specialised wrapper per function, so each field read is an inline-cached load; null
+ * where code generation is off (a page whose Content-Security-Policy lacks 'unsafe-eval').
+ */
+function specialised(name: string, names: readonly string[], fn: RawFunction): RawFunction | null {
+  try {
+    return new Function('fn', 'TypeError', `return function ${name}(o) {
+      if (arguments.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError(${JSON.stringify(expectsOne(name))});
+      return fn(${names.map((n) => `o.${n}`).join(', ')});
+    };`)(fn, TypeError) as RawFunction;
+  } catch (e) {
+    if (e instanceof EvalError) return null;
+    throw e;
+  }
+}
+
+/** The same contract without code generation: the fields read by name in a loop. */
+function generic(name: string, names: readonly string[], fn: RawFunction): RawFunction {
+  const count = names.length;
+  return function (this: unknown, o: unknown) {
+    if (arguments.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError(expectsOne(name));
+    const args = new Array<unknown>(count);
+    for (let i = 0; i < count; i++) args[i] = (o as Record<string, unknown>)[names[i]!];
+    return fn(...args);
+  } as RawFunction;
+}
+
 /**
  * The Addon from the raw exports: each function becomes a wrapper that checks for one
  * options object and passes its fields as arguments in the order the binding declared them
@@ -192,11 +221,7 @@ function wrapAddon(raw: Record<string, RawFunction>): Addon {
       throw new DeviceError(`lapis: the native addon's ${name} declares no valid option names (a stale build? run \`npm run build:native\`)`);
     }
     const names = options;
-    // One specialised wrapper per function, so each field read is an inline-cached load.
-    const wrapper = new Function('fn', 'TypeError', `return function ${name}(o) {
-      if (arguments.length !== 1 || typeof o !== 'object' || o === null) throw new TypeError(${JSON.stringify(`${name}: expects one options object`)});
-      return fn(${names.map((n) => `o.${n}`).join(', ')});
-    };`)(fn, TypeError) as RawFunction;
+    const wrapper = specialised(name, names, fn) ?? generic(name, names, fn);
     wrapper.options = Object.freeze([...names]);
     out[name] = names.length === 0 ? Object.assign((...args: unknown[]) => fn(...args), { options: wrapper.options }) : wrapper;
   }
