@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../qr/qr_internal.hpp"
+#include "bidiag.hpp"
 #include "jacobi_kernels.hpp"
 #include "lapis/blas1.hpp"
 #include "lapis/gemm.hpp"
@@ -37,6 +38,31 @@ constexpr index kSolveForVMin = 24;
 // the static column sort already costs accuracy (docs/svd.md). SvdOptions::pivot forces
 // it on / off.
 template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
+// Row or column grading (largest / smallest nonzero max-norm) up to which values-only
+// calls take the bidiagonal route: its relative error bound eps·κ(A) is then within
+// this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
+template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
+
+// Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
+template <class T>
+bool ungraded(const T* A, index m, index n) {
+  using R = real_t<T>;
+  std::vector<R> cmax(static_cast<size_t>(n), R(0));
+  R rlo = std::numeric_limits<R>::infinity(), rhi = 0;
+  for (index i = 0; i < m; ++i) {
+    R r = 0;
+    for (index j = 0; j < n; ++j) {
+      const R v = std::abs(A[i * n + j]);
+      r = std::max(r, v);
+      cmax[j] = std::max(cmax[j], v);
+    }
+    if (r > 0) { rlo = std::min(rlo, r); rhi = std::max(rhi, r); }
+  }
+  R clo = std::numeric_limits<R>::infinity(), chi = 0;
+  for (index j = 0; j < n; ++j)
+    if (cmax[j] > 0) { clo = std::min(clo, cmax[j]); chi = std::max(chi, cmax[j]); }
+  return rhi <= rlo * kBidiagGrading<R>() && chi <= clo * kBidiagGrading<R>();
+}
 // Column length from which row 0 of a composed wavefront step also carries its own next
 // dot product (one-thread timings, docs/svd.md: 1024 4% faster, 512 even, 256 3% slower).
 constexpr index kOwnCarryMin = 1024;
@@ -1153,6 +1179,11 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
         for (index j = 0; j < vc; ++j) Vh[i * vc + j] = i == j ? T(1) : T(0);
     }
     return 0;
+  }
+  if constexpr (!is_complex_v<T>) {
+    if (!uv && opts.values != SvdOptions::Values::Jacobi &&
+        (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)))
+      return svd_detail::svdvals_bidiag<T>(A, m, n, scale, S, max_threads);
   }
   if (m >= n) {
     std::vector<T> Vt(uv ? static_cast<size_t>(n * n) : 0);

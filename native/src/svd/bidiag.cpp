@@ -1,0 +1,428 @@
+// Bidiagonal route to the singular values: gebrd (labrd panels, trailing update in GEMM)
+// and Demmel–Kahan bdsqr without vectors. See bidiag.hpp and docs/svd.md.
+#include "bidiag.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "../qr/qr_internal.hpp"
+#include "lapis/blas1.hpp"
+#include "lapis/gemm.hpp"
+#include "lapis/qr.hpp"
+
+namespace lapis::svd_detail {
+namespace {
+
+// Column-major r×c block of p at (i, j), leading dimension ld.
+template <class T>
+MatRef<T> cm(const T* p, index ld, index i, index j, index r, index c) {
+  return MatRef<T>{p + i + j * ld, r, c, 1, ld, false};
+}
+
+// y ← alpha·M·x + beta·y (x, y strided vectors); M may be empty.
+template <class T>
+void mv(T alpha, MatRef<T> M, const T* x, index incx, T beta, T* y, index incy, int threads) {
+  if (M.rows <= 0) return;
+  if (M.cols <= 0) {
+    if (beta != T(1))
+      for (index i = 0; i < M.rows; ++i) y[i * incy] = beta == T(0) ? T(0) : beta * y[i * incy];
+    return;
+  }
+  gemm<T>(alpha, M, MatRef<T>{x, M.cols, 1, incx, 1, false}, beta, MatMut<T>{y, M.rows, 1, incy, 1}, threads);
+}
+
+// LAPACK labrd for m ≥ n, real T: reduces the first nb rows and columns of the m×n
+// column-major a, returning X (m×nb) and Y (n×nb) for the trailing update
+// A ← A − V·Yᵀ − X·U, where V and U are the reflectors left in a.
+template <class T>
+void labrd(index m, index n, index nb, T* a, index lda, T* d, T* e, T* tauq, T* taup, T* X, index ldx, T* Y,
+           index ldy, int th) {
+  auto A = [&](index i, index j) -> T& { return a[i + j * lda]; };
+  auto Xe = [&](index i, index j) -> T& { return X[i + j * ldx]; };
+  auto Ye = [&](index i, index j) -> T& { return Y[i + j * ldy]; };
+  for (index i = 0; i < nb; ++i) {
+    // Column i with the previous panel reflectors applied.
+    mv<T>(-1, cm<T>(a, lda, i, 0, m - i, i), &Ye(i, 0), ldy, 1, &A(i, i), 1, th);
+    mv<T>(-1, cm<T>(X, ldx, i, 0, m - i, i), &A(0, i), 1, 1, &A(i, i), 1, th);
+    qr_detail::larfg<T>(A(i, i), &A(std::min(i + 1, m - 1), i), m - i - 1, 1, tauq[i]);
+    d[i] = A(i, i);
+    if (i < n - 1) {
+      A(i, i) = T(1);
+      T* y = &Ye(0, i);
+      mv<T>(1, cm<T>(a, lda, i, i + 1, m - i, n - i - 1).t(), &A(i, i), 1, 0, y + i + 1, 1, th);
+      mv<T>(1, cm<T>(a, lda, i, 0, m - i, i).t(), &A(i, i), 1, 0, y, 1, th);
+      mv<T>(-1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i), y, 1, 1, y + i + 1, 1, th);
+      mv<T>(1, cm<T>(X, ldx, i, 0, m - i, i).t(), &A(i, i), 1, 0, y, 1, th);
+      mv<T>(-1, cm<T>(a, lda, 0, i + 1, i, n - i - 1).t(), y, 1, 1, y + i + 1, 1, th);
+      blas1::scal(n - i - 1, tauq[i], y + i + 1, 1);
+      // Row i with the panel's reflectors applied.
+      mv<T>(-1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1), &A(i, 0), lda, 1, &A(i, i + 1), lda, th);
+      mv<T>(-1, cm<T>(a, lda, 0, i + 1, i, n - i - 1).t(), &Xe(i, 0), ldx, 1, &A(i, i + 1), lda, th);
+      qr_detail::larfg<T>(A(i, i + 1), &A(i, std::min(i + 2, n - 1)), n - i - 2, lda, taup[i]);
+      e[i] = A(i, i + 1);
+      A(i, i + 1) = T(1);
+      T* x = &Xe(0, i);
+      mv<T>(1, cm<T>(a, lda, i + 1, i + 1, m - i - 1, n - i - 1), &A(i, i + 1), lda, 0, x + i + 1, 1, th);
+      mv<T>(1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1).t(), &A(i, i + 1), lda, 0, x, 1, th);
+      mv<T>(-1, cm<T>(a, lda, i + 1, 0, m - i - 1, i + 1), x, 1, 1, x + i + 1, 1, th);
+      mv<T>(1, cm<T>(a, lda, 0, i + 1, i, n - i - 1), &A(i, i + 1), lda, 0, x, 1, th);
+      mv<T>(-1, cm<T>(X, ldx, i + 1, 0, m - i - 1, i), x, 1, 1, x + i + 1, 1, th);
+      blas1::scal(m - i - 1, taup[i], x + i + 1, 1);
+    } else {
+      taup[i] = T(0);
+    }
+  }
+}
+
+// LAPACK las2: the singular values of [f g; 0 h], smaller first.
+template <class R>
+void las2(R f, R g, R h, R& ssmin, R& ssmax) {
+  const R fa = std::abs(f), ga = std::abs(g), ha = std::abs(h);
+  const R fhmn = std::min(fa, ha), fhmx = std::max(fa, ha);
+  if (fhmn == 0) {
+    ssmin = 0;
+    if (fhmx == 0) ssmax = ga;
+    else {
+      const R mx = std::max(fhmx, ga), mn = std::min(fhmx, ga);
+      ssmax = mx * std::sqrt(1 + (mn / mx) * (mn / mx));
+    }
+  } else if (ga < fhmx) {
+    const R as = 1 + fhmn / fhmx, at = (fhmx - fhmn) / fhmx, au = (ga / fhmx) * (ga / fhmx);
+    const R c = 2 / (std::sqrt(as * as + au) + std::sqrt(at * at + au));
+    ssmin = fhmn * c;
+    ssmax = fhmx / c;
+  } else {
+    const R au = fhmx / ga;
+    if (au == 0) {
+      // Avoid underflow of fhmn·fhmx·au: the values are fhmn·fhmx/ga and ga.
+      ssmin = (fhmn * fhmx) / ga;
+      ssmax = ga;
+    } else {
+      const R as = 1 + fhmn / fhmx, at = (fhmx - fhmn) / fhmx;
+      const R c = 1 / (std::sqrt(1 + (as * au) * (as * au)) + std::sqrt(1 + (at * au) * (at * au)));
+      ssmin = (fhmn * c) * au;
+      ssmin = ssmin + ssmin;
+      ssmax = ga / (c + c);
+    }
+  }
+}
+
+// LAPACK lartg (3.10 form): c·f + s·g = r, −s·f + c·g = 0, c ≥ 0 when f ≠ 0; the plain
+// square root while f² + g² cannot under/overflow, scaled otherwise.
+template <class R>
+inline void lartg(R f, R g, R& c, R& s, R& r) {
+  constexpr R safmin = std::numeric_limits<R>::min();
+  const R safmax = 1 / safmin;
+  const R rtmin = std::sqrt(safmin), rtmax = std::sqrt(safmax / 2);
+  if (g == 0) {
+    c = 1;
+    s = 0;
+    r = f;
+  } else if (f == 0) {
+    c = 0;
+    s = std::copysign(R(1), g);
+    r = std::abs(g);
+  } else {
+    const R f1 = std::abs(f), g1 = std::abs(g);
+    if (f1 > rtmin && f1 < rtmax && g1 > rtmin && g1 < rtmax) {
+      const R dd = std::sqrt(f * f + g * g);
+      c = f1 / dd;
+      r = std::copysign(dd, f);
+      s = g / r;
+    } else {
+      const R u = std::min(safmax, std::max(safmin, std::max(f1, g1)));
+      const R fs = f / u, gs = g / u;
+      const R dd = std::sqrt(fs * fs + gs * gs);
+      c = std::abs(fs) / dd;
+      r = std::copysign(dd, f);
+      s = gs / r;
+      r *= u;
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, int max_threads,
+           index nb) {
+  static_assert(!is_complex_v<T>, "gebrd: real data only");
+  if (n <= 0) return;
+  if (nb <= 0) nb = 32;
+  // Below this many remaining columns one panel finishes the reduction (no GEMM update).
+  const index nx = std::max<index>(nb, 64);
+  std::vector<T> X(static_cast<size_t>(m * std::max(nb, std::min(n, nx)))),
+      Y(static_cast<size_t>(n * std::max(nb, std::min(n, nx))));
+  index i = 0;
+  for (; n - i > nx; i += nb) {
+    const index mr = m - i, nr = n - i;
+    T* a = A + i + i * lda;
+    labrd<T>(mr, nr, nb, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
+    // A(nb:, nb:) −= V·Yᵀ + X·U (U's unit entry A(nb−1, nb) is still 1 here).
+    MatMut<T> C{a + nb + nb * lda, mr - nb, nr - nb, 1, lda};
+    gemm<T>(T(-1), cm<T>(a, lda, nb, 0, mr - nb, nb), cm<T>(Y.data(), nr, nb, 0, nr - nb, nb).t(), T(1), C,
+            max_threads);
+    gemm<T>(T(-1), cm<T>(X.data(), mr, nb, 0, mr - nb, nb), cm<T>(a, lda, 0, nb, nb, nr - nb), T(1), C, max_threads);
+    for (index j = 0; j < nb; ++j) {
+      a[j + j * lda] = d[i + j];
+      a[j + (j + 1) * lda] = e[i + j];
+    }
+  }
+  const index mr = m - i, nr = n - i;
+  T* a = A + i + i * lda;
+  labrd<T>(mr, nr, nr, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
+  for (index j = 0; j < nr; ++j) {
+    a[j + j * lda] = d[i + j];
+    if (j + 1 < nr) a[j + (j + 1) * lda] = e[i + j];
+  }
+}
+
+template <class R>
+int bdsqr_values(index n, R* d, R* e) {
+  if (n <= 1) return 0;
+  const R eps = std::numeric_limits<R>::epsilon() / 2;  // LAPACK's dlamch('E'): unit roundoff
+  const R unfl = std::numeric_limits<R>::min();
+  const R tolmul = std::max(R(10), std::min(R(100), std::pow(eps, R(-0.125))));
+  const R tol = tolmul * eps;
+  constexpr int maxitr = 6;
+  // Estimate of the smallest singular value (for the absolute threshold).
+  R smax = 0;
+  for (index i = 0; i < n; ++i) smax = std::max(smax, std::abs(d[i]));
+  for (index i = 0; i < n - 1; ++i) smax = std::max(smax, std::abs(e[i]));
+  R sminoa = std::abs(d[0]);
+  if (sminoa != 0) {
+    R mu = sminoa;
+    for (index i = 1; i < n; ++i) {
+      mu = std::abs(d[i]) * (mu / (mu + std::abs(e[i - 1])));
+      sminoa = std::min(sminoa, mu);
+      if (sminoa == 0) break;
+    }
+  }
+  sminoa = sminoa / std::sqrt(R(n));
+  const R thresh = std::max(tol * sminoa, R(maxitr) * R(n) * R(n) * unfl);
+  const double maxit = double(maxitr) * double(n) * double(n);
+  double iter = 0;
+  index oldll = -1, oldm = -1, m = n - 1;
+  int idir = 0;
+  while (m > 0) {
+    if (iter > maxit) {
+      int left = 0;
+      for (index i = 0; i < n - 1; ++i) left += e[i] != 0;
+      return left;
+    }
+    // Find the bottom unreduced block d[ll..m].
+    R smaxb = std::abs(d[m]);
+    index ll = -1;
+    for (index l = m - 1; l >= 0; --l) {
+      const R abss = std::abs(d[l]), abse = std::abs(e[l]);
+      if (abse <= thresh) {
+        ll = l;
+        break;
+      }
+      smaxb = std::max(smaxb, std::max(abss, abse));
+    }
+    if (ll >= 0) {
+      e[ll] = 0;
+      if (ll == m - 1) {
+        --m;
+        continue;
+      }
+    }
+    ++ll;
+    if (ll == m - 1) {
+      // 2×2 block: finish it directly.
+      R sigmn, sigmx;
+      las2(d[m - 1], e[m - 1], d[m], sigmn, sigmx);
+      d[m - 1] = sigmx;
+      e[m - 1] = 0;
+      d[m] = sigmn;
+      m -= 2;
+      continue;
+    }
+    // A new block: chase the bulge from the larger end.
+    if (ll > oldm || m < oldll) idir = std::abs(d[ll]) >= std::abs(d[m]) ? 1 : 2;
+    // Convergence tests (relative, Demmel–Kahan).
+    R sminl;
+    bool split = false;
+    if (idir == 1) {
+      if (std::abs(e[m - 1]) <= tol * std::abs(d[m])) {
+        e[m - 1] = 0;
+        continue;
+      }
+      R mu = std::abs(d[ll]);
+      sminl = mu;
+      for (index l = ll; l < m; ++l) {
+        if (std::abs(e[l]) <= tol * mu) {
+          e[l] = 0;
+          split = true;
+          break;
+        }
+        mu = std::abs(d[l + 1]) * (mu / (mu + std::abs(e[l])));
+        sminl = std::min(sminl, mu);
+      }
+    } else {
+      if (std::abs(e[ll]) <= tol * std::abs(d[ll])) {
+        e[ll] = 0;
+        continue;
+      }
+      R mu = std::abs(d[m]);
+      sminl = mu;
+      for (index l = m - 1; l >= ll; --l) {
+        if (std::abs(e[l]) <= tol * mu) {
+          e[l] = 0;
+          split = true;
+          break;
+        }
+        mu = std::abs(d[l]) * (mu / (mu + std::abs(e[l])));
+        sminl = std::min(sminl, mu);
+      }
+    }
+    if (split) continue;
+    oldll = ll;
+    oldm = m;
+    // Shift: zero when it would spoil the relative accuracy of the smallest value.
+    R shift = 0, r;
+    if (!(R(n) * tol * (sminl / smaxb) <= std::max(eps, R(0.01) * tol))) {
+      R sll;
+      if (idir == 1) {
+        sll = std::abs(d[ll]);
+        las2(d[m - 1], e[m - 1], d[m], shift, r);
+      } else {
+        sll = std::abs(d[m]);
+        las2(d[ll], e[ll], d[ll + 1], shift, r);
+      }
+      if (sll > 0 && (shift / sll) * (shift / sll) < eps) shift = 0;
+    }
+    iter += double(m - ll);
+    R cs, sn, oldcs, oldsn, h;
+    if (shift == 0) {
+      if (idir == 1) {
+        cs = 1;
+        oldcs = 1;
+        oldsn = 0;
+        for (index i = ll; i < m; ++i) {
+          lartg(d[i] * cs, e[i], cs, sn, r);
+          if (i > ll) e[i - 1] = oldsn * r;
+          lartg(oldcs * r, d[i + 1] * sn, oldcs, oldsn, d[i]);
+        }
+        h = d[m] * cs;
+        d[m] = h * oldcs;
+        e[m - 1] = h * oldsn;
+        if (std::abs(e[m - 1]) <= thresh) e[m - 1] = 0;
+      } else {
+        cs = 1;
+        oldcs = 1;
+        oldsn = 0;
+        for (index i = m; i > ll; --i) {
+          lartg(d[i] * cs, e[i - 1], cs, sn, r);
+          if (i < m) e[i] = oldsn * r;
+          lartg(oldcs * r, d[i - 1] * sn, oldcs, oldsn, d[i]);
+        }
+        h = d[ll] * cs;
+        d[ll] = h * oldcs;
+        e[ll] = h * oldsn;
+        if (std::abs(e[ll]) <= thresh) e[ll] = 0;
+      }
+    } else {
+      R cosr, sinr, cosl, sinl, f, g;
+      if (idir == 1) {
+        f = (std::abs(d[ll]) - shift) * (std::copysign(R(1), d[ll]) + shift / d[ll]);
+        g = e[ll];
+        for (index i = ll; i < m; ++i) {
+          lartg(f, g, cosr, sinr, r);
+          if (i > ll) e[i - 1] = r;
+          f = cosr * d[i] + sinr * e[i];
+          e[i] = cosr * e[i] - sinr * d[i];
+          g = sinr * d[i + 1];
+          d[i + 1] = cosr * d[i + 1];
+          lartg(f, g, cosl, sinl, r);
+          d[i] = r;
+          f = cosl * e[i] + sinl * d[i + 1];
+          d[i + 1] = cosl * d[i + 1] - sinl * e[i];
+          if (i < m - 1) {
+            g = sinl * e[i + 1];
+            e[i + 1] = cosl * e[i + 1];
+          }
+        }
+        e[m - 1] = f;
+        if (std::abs(e[m - 1]) <= thresh) e[m - 1] = 0;
+      } else {
+        f = (std::abs(d[m]) - shift) * (std::copysign(R(1), d[m]) + shift / d[m]);
+        g = e[m - 1];
+        for (index i = m; i > ll; --i) {
+          lartg(f, g, cosr, sinr, r);
+          if (i < m) e[i] = r;
+          f = cosr * d[i] + sinr * e[i - 1];
+          e[i - 1] = cosr * e[i - 1] - sinr * d[i];
+          g = sinr * d[i - 1];
+          d[i - 1] = cosr * d[i - 1];
+          lartg(f, g, cosl, sinl, r);
+          d[i] = r;
+          f = cosl * e[i - 1] + sinl * d[i - 1];
+          d[i - 1] = cosl * d[i - 1] - sinl * e[i - 1];
+          if (i > ll + 1) {
+            g = sinl * e[i - 2];
+            e[i - 2] = cosl * e[i - 2];
+          }
+        }
+        e[ll] = f;
+        if (std::abs(e[ll]) <= thresh) e[ll] = 0;
+      }
+    }
+  }
+  return 0;
+}
+
+template <class T>
+int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, int max_threads) {
+  static_assert(!is_complex_v<T>, "svdvals_bidiag: real data only");
+  using R = real_t<T>;
+  // Work on the tall one of A and Aᵀ, column-major: row-major A (m < n) is Aᵀ column-major.
+  const index mm = std::max(m, n), nn = std::min(m, n);
+  if (nn == 0) return 0;
+  const R inv = R(1) / scale;
+  std::vector<T> B(static_cast<size_t>(mm * nn));
+  if (m >= n) {
+    for (index j0 = 0; j0 < n; j0 += 32)
+      for (index i = 0; i < m; ++i)
+        for (index j = j0; j < std::min(n, j0 + 32); ++j) B[i + j * m] = A[i * n + j] * inv;
+  } else {
+    for (index i = 0; i < m * n; ++i) B[i] = A[i] * inv;
+  }
+  T* W = B.data();
+  index ldw = mm, rows = mm;
+  std::vector<T> Rm;
+  // Much taller than wide: a QR first, and the bidiagonalization works on the n×n R
+  // (LAPACK's crossover, about 1.6·n rows).
+  if (mm * 10 >= nn * 16 && nn > 1) {
+    std::vector<T> tau(static_cast<size_t>(nn));
+    geqrf<T>(MatMut<T>{B.data(), mm, nn, 1, mm}, tau.data(), max_threads);
+    Rm.assign(static_cast<size_t>(nn * nn), T(0));
+    for (index j = 0; j < nn; ++j)
+      for (index i = 0; i <= j; ++i) Rm[i + j * nn] = B[i + j * mm];
+    W = Rm.data();
+    ldw = nn;
+    rows = nn;
+  }
+  std::vector<R> e(static_cast<size_t>(nn));
+  std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
+  gebrd<T>(W, rows, nn, ldw, S, e.data(), tq.data(), tp.data(), max_threads);
+  const int info = bdsqr_values<R>(nn, S, e.data());
+  for (index i = 0; i < nn; ++i) S[i] = std::abs(S[i]);
+  std::sort(S, S + nn, std::greater<R>());
+  for (index i = 0; i < nn; ++i) S[i] *= scale;
+  return info;
+}
+
+#define LAPIS_INST(T)                                                                                      \
+  template void gebrd<T>(T*, index, index, index, real_t<T>*, real_t<T>*, T*, T*, int, index);            \
+  template int bdsqr_values<T>(index, T*, T*);                                                             \
+  template int svdvals_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, int);
+LAPIS_INST(float)
+LAPIS_INST(double)
+#undef LAPIS_INST
+
+}  // namespace lapis::svd_detail

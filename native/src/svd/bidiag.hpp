@@ -1,0 +1,32 @@
+// The LAPACK route to singular values (gebrd + bdsqr), internal to native/src/svd: blocked
+// Householder bidiagonalization (a QR first when the matrix is much taller than wide)
+// and the Demmel–Kahan implicit QR on the bidiagonal. Backward stable (absolute error
+// about eps·σ_max per value), several times fewer flops than one-sided Jacobi; svd.cpp
+// uses it for values only when the input is not graded (docs/svd.md).
+#pragma once
+#include "lapis/common.hpp"
+
+namespace lapis::svd_detail {
+
+// Column-major m×n A (m ≥ n, leading dimension lda) → upper bidiagonal B = Qᴴ·A·P:
+// d (n), e (n − 1); the reflectors stay in A (LAPACK gebrd storage), tauq and taup (n).
+// Panels of nb columns (labrd), the trailing matrix updated by two GEMMs per panel.
+template <class T>
+void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, int max_threads,
+           index nb = 0);
+
+// Singular values of the real upper bidiagonal (d, e) in place into d (unsorted, signs
+// kept), e destroyed: implicit zero-shift / shifted QR with Demmel–Kahan's relative
+// convergence tests (LAPACK bdsqr without vectors), so every value has high relative
+// accuracy in the bidiagonal's entries. Returns 0, or the number of e entries left
+// nonzero when the iteration cap (6·n² inner steps) ran out.
+template <class R>
+int bdsqr_values(index n, R* d, R* e);
+
+// Singular values (descending) of the row-major m×n A divided by `scale` (a power of
+// two, so the division is exact), multiplied back by scale on output. Real T only.
+// Returns bdsqr_values' info.
+template <class T>
+int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, int max_threads);
+
+}  // namespace lapis::svd_detail

@@ -1,0 +1,147 @@
+// C++-only test of the bidiagonal route to singular values (native/src/svd/bidiag.cpp):
+// bdsqr_values on random and graded bidiagonals against Jacobi on the same (dense)
+// bidiagonal, every value to high relative accuracy; gebrd + bdsqr (svdvals_bidiag and
+// gebrd with small panels) against Jacobi's values to eps·σ_max on random shapes that
+// cross the panel width, the unblocked remainder and the QR-first crossover; and which
+// route SvdOptions::Values::Auto takes (graded input keeps Jacobi's values bit for bit).
+// Exits non-zero on any failure.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "../src/svd/bidiag.hpp"
+#include "lapis/svd.hpp"
+#include "test_util.hpp"
+
+using lapis::index;
+using lapis::SvdOptions;
+using lapis_test::Info;
+
+namespace {
+
+int g_failures = 0;
+long g_checks = 0;
+std::mt19937_64 g_rng(20261202);
+
+void check(bool ok, const char* what, const char* type, index m, index n, double v, double bound) {
+  ++g_checks;
+  if (!ok) {
+    ++g_failures;
+    std::printf("FAIL %s %s %td×%td: %.3g (bound %.3g)\n", what, type, m, n, v, bound);
+  }
+}
+
+template <class T>
+std::vector<T> jacobi_values(const std::vector<T>& A, index m, index n) {
+  SvdOptions o;
+  o.values = SvdOptions::Values::Jacobi;
+  std::vector<T> S(static_cast<size_t>(std::min(m, n)));
+  lapis::svd<T>(A.data(), m, n, S.data(), nullptr, nullptr, false, false, 1, o);
+  return S;
+}
+
+// bdsqr on a bidiagonal whose entries span `decades` orders of magnitude: every value to
+// a small multiple of n·eps relatively, against Jacobi on the same matrix.
+template <class T>
+void bidiagonal_case(index n, double decades) {
+  std::vector<T> d(static_cast<size_t>(n)), e(static_cast<size_t>(std::max<index>(n - 1, 1)));
+  std::uniform_real_distribution<double> u(0.5, 1.0);
+  for (index i = 0; i < n; ++i) d[i] = T(u(g_rng) * std::pow(10.0, -decades * double(i) / double(std::max<index>(n - 1, 1))));
+  for (index i = 0; i + 1 < n; ++i)
+    e[i] = T(u(g_rng) * std::pow(10.0, -decades * (double(i) + 0.5) / double(std::max<index>(n - 1, 1))));
+  std::vector<T> A(static_cast<size_t>(n * n), T(0));
+  for (index i = 0; i < n; ++i) {
+    A[i * n + i] = d[i];
+    if (i + 1 < n) A[i * n + i + 1] = e[i];
+  }
+  const std::vector<T> ref = jacobi_values(A, n, n);
+  const int info = lapis::svd_detail::bdsqr_values<T>(n, d.data(), e.data());
+  check(info == 0, "bdsqr info", Info<T>::name, n, n, info, 0);
+  for (auto& x : d) x = std::abs(x);
+  std::sort(d.begin(), d.end(), [](T a, T b) { return a > b; });
+  double worst = 0;
+  for (index i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(d[i] - ref[i]) / ref[i]));
+  const double bound = 30.0 * double(n) * double(std::numeric_limits<T>::epsilon());
+  check(worst <= bound, "bdsqr relative error", Info<T>::name, n, n, worst, bound);
+}
+
+// Values of a random m×n matrix by the bidiagonal route (svdvals_bidiag, or gebrd with
+// panel width nb then bdsqr) against Jacobi's: |σ − σ_ref| ≤ 30·max(m, n)·eps·σ_max.
+template <class T>
+void dense_case(index m, index n, index nb) {
+  std::vector<T> A(static_cast<size_t>(m * n));
+  for (auto& x : A) x = lapis_test::normal<T>(g_rng);
+  const std::vector<T> ref = jacobi_values(A, m, n);
+  const index k = std::min(m, n);
+  std::vector<T> S(static_cast<size_t>(k));
+  if (nb == 0) {
+    SvdOptions o;
+    o.values = SvdOptions::Values::Bidiagonal;
+    const int info = lapis::svd<T>(A.data(), m, n, S.data(), nullptr, nullptr, false, false, 0, o);
+    check(info == 0, "svdvals_bidiag info", Info<T>::name, m, n, info, 0);
+  } else {
+    // gebrd directly (tall: A column-major is row-major Aᵀ's data, so use the transpose).
+    const index mm = std::max(m, n), nn = k;
+    std::vector<T> B(static_cast<size_t>(mm * nn));
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < n; ++j) {
+        if (m >= n) B[i + j * m] = A[i * n + j];
+        else B[j + i * n] = A[i * n + j];
+      }
+    std::vector<T> e(static_cast<size_t>(nn)), tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
+    lapis::svd_detail::gebrd<T>(B.data(), mm, nn, mm, S.data(), e.data(), tq.data(), tp.data(), 1, nb);
+    const int info = lapis::svd_detail::bdsqr_values<T>(nn, S.data(), e.data());
+    check(info == 0, "gebrd+bdsqr info", Info<T>::name, m, n, info, 0);
+    for (auto& x : S) x = std::abs(x);
+    std::sort(S.begin(), S.end(), [](T a, T b) { return a > b; });
+  }
+  double worst = 0;
+  for (index i = 0; i < k; ++i) worst = std::max(worst, double(std::abs(S[i] - ref[i])));
+  const double ratio = k ? worst / (double(std::max(m, n)) * double(std::numeric_limits<T>::epsilon()) * double(ref[0])) : 0;
+  check(ratio < 30, nb ? "gebrd(nb)+bdsqr vs Jacobi" : "svdvals_bidiag vs Jacobi", Info<T>::name, m, n, ratio, 30);
+}
+
+// Auto: column-graded input keeps Jacobi (bit-identical values), ungraded takes bidiag.
+template <class T>
+void auto_choice(index n) {
+  std::vector<T> A(static_cast<size_t>(n * n));
+  for (index i = 0; i < n; ++i)
+    for (index j = 0; j < n; ++j) A[i * n + j] = lapis_test::normal<T>(g_rng) * T(std::pow(10.0, -0.25 * double(j)));
+  std::vector<T> S(static_cast<size_t>(n));
+  lapis::svd<T>(A.data(), n, n, S.data(), nullptr, nullptr, false, false, 1);
+  const std::vector<T> ref = jacobi_values(A, n, n);
+  check(S == ref, "graded input: Auto gives Jacobi's values", Info<T>::name, n, n, 0, 0);
+  for (auto& x : A) x = lapis_test::normal<T>(g_rng);
+  lapis::svd<T>(A.data(), n, n, S.data(), nullptr, nullptr, false, false, 1);
+  SvdOptions o;
+  o.values = SvdOptions::Values::Bidiagonal;
+  std::vector<T> Sb(static_cast<size_t>(n));
+  lapis::svd<T>(A.data(), n, n, Sb.data(), nullptr, nullptr, false, false, 1, o);
+  check(S == Sb, "ungraded input: Auto takes the bidiagonal route", Info<T>::name, n, n, 0, 0);
+}
+
+template <class T>
+void run_type() {
+  for (index n : {1, 2, 3, 5, 17, 64, 150}) {
+    bidiagonal_case<T>(n, 0);
+    bidiagonal_case<T>(n, std::is_same_v<T, float> ? 20 : 100);
+  }
+  const index shapes[][2] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3}, {31, 31}, {33, 33}, {64, 64},
+                             {65, 65}, {100, 100}, {130, 97}, {97, 130}, {160, 100}, {161, 100}, {300, 90},
+                             {90, 300}, {200, 200}};
+  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
+  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
+  dense_case<T>(150, 120, 16);
+  auto_choice<T>(40);
+}
+
+}  // namespace
+
+int main() {
+  run_type<double>();
+  run_type<float>();
+  std::printf("test_svd_bidiag: %ld checks, %d failures\n", g_checks, g_failures);
+  return g_failures ? 1 : 0;
+}
