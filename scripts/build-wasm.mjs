@@ -1,24 +1,31 @@
-// `npm run build:wasm [-- --no-simd] [--jobs=N] [--force]`
+// `npm run build:wasm [-- --no-simd | --threads] [--jobs=N] [--force]`
 //
 // Builds the WebAssembly CPU backend (docs/wasm.md): the same native/src kernels and the
 // same native/binding files as the addon, compiled by Emscripten's em++ with the Node-API
-// shim of native/binding/wasm, into build/wasm/lapis.wasm (SIMD128) or, with --no-simd,
-// build/wasm/lapis-nosimd.wasm. A standalone module: no Emscripten JS glue, its imports are
-// provided by src/backend/wasm/instantiate.ts. Objects are cached per variant and rebuilt
-// when a source or header is newer.
+// shim of native/binding/wasm, into build/wasm/lapis.wasm (SIMD128), with --no-simd
+// build/wasm/lapis-nosimd.wasm, or with --threads build/wasm/lapis-mt.wasm (SIMD128,
+// pthreads over a shared memory). No Emscripten JS glue is used: the module's imports are
+// provided by src/backend/wasm/instantiate.ts (and its pool threads by
+// src/backend/wasm/threads.ts). Objects are cached per variant and rebuilt when a source or
+// header is newer.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const threads = args.includes('--threads');
 const simd = !args.includes('--no-simd');
+if (threads && !simd) {
+  console.error('build-wasm: --threads builds the SIMD128 variant only');
+  process.exit(2);
+}
 const force = args.includes('--force');
 const jobsArg = args.find((a) => a.startsWith('--jobs='));
 const jobs = Math.max(1, Number(jobsArg ? jobsArg.slice(7) : 2));
 for (const a of args) {
-  if (a !== '--no-simd' && a !== '--force' && !a.startsWith('--jobs=')) {
+  if (a !== '--no-simd' && a !== '--threads' && a !== '--force' && !a.startsWith('--jobs=')) {
     console.error(`build-wasm: unknown option ${a}`);
     process.exit(2);
   }
@@ -58,7 +65,8 @@ function stale(src, obj) {
   return [src, ...deps].some((d) => !existsSync(d) || statSync(d).mtimeMs > built);
 }
 
-const variant = simd ? 'simd' : 'nosimd';
+const variant = threads ? 'mt' : simd ? 'simd' : 'nosimd';
+const base = threads ? 'lapis-mt' : simd ? 'lapis' : 'lapis-nosimd';
 const outDir = join(root, 'build/wasm');
 const objDir = join(outDir, `obj-${variant}`);
 mkdirSync(objDir, { recursive: true });
@@ -69,6 +77,8 @@ const cflags = [
   '-std=c++17', '-O3', '-fno-math-errno', '-ffp-contract=off', '-fwasm-exceptions',
   `-I${join(root, 'native/binding/wasm')}`, `-I${join(root, 'native/include')}`,
   ...(simd ? ['-msimd128'] : []),
+  // -pthread: atomics and bulk memory, the thread-safe libc and malloc, and std::thread.
+  ...(threads ? ['-pthread'] : []),
 ];
 
 function run(cmd, argv) {
@@ -109,19 +119,41 @@ await Promise.all(Array.from({ length: jobs }, worker));
 if (failed) process.exit(1);
 writeFileSync(flagsFile, flagsText);
 
-const wasm = join(outDir, simd ? 'lapis.wasm' : 'lapis-nosimd.wasm');
+const wasm = join(outDir, `${base}.wasm`);
 // STANDALONE_WASM: no JS glue; the few imports (WASI clock/environ/fd_write, the shim's
 // `lapis` module, the memory) are provided by instantiate.ts. The memory is imported so
 // that its ceiling (at most 4 GiB) is the loader's choice; it grows on demand.
 // Undefined symbols become imports quietly: the shim's are meant, and instantiate.ts refuses
 // to load a module importing anything it does not provide (test/wasm loads it).
+// em++ 3.1.6 refuses STANDALONE_WASM with pthreads, so the threaded module is linked with
+// Emscripten's runtime imports (env.__pthread_create_js, …); instantiate.ts and threads.ts
+// provide those too, and the JS glue em++ writes beside it is only checked, then deleted.
 const ldflags = [
-  '-O3', '-fwasm-exceptions', '-sSTANDALONE_WASM=1', '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sIMPORTED_MEMORY=1',
+  '-O3', '-fwasm-exceptions', ...(threads ? ['-pthread'] : ['-sSTANDALONE_WASM=1']), '--no-entry', '-sALLOW_MEMORY_GROWTH=1', '-sIMPORTED_MEMORY=1',
   '-sINITIAL_MEMORY=16777216', '-sMAXIMUM_MEMORY=4294967296', '-sTOTAL_STACK=1048576', '-sERROR_ON_UNDEFINED_SYMBOLS=0', '-sWARN_ON_UNDEFINED_SYMBOLS=0',
-  '-sEXPORTED_FUNCTIONS=_malloc,_free,_lapis_wasm_count,_lapis_wasm_name,_lapis_wasm_options,_lapis_wasm_call',
+  `-sEXPORTED_FUNCTIONS=${[
+    '_malloc', '_free', '_lapis_wasm_count', '_lapis_wasm_name', '_lapis_wasm_options', '_lapis_wasm_call',
+    ...(threads ? ['_emscripten_tls_init', '_emscripten_stack_set_limits', '_emscripten_main_thread_process_queued_calls', '_pthread_self'] : []),
+  ].join(',')}`,
   ...(simd ? ['-msimd128'] : []),
+  // DECLARE_ASM_MODULE_EXPORTS=0 keeps the module's import and export names (at -O3 em++ would
+  // shorten them to a.b for its own glue, which is not used).
+  ...(threads ? ['-Wno-pthreads-mem-growth', '-sDECLARE_ASM_MODULE_EXPORTS=0'] : []),
 ];
+const linkOut = threads ? join(outDir, 'tmp-mt', `${base}.js`) : wasm;
+if (threads) mkdirSync(dirname(linkOut), { recursive: true });
 console.log(`link ${relative(root, wasm)}`);
-await run(emxx, [...ldflags, ...objects, '-o', wasm]);
-writeFileSync(join(outDir, `${simd ? 'lapis' : 'lapis-nosimd'}.json`), `${JSON.stringify({ simd, built: new Date().toISOString() }, null, 2)}\n`);
+await run(emxx, [...ldflags, ...objects, '-o', linkOut]);
+if (threads) {
+  // threads.ts reads a new thread's stack from its pthread struct at the offsets this
+  // Emscripten's glue uses (establishStackSpace); a release that moves them must fail here.
+  const glue = readFileSync(linkOut, 'utf8');
+  if (!/pthread_ptr ?\+ ?44 ?>>> ?2\]/.test(glue) || !/pthread_ptr ?\+ ?48 ?>>> ?2\]/.test(glue)) {
+    console.error('build-wasm: this Emscripten keeps a thread\'s stack elsewhere in struct pthread than src/backend/wasm/threads.ts reads it (offsets 44, 48)');
+    process.exit(1);
+  }
+  renameSync(join(dirname(linkOut), `${base}.wasm`), wasm);
+  rmSync(dirname(linkOut), { recursive: true, force: true });
+}
+writeFileSync(join(outDir, `${base}.json`), `${JSON.stringify({ simd, threads, built: new Date().toISOString() }, null, 2)}\n`);
 console.log(`build-wasm: wrote ${relative(root, wasm)} (${(statSync(wasm).size / 1024).toFixed(0)} KiB)`);

@@ -167,7 +167,7 @@ export function loadCpuBackend(): LoadedCpuBackend {
     }
     const reason = (e as Error).message.replace(/^lapis: /, '').replace(/; `npm run build:native`.*$/, '');
     process.stderr.write(
-      `lapis: ${reason}; the CPU ops run on the WebAssembly backend (one thread, slower): \`npm run build:native\` builds the addon (needs cmake and a C++17 compiler)\n`,
+      `lapis: ${reason}; the CPU ops run on the WebAssembly backend (slower): \`npm run build:native\` builds the addon (needs cmake and a C++17 compiler)\n`,
     );
     return { name: 'wasm', ...wasm };
   }

@@ -9,6 +9,13 @@
 // per call, however many arguments name the same array), and after the call every staged
 // array whose heap copy differs from it is copied back: the kernels' outputs. The heap may
 // grow during any call, so heap views are made afresh after each call into wasm.
+//
+// The threaded build (build/wasm/lapis-mt.wasm) runs on a shared memory, and its pool
+// threads on workers that src/backend/wasm/threads.ts starts; the caller's thread runs the
+// bindings, the copies and its share of the kernels, as with the single-thread build.
+import { emscriptenRuntimeImports, ThreadHost, type ThreadExports, type WasmThreadOptions } from './threads.js';
+
+export type { PoolWorker, SpawnPoolWorker, WasmThreadOptions } from './threads.js';
 
 /** A function as the addon exports it: positional arguments, and its option names ("dtype,A,…") in `options`. */
 export type WasmRawFunction = ((...args: unknown[]) => unknown) & { options?: unknown };
@@ -18,6 +25,22 @@ export interface WasmBackendOptions {
   env?: Record<string, string>;
   /** The most memory the module's heap may grow to, in bytes (default and at most 4 GiB). */
   maximumMemoryBytes?: number;
+  /** For the threaded build (lapis-mt.wasm), how to start its pool's workers; it refuses to load without. */
+  threads?: WasmThreadOptions;
+  /** Threaded build: workers to start and load before the module is handed out (instantiateWasmBackend only; a browser needs them). */
+  prestartWorkers?: number;
+}
+
+/** Whether the module is the threaded build (it imports Emscripten's pthread runtime). */
+export function isThreadedWasmModule(module: WebAssembly.Module): boolean {
+  return WebAssembly.Module.imports(module).some((i) => i.module === 'env' && i.name === '__pthread_create_js');
+}
+
+const hosts = new WeakMap<object, ThreadHost>();
+
+/** The workers behind a threaded backend's functions (null for the single-thread build): for tests and shutdown. */
+export function wasmThreadHost(raw: Record<string, WasmRawFunction>): ThreadHost | null {
+  return hosts.get(raw) ?? null;
 }
 
 const PAGE = 65536;
@@ -64,6 +87,7 @@ interface WasmExports {
   lapis_wasm_options(i: number): number;
   lapis_wasm_call(i: number, first: number, argc: number): number;
   _initialize?: () => void;
+  __wasm_call_ctors?: () => void;
 }
 
 interface Staged {
@@ -79,7 +103,9 @@ export async function instantiateWasmBackend(
 ): Promise<Record<string, WasmRawFunction>> {
   const module = await WebAssembly.compile(bytesOf(wasmBinary));
   const rt = new Runtime(module, options);
-  rt.attach(await WebAssembly.instantiate(module, rt.imports()));
+  const instance = await WebAssembly.instantiate(module, rt.imports());
+  if (rt.host && options.prestartWorkers) await rt.host.prestart(options.prestartWorkers);
+  rt.attach(instance);
   return rt.functions();
 }
 
@@ -109,18 +135,29 @@ class Runtime {
   private readonly encoder = new TextEncoder();
   private readonly envBytes: Uint8Array[];
   private broken: string | null = null;
+  readonly host: ThreadHost | null = null;
+  private readonly shared: boolean;
+  private readonly maximumBytes: number = MAX_PAGES * PAGE;
 
   constructor(
     private readonly module: WebAssembly.Module,
     options: WasmBackendOptions,
   ) {
+    this.shared = isThreadedWasmModule(module);
+    if (this.shared && !options.threads) {
+      throw new Error('lapis wasm: this is the threaded build (lapis-mt.wasm), which needs workers (the threads option); load lapis.wasm where there are none');
+    }
+    if (this.shared && typeof SharedArrayBuffer === 'undefined') {
+      throw new Error('lapis wasm: the threaded build needs SharedArrayBuffer (a cross-origin isolated page); load lapis.wasm here');
+    }
     const maxBytes = options.maximumMemoryBytes ?? MAX_PAGES * PAGE;
     let maximum = Math.max(INITIAL_PAGES, Math.min(MAX_PAGES, Math.floor(maxBytes / PAGE)));
     // An engine without guard regions (a 32-bit browser) reserves the maximum up front:
     // where that fails, a smaller ceiling is the most the heap could reach anyway.
     for (;;) {
       try {
-        this.memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+        this.memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum, shared: this.shared });
+        this.maximumBytes = maximum * PAGE;
         break;
       } catch (e) {
         if (maximum > INITIAL_PAGES) {
@@ -134,6 +171,10 @@ class Runtime {
       }
     }
     this.envBytes = Object.entries(options.env ?? {}).map(([k, v]) => this.encoder.encode(`${k}=${v}\0`));
+    if (this.shared) {
+      const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`);
+      this.host = new ThreadHost(module, this.memory, env, options.threads!, this.maximumBytes);
+    }
   }
 
   private u8(): Uint8Array {
@@ -142,14 +183,16 @@ class Runtime {
   private view(): DataView {
     return new DataView(this.memory.buffer);
   }
+  // TextDecoder refuses views of a SharedArrayBuffer: the threaded build's strings are copied out.
   private str(ptr: number, len: number): string {
-    return this.decoder.decode(this.u8().subarray(ptr, ptr + len));
+    const u8 = this.u8();
+    return this.decoder.decode(this.shared ? u8.slice(ptr, ptr + len) : u8.subarray(ptr, ptr + len));
   }
   private cstr(ptr: number): string {
     const u8 = this.u8();
     let end = ptr;
     while (u8[end] !== 0) end++;
-    return this.decoder.decode(u8.subarray(ptr, end));
+    return this.decoder.decode(this.shared ? u8.slice(ptr, end) : u8.subarray(ptr, end));
   }
   private push(v: unknown): number {
     this.values.push(v);
@@ -243,6 +286,12 @@ class Runtime {
     const env: Record<string, unknown> = {
       memory: this.memory,
       emscripten_notify_memory_growth: () => {},
+      ...(this.host
+        ? {
+          ...emscriptenRuntimeImports(() => this.memory, this.maximumBytes),
+          ...this.host.imports(typeof (globalThis as { document?: unknown }).document !== 'undefined'),
+        }
+        : {}),
     };
     const provided: Record<string, Record<string, unknown>> = { lapis, wasi_snapshot_preview1: wasi, env };
     const imports: Record<string, Record<string, unknown>> = {};
@@ -259,7 +308,10 @@ class Runtime {
   attach(instance: WebAssembly.Instance): void {
     this.ex = instance.exports as unknown as WasmExports;
     if (this.ex.memory) this.memory = this.ex.memory;
-    this.ex._initialize?.();  // the C++ static constructors: each binding file registers its exports
+    this.host?.attach(instance.exports as unknown as ThreadExports);
+    // The C++ static constructors: each binding file registers its exports (the threaded
+    // build's also make this the main thread: its pthread struct and TLS).
+    (this.ex._initialize ?? this.ex.__wasm_call_ctors)?.();
   }
 
   // napi_get_typedarray_info: the heap copy of a typed array (made once per call). Writes
@@ -306,6 +358,7 @@ class Runtime {
       fn.options = this.cstr(this.ex.lapis_wasm_options(i));
       out[name] = fn;
     }
+    if (this.host) hosts.set(out, this.host);
     return out;
   }
 
