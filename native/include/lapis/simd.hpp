@@ -60,6 +60,9 @@
 #define LAPIS_TARGET_BEGIN(isa)
 #define LAPIS_TARGET_END
 #endif
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 #if defined(__aarch64__) || defined(_M_ARM64)
 #define LAPIS_SIMD_NEON 1
 #include <arm_neon.h>
@@ -78,7 +81,12 @@ namespace lapis::simd {
 
 // ISA tags.
 template <int Bytes> struct Generic {};  // the baseline target's vectors, Bytes wide
-using Portable = Generic<16>;            // SSE2 / NEON width
+struct Wasm128 {};                       // WebAssembly SIMD128 (Generic<16> with explicit splats and shuffles)
+#if defined(__wasm_simd128__)
+using Portable = Wasm128;
+#else
+using Portable = Generic<16>;  // SSE2 / NEON width
+#endif
 struct Avx2 {};
 struct Avx512 {};
 struct Neon {};
@@ -286,6 +294,64 @@ template <int Bytes, class Rt> struct Pack<Generic<Bytes>, Rt> {
       for (int j = i + 1; j < L; ++j) std::swap(r[i].x[j], r[j].x[i]);
   }
   static void to_i32(V v, int32_t* out) { for (int l = 0; l < L; ++l) out[l] = static_cast<int32_t>(v.x[l]); }
+};
+#endif
+
+// ---------------------------------------------------------------------------------------
+// WebAssembly SIMD128: Generic<16> (same types, same bits) with every lane loop written as
+// a splat, a shuffle or a bitmask. Clang 14 left Generic's per-lane loops (set1, addsub, …)
+// for f32x4 as stack stores and reloads, which made the float32 GEMM 200× slower than f64.
+#if defined(__wasm_simd128__) && LAPIS_SIMD_VECTOR_EXT
+
+template <class Rt> struct Pack<Wasm128, Rt> : Pack<Generic<16>, Rt> {
+  using Base = Pack<Generic<16>, Rt>;
+  using typename Base::M;
+  using typename Base::R;
+  using typename Base::V;
+  using Base::L;
+  static constexpr bool kF32 = sizeof(R) == 4;
+
+  static LAPIS_SIMD_INLINE V set1(R x) {
+    if constexpr (kF32) return (V)wasm_f32x4_splat(x);
+    else return (V)wasm_f64x2_splat(x);
+  }
+  static LAPIS_SIMD_INLINE V bcast(const R* p) {
+    if constexpr (kF32) return (V)wasm_v128_load32_splat(p);
+    else return (V)wasm_v128_load64_splat(p);
+  }
+  static LAPIS_SIMD_INLINE V sqrt(V a) {
+    if constexpr (kF32) return (V)wasm_f32x4_sqrt((v128_t)a);
+    else return (V)wasm_f64x2_sqrt((v128_t)a);
+  }
+  static LAPIS_SIMD_INLINE unsigned mask_bits(M m) {
+    if constexpr (kF32) return wasm_i32x4_bitmask((v128_t)m);
+    else return wasm_i64x2_bitmask((v128_t)m);
+  }
+  static LAPIS_SIMD_INLINE bool any(M m) { return wasm_v128_any_true((v128_t)m); }
+  static LAPIS_SIMD_INLINE R hsum(V v) {
+    // ((v0 + v1) + v2) + v3, Generic's order
+    if constexpr (kF32) return ((v[0] + v[1]) + v[2]) + v[3];
+    else return v[0] + v[1];
+  }
+  static LAPIS_SIMD_INLINE V swap_pairs(V v) {
+    if constexpr (kF32) return __builtin_shufflevector(v, v, 1, 0, 3, 2);
+    else return __builtin_shufflevector(v, v, 1, 0);
+  }
+  static LAPIS_SIMD_INLINE V addsub(V x, V y) {
+    const V d = x - y, s = x + y;
+    if constexpr (kF32) return __builtin_shufflevector(d, s, 0, 5, 2, 7);
+    else return __builtin_shufflevector(d, s, 0, 3);
+  }
+  static LAPIS_SIMD_INLINE V conj(V v) {
+    const V n = -v;
+    if constexpr (kF32) return __builtin_shufflevector(v, n, 0, 5, 2, 7);
+    else return __builtin_shufflevector(v, n, 0, 3);
+  }
+  static LAPIS_SIMD_INLINE V alt(R x) {
+    const V p = set1(x), n = -p;
+    if constexpr (kF32) return __builtin_shufflevector(p, n, 0, 5, 2, 7);
+    else return __builtin_shufflevector(p, n, 0, 3);
+  }
 };
 #endif
 

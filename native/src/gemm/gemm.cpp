@@ -35,7 +35,12 @@ Family pick_family() {
 #if LAPIS_GEMM_ARM64
     case Isa::neon: return neon_family();
 #endif
-    default: return portable_family();
+    default:
+#if defined(__wasm_simd128__)
+      return wasm_family();
+#else
+      return portable_family();
+#endif
   }
 }
 

@@ -72,6 +72,9 @@ Family avx512_family();
 #if LAPIS_GEMM_ARM64
 Family neon_family();
 #endif
+#if defined(__wasm_simd128__)
+Family wasm_family();  // kernels_wasm.cpp
+#endif
 
 // Largest tile any family uses (for stack buffers of edge tiles; real_set/complex_set check it).
 inline constexpr int kMaxTile = 16 * 48;

@@ -13,7 +13,11 @@
 #include "gemm_kernels.hpp"
 #include "lapis/simd.hpp"
 
-#if defined(__clang__)
+#if defined(__wasm__)
+// Unrolled, the k loop's wasm (stackified one accumulator at a time) keeps every step's b
+// vectors live at once and V8 spills them; rolled, V8 keeps the tile in registers.
+#define LAPIS_UNROLL(n) _Pragma("clang loop unroll(disable)")
+#elif defined(__clang__)
 #define LAPIS_UNROLL(n) _Pragma("unroll 4")
 #elif defined(__GNUC__)
 #define LAPIS_UNROLL(n) _Pragma("GCC unroll 4")
