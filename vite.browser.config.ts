@@ -17,6 +17,9 @@ const NODE_ONLY = new Set(['webgpu', ...builtinModules]);
 export const WASM_FILE = 'lapis.wasm';
 /** Where `npm run build:wasm` writes it. */
 export const WASM_SOURCE = join(root, 'build', 'wasm', 'lapis.wasm');
+/** The threaded build, for cross-origin isolated pages (`npm run build:wasm -- --threads`; optional: without it every page gets lapis.wasm). */
+export const WASM_MT_FILE = 'lapis-mt.wasm';
+export const WASM_MT_SOURCE = join(root, 'build', 'wasm', 'lapis-mt.wasm');
 
 function browserSwaps(): Plugin {
   return {
@@ -58,17 +61,22 @@ function compactWgsl(): Plugin {
 // The minifier may print it with backquotes; bundlers look for a quoted string there, so the
 // quotes are set after minification (same length: the source map stays right).
 function wasmBeside(): Plugin {
-  const printed = new RegExp(`new URL\\([\`"']\\./${WASM_FILE.replace('.', '\\.')}[\`"'],import\\.meta\\.url\\)`, 'g');
+  const printed = (file: string) => new RegExp(`new URL\\([\`"']\\./${file.replace('.', '\\.')}[\`"'],import\\.meta\\.url\\)`, 'g');
   return {
     name: 'lapis:wasm-beside',
     generateBundle(_options, bundle) {
       if (!existsSync(WASM_SOURCE)) this.error(`${relative(root, WASM_SOURCE)} is missing: run \`npm run build:wasm\` first`);
       this.emitFile({ type: 'asset', fileName: WASM_FILE, source: readFileSync(WASM_SOURCE) });
+      if (existsSync(WASM_MT_SOURCE)) this.emitFile({ type: 'asset', fileName: WASM_MT_FILE, source: readFileSync(WASM_MT_SOURCE) });
+      else this.warn(`${relative(root, WASM_MT_SOURCE)} is missing (\`npm run build:wasm -- --threads\`): cross-origin isolated pages will run the CPU ops on one thread`);
       const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
-      if (!entry || entry.type !== 'chunk' || (entry.code.match(printed)?.length ?? 0) !== 1) {
-        this.error(`the bundle does not hold exactly one new URL(\`./${WASM_FILE}\`,import.meta.url): src/browser.ts and this plugin disagree`);
+      if (!entry || entry.type !== 'chunk') this.error('the bundle has no entry chunk');
+      for (const file of [WASM_FILE, WASM_MT_FILE]) {
+        if ((entry.code.match(printed(file))?.length ?? 0) !== 1) {
+          this.error(`the bundle does not hold exactly one new URL(\`./${file}\`,import.meta.url): src/browser.ts and this plugin disagree`);
+        }
+        entry.code = entry.code.replace(printed(file), `new URL("./${file}",import.meta.url)`);
       }
-      entry.code = entry.code.replace(printed, `new URL("./${WASM_FILE}",import.meta.url)`);
     },
   };
 }

@@ -67,8 +67,10 @@ describe.skipIf(missing !== undefined)('browser build in Chromium', () => {
     expect(js.match(/["'`]node:[a-z_/]+["'`]/g) ?? []).toEqual([]);
     expect(js.match(/readFileSync|createRequire|process\.dlopen/g) ?? []).toEqual([]);
     expect(js.match(/new URL\("\.\/lapis\.wasm",import\.meta\.url\)/g) ?? []).toHaveLength(1);
+    expect(js.match(/new URL\("\.\/lapis-mt\.wasm",import\.meta\.url\)/g) ?? []).toHaveLength(1);
     // the page's bundler found that expression and copied the file along
-    expect(readdirSync(join(dirs[0], 'suite', 'assets')).some((f) => /^lapis-.*\.wasm$/.test(f))).toBe(true);
+    expect(readdirSync(join(dirs[0], 'suite', 'assets')).some((f) => /^lapis-(?!mt-).*\.wasm$/.test(f))).toBe(true);
+    expect(readdirSync(join(dirs[0], 'suite', 'assets')).some((f) => /^lapis-mt-.*\.wasm$/.test(f))).toBe(true);
   });
 
   it('WebGPU gives an adapter under one of the flag sets', () => {

@@ -9,6 +9,7 @@ export const WASM_CASES = [
   'wasm: pinv of a rank-deficient matrix, the four Penrose conditions',
   'wasm: complex128 solve, backward error',
   'wasm: errors are typed (ShapeError, LinAlgError, DTypeError, ArgumentError)',
+  'wasm: threads: a cross-origin isolated page gets the threaded build, right on every thread count',
 ] as const;
 
 export const GPU_CASES = [

@@ -13,6 +13,7 @@ import { build } from 'vite';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = process.env.LAPIS_CHROMIUM ?? '/usr/bin/chromium';
 export const WASM = join(ROOT, 'build', 'wasm', 'lapis.wasm');
+export const WASM_MT = join(ROOT, 'build', 'wasm', 'lapis-mt.wasm');
 /** Where `npm run build:browser` (and these tests) put the bundle. */
 export const BUNDLE = join(ROOT, 'dist-browser');
 
@@ -20,6 +21,7 @@ export const BUNDLE = join(ROOT, 'dist-browser');
 export function missingPrerequisite(): string | undefined {
   if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set LAPIS_CHROMIUM)`;
   if (!existsSync(WASM)) return `no WebAssembly backend at build/wasm/lapis.wasm (npm run build:wasm)`;
+  if (!existsSync(WASM_MT)) return `no threaded WebAssembly backend at build/wasm/lapis-mt.wasm (npm run build:wasm -- --threads)`;
   return undefined;
 }
 

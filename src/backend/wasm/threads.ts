@@ -244,7 +244,7 @@ export class ThreadHost {
 // Node worker, so it has no imports). Its imports for the module are the pure ones (clock,
 // memcpy, heap growth, environ); anything that belongs to the main thread throws.
 export const POOL_WORKER_SOURCE = `'use strict';
-const nodePort = typeof process === 'object' && typeof require === 'function' ? require('node:worker_threads').parentPort : null;
+const nodePort = typeof process === 'object' && typeof require === 'function' ? require('worker_threads').parentPort : null;
 const post = (m) => (nodePort ? nodePort.postMessage(m) : self.postMessage(m));
 const on = (f) => (nodePort ? nodePort.on('message', f) : (self.onmessage = (e) => f(e.data)));
 let ex = null;

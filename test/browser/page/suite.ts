@@ -2,7 +2,7 @@
 // test/browser/harness.ts aliases to dist-browser/lapis.js when it builds this page).
 // test/browser/browser.test.ts calls window.lapisSuite.run(name) for each case of ../cases.ts.
 import {
-  linalg, tensor, randn, gpu, cpuBackend, numThreads, ShapeError, DTypeError, LinAlgError, ArgumentError, DeviceError,
+  linalg, tensor, randn, gpu, cpuBackend, numThreads, setNumThreads, ShapeError, DTypeError, LinAlgError, ArgumentError, DeviceError,
   type Tensor,
 } from 'lapis';
 import { CASES, type CaseResult, type Check } from '../cases.js';
@@ -68,6 +68,33 @@ const cases: Record<string, Case> = {
       checks: [{ what: 'cpuBackend() is wasm', value: 0, max: 0 }],
       info: { numThreads: numThreads(), crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency },
     };
+  },
+
+  // This page is served cross-origin isolated (harness.ts), so src/browser.ts loads lapis-mt.wasm
+  // and starts hardwareConcurrency − 1 Web Workers; numThreads() above 1 is only possible there.
+  'wasm: threads: a cross-origin isolated page gets the threaded build, right on every thread count': async () => {
+    const cores = navigator.hardwareConcurrency;
+    if (!crossOriginIsolated) throw new Error('the test page is not cross-origin isolated');
+    if (cores < 2) throw new Error(`navigator.hardwareConcurrency is ${cores}: no second thread to test`);
+    const checks: Check[] = [{ what: `numThreads() (${numThreads()}) − hardwareConcurrency (${cores})`, value: Math.abs(numThreads() - cores), max: 0 }];
+    const n = 192;
+    const A = randn([n, n], { seed: 31 }), B = randn([n, n], { seed: 32 });
+    const a = A.dataSync() as Arr, b = B.dataSync() as Arr;
+    const ref = mm(a, b, n, n, n);
+    const results: Record<number, { lu: Float64Array; mat: Float64Array }> = {};
+    for (const t of [cores, 1, 2]) {
+      checks.push({ what: `setNumThreads(${t}) returns it`, value: Math.abs(setNumThreads(t) - t), max: 0 });
+      const mat = Float64Array.from(linalg.matmul(A, B).dataSync() as Arr);
+      checks.push({ what: `${t} threads: matmul ${n}×${n} ‖C − AB‖/(‖A‖‖B‖·n·eps)`, value: fro(mat, ref) / (fro(a) * fro(b) * n * EPS64), max: 1 });
+      const { P, L, U } = linalg.lu(A);
+      const lu = Float64Array.from(U.dataSync() as Arr);
+      const PLU = mm(P.dataSync() as Arr, mm(L.dataSync() as Arr, lu, n, n, n), n, n, n);
+      checks.push({ what: `${t} threads: lu ${n}×${n} ‖A − PLU‖/(‖A‖·n·eps)`, value: fro(a, PLU) / (fro(a) * n * EPS64), max: 30 });
+      results[t] = { lu, mat };
+    }
+    checks.push({ what: 'U on 2 threads against 1, relative', value: fro(results[2].lu, results[1].lu) / fro(results[1].lu), max: 1e-12 });
+    setNumThreads(cores);
+    return { checks, info: { numThreads: numThreads(), hardwareConcurrency: cores, crossOriginIsolated } };
   },
 
   'wasm: solve float64 and float32, batched, backward error': async () => {
