@@ -1,5 +1,5 @@
 // C++-only test of the bidiagonal route to singular values (native/src/svd/bidiag.cpp):
-// bdsqr_values on random and graded bidiagonals against Jacobi on the same (dense)
+// bdsqr_values and dqds_values on random and graded bidiagonals against Jacobi on the same (dense)
 // bidiagonal, every value to high relative accuracy; gebrd + bdsqr (svdvals_bidiag and
 // gebrd with small panels) against Jacobi's values to eps·σ_max on random shapes that
 // cross the panel width, the unblocked remainder and the QR-first crossover; and which
@@ -57,6 +57,11 @@ void bidiagonal_case(index n, double decades) {
     if (i + 1 < n) A[i * n + i + 1] = e[i];
   }
   const std::vector<T> ref = jacobi_values(A, n, n);
+  std::vector<T> dq(d);
+  const bool took = lapis::svd_detail::dqds_values<T>(n, dq.data(), e.data());
+  // Graded float data leaves the range of normal squares: dqds may decline there.
+  if (decades == 0) check(took, "dqds accepts an ungraded bidiagonal", Info<T>::name, n, n, took, 1);
+  std::sort(dq.begin(), dq.end(), [](T a, T b) { return a > b; });
   const int info = lapis::svd_detail::bdsqr_values<T>(n, d.data(), e.data());
   check(info == 0, "bdsqr info", Info<T>::name, n, n, info, 0);
   for (auto& x : d) x = std::abs(x);
@@ -65,6 +70,11 @@ void bidiagonal_case(index n, double decades) {
   for (index i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(d[i] - ref[i]) / ref[i]));
   const double bound = 30.0 * double(n) * double(std::numeric_limits<T>::epsilon());
   check(worst <= bound, "bdsqr relative error", Info<T>::name, n, n, worst, bound);
+  if (took) {
+    worst = 0;
+    for (index i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(dq[i] - ref[i]) / ref[i]));
+    check(worst <= bound, "dqds relative error", Info<T>::name, n, n, worst, bound);
+  }
 }
 
 // Values of a random m×n matrix by the bidiagonal route (svdvals_bidiag, or gebrd with

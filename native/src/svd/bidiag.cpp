@@ -376,6 +376,126 @@ int bdsqr_values(index n, R* d, R* e) {
   return 0;
 }
 
+template <class R>
+bool dqds_values(index n, R* d, const R* e) {
+  if (n <= 1) {
+    if (n == 1) d[0] = std::abs(d[0]);
+    return true;
+  }
+  // Squares must stay normal and finite: otherwise bdsqr (which never squares) runs.
+  const R lo_ok = std::sqrt(std::numeric_limits<R>::min()) / std::numeric_limits<R>::epsilon();
+  const R hi_ok = std::sqrt(std::numeric_limits<R>::max()) * std::numeric_limits<R>::epsilon();
+  std::vector<R> q(static_cast<size_t>(n)), ee(static_cast<size_t>(n)), qn(q), en(ee);
+  for (index i = 0; i < n; ++i) {
+    const R a = std::abs(d[i]);
+    if (!(a >= lo_ok && a <= hi_ok)) return false;
+    q[i] = a * a;
+  }
+  for (index i = 0; i + 1 < n; ++i) {
+    const R a = std::abs(e[i]);
+    if (a != 0 && !(a >= lo_ok && a <= hi_ok)) return false;
+    ee[i] = a * a;
+  }
+  ee[n - 1] = 0;
+  const R eps = std::numeric_limits<R>::epsilon();
+  const R tol2 = (100 * eps) * (100 * eps);
+  // Pending blocks: each keeps the shift accumulated when it split off.
+  struct Block { index hi, floor; R sigma; };
+  std::vector<Block> stack{{n - 1, 0, R(0)}};
+  std::vector<R> out;
+  out.reserve(static_cast<size_t>(n));
+  double work = 0;
+  const double cap = 30.0 * double(n) * double(n);
+  while (!stack.empty()) {
+    index hi = stack.back().hi, floor = stack.back().floor;
+    R sigma = stack.back().sigma;
+    stack.pop_back();
+    R tau = 0, dmin_prev = 0;
+    bool have_dmin = false;
+    while (hi >= floor) {
+      if (hi == floor) {
+        out.push_back(q[hi] + sigma);
+        break;
+      }
+      // Bottom negligible against σ + q_hi, or (q_hi well below q_hi−1) against q_hi−1:
+      // either way it moves the bottom value by a relative (100·eps)² at most.
+      if (ee[hi - 1] <= tol2 * (sigma + q[hi]) || (q[hi] < R(0.5) * q[hi - 1] && ee[hi - 1] <= tol2 * q[hi - 1])) {
+        out.push_back(q[hi] + sigma);
+        --hi;
+        have_dmin = false;
+        continue;
+      }
+      // Split off the bottom unreduced block [lo, hi]; the rest waits with this sigma.
+      index lo = hi - 1;
+      while (lo > floor && !(ee[lo - 1] <= tol2 * std::min(q[lo - 1], q[lo]))) --lo;
+      if (lo > floor) {
+        ee[lo - 1] = 0;
+        stack.push_back({lo - 1, floor, sigma});
+        floor = lo;
+      }
+      if (!have_dmin && hi > lo + 1 && R(1.5) * q[lo] < q[hi]) {
+        // dqds pushes small values down: start with the larger end on top (LAPACK's flip).
+        std::reverse(q.begin() + lo, q.begin() + hi + 1);
+        std::reverse(ee.begin() + lo, ee.begin() + hi);
+      }
+      if (hi == lo + 1) {
+        // 2×2 block: its values directly.
+        R smin, smax;
+        las2(std::sqrt(q[lo]), std::sqrt(ee[lo]), std::sqrt(q[hi]), smin, smax);
+        out.push_back(smax * smax + sigma);
+        out.push_back(smin * smin + sigma);
+        break;
+      }
+      // Shift: below the smallest value of the trailing 2×2 and below the last dmin (both
+      // upper bounds of the block's smallest eigenvalue), closer to them as the bottom
+      // off-diagonal shrinks (a failed transform retries with less).
+      {
+        R smin, smax;
+        las2(std::sqrt(q[hi - 1]), std::sqrt(ee[hi - 1]), std::sqrt(q[hi]), smin, smax);
+        R est = smin * smin;
+        if (!have_dmin) tau = 0;
+        else if (dmin_prev < R(0.5) * q[hi]) tau = R(0.25) * dmin_prev;  // smallest not at the bottom yet
+        else {
+          est = std::min(est, dmin_prev);
+          const R r = ee[hi - 1] / q[hi - 1];
+          tau = est * (r < R(0.01) ? R(1) - std::max(R(4) * eps, r) : R(0.5));
+        }
+      }
+      // One dqds transform with shift tau on [lo, hi], kept only if it stays positive.
+      for (int attempt = 0;; ++attempt) {
+        R dd = q[lo] - tau, dmin = dd;
+        for (index i = lo; i < hi; ++i) {
+          const R qh = dd + ee[i];
+          const R t = q[i + 1] / qh;
+          qn[i] = qh;
+          en[i] = ee[i] * t;
+          dd = dd * t - tau;
+          dmin = std::min(dmin, dd);
+        }
+        qn[hi] = dd;
+        work += double(hi - lo + 1);
+        if (dmin > 0 || (tau == 0 && dmin >= 0)) {
+          std::copy(qn.begin() + lo, qn.begin() + hi + 1, q.begin() + lo);
+          std::copy(en.begin() + lo, en.begin() + hi, ee.begin() + lo);
+          sigma += tau;
+          dmin_prev = dmin;
+          have_dmin = true;
+          break;
+        }
+        if (tau == 0 || work > cap) return false;
+        tau = attempt == 0 ? tau * R(0.9) : attempt == 1 ? tau * R(0.25) : R(0);
+      }
+      if (work > cap) return false;
+    }
+  }
+  if (index(out.size()) != n) return false;
+  for (index i = 0; i < n; ++i) {
+    if (!(out[i] >= 0)) return false;
+    d[i] = std::sqrt(out[i]);
+  }
+  return true;
+}
+
 template <class T>
 int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, int max_threads) {
   static_assert(!is_complex_v<T>, "svdvals_bidiag: real data only");
@@ -410,7 +530,13 @@ int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, 
   std::vector<R> e(static_cast<size_t>(nn));
   std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
   gebrd<T>(W, rows, nn, ldw, S, e.data(), tq.data(), tp.data(), max_threads);
-  const int info = bdsqr_values<R>(nn, S, e.data());
+  // dqds first (no square roots in its inner loop); bdsqr when it declines.
+  std::vector<R> d0(S, S + nn), e0(e.begin(), e.end());
+  int info = 0;
+  if (!dqds_values<R>(nn, S, e.data())) {
+    std::copy(d0.begin(), d0.end(), S);
+    info = bdsqr_values<R>(nn, S, e0.data());
+  }
   for (index i = 0; i < nn; ++i) S[i] = std::abs(S[i]);
   std::sort(S, S + nn, std::greater<R>());
   for (index i = 0; i < nn; ++i) S[i] *= scale;
@@ -420,6 +546,7 @@ int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, 
 #define LAPIS_INST(T)                                                                                      \
   template void gebrd<T>(T*, index, index, index, real_t<T>*, real_t<T>*, T*, T*, int, index);            \
   template int bdsqr_values<T>(index, T*, T*);                                                             \
+  template bool dqds_values<T>(index, T*, const T*);                                                       \
   template int svdvals_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, int);
 LAPIS_INST(float)
 LAPIS_INST(double)

@@ -1,6 +1,6 @@
 // The LAPACK route to singular values (gebrd + bdsqr), internal to native/src/svd: blocked
 // Householder bidiagonalization (a QR first when the matrix is much taller than wide)
-// and the Demmel–Kahan implicit QR on the bidiagonal. Backward stable (absolute error
+// and dqds on the bidiagonal (Demmel–Kahan implicit QR where dqds declines). Backward stable (absolute error
 // about eps·σ_max per value), several times fewer flops than one-sided Jacobi; svd.cpp
 // uses it for values only when the input is not graded (docs/svd.md).
 #pragma once
@@ -23,9 +23,16 @@ void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tau
 template <class R>
 int bdsqr_values(index n, R* d, R* e);
 
+// The same values by dqds on the squares q = d², e² (Fernando–Parlett; one division and
+// no square root a step), to high relative accuracy; d gets the values (unsorted, ≥ 0).
+// Returns false, d then undefined, where it declines: entries whose squares would leave
+// the normal range, a zero diagonal entry, or no convergence within 30·n² steps.
+template <class R>
+bool dqds_values(index n, R* d, const R* e);
+
 // Singular values (descending) of the row-major m×n A divided by `scale` (a power of
 // two, so the division is exact), multiplied back by scale on output. Real T only.
-// Returns bdsqr_values' info.
+// dqds first, bdsqr where it declines. Returns 0, or bdsqr_values' info.
 template <class T>
 int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, int max_threads);
 
