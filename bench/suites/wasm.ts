@@ -1,10 +1,11 @@
-// The WebAssembly CPU backend (docs/wasm.md) on one thread, float64: LU, solve and matmul
-// at n = 256 through the raw exports of build/wasm/lapis.wasm (SIMD128) and
-// lapis-nosimd.wasm, against ml-matrix and mathjs, with the native addon's raw export on
-// one thread timed on the same data in the same run (the `native ms` and `wasm/native`
-// columns). Raw calls on both sides: the same boundary work (argument checks; for wasm the
-// heap copies in and out), no public-API layer. Suite `wasm`; needs `npm run build:wasm`
-// and `npm run build:wasm -- --no-simd`.
+// The WebAssembly CPU backend (docs/wasm.md), float64: LU, solve and matmul at n = 256
+// through the raw exports of build/wasm/lapis.wasm (SIMD128, one thread), lapis-nosimd.wasm
+// and the threaded lapis-mt.wasm on 1 and 2 threads (worker_threads), against ml-matrix and
+// mathjs, with the native addon's raw export on as many threads timed on the same data in
+// the same run (the `native ms` and `wasm/native` columns). Raw calls on both sides: the
+// same boundary work (argument checks; for wasm the heap copies in and out), no public-API
+// layer. Suite `wasm`; needs `npm run build:wasm`, `npm run build:wasm -- --no-simd` and
+// `npm run build:wasm -- --threads`.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,7 @@ import { create, all } from 'mathjs';
 import { Matrix, LuDecomposition } from 'ml-matrix';
 import { measureSync, registerSuite, type BenchCase } from '../harness.js';
 import { instantiateWasmBackendSync, type WasmRawFunction } from '../../src/backend/wasm/instantiate.js';
+import { nodeThreadOptions } from '../../src/backend/wasm/node.js';
 import { randn } from '../../src/index.js';
 
 type Raw = Record<string, WasmRawFunction>;
@@ -30,7 +32,11 @@ registerSuite(
   'wasm',
   () => {
     const base = root();
-    const variants: [string, string][] = [['simd128', 'lapis.wasm'], ['no simd', 'lapis-nosimd.wasm']];
+    // [label, file, threads]: the single-thread builds, then the threaded build on 1 and 2 threads.
+    const variants: [string, string, number][] = [
+      ['simd128', 'lapis.wasm', 1], ['no simd', 'lapis-nosimd.wasm', 1],
+      ['simd128 mt 1 thread', 'lapis-mt.wasm', 1], ['simd128 mt 2 threads', 'lapis-mt.wasm', 2],
+    ];
     const addonPath = process.env.LAPIS_ADDON ?? join(base, 'build', 'Release', 'lapis.node');
     const addon = createRequire(import.meta.url)(addonPath) as Raw;
     const n = 256;
@@ -56,10 +62,10 @@ registerSuite(
       solve: (r: Raw) => () => { r.solve!(1, A, b, X, info, 1, n, 1, null, null, 1, 1, false); },
       matmul: (r: Raw) => () => { r.matmul!(1, A, B, C, 1, n, n, n, null, null, 1, 1); },
     };
-    // The addon's time on one thread, as extra columns of the wasm row.
-    const nativeColumns = (call: () => void) => (wasmMs: number, timing: Parameters<typeof measureSync>[1]) => {
+    // The addon's time on as many threads, as extra columns of the wasm row.
+    const nativeColumns = (call: () => void, threads: number) => (wasmMs: number, timing: Parameters<typeof measureSync>[1]) => {
       const before = addon.numThreads!(null) as number;
-      addon.numThreads!(1);
+      addon.numThreads!(threads);
       try {
         const ms = measureSync(call, timing).seconds * 1e3;
         return { 'native ms': ms, 'wasm/native': wasmMs / ms };
@@ -69,38 +75,47 @@ registerSuite(
     };
 
     const cases: BenchCase[] = [];
-    for (const [label, file] of variants) {
+    for (const [label, file, threads] of variants) {
       const path = join(base, 'build', 'wasm', file);
-      if (!existsSync(path)) throw new Error(`bench wasm: ${path} is missing (npm run build:wasm${file.includes('nosimd') ? ' -- --no-simd' : ''})`);
-      const raw = instantiateWasmBackendSync(readFileSync(path));
+      const flag = file.includes('nosimd') ? ' -- --no-simd' : file.includes('-mt') ? ' -- --threads' : '';
+      if (!existsSync(path)) throw new Error(`bench wasm: ${path} is missing (npm run build:wasm${flag})`);
+      const raw = instantiateWasmBackendSync(readFileSync(path), { env: { LAPIS_NUM_THREADS: String(threads) }, threads: nodeThreadOptions });
+      // The ml-matrix and mathjs times once, on the single-thread builds' rows.
+      const peers = !file.includes('-mt');
       cases.push(
         {
           name: `dgetrf n=${n} wasm ${label}`,
           flops: (2 / 3) * n ** 3,
           lapis: calls.lu(raw),
-          lapisCheck: nativeColumns(calls.lu(addon)),
-          peers: { mathjs: () => { math.lup(Arows); }, mlMatrix: () => { new LuDecomposition(mA); } },
-          targets: [{ vs: 'ml-matrix', maxRatio: 0.2 }],
+          lapisCheck: nativeColumns(calls.lu(addon), threads),
+          ...(peers ? {
+            peers: { mathjs: () => { math.lup(Arows); }, mlMatrix: () => { new LuDecomposition(mA); } },
+            targets: [{ vs: 'ml-matrix', maxRatio: 0.2 }],
+          } : {}),
         },
         {
           name: `dgesv n=${n} k=1 wasm ${label}`,
           flops: (2 / 3) * n ** 3 + 2 * n * n,
           lapis: calls.solve(raw),
-          lapisCheck: nativeColumns(calls.solve(addon)),
-          peers: { mathjs: () => { math.lusolve(Arows, brows); }, mlMatrix: () => { new LuDecomposition(mA).solve(mb); } },
-          targets: [{ vs: 'ml-matrix', maxRatio: 0.2 }],
+          lapisCheck: nativeColumns(calls.solve(addon), threads),
+          ...(peers ? {
+            peers: { mathjs: () => { math.lusolve(Arows, brows); }, mlMatrix: () => { new LuDecomposition(mA).solve(mb); } },
+            targets: [{ vs: 'ml-matrix', maxRatio: 0.2 }],
+          } : {}),
         },
         {
           name: `dgemm n=${n} wasm ${label}`,
           flops: 2 * n ** 3,
           lapis: calls.matmul(raw),
-          lapisCheck: nativeColumns(calls.matmul(addon)),
-          peers: { mathjs: () => { math.multiply(Arows, Brows); }, mlMatrix: () => { mA.mmul(mB); } },
-          targets: [{ vs: 'mathjs', maxRatio: 0.1 }],
+          lapisCheck: nativeColumns(calls.matmul(addon), threads),
+          ...(peers ? {
+            peers: { mathjs: () => { math.multiply(Arows, Brows); }, mlMatrix: () => { mA.mmul(mB); } },
+            targets: [{ vs: 'mathjs', maxRatio: 0.1 }],
+          } : {}),
         },
       );
     }
     return cases;
   },
-  'The WebAssembly CPU backend on one thread (it has no other), float64, raw exports of build/wasm/lapis.wasm (simd128) and lapis-nosimd.wasm; `native ms` is the native addon on one thread on the same data in the same run, `wasm/native` the ratio (the issue 18 target: within 4×).',
+  'The WebAssembly CPU backend, float64, raw exports of build/wasm/lapis.wasm (simd128, one thread), lapis-nosimd.wasm (one thread) and the threaded lapis-mt.wasm (simd128) on 1 and 2 threads (its pool on worker_threads); `native ms` is the native addon on as many threads on the same data in the same run, `wasm/native` the ratio (the issue 18 target: within 4×).',
 );
