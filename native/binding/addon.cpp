@@ -1,4 +1,11 @@
 #include "common.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "lapis/gemm.hpp"
 #include "lapis/parallel.hpp"
 
@@ -112,7 +119,26 @@ __attribute__((used)) uint32_t lapis_wasm_call(int i, uint32_t first, uint32_t a
 
 }  // extern "C"
 #else
+#if defined(__GLIBC__)
+// Node frees a result's memory only at a later GC; by then glibc's default trim has given the
+// heap top back to the OS, so the next results fault their pages in afresh, which on a VM costs
+// as much as a medium solve. glibc's own dynamic thresholds top out at these values: they are
+// set from the start. A process that configures malloc itself (environment) keeps its settings.
+static void tune_malloc() {
+  const char* t = std::getenv("GLIBC_TUNABLES");
+  if ((t && std::strstr(t, "glibc.malloc.")) || std::getenv("MALLOC_MMAP_THRESHOLD_") ||
+      std::getenv("MALLOC_TRIM_THRESHOLD_") || std::getenv("MALLOC_TOP_PAD_") || std::getenv("MALLOC_ARENA_MAX"))
+    return;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+#endif
+
 static Napi::Object InitLapis(Napi::Env env, Napi::Object exports) {
+#if defined(__GLIBC__)
+  static std::once_flag malloc_once;
+  std::call_once(malloc_once, tune_malloc);
+#endif
   // A worker terminated while it loads the addon makes these calls fail, and a C++ throw out
   // of module registration ends the whole process (the error cannot be thrown into JS then),
   // so a failure leaves the exports as they are.
