@@ -130,6 +130,26 @@ describe.skipIf(!built)('threaded wasm build (Node, worker_threads)', () => {
     expect(performance.now() - t0).toBeLessThan(90_000);
   }, 120_000);
 
+  it('argument errors are the same TypeError/RangeError with the same text as lapis.wasm (typed C++ catches work)', async () => {
+    const { instantiateWasmBackendSync } = await import('../../src/backend/wasm/instantiate.js');
+    const { nodeThreadOptions } = await import('../../src/backend/wasm/node.js');
+    const { readFileSync } = await import('node:fs');
+    const errorOf = (file: string, name: string, args: unknown[]) => {
+      const raw = instantiateWasmBackendSync(readFileSync(file), { threads: nodeThreadOptions });
+      try {
+        raw[name]!(...args);
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+      return 'no error';
+    };
+    for (const [name, args] of [['numThreads', [{}]], ['matmul', ['x']], ['luFactor', [1, new Float64Array(3), new Float64Array(4), new Int32Array(2), new Int32Array(1), 1, 2, 2, false]]] as [string, unknown[]][]) {
+      const want = errorOf(single, name, args);
+      expect(want).toMatch(/^(TypeError|RangeError): /);
+      expect(errorOf(threaded, name, args), name).toBe(want);
+    }
+  });
+
   it('the single-thread build stays single-threaded (setNumThreads returns 1)', async () => {
     const { lapis } = await lapisOn(single, 4);
     expect(lapis.numThreads()).toBe(1);

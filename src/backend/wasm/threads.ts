@@ -209,9 +209,10 @@ export class ThreadHost {
   /** The `env` imports of Emscripten's pthread runtime, on the main thread. */
   imports(isMainBrowserThread: boolean): Record<string, unknown> {
     return {
+      // The main thread keeps the TLS block the module's start function set up: a second one
+      // (emscripten_tls_init, as the glue does) made every typed C++ catch miss (Node 20, em++ 3.1.6).
       __emscripten_init_main_thread_js: (tb: number) => {
         this.ex._emscripten_thread_init(tb, isMainBrowserThread ? 1 : 0, 1, this.options.canBlock ? 1 : 0);
-        this.ex.emscripten_tls_init();
       },
       // 6: EAGAIN, which std::thread throws as system_error and the pool runs with the threads it got.
       __pthread_create_js: (ptr: number, _attr: number, start: number, arg: number) => {
