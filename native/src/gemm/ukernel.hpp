@@ -13,7 +13,7 @@
 #include "gemm_kernels.hpp"
 #include "lapis/simd.hpp"
 
-#if defined(__wasm__)
+#if defined(__wasm_simd128__)
 // Unrolled, the k loop's wasm (stackified one accumulator at a time) keeps every step's b
 // vectors live at once and V8 spills them; rolled, V8 keeps the tile in registers.
 #define LAPIS_UNROLL(n) _Pragma("clang loop unroll(disable)")
