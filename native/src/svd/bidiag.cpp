@@ -417,19 +417,21 @@ bool dqds_values(index n, R* d, const R* e) {
         out.push_back(q[hi] + sigma);
         break;
       }
-      // Bottom negligible against σ + q_hi, or (q_hi well below q_hi−1) against q_hi−1:
-      // either way it moves the bottom value by a relative (100·eps)² at most.
-      if (ee[hi - 1] <= tol2 * (sigma + q[hi]) || (q[hi] < R(0.5) * q[hi - 1] && ee[hi - 1] <= tol2 * q[hi - 1])) {
+      // Bottom negligible against σ + q_hi: it moves the bottom value by a relative
+      // (100·eps)² at most.
+      if (ee[hi - 1] <= tol2 * (sigma + q[hi])) {
         out.push_back(q[hi] + sigma);
         --hi;
         have_dmin = false;
         continue;
       }
-      // Split off the bottom unreduced block [lo, hi]; the rest waits with this sigma.
+      // Split off the bottom unreduced block [lo, hi] where an e is exactly zero (the
+      // rest waits with this sigma). A merely small e is not dropped: the block's smallest
+      // value can lie far below its neighbouring q (random-order grading), so only the
+      // bottom deflation, relative to σ + q_hi as in LAPACK's dlasq3, removes entries.
       index lo = hi - 1;
-      while (lo > floor && !(ee[lo - 1] <= tol2 * std::min(q[lo - 1], q[lo]))) --lo;
+      while (lo > floor && ee[lo - 1] != 0) --lo;
       if (lo > floor) {
-        ee[lo - 1] = 0;
         stack.push_back({lo - 1, floor, sigma});
         floor = lo;
       }
@@ -477,6 +479,8 @@ bool dqds_values(index n, R* d, const R* e) {
         if (dmin > 0 || (tau == 0 && dmin >= 0)) {
           std::copy(qn.begin() + lo, qn.begin() + hi + 1, q.begin() + lo);
           std::copy(en.begin() + lo, en.begin() + hi, ee.begin() + lo);
+          // Squares near the bottom of the normal range lose digits: bdsqr takes over.
+          if (dmin < std::numeric_limits<R>::min() / eps) return false;
           sigma += tau;
           dmin_prev = dmin;
           have_dmin = true;
@@ -490,7 +494,7 @@ bool dqds_values(index n, R* d, const R* e) {
   }
   if (index(out.size()) != n) return false;
   for (index i = 0; i < n; ++i) {
-    if (!(out[i] >= 0)) return false;
+    if (!(out[i] >= lo_ok * lo_ok)) return false;
     d[i] = std::sqrt(out[i]);
   }
   return true;
