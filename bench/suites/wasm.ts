@@ -115,6 +115,24 @@ registerSuite(
         },
       );
     }
+    // Threads pay off above n = 256: GEMM and LU at n = 512 on the threaded build, 1 and 2 threads.
+    const m = 512;
+    const A5 = randn([m, m], { dtype: 'float64', seed: 512 }).dataSync() as Float64Array;
+    const B5 = randn([m, m], { dtype: 'float64', seed: 513 }).dataSync() as Float64Array;
+    const C5 = new Float64Array(m * m);
+    const LU5 = new Float64Array(m * m);
+    const piv5 = new Int32Array(m);
+    const mtPath = join(base, 'build', 'wasm', 'lapis-mt.wasm');
+    for (const threads of [1, 2]) {
+      const raw = instantiateWasmBackendSync(readFileSync(mtPath), { env: { LAPIS_NUM_THREADS: String(threads) }, threads: nodeThreadOptions });
+      const lu5 = (r: Raw) => () => { r.luFactor!(1, A5, LU5, piv5, info, 1, m, m, false); };
+      const mm5 = (r: Raw) => () => { r.matmul!(1, A5, B5, C5, 1, m, m, m, null, null, 1, 1); };
+      const label = `simd128 mt ${threads} thread${threads > 1 ? 's' : ''}`;
+      cases.push(
+        { name: `dgetrf n=${m} wasm ${label}`, flops: (2 / 3) * m ** 3, lapis: lu5(raw), lapisCheck: nativeColumns(lu5(addon), threads) },
+        { name: `dgemm n=${m} wasm ${label}`, flops: 2 * m ** 3, lapis: mm5(raw), lapisCheck: nativeColumns(mm5(addon), threads) },
+      );
+    }
     return cases;
   },
   'The WebAssembly CPU backend, float64, raw exports of build/wasm/lapis.wasm (simd128, one thread), lapis-nosimd.wasm (one thread) and the threaded lapis-mt.wasm (simd128) on 1 and 2 threads (its pool on worker_threads); `native ms` is the native addon on as many threads on the same data in the same run, `wasm/native` the ratio (the issue 18 target: within 4×).',
