@@ -145,7 +145,7 @@ describe.skipIf(underAsan)('native allocation failure under ulimit -v (issue 10 
       const { native } = await sweep(op);
       if (native) expect(native.isRangeError).toBe(true);
     }
-  });
+  }, 300_000); // up to ten children, each factoring 384 MiB where the limit allows it
 });
 
 describe('thread pool under concurrent callers and resizes (issue 10 item 4)', () => {
