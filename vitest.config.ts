@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// lavapipe (the software Vulkan driver of the GPU tests without a GPU) compiles each shader
+// with LLVM, which is nearly all of test/gpu's time there; at 4-wide vectors it compiles in
+// about half the time. Only lavapipe reads it; a setting in the environment wins.
+process.env.LP_NATIVE_VECTOR_WIDTH ??= '128';
+
 export default defineConfig({
   resolve: {
     // Tests import `fast-check` through a thin wrapper that applies the suite's run policy

@@ -71,7 +71,7 @@ describe.skipIf(!built)('wasm backend: the addon contract at the raw level', () 
     expect(raw.numThreads!(4)).toBe(1);  // one thread: no workers to start
     const stats = raw.threadStats!(false) as Record<string, number>;
     expect(stats.budget).toBe(1);
-    expect(raw.gemmKernel!()).toBe('portable');
+    expect(raw.gemmKernel!()).toBe('wasm128');  // the SIMD128 family (kernels_wasm.cpp)
   });
 
   it('argument errors are the addon\'s TypeError/RangeError, message for message', async () => {
