@@ -49,7 +49,7 @@ export interface MaybeAsync<O> {
 export interface Addon {
   /** Pool size; `n` a number sets it first (1..256). */
   numThreads(o: { n: number | null }): number;
-  /** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
+  /** The active GEMM micro-kernel family: "avx512", "avx2", "neon", "portable", or "wasm128" on the WebAssembly backend. */
   gemmKernel(): string;
   /** The CPU budget's counters (lapis::thread_stats); `reset` starts a new peak. */
   threadStats(o: { reset: boolean }): ThreadStats;
@@ -283,7 +283,7 @@ export function _threadStats(reset = false): ThreadStats {
   return native().threadStats({ reset });
 }
 
-/** The active GEMM micro-kernel family: "avx512", "avx2", "neon" or "portable". */
+/** The active GEMM micro-kernel family: "avx512", "avx2", "neon", "portable", or "wasm128" on the WebAssembly backend. */
 export function gemmKernel(): string {
   return native().gemmKernel();
 }
