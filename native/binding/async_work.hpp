@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "lapis/pages.hpp"
 #include "lapis/parallel.hpp"
 
 namespace lapis::binding {
@@ -181,9 +182,12 @@ class Call {
   // An array the kernel writes (and may read back). Starts as the JS array's contents.
   template <class T>
   Span<T> out(Span<T> s) {
+    const size_t bytes = bytes_of(s);
+    // Fresh outputs are untouched zero pages: 2 MiB pages take 512× fewer first-touch faults.
+    lapis::detail::advise_hugepages(s.data, bytes, 1);
     if (!async_ && !s.shared) return s;
     T* buf = stage<T>(s.count);
-    const size_t bytes = bytes_of(s);
+    lapis::detail::advise_hugepages(buf, bytes, 1);
     if (s.count > 0) std::memcpy(buf, s.data, bytes);
     detail::StagedOutput o;
     o.data = reinterpret_cast<const unsigned char*>(buf);

@@ -7,7 +7,6 @@
 #include "async_work.hpp"
 #include "common.hpp"
 #include "lapis/elementwise.hpp"
-#include "lapis/pages.hpp"
 
 namespace lapis::binding {
 namespace {
@@ -26,14 +25,11 @@ Raw in_array(const Opts& o, Call& io, int64_t code, const char* name, int64_t ne
   });
 }
 
-// An output the kernel overwrites completely: huge-page advice from one whole 2 MiB page
-// up. First-touch faults of a fresh output cost more than these memory-bound loops (an
-// 8 MB output: ~10 ms of 4 KiB faults against ~1 ms of work, lapis/pages.hpp).
+// An output the kernel overwrites completely (Call::out gives it huge-page advice).
 Raw out_array(const Opts& o, Call& io, int64_t code, const char* name, int64_t need) {
   return dispatch_all(o.env(), code, o.who(), [&](auto tag) -> Raw {
     using T = decltype(tag);
     auto s = io.out(o.array<T>(name, need));
-    lapis::detail::advise_hugepages(s.data, static_cast<size_t>(s.count) * sizeof(T), 1);
     return {static_cast<void*>(s.data), s.count};
   });
 }

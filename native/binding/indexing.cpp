@@ -10,19 +10,12 @@
 #include "async_work.hpp"
 #include "common.hpp"
 #include "lapis/indexing.hpp"
-#include "lapis/pages.hpp"
 
 namespace lapis::binding {
 namespace {
 
 constexpr double kMaxExact = 9007199254740992.0;  // 2^53: doubles are exact integers below it
 
-// Fresh outputs fault in 4 KiB at a time, which costs more than these memory-bound copies:
-// huge-page advice from four 2 MiB pages up, as the elementwise bindings do (lapis/pages.hpp).
-template <class T>
-void advise_huge(const Span<T>& s, int64_t count) {
-  lapis::detail::advise_hugepages(s.data, static_cast<size_t>(count) * sizeof(T), 4);
-}
 
 bool exact_int(double v) { return std::isfinite(v) && std::fabs(v) < kMaxExact && v == std::trunc(v); }
 
@@ -80,7 +73,6 @@ Napi::Value StridedCopy(const Napi::CallbackInfo& info) {
       }
       if (lo < 0 || hi >= x.count) range_error(env, who + ": the view reaches outside x");
     }
-    advise_huge(out, total);
     return io.run([&] { strided_copy<T>(static_cast<int>(nd), sh.data(), st.data(), offset, x.data, out.data, conj); });
   });
 }
@@ -106,7 +98,6 @@ Napi::Value Triangle(const Napi::CallbackInfo& info) {
     note_size(o.int_("dtype"), count, m, n);
     // Every k ≥ n (or ≤ −m) gives the same result: clamped, it fits a 32-bit index (wasm32).
     const index k = static_cast<index>(std::min(std::max(kd, -static_cast<double>(m)), static_cast<double>(n)));
-    if (size > 0) advise_huge(out, count * m * n);
     return io.run([&] { triangle<T>(count, m, n, upper, k, x.data, out.data); });
   });
 }
@@ -152,7 +143,6 @@ Napi::Value Concat(const Napi::CallbackInfo& info) {
       row += s;
     }
     if (static_cast<double>(outer) * row > static_cast<double>(out.count)) range_error(env, who + ": out is too short");
-    advise_huge(out, outer * static_cast<int64_t>(row));
     return io.run([&] { concat<T>(outer, static_cast<int>(parts), ptrs.data(), sz.data(), out.data); });
   });
 }
@@ -179,7 +169,6 @@ Napi::Value Take(const Napi::CallbackInfo& info) {
     auto x = io.in(o.array<T>("x"));
     auto idx = checked_index(o, io, x.count);
     auto out = io.out(o.array<T>("out", idx.count));
-    advise_huge(out, idx.count);
     return io.run([&] { take<T>(idx.count, x.data, idx.data, out.data); });
   });
 }
@@ -195,7 +184,6 @@ Napi::Value Put(const Napi::CallbackInfo& info) {
     auto idx = checked_index(o, io, x.count);
     auto values = io.in(o.array<T>("values", idx.count));
     auto out = io.out(o.array<T>("out", x.count));
-    advise_huge(out, x.count);
     const bool accumulate = o.boolean("accumulate");
     return io.run([&] { put<T>(x.count, x.data, idx.count, idx.data, values.data, out.data, accumulate); });
   });

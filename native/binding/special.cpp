@@ -3,7 +3,6 @@
 
 #include "async_work.hpp"
 #include "common.hpp"
-#include "lapis/pages.hpp"
 #include "lapis/special.hpp"
 
 namespace lapis::binding {
@@ -52,13 +51,6 @@ Layout arg_layout(const Opts& o, Call& io, const char* aStrides, const char* bSt
   return L;
 }
 
-// Large outputs are fresh typed arrays whose first writes fault in 4 KiB at a time, which
-// costs more than these memory-bound kernels (docs/decisions.md): huge-page advice from four
-// 2 MiB pages up (lapis/pages.hpp).
-template <class T>
-void advise_huge(const Span<T>& s) {
-  lapis::detail::advise_hugepages(s.data, static_cast<size_t>(s.count) * sizeof(T), 4);
-}
 
 // frexp({ dtype, x, mantissa, exponent })
 Napi::Value Frexp(const Napi::CallbackInfo& info) {
@@ -69,8 +61,6 @@ Napi::Value Frexp(const Napi::CallbackInfo& info) {
     auto x = io.in(o.array<T>("x"));
     auto m = io.out(o.array<T>("mantissa", x.count));
     auto e = io.out(o.array<int32_t>("exponent", x.count));
-    advise_huge(m);
-    advise_huge(e);
     return io.run([&] { frexp<T>(x.count, x.data, m.data, e.data); });
   });
 }
@@ -86,7 +76,6 @@ Napi::Value Heaviside(const Napi::CallbackInfo& info) {
     auto v = io.in(o.array<T>("values"));
     auto out = io.out(o.array<T>("out"));
     Layout L = arg_layout(o, io, "xStrides", "valuesStrides", x.count, v.count, out.count);
-    advise_huge(out);
     return io.run([&] { heaviside<T>(L.bc(), x.data, v.data, out.data); });
   });
 }
@@ -102,7 +91,6 @@ Napi::Value Laguerre(const Napi::CallbackInfo& info) {
     auto n = io.in(o.array<T>("n"));
     auto out = io.out(o.array<T>("out"));
     Layout L = arg_layout(o, io, "xStrides", "nStrides", x.count, n.count, out.count);
-    advise_huge(out);
     return io.run([&] { laguerre_polynomial_l<T>(L.bc(), x.data, n.data, out.data); });
   });
 }
@@ -120,7 +108,6 @@ Napi::Value Logspace(const Napi::CallbackInfo& info) {
   auto run = [&](auto tag) {
     using T = decltype(tag);
     auto out = io.out(o.array<T>("out", steps));
-    advise_huge(out);
     return io.run([&] { logspace<T>(steps, start, end, base, out.data); });
   };
   switch (code) {
