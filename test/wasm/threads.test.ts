@@ -150,6 +150,54 @@ describe.skipIf(!built)('threaded wasm build (Node, worker_threads)', () => {
     }
   });
 
+  it('a pool thread that traps fails the call it helps with a DeviceError, retires the instance, and hangs nothing', async () => {
+    const { instantiateWasmBackend, wasmThreadHost } = await import('../../src/backend/wasm/instantiate.js');
+    const { nodeThreadOptions } = await import('../../src/backend/wasm/node.js');
+    const { DeviceError } = await import('../../src/core/errors.js');
+    const { readFileSync } = await import('node:fs');
+    // The pool's workers run the real worker program, but their heap-growth import claims
+    // success without growing: the helper's first GEMM packing buffers (thread-local, taken
+    // from the top of a heap the caller's copies filled) lie past the end of memory, and its
+    // first store there traps (memory access out of bounds) in the middle of the region the
+    // caller waits on.
+    const lying = `{ const Instance = WebAssembly.Instance;
+      WebAssembly.Instance = function (module, imports) {
+        imports.env.emscripten_resize_heap = () => 1;
+        return new Instance(module, imports);
+      }; }\n`;
+    const threads = { ...nodeThreadOptions, spawn: (source: string) => nodeThreadOptions.spawn(lying + source) };
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a.join(' ')));
+    try {
+      // The worker loaded beforehand, so it joins the first region at once.
+      const raw = await instantiateWasmBackend(readFileSync(threaded), { threads, env: { LAPIS_NUM_THREADS: '2' }, prestartWorkers: 1 });
+      const n = 1024;
+      const A = new Float64Array(n * n).fill(1);
+      const C = new Float64Array(n * n);
+      const t0 = performance.now();
+      let error: unknown = null;
+      try {
+        raw.matmul!(1, A, A, C, 1, n, n, n, null, null, 1, 1);
+      } catch (e) {
+        error = e;
+      }
+      expect(performance.now() - t0).toBeLessThan(30_000);
+      expect(error).toBeInstanceOf(DeviceError);
+      expect((error as Error).message).toBe('matmul: the WebAssembly backend trapped: a pool thread trapped (its worker logs the trap on the console)');
+      // Retired: every later call fails at once with the reason, and the workers are ended.
+      expect(() => raw.numThreads!(null)).toThrow(/^numThreads: the WebAssembly backend stopped after an earlier trap \(a pool thread trapped/);
+      const host = wasmThreadHost(raw)!;
+      const t1 = performance.now();
+      while ((host.counts().workers > 0 || !errors.some((e) => e.includes('memory access out of bounds'))) && performance.now() - t1 < 10_000) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(host.counts().workers).toBe(0);
+      expect(errors.join('\n')).toMatch(/lapis wasm: a pool thread failed: RuntimeError: memory access out of bounds/);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
+
   it('the single-thread build stays single-threaded (setNumThreads returns 1)', async () => {
     const { lapis } = await lapisOn(single, 4);
     expect(lapis.numThreads()).toBe(1);

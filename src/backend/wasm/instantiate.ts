@@ -6,13 +6,16 @@
 //
 // The shim's napi_values are handles into `values`, a table that lives for one call. A
 // typed array argument is copied into the wasm heap when the binding first reads it (once
-// per call, however many arguments name the same array), and after the call every staged
-// array whose heap copy differs from it is copied back: the kernels' outputs. The heap may
-// grow during any call, so heap views are made afresh after each call into wasm.
+// per call, however many arguments name the same array), and after the call the arrays
+// passed as the export's outputs (./outputs.ts) are copied back; inputs are neither scanned
+// nor copied back. The heap may grow during any call, so heap views are made afresh after
+// each call into wasm.
 //
 // The threaded build (build/wasm/lapis-mt.wasm) runs on a shared memory, and its pool
 // threads on workers that src/backend/wasm/threads.ts starts; the caller's thread runs the
 // bindings, the copies and its share of the kernels, as with the single-thread build.
+import { DeviceError } from '../../core/errors.js';
+import { WASM_OUTPUTS } from './outputs.js';
 import { emscriptenRuntimeImports, ThreadHost, type ThreadExports, type WasmThreadOptions } from './threads.js';
 
 export type { PoolWorker, SpawnPoolWorker, WasmThreadOptions } from './threads.js';
@@ -94,7 +97,12 @@ interface Staged {
   js: TypedArray;
   ptr: number;
   bytes: number;
+  /** Passed as one of the call's outputs: copied back after the call. */
+  out: boolean;
 }
+
+// Handle of a call's first argument: 0 is no value, 1 and 2 undefined and null (napi_shim.cpp).
+const FIRST_ARG = 3;
 
 /** The CPU backend's raw functions from the module's bytes (compiled and instantiated asynchronously, as a page must). */
 export async function instantiateWasmBackend(
@@ -128,6 +136,9 @@ function bytesOf(b: ArrayBuffer | Uint8Array): Uint8Array<ArrayBuffer> {
 class Runtime {
   private readonly values: unknown[] = [undefined, undefined, null];  // 0: no value; 1, 2 fixed (napi_shim.cpp)
   private readonly staged = new Map<TypedArray, Staged>();
+  // The running call's outputs by argument position (1: output), or null where the export
+  // is not in ./outputs.ts and every staged array is compared with its heap copy instead.
+  private callOutputs: Uint8Array | null = null;
   private pending: Error | null = null;
   private memory!: WebAssembly.Memory;
   private ex!: WasmExports;
@@ -204,7 +215,7 @@ class Runtime {
       type_of: (h: number) => typeCode(this.values[h]),
       number: (h: number) => this.values[h] as number,
       boolean: (h: number) => (this.values[h] ? 1 : 0),
-      typed_array: (h: number, out: number) => this.stage(this.values[h], out),
+      typed_array: (h: number, out: number) => this.stage(h, out),
       is_array: (h: number) => (Array.isArray(this.values[h]) ? 1 : 0),
       array_length: (h: number) => (this.values[h] as unknown[]).length,
       element: (h: number, i: number) => this.push((this.values[h] as unknown[])[i]),
@@ -314,9 +325,11 @@ class Runtime {
     (this.ex._initialize ?? this.ex.__wasm_call_ctors)?.();
   }
 
-  // napi_get_typedarray_info: the heap copy of a typed array (made once per call). Writes
-  // {type, length, pointer}; 0 when v is no typed array, 2 when the heap cannot hold it.
-  private stage(v: unknown, out: number): number {
+  // napi_get_typedarray_info of handle h: the heap copy of a typed array (made once per
+  // call). Writes {type, length, pointer}; 0 when it is no typed array, 2 when the heap
+  // cannot hold it. An argument in an output position marks its array as an output.
+  private stage(h: number, out: number): number {
+    const v = this.values[h];
     const code = typedArrayCode(v);
     if (code < 0) return 0;
     const js = v as TypedArray;
@@ -326,9 +339,11 @@ class Runtime {
       const ptr = this.ex.malloc(Math.max(bytes, 8));
       if (ptr === 0) return 2;
       if (bytes > 0) this.u8().set(new Uint8Array(js.buffer, js.byteOffset, bytes), ptr);
-      s = { js, ptr, bytes };
+      s = { js, ptr, bytes, out: false };
       this.staged.set(js, s);
     }
+    const outputs = this.callOutputs;
+    if (outputs !== null && h >= FIRST_ARG && outputs[h - FIRST_ARG] === 1) s.out = true;
     const dv = this.view();
     dv.setUint32(out, code, true);
     dv.setUint32(out + 4, js.length, true);
@@ -336,17 +351,19 @@ class Runtime {
     return 1;
   }
 
-  // After a call: the staged arrays the kernel changed are copied back, then all are freed.
+  // After a call: the outputs are copied back (or, for an export missing from ./outputs.ts,
+  // the staged arrays whose heap copy changed), then every copy is freed.
   private finish(): void {
     const u8 = this.u8();
-    const changed: Staged[] = [];
+    const back: Staged[] = [];
     for (const s of this.staged.values()) {
-      if (s.bytes > 0 && s.js.byteLength === s.bytes && differs(u8, s.ptr, s.js, s.bytes)) changed.push(s);
+      if (s.bytes === 0 || s.js.byteLength !== s.bytes) continue;
+      if (this.callOutputs !== null ? s.out : differs(u8, s.ptr, s.js, s.bytes)) back.push(s);
     }
-    for (const s of changed) new Uint8Array(s.js.buffer, s.js.byteOffset, s.bytes).set(u8.subarray(s.ptr, s.ptr + s.bytes));
+    for (const s of back) new Uint8Array(s.js.buffer, s.js.byteOffset, s.bytes).set(u8.subarray(s.ptr, s.ptr + s.bytes));
     for (const s of this.staged.values()) this.ex.free(s.ptr);
     this.staged.clear();
-    this.values.length = 3;
+    this.values.length = FIRST_ARG;
   }
 
   functions(): Record<string, WasmRawFunction> {
@@ -354,28 +371,35 @@ class Runtime {
     const n = this.ex.lapis_wasm_count();
     for (let i = 0; i < n; i++) {
       const name = this.cstr(this.ex.lapis_wasm_name(i));
-      const fn: WasmRawFunction = (...args: unknown[]) => this.call(i, name, args);
-      fn.options = this.cstr(this.ex.lapis_wasm_options(i));
+      const options = this.cstr(this.ex.lapis_wasm_options(i));
+      const outputs = outputPositions(name, options);
+      const fn: WasmRawFunction = (...args: unknown[]) => this.call(i, name, args, outputs);
+      fn.options = options;
       out[name] = fn;
     }
     if (this.host) hosts.set(out, this.host);
     return out;
   }
 
-  private call(i: number, name: string, args: unknown[]): unknown {
-    if (this.broken) throw new Error(`${name}: the WebAssembly backend stopped after an earlier trap (${this.broken})`);
-    if (this.values.length !== 3) throw new Error(`${name}: the WebAssembly backend was re-entered during a call`);
-    const first = this.values.length;
+  private call(i: number, name: string, args: unknown[], outputs: Uint8Array | null): unknown {
+    if (this.broken) throw new DeviceError(`${name}: the WebAssembly backend stopped after an earlier trap (${this.broken})`);
+    if (this.values.length !== FIRST_ARG) throw new Error(`${name}: the WebAssembly backend was re-entered during a call`);
     for (const a of args) this.values.push(a);
+    this.callOutputs = outputs;
     let result: unknown;
     try {
-      result = this.values[this.ex.lapis_wasm_call(i, first, args.length)];
+      result = this.values[this.ex.lapis_wasm_call(i, FIRST_ARG, args.length)];
     } catch (e) {
-      // A trap (unreachable, stack overflow) leaves the module's stack and heap in an unknown state.
-      this.broken = e instanceof Error ? e.message : String(e);
+      // A trap (unreachable, stack overflow, here or on a pool thread the call waited for)
+      // leaves the module's stack, heap and pool in an unknown state: the instance is retired,
+      // its workers ended.
+      const poolThread = this.host?.crashed === true;
+      const what = e instanceof Error ? e.message : String(e);
+      this.broken = poolThread ? 'a pool thread trapped (its worker logs the trap on the console)' : what;
       this.staged.clear();
-      this.values.length = 3;
-      throw new Error(`${name}: the WebAssembly backend trapped: ${this.broken}`);
+      this.values.length = FIRST_ARG;
+      this.host?.retire(this.broken);
+      throw new DeviceError(`${name}: the WebAssembly backend trapped: ${this.broken}`);
     }
     this.finish();
     const err = this.pending;
@@ -385,6 +409,21 @@ class Runtime {
     }
     return result;
   }
+}
+
+// An export's output positions (1 where its declared option is in ./outputs.ts), or null
+// when the table does not know the export.
+function outputPositions(name: string, options: string): Uint8Array | null {
+  const outs = Object.hasOwn(WASM_OUTPUTS, name) ? WASM_OUTPUTS[name]! : null;
+  if (outs === null) return null;
+  const names = options.split(',').filter((o) => o !== '');
+  const mask = new Uint8Array(names.length);
+  for (const o of outs) {
+    const at = names.indexOf(o);
+    if (at < 0) throw new Error(`lapis wasm: ${name} declares no option ${o} (src/backend/wasm/outputs.ts and the module disagree: a stale build?)`);
+    mask[at] = 1;
+  }
+  return mask;
 }
 
 function makeError(kind: number, message: string): Error {

@@ -108,6 +108,13 @@ export class ThreadHost {
   // main thread learns of 'loaded' only when its event loop runs.
   private readonly workers = new Map<PoolWorker, { loaded: boolean; thread: number }>();
   private failure: string | null = null;
+  /**
+   * Set on the main thread when a pool thread has crashed (a trap on its worker): the
+   * worker sets the module's crash flag, which the main thread reads in its next futex wait
+   * (at most a millisecond away: it waits in 1 ms slices), so a call waiting on the dead
+   * thread ends in a trap instead of waiting for ever. Read by instantiate.ts.
+   */
+  crashed = false;
 
   constructor(
     private readonly module: WebAssembly.Module,
@@ -143,6 +150,16 @@ export class ThreadHost {
     let running = 0;
     for (const s of this.workers.values()) if (s.thread !== 0) running++;
     return { workers: this.workers.size, running };
+  }
+
+  /**
+   * After a trap: no more threads, and every worker ended a moment later (time for a crashed
+   * worker's message, already on its way, to be logged). The module must not be called again.
+   */
+  retire(reason: string): void {
+    this.failure ??= reason;
+    const t = setTimeout(() => this.terminate(), 100) as unknown as { unref?: () => void };
+    t.unref?.();  // Node: the timer keeps no process alive
   }
 
   /** Ends every worker (their threads with them); the module must not be called afterwards. */
@@ -231,8 +248,12 @@ export class ThreadHost {
       },
       emscripten_num_logical_cores: () => this.options.hardwareConcurrency,
       emscripten_check_blocking_allowed: () => {},
+      // Only emscripten_futex_wait calls it here, on seeing a pool thread's crash flag. It is
+      // noreturn: returning runs the `unreachable` after the call, a trap that no C++ catch
+      // intercepts (a thrown JS error was caught by catch (...) and the wait retried, until the
+      // JS stack overflowed), so the call unwinds to instantiate.ts, which reports it.
       emscripten_unwind_to_js_event_loop: () => {
-        throw new Error('lapis wasm: emscripten_unwind_to_js_event_loop on the main thread');
+        this.crashed = true;
       },
       emscripten_receive_on_main_thread_js: () => {
         throw new Error('lapis wasm: a pool thread proxied a JS call to the main thread');
@@ -363,8 +384,10 @@ on((m) => {
       ex.emscripten_current_thread_process_queued_calls();
     }
   } catch (e) {
-    post({ cmd: 'failed', message: String((e && e.stack) || e) });
+    // The crash flag first: the main thread may be blocked in a wait on this thread, where
+    // it reads the flag but no message.
     if (ex && ex._emscripten_thread_crashed) ex._emscripten_thread_crashed();
+    post({ cmd: 'failed', message: String((e && e.stack) || e) });
   }
 });
 `;
