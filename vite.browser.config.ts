@@ -1,5 +1,6 @@
 // The browser bundle (`npm run build:browser`): src/browser.ts as one minified ES module in
-// dist-browser/, with the WGSL shaders embedded and the WebAssembly CPU backend beside it.
+// dist-browser/, with the WGSL shaders embedded; it fetches the WebAssembly CPU backend from
+// ../build/wasm/, the package's one copy, which the Node loader uses too.
 // Modules with a `<name>.browser.ts` sibling are replaced by it (the Node-only host code:
 // file system, the `webgpu` package, the native addon), and an import of a Node built-in or
 // of `webgpu` that is still reachable fails the build instead of shipping a broken page.
@@ -13,12 +14,12 @@ const root = dirname(fileURLToPath(import.meta.url));
 const src = join(root, 'src');
 const NODE_ONLY = new Set(['webgpu', ...builtinModules]);
 
-/** The file name the bundle fetches its WebAssembly backend by (src/browser.ts names it too). */
-export const WASM_FILE = 'lapis.wasm';
+/** The URL the bundle fetches its WebAssembly backend by, relative to itself (src/browser.ts names it too: src/ and dist-browser/ are both one level down). */
+export const WASM_URL = '../build/wasm/lapis.wasm';
 /** Where `npm run build:wasm` writes it. */
 export const WASM_SOURCE = join(root, 'build', 'wasm', 'lapis.wasm');
 /** The threaded build, for cross-origin isolated pages (`npm run build:wasm -- --threads`; optional: without it every page gets lapis.wasm). */
-export const WASM_MT_FILE = 'lapis-mt.wasm';
+export const WASM_MT_URL = '../build/wasm/lapis-mt.wasm';
 export const WASM_MT_SOURCE = join(root, 'build', 'wasm', 'lapis-mt.wasm');
 
 function browserSwaps(): Plugin {
@@ -56,33 +57,32 @@ function compactWgsl(): Plugin {
   };
 }
 
-// The bundle fetches `new URL('./lapis.wasm', import.meta.url)`: the file goes beside it, and
-// a bundler building a page from the bundle sees that expression and copies the file.
+// The bundle fetches `new URL('../build/wasm/lapis.wasm', import.meta.url)`: the package's
+// build/wasm/ (the copy the Node loader reads; the tarball holds each .wasm once), and a
+// bundler building a page from the bundle sees that expression and copies the file.
 // The minifier may print it with backquotes; bundlers look for a quoted string there, so the
 // quotes are set after minification (same length: the source map stays right).
-function wasmBeside(): Plugin {
-  const printed = (file: string) => new RegExp(`new URL\\([\`"']\\./${file.replace('.', '\\.')}[\`"'],import\\.meta\\.url\\)`, 'g');
+function wasmUrls(): Plugin {
+  const printed = (url: string) => new RegExp(`new URL\\([\`"']${url.replace(/[./]/g, '\\$&')}[\`"'],import\\.meta\\.url\\)`, 'g');
   return {
-    name: 'lapis:wasm-beside',
+    name: 'lapis:wasm-urls',
     generateBundle(_options, bundle) {
       if (!existsSync(WASM_SOURCE)) this.error(`${relative(root, WASM_SOURCE)} is missing: run \`npm run build:wasm\` first`);
-      this.emitFile({ type: 'asset', fileName: WASM_FILE, source: readFileSync(WASM_SOURCE) });
-      if (existsSync(WASM_MT_SOURCE)) this.emitFile({ type: 'asset', fileName: WASM_MT_FILE, source: readFileSync(WASM_MT_SOURCE) });
-      else this.warn(`${relative(root, WASM_MT_SOURCE)} is missing (\`npm run build:wasm -- --threads\`): cross-origin isolated pages will run the CPU ops on one thread`);
+      if (!existsSync(WASM_MT_SOURCE)) this.warn(`${relative(root, WASM_MT_SOURCE)} is missing (\`npm run build:wasm -- --threads\`): cross-origin isolated pages will run the CPU ops on one thread`);
       const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry);
       if (!entry || entry.type !== 'chunk') this.error('the bundle has no entry chunk');
-      for (const file of [WASM_FILE, WASM_MT_FILE]) {
-        if ((entry.code.match(printed(file))?.length ?? 0) !== 1) {
-          this.error(`the bundle does not hold exactly one new URL(\`./${file}\`,import.meta.url): src/browser.ts and this plugin disagree`);
+      for (const url of [WASM_URL, WASM_MT_URL]) {
+        if ((entry.code.match(printed(url))?.length ?? 0) !== 1) {
+          this.error(`the bundle does not hold exactly one new URL(\`${url}\`,import.meta.url): src/browser.ts and this plugin disagree`);
         }
-        entry.code = entry.code.replace(printed(file), `new URL("./${file}",import.meta.url)`);
+        entry.code = entry.code.replace(printed(url), `new URL("${url}",import.meta.url)`);
       }
     },
   };
 }
 
 export default defineConfig({
-  plugins: [browserSwaps(), compactWgsl(), wasmBeside()],
+  plugins: [browserSwaps(), compactWgsl(), wasmUrls()],
   build: {
     outDir: 'dist-browser',
     emptyOutDir: true,

@@ -1,8 +1,8 @@
 // The browser entry ("browser" condition of package.json's "."; built by
 // `npm run build:browser` into dist-browser/lapis.js): the same API as src/index.ts, with
-// the CPU ops on the WebAssembly build of the native kernels. The .wasm sits beside the
-// bundle and is fetched and instantiated here, before the importing module runs (top-level
-// await), so every CPU op is synchronous as in Node. If it cannot be loaded the page still
+// the CPU ops on the WebAssembly build of the native kernels. The .wasm is the package's
+// build/wasm/ copy (the one the Node loader reads too), fetched and instantiated here before
+// the importing module runs (top-level await), so every CPU op is synchronous as in Node. If it cannot be loaded the page still
 // gets the module: CPU ops then throw a DeviceError with the reason and the GPU works, as in
 // Node without an addon. Node-only modules are swapped for their .browser.ts siblings by
 // vite.browser.config.ts. A cross-origin isolated page gets the threaded build
@@ -11,9 +11,10 @@ import { instantiateWasmBackend, type PoolWorker, type WasmThreadOptions } from 
 import { setCpuBackend, setCpuBackendFailure } from './backend/cpu/load.browser.js';
 
 // A literal `new URL(…, import.meta.url)`: bundlers that build a page from this file copy
-// lapis.wasm along (vite-ignore: when building this bundle it is not an input but a sibling).
-const wasmUrl = new URL(/* @vite-ignore */ './lapis.wasm', import.meta.url);
-const wasmThreadedUrl = new URL(/* @vite-ignore */ './lapis-mt.wasm', import.meta.url);
+// lapis.wasm along (vite-ignore: when building this bundle it is not an input but a file
+// the bundle fetches). src/ and dist-browser/ are both one level below the package root.
+const wasmUrl = new URL(/* @vite-ignore */ '../build/wasm/lapis.wasm', import.meta.url);
+const wasmThreadedUrl = new URL(/* @vite-ignore */ '../build/wasm/lapis-mt.wasm', import.meta.url);
 
 // The pool's workers run a program given as text (threads.ts), from a Blob URL: no file to serve.
 function spawnWebWorker(source: string): PoolWorker {
@@ -45,7 +46,7 @@ async function load(url: URL, threaded = false): Promise<void> {
   } catch (e) {
     throw new Error(`fetching ${url.href} failed (${(e as Error).message})`);
   }
-  if (!res.ok) throw new Error(`fetching ${url.href} failed (HTTP ${res.status}); serve lapis.wasm beside the bundle (docs/browser.md)`);
+  if (!res.ok) throw new Error(`fetching ${url.href} failed (HTTP ${res.status}); serve the package's build/wasm/ at ../build/wasm/ from the bundle (docs/browser.md)`);
   let raw;
   try {
     // The pool (std::thread::hardware_concurrency() threads) gets its workers now: a worker

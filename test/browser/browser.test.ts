@@ -12,7 +12,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASES, GPU_CASES, type CaseResult } from './cases.js';
-import { BUNDLE, ROOT, buildBundle, buildPage, close, launch, missingPrerequisite, serve, tempDir, type Launched } from './harness.js';
+import { BUNDLE, ROOT, WASM, buildBundle, buildPage, close, launch, missingPrerequisite, serve, tempDir, type Launched } from './harness.js';
 
 const missing = missingPrerequisite();
 if (missing && process.env.CI) throw new Error(`browser tests: ${missing}`);
@@ -31,7 +31,7 @@ describe.skipIf(missing !== undefined)('browser build in Chromium', () => {
     const suiteMs = await buildPage(join(pages, 'suite'));
     const exampleMs = await buildPage(join(pages, 'example'), join(ROOT, 'examples', 'browser', 'vite.config.ts'));
     const js = readFileSync(join(BUNDLE, 'lapis.js'));
-    const wasm = readFileSync(join(BUNDLE, 'lapis.wasm'));
+    const wasm = readFileSync(WASM);
     report.bundle = {
       jsBytes: js.length, jsGzipBytes: gzipSync(js, { level: 9 }).length,
       wasmBytes: wasm.length, wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
@@ -66,8 +66,10 @@ describe.skipIf(missing !== undefined)('browser build in Chromium', () => {
     const js = readFileSync(join(BUNDLE, 'lapis.js'), 'utf8');
     expect(js.match(/["'`]node:[a-z_/]+["'`]/g) ?? []).toEqual([]);
     expect(js.match(/readFileSync|createRequire|process\.dlopen/g) ?? []).toEqual([]);
-    expect(js.match(/new URL\("\.\/lapis\.wasm",import\.meta\.url\)/g) ?? []).toHaveLength(1);
-    expect(js.match(/new URL\("\.\/lapis-mt\.wasm",import\.meta\.url\)/g) ?? []).toHaveLength(1);
+    // the package's one copy of each .wasm (build/wasm/, which the Node loader reads), none in dist-browser/
+    expect(js.match(/new URL\("\.\.\/build\/wasm\/lapis\.wasm",import\.meta\.url\)/g) ?? []).toHaveLength(1);
+    expect(js.match(/new URL\("\.\.\/build\/wasm\/lapis-mt\.wasm",import\.meta\.url\)/g) ?? []).toHaveLength(1);
+    expect(readdirSync(BUNDLE).filter((f) => f.endsWith('.wasm'))).toEqual([]);
     // the page's bundler found that expression and copied the file along
     expect(readdirSync(join(dirs[0], 'suite', 'assets')).some((f) => /^lapis-(?!mt-).*\.wasm$/.test(f))).toBe(true);
     expect(readdirSync(join(dirs[0], 'suite', 'assets')).some((f) => /^lapis-mt-.*\.wasm$/.test(f))).toBe(true);

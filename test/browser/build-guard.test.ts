@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { build, loadConfigFromFile } from 'vite';
 import { ROOT } from './harness.js';
 
-/** Builds `source` as the entry with the browser config (without the step that copies the wasm, which this entry does not load). */
+/** Builds `source` as the entry with the browser config (without the step that checks the wasm URLs, which this entry does not hold). */
 async function buildEntry(source: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lapis-guard-'));
   try {
@@ -15,7 +15,7 @@ async function buildEntry(source: string): Promise<void> {
     writeFileSync(entry, source);
     const loaded = await loadConfigFromFile({ command: 'build', mode: 'production' }, join(ROOT, 'vite.browser.config.ts'));
     const config = loaded!.config;
-    config.plugins = (config.plugins ?? []).filter((p) => !(p && typeof p === 'object' && 'name' in p && p.name === 'lapis:wasm-beside'));
+    config.plugins = (config.plugins ?? []).filter((p) => !(p && typeof p === 'object' && 'name' in p && p.name === 'lapis:wasm-urls'));
     await build({
       ...config, configFile: false, root: ROOT, logLevel: 'silent',
       build: { ...config.build, outDir: join(dir, 'out'), lib: { entry, formats: ['es'], fileName: () => 'x.js' } },
