@@ -1,6 +1,9 @@
 // Bidiagonal route to the singular values: gebrd (labrd panels, trailing update in GEMM)
-// and Demmel–Kahan bdsqr without vectors. See bidiag.hpp and docs/svd.md.
+// and Demmel–Kahan bdsqr without vectors; with vectors, bdsdc and the back-transforms.
+// See bidiag.hpp and docs/svd.md.
 #include "bidiag.hpp"
+
+#include "bdsdc.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -552,11 +555,84 @@ int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, 
   return info;
 }
 
+template <class T>
+bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* U, T* Vh, bool full,
+                int max_threads) {
+  static_assert(!is_complex_v<T>, "svd_bidiag: real data only");
+  using R = real_t<T>;
+  // The tall one of A and Aᵀ, column-major (row-major A with m < n is Aᵀ column-major).
+  const index mm = std::max(m, n), nn = std::min(m, n);
+  if (nn == 0) return false;
+  const R inv = R(1) / scale;
+  auto padded = [](index rows) { return (rows * index(sizeof(T))) % 512 == 0 ? rows + 64 / index(sizeof(T)) : rows; };
+  const index ldb = padded(mm);
+  std::vector<T> B(static_cast<size_t>(ldb * nn));
+  if (m >= n) {
+    for (index j0 = 0; j0 < n; j0 += 32)
+      for (index i = 0; i < m; ++i)
+        for (index j = j0; j < std::min(n, j0 + 32); ++j) B[i + j * ldb] = A[i * n + j] * inv;
+  } else {
+    for (index j = 0; j < m; ++j)
+      for (index i = 0; i < n; ++i) B[i + j * ldb] = A[j * n + i] * inv;
+  }
+  T* W = B.data();
+  index ldw = ldb, rows = mm;
+  std::vector<T> Rm, tauA;
+  const bool qr_first = mm * 10 >= nn * 16 && nn > 1;
+  if (qr_first) {
+    tauA.resize(static_cast<size_t>(nn));
+    geqrf<T>(MatMut<T>{B.data(), mm, nn, 1, ldb}, tauA.data(), max_threads);
+    ldw = padded(nn);
+    Rm.assign(static_cast<size_t>(ldw * nn), T(0));
+    for (index j = 0; j < nn; ++j)
+      for (index i = 0; i <= j; ++i) Rm[i + j * ldw] = B[i + j * ldb];
+    W = Rm.data();
+    rows = nn;
+  }
+  std::vector<R> d(static_cast<size_t>(nn)), e(static_cast<size_t>(nn));
+  std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
+  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq.data(), tp.data(), max_threads);
+  const index ldv = padded(nn);
+  std::vector<T> Ub(static_cast<size_t>(ldv * nn)), Vb(static_cast<size_t>(ldv * nn));
+  if (!bdsdc<R>(nn, d.data(), e.data(), S, Ub.data(), ldv, Vb.data(), ldv, max_threads)) return false;
+  // V = P·Vb: P's reflectors sit in W's rows right of the superdiagonal, read as the
+  // columns of a QR factor through swapped strides; P leaves row 0 alone.
+  if (nn > 1)
+    apply_q<T>(MatRef<T>{W + ldw, nn - 1, nn - 1, ldw, 1, false}, tp.data(), nn - 1, false,
+               MatMut<T>{Vb.data() + 1, nn - 1, nn, 1, ldv}, max_threads);
+  // U = Q·[Ub 0; 0 I] (and Q_A·[Q_B·Ub 0; 0 I] with the QR first).
+  const index uc = full ? mm : nn, ldu = padded(mm);
+  std::vector<T> Uc(static_cast<size_t>(ldu * uc), T(0));
+  if (qr_first) apply_q<T>(MatRef<T>{W, nn, nn, 1, ldw, false}, tq.data(), nn, false,
+                           MatMut<T>{Ub.data(), nn, nn, 1, ldv}, max_threads);
+  for (index j = 0; j < nn; ++j) std::copy(Ub.data() + j * ldv, Ub.data() + j * ldv + nn, Uc.data() + j * ldu);
+  for (index j = nn; j < uc; ++j) Uc[j + j * ldu] = T(1);
+  if (qr_first) apply_q<T>(MatRef<T>{B.data(), mm, nn, 1, ldb, false}, tauA.data(), nn, false,
+                           MatMut<T>{Uc.data(), mm, uc, 1, ldu}, max_threads);
+  else apply_q<T>(MatRef<T>{W, mm, nn, 1, ldw, false}, tq.data(), nn, false, MatMut<T>{Uc.data(), mm, uc, 1, ldu},
+                  max_threads);
+  for (index i = 0; i < nn; ++i) S[i] *= scale;
+  if (m >= n) {
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < uc; ++j) U[i * uc + j] = Uc[i + j * ldu];
+    for (index i = 0; i < n; ++i)
+      for (index j = 0; j < n; ++j) Vh[i * n + j] = Vb[j + i * ldv];
+  } else {
+    // Aᵀ = Uc·Σ·Vbᵀ, so A = Vb·Σ·Ucᵀ.
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < m; ++j) U[i * m + j] = Vb[i + j * ldv];
+    for (index i = 0; i < uc; ++i)
+      for (index j = 0; j < n; ++j) Vh[i * n + j] = Uc[j + i * ldu];
+  }
+  return true;
+}
+
 #define LAPIS_INST(T)                                                                                      \
   template void gebrd<T>(T*, index, index, index, real_t<T>*, real_t<T>*, T*, T*, int, index);            \
   template int bdsqr_values<T>(index, T*, T*);                                                             \
   template bool dqds_values<T>(index, T*, const T*);                                                       \
-  template int svdvals_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, int);
+  template int svdvals_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, int);                    \
+  template bool svd_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, T*, T*, bool, int);
 LAPIS_INST(float)
 LAPIS_INST(double)
 #undef LAPIS_INST

@@ -36,4 +36,13 @@ bool dqds_values(index n, R* d, const R* e);
 template <class T>
 int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, int max_threads);
 
+// The full SVD of the row-major m×n A divided by `scale` (a power of two), real T only,
+// in lapis::svd's output layout (S descending, multiplied back by scale; U m×m or m×k,
+// Vh n×n or k×n, row-major): gebrd (a QR first when much taller than wide), bdsdc on the
+// bidiagonal, then Q and P applied to its vectors as block reflectors (GEMM). Returns
+// false, outputs undefined, when bdsdc declines; the caller then runs Jacobi.
+template <class T>
+bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* U, T* Vh, bool full,
+                int max_threads);
+
 }  // namespace lapis::svd_detail

@@ -1184,6 +1184,12 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
     if (!uv && opts.values != SvdOptions::Values::Jacobi &&
         (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)))
       return svd_detail::svdvals_bidiag<T>(A, m, n, scale, S, max_threads);
+    // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
+    // where the input is graded, where Values::Jacobi asks for it, or where bdsdc declines.
+    if (uv && opts.values != SvdOptions::Values::Jacobi &&
+        (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)) &&
+        svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
+      return 0;
   }
   if (m >= n) {
     std::vector<T> Vt(uv ? static_cast<size_t>(n * n) : 0);

@@ -1,0 +1,534 @@
+// Divide and conquer SVD of a real upper bidiagonal (bdsdc.hpp, docs/svd.md).
+#include "bdsdc.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "lapis/gemm.hpp"
+
+namespace lapis::svd_detail {
+namespace {
+
+template <class R>
+inline void lartg(R f, R g, R& c, R& s, R& r) {
+  constexpr R safmin = std::numeric_limits<R>::min();
+  const R safmax = 1 / safmin;
+  const R rtmin = std::sqrt(safmin), rtmax = std::sqrt(safmax / 2);
+  if (g == 0) {
+    c = 1;
+    s = 0;
+    r = f;
+  } else if (f == 0) {
+    c = 0;
+    s = std::copysign(R(1), g);
+    r = std::abs(g);
+  } else {
+    const R f1 = std::abs(f), g1 = std::abs(g);
+    if (f1 > rtmin && f1 < rtmax && g1 > rtmin && g1 < rtmax) {
+      const R dd = std::sqrt(f * f + g * g);
+      c = f1 / dd;
+      r = std::copysign(dd, f);
+      s = g / r;
+    } else {
+      const R u = std::min(safmax, std::max(safmin, std::max(f1, g1)));
+      const R fs = f / u, gs = g / u;
+      const R dd = std::sqrt(fs * fs + gs * gs);
+      c = std::abs(fs) / dd;
+      r = std::copysign(dd, f);
+      s = gs / r;
+      r *= u;
+    }
+  }
+}
+
+// Smaller singular value of [f g; 0 h] (LAPACK las2's ssmin).
+template <class R>
+R las2_min(R f, R g, R h) {
+  const R fa = std::abs(f), ga = std::abs(g), ha = std::abs(h);
+  const R fhmn = std::min(fa, ha), fhmx = std::max(fa, ha);
+  if (fhmn == 0) return 0;
+  if (ga < fhmx) {
+    const R as = 1 + fhmn / fhmx, at = (fhmx - fhmn) / fhmx, au = (ga / fhmx) * (ga / fhmx);
+    return fhmn * (2 / (std::sqrt(as * as + au) + std::sqrt(at * at + au)));
+  }
+  const R au = fhmx / ga;
+  if (au == 0) return (fhmn * fhmx) / ga;
+  const R as = 1 + fhmn / fhmx, at = (fhmx - fhmn) / fhmx;
+  const R c = 1 / (std::sqrt(1 + (as * au) * (as * au)) + std::sqrt(1 + (at * au) * (at * au)));
+  return 2 * ((fhmn * c) * au);
+}
+
+// x ← c·x + s·y, y ← c·y − s·x (the convention of every rotation below).
+template <class R>
+inline void rot(index len, R* x, R* y, R c, R s) {
+  for (index i = 0; i < len; ++i) {
+    const R a = x[i], b = y[i];
+    x[i] = c * a + s * b;
+    y[i] = c * b - s * a;
+  }
+}
+
+// Implicit-shift QR (Demmel–Kahan, LAPACK bdsqr chasing from the top) on the upper
+// bidiagonal (d, e) of order n: the rotations of B's rows go to the columns of L (lrows
+// long), those of its columns to the columns of C (crows long), so B = L·diag(d)·Cᵀ on
+// exit with L, C the identity on entry. d keeps signs. false: no convergence in 6·n² steps.
+template <class R>
+bool bdsqr_vec(index n, R* d, R* e, R* L, index lrows, index ldl, R* C, index crows, index ldc) {
+  if (n <= 1) return true;
+  const R eps = std::numeric_limits<R>::epsilon() / 2;
+  const R unfl = std::numeric_limits<R>::min();
+  const R tol = std::max(R(10), std::min(R(100), std::pow(eps, R(-0.125)))) * eps;
+  R sminoa = std::abs(d[0]);
+  if (sminoa != 0) {
+    R mu = sminoa;
+    for (index i = 1; i < n; ++i) {
+      mu = std::abs(d[i]) * (mu / (mu + std::abs(e[i - 1])));
+      sminoa = std::min(sminoa, mu);
+      if (sminoa == 0) break;
+    }
+  }
+  sminoa = sminoa / std::sqrt(R(n));
+  const R thresh = std::max(tol * sminoa, R(6) * R(n) * R(n) * unfl);
+  const double maxit = 6.0 * double(n) * double(n);
+  double iter = 0;
+  index m = n - 1;
+  auto rotL = [&](index i, R c, R s) { rot(lrows, L + i * ldl, L + (i + 1) * ldl, c, s); };
+  auto rotC = [&](index i, R c, R s) { rot(crows, C + i * ldc, C + (i + 1) * ldc, c, s); };
+  while (m > 0) {
+    if (iter > maxit) return false;
+    R smaxb = std::abs(d[m]);
+    index ll = -1;
+    for (index l = m - 1; l >= 0; --l) {
+      if (std::abs(e[l]) <= thresh) {
+        ll = l;
+        break;
+      }
+      smaxb = std::max(smaxb, std::max(std::abs(d[l]), std::abs(e[l])));
+    }
+    if (ll >= 0) {
+      e[ll] = 0;
+      if (ll == m - 1) {
+        --m;
+        continue;
+      }
+    }
+    ++ll;
+    if (std::abs(e[m - 1]) <= tol * std::abs(d[m])) {
+      e[m - 1] = 0;
+      continue;
+    }
+    R mu = std::abs(d[ll]), sminl = mu;
+    bool split = false;
+    for (index l = ll; l < m; ++l) {
+      if (std::abs(e[l]) <= tol * mu) {
+        e[l] = 0;
+        split = true;
+        break;
+      }
+      mu = std::abs(d[l + 1]) * (mu / (mu + std::abs(e[l])));
+      sminl = std::min(sminl, mu);
+    }
+    if (split) continue;
+    R shift = 0;
+    if (!(R(n) * tol * (sminl / smaxb) <= std::max(eps, R(0.01) * tol))) {
+      const R sll = std::abs(d[ll]);
+      shift = las2_min(d[m - 1], e[m - 1], d[m]);
+      if (sll > 0 && (shift / sll) * (shift / sll) < eps) shift = 0;
+    }
+    iter += double(m - ll);
+    R r;
+    if (shift == 0) {
+      R cs = 1, sn = 0, oldcs = 1, oldsn = 0;
+      for (index i = ll; i < m; ++i) {
+        lartg(d[i] * cs, e[i], cs, sn, r);
+        if (i > ll) e[i - 1] = oldsn * r;
+        lartg(oldcs * r, d[i + 1] * sn, oldcs, oldsn, d[i]);
+        rotC(i, cs, sn);
+        rotL(i, oldcs, oldsn);
+      }
+      const R h = d[m] * cs;
+      d[m] = h * oldcs;
+      e[m - 1] = h * oldsn;
+      if (std::abs(e[m - 1]) <= thresh) e[m - 1] = 0;
+    } else {
+      R cosr, sinr, cosl, sinl;
+      R f = (std::abs(d[ll]) - shift) * (std::copysign(R(1), d[ll]) + shift / d[ll]);
+      R g = e[ll];
+      for (index i = ll; i < m; ++i) {
+        lartg(f, g, cosr, sinr, r);
+        if (i > ll) e[i - 1] = r;
+        f = cosr * d[i] + sinr * e[i];
+        e[i] = cosr * e[i] - sinr * d[i];
+        g = sinr * d[i + 1];
+        d[i + 1] = cosr * d[i + 1];
+        lartg(f, g, cosl, sinl, r);
+        d[i] = r;
+        f = cosl * e[i] + sinl * d[i + 1];
+        d[i + 1] = cosl * d[i + 1] - sinl * e[i];
+        if (i < m - 1) {
+          g = sinl * e[i + 1];
+          e[i + 1] = cosl * e[i + 1];
+        }
+        rotC(i, cosr, sinr);
+        rotL(i, cosl, sinl);
+      }
+      e[m - 1] = f;
+      if (std::abs(e[m - 1]) <= thresh) e[m - 1] = 0;
+    }
+  }
+  return true;
+}
+
+// Root i of the secular equation 1 + Σ_k z2_k/(d_k² − σ²) = 0 (d ascending, d_0 = 0,
+// K ≥ 2; σ_i in (d_i, d_{i+1}), the last in (d_{K−1}, √(d_{K−1}² + Σz²))), found as
+// x = σ² − d_o² with the origin d_o the nearer pole, so x and σ − d_o = τ keep full
+// relative accuracy. Each step fits c + s1/(a − y) + s2/(b − y) to the two pole groups
+// (values and derivatives at x) and takes its root; a step leaving the bracket bisects.
+// big (K) gets d_k² − d_o², computed as (d_k − d_o)(d_k + d_o). false: not converged.
+template <class R>
+bool secular_root(index K, const R* d, const R* z2, R zz, index i, index& o, R& tau, R* big) {
+  const R eps = std::numeric_limits<R>::epsilon();
+  R lo, hi;
+  if (i < K - 1) {
+    const R xm = (d[i + 1] - d[i]) * (d[i + 1] + d[i]) / 2;
+    R f = 1;
+    for (index k = 0; k < K; ++k) f += z2[k] / ((d[k] - d[i]) * (d[k] + d[i]) - xm);
+    if (f >= 0) {
+      o = i;
+      lo = 0;
+      hi = xm;
+    } else {
+      o = i + 1;
+      lo = -xm;
+      hi = 0;
+    }
+  } else {
+    o = K - 1;
+    lo = 0;
+    hi = zz;
+  }
+  const R dO = d[o];
+  for (index k = 0; k < K; ++k) big[k] = (d[k] - dO) * (d[k] + dO);
+  // Pole groups of the model: k ≤ split and k > split; a, b their nearest poles.
+  const index split = i < K - 1 ? i : K - 2;
+  const R pa = big[split], pb = big[split + 1];
+  R x = (lo + hi) / 2;
+  bool done = false;
+  for (int it = 0; it < 200 && !done; ++it) {
+    R psi = 0, dpsi = 0, phi = 0, dphi = 0;
+    for (index k = 0; k <= split; ++k) {
+      const R den = big[k] - x, t = z2[k] / den;
+      psi += t;
+      dpsi += t / den;
+    }
+    for (index k = split + 1; k < K; ++k) {
+      const R den = big[k] - x, t = z2[k] / den;
+      phi += t;
+      dphi += t / den;
+    }
+    const R f = 1 + psi + phi;
+    if (!std::isfinite(f)) return false;
+    const R errb = eps * (8 * (std::abs(psi) + std::abs(phi)) + 4 + std::abs(x) * (dpsi + dphi));
+    if (std::abs(f) <= errb) break;
+    if (f > 0) hi = x;
+    else lo = x;
+    if (hi - lo <= 4 * eps * std::max(std::abs(lo), std::abs(hi))) break;
+    const R a = pa - x, b = pb - x;
+    const R s1 = dpsi * a * a, s2 = dphi * b * b;
+    const R c = f - s1 / a - s2 / b;
+    const R B = c * (a + b) + s1 + s2, Cc = a * b * f;
+    const R elo = lo - x, ehi = hi - x;
+    R eta = std::numeric_limits<R>::quiet_NaN();
+    auto ok = [&](R v) { return std::isfinite(v) && v > elo && v < ehi; };
+    if (c == 0) {
+      if (B != 0) eta = Cc / B;
+    } else {
+      const R disc = std::sqrt(std::max(R(0), B * B - 4 * c * Cc));
+      const R q = B >= 0 ? B + disc : B - disc;
+      const R r1 = q / (2 * c), r2 = q != 0 ? 2 * Cc / q : std::numeric_limits<R>::quiet_NaN();
+      eta = ok(r2) ? r2 : r1;
+    }
+    R xn;
+    if (ok(eta)) {
+      xn = x + eta;
+      if (std::abs(eta) <= 2 * eps * std::abs(x)) done = true;
+    } else if (lo >= 0) {
+      xn = lo > 0 && hi > 4 * lo ? std::sqrt(lo) * std::sqrt(hi) : lo > 0 ? (lo + hi) / 2 : hi / 8;
+    } else if (hi <= 0) {
+      xn = hi < 0 && lo < 4 * hi ? -(std::sqrt(-lo) * std::sqrt(-hi)) : hi < 0 ? (lo + hi) / 2 : lo / 8;
+    } else {
+      xn = (lo + hi) / 2;
+    }
+    if (!(xn > lo && xn < hi)) break;  // the bracket is as narrow as R allows
+    x = xn;
+    if (it == 199) return false;
+  }
+  if (!(x != 0) || !(dO * dO + x >= 0)) return false;
+  tau = x / (dO + std::sqrt(dO * dO + x));
+  return std::isfinite(tau);
+}
+
+template <class R>
+struct Dc {
+  R* d;
+  R* e;
+  R* U;
+  index ldu;
+  R* V;
+  index ldv;
+  int th;
+  index leaf;
+
+  bool leaf_solve(index r0, index n, int sqre) {
+    const index m = n + sqre;
+    R* Ub = U + r0 + r0 * ldu;
+    R* Vb = V + r0 + r0 * ldv;
+    for (index j = 0; j < n; ++j) Ub[j + j * ldu] = 1;
+    for (index j = 0; j < m; ++j) Vb[j + j * ldv] = 1;
+    R* dl = d + r0;
+    R* el = e + r0;
+    if (sqre) {
+      // Right rotations turn the n×(n+1) upper bidiagonal into [L 0], L lower bidiagonal;
+      // Lᵀ is upper, and its QR's row rotations act on V, its column rotations on U.
+      std::vector<R> sub(static_cast<size_t>(std::max<index>(n - 1, 1)));
+      for (index i = 0; i < n; ++i) {
+        R c, s, r;
+        lartg(dl[i], el[i], c, s, r);
+        dl[i] = r;
+        rot(m, Vb + i * ldv, Vb + (i + 1) * ldv, c, s);
+        if (i + 1 < n) {
+          sub[i] = s * dl[i + 1];
+          dl[i + 1] = c * dl[i + 1];
+        }
+      }
+      if (!bdsqr_vec(n, dl, sub.data(), Vb, m, ldv, Ub, n, ldu)) return false;
+    } else {
+      if (!bdsqr_vec(n, dl, el, Ub, n, ldu, Vb, n, ldv)) return false;
+    }
+    for (index j = 0; j < n; ++j)
+      if (dl[j] < 0) {
+        dl[j] = -dl[j];
+        for (index i = 0; i < m; ++i) Vb[i + j * ldv] = -Vb[i + j * ldv];
+      }
+    return true;
+  }
+
+  bool node(index r0, index n, int sqre) {
+    if (n <= leaf) return leaf_solve(r0, n, sqre);
+    const index nl = n / 2, nr = n - nl - 1, m = n + sqre;
+    if (!node(r0, nl, 1) || !node(r0 + nl + 1, nr, sqre)) return false;
+    const R alpha = d[r0 + nl], beta = e[r0 + nl];
+    R* Ub = U + r0 + r0 * ldu;
+    R* Vb = V + r0 + r0 * ldv;
+    // Working copies of the block-diagonal factors diag(U1, 1, U2), diag(V1, V2), whose
+    // columns the deflation rotates; entries t < n − 1 are the children's values, entry t
+    // sits in local column t (t < nl) or t + 1.
+    std::vector<R> GUn(static_cast<size_t>(n * n)), GVn(static_cast<size_t>(m * m));
+    for (index j = 0; j < n; ++j) std::copy(Ub + j * ldu, Ub + j * ldu + n, GUn.data() + j * n);
+    for (index j = 0; j < m; ++j) std::copy(Vb + j * ldv, Vb + j * ldv + m, GVn.data() + j * m);
+    GUn[nl + nl * n] = 1;
+    const index ne = n - 1;
+    std::vector<R> dv(static_cast<size_t>(ne)), zv(static_cast<size_t>(ne));
+    std::vector<index> col(static_cast<size_t>(ne));
+    R dmax = 0;
+    for (index t = 0; t < ne; ++t) {
+      const index c = t < nl ? t : t + 1;
+      col[t] = c;
+      dv[t] = d[r0 + c];
+      zv[t] = t < nl ? alpha * Vb[nl + c * ldv] : beta * Vb[(nl + 1) + c * ldv];
+      dmax = std::max(dmax, dv[t]);
+    }
+    const R za = alpha * Vb[nl + nl * ldv], zb = sqre ? beta * Vb[(nl + 1) + (m - 1) * ldv] : R(0);
+    const R eps = std::numeric_limits<R>::epsilon();
+    const R tol = 8 * eps * std::max(dmax, std::max(std::abs(alpha), std::abs(beta)));
+    // Entry 0: the null columns of the children (one rotation combines two), z0.
+    R z0;
+    if (sqre) {
+      z0 = std::hypot(za, zb);
+      R c = 1, s = 0;
+      if (z0 <= tol) z0 = tol;
+      else {
+        c = za / z0;
+        s = zb / z0;
+      }
+      rot(m, GVn.data() + nl * m, GVn.data() + (m - 1) * m, c, s);
+    } else {
+      z0 = std::abs(za) <= tol ? tol : za;
+    }
+    std::vector<index> ord(static_cast<size_t>(ne));
+    std::iota(ord.begin(), ord.end(), index(0));
+    std::stable_sort(ord.begin(), ord.end(), [&](index a, index b) { return dv[a] < dv[b]; });
+    // Deflation (LAPACK dlasd2's two kinds): small z, or two values within tol, where a
+    // rotation of both entries' vectors moves z onto one of them.
+    std::vector<index> keep, defl;
+    keep.reserve(static_cast<size_t>(ne));
+    index prev = -1;
+    for (index q = 0; q < ne; ++q) {
+      const index t = ord[q];
+      if (std::abs(zv[t]) <= tol) {
+        defl.push_back(t);
+        continue;
+      }
+      if (prev >= 0 && std::abs(dv[t] - dv[prev]) <= tol) {
+        const R tau = std::hypot(zv[t], zv[prev]);
+        const R c = zv[t] / tau, s = -zv[prev] / tau;
+        zv[t] = tau;
+        zv[prev] = 0;
+        rot(n, GUn.data() + col[prev] * n, GUn.data() + col[t] * n, c, s);
+        rot(m, GVn.data() + col[prev] * m, GVn.data() + col[t] * m, c, s);
+        defl.push_back(prev);
+      } else if (prev >= 0) {
+        keep.push_back(prev);
+      }
+      prev = t;
+    }
+    if (prev >= 0) keep.push_back(prev);
+    const index K = index(keep.size()) + 1;
+    std::vector<R> dh(static_cast<size_t>(K)), zh(static_cast<size_t>(K));
+    dh[0] = 0;
+    zh[0] = z0;
+    for (index q = 1; q < K; ++q) {
+      dh[q] = dv[keep[q - 1]];
+      zh[q] = zv[keep[q - 1]];
+    }
+    if (K > 1 && dh[1] <= tol / 2) dh[1] = tol / 2;
+    // Gathered factors: entry 0, the kept entries (ascending d), the deflated ones, and
+    // (sqre) the null column of V last.
+    std::vector<R> GU(static_cast<size_t>(n * n)), GV(static_cast<size_t>(m * m));
+    auto gather = [&](index to, index from) {
+      std::copy(GUn.data() + from * n, GUn.data() + (from + 1) * n, GU.data() + to * n);
+      std::copy(GVn.data() + from * m, GVn.data() + (from + 1) * m, GV.data() + to * m);
+    };
+    gather(0, nl);
+    for (index q = 1; q < K; ++q) gather(q, col[keep[q - 1]]);
+    for (index q = 0; q < index(defl.size()); ++q) gather(K + q, col[defl[q]]);
+    if (sqre) std::copy(GVn.data() + (m - 1) * m, GVn.data() + m * m, GV.data() + (m - 1) * m);
+    std::vector<R> Uh(static_cast<size_t>(K * K)), Vh(static_cast<size_t>(K * K)), sig(static_cast<size_t>(K));
+    if (K == 1) {
+      sig[0] = std::abs(z0);
+      Uh[0] = 1;
+      Vh[0] = z0 < 0 ? R(-1) : R(1);
+    } else if (!merge_secular(K, dh.data(), zh.data(), sig.data(), Uh.data(), Vh.data())) {
+      return false;
+    }
+    // U_node = GU·diag(Û, I), V_node = GV·diag(V̂, I, 1).
+    gemm<R>(R(1), MatRef<R>{GU.data(), n, K, 1, n, false}, MatRef<R>{Uh.data(), K, K, 1, K, false}, R(0),
+            MatMut<R>{Ub, n, K, 1, ldu}, th);
+    gemm<R>(R(1), MatRef<R>{GV.data(), m, K, 1, m, false}, MatRef<R>{Vh.data(), K, K, 1, K, false}, R(0),
+            MatMut<R>{Vb, m, K, 1, ldv}, th);
+    for (index j = K; j < n; ++j) std::copy(GU.data() + j * n, GU.data() + (j + 1) * n, Ub + j * ldu);
+    for (index j = K; j < m; ++j) std::copy(GV.data() + j * m, GV.data() + (j + 1) * m, Vb + j * ldv);
+    for (index q = 0; q < K; ++q) d[r0 + q] = sig[q];
+    for (index q = 0; q < index(defl.size()); ++q) d[r0 + K + q] = dv[defl[q]];
+    return true;
+  }
+
+  // The K×K broken arrow [z; diag(dh)] (dh_0 = 0): values sig, left vectors Û, right V̂.
+  static bool merge_secular(index K, const R* dh, const R* zh, R* sig, R* Uh, R* Vh) {
+    std::vector<R> z2(static_cast<size_t>(K)), big(static_cast<size_t>(K));
+    R zz = 0;
+    for (index k = 0; k < K; ++k) {
+      z2[k] = zh[k] * zh[k];
+      zz += z2[k];
+    }
+    // Uh(k, i) = dh_k − σ_i, Vh(k, i) = dh_k + σ_i, both accurate through σ_i = d_o + τ.
+    for (index i = 0; i < K; ++i) {
+      index o;
+      R tau;
+      if (!secular_root(K, dh, z2.data(), zz, i, o, tau, big.data())) return false;
+      sig[i] = dh[o] + tau;
+      for (index k = 0; k < K; ++k) {
+        Uh[k + i * K] = (dh[k] - dh[o]) - tau;
+        Vh[k + i * K] = (dh[k] + dh[o]) + tau;
+      }
+    }
+    // Gu–Eisenstat: the z for which the computed σ are exact, so the vectors are orthogonal.
+    std::vector<R> zr(static_cast<size_t>(K));
+    for (index k = 0; k < K; ++k) {
+      R p = std::abs(Uh[k + (K - 1) * K] * Vh[k + (K - 1) * K]);
+      for (index i = 0; i < k; ++i)
+        p *= std::abs(Uh[k + i * K] * Vh[k + i * K]) / std::abs((dh[i] - dh[k]) * (dh[i] + dh[k]));
+      for (index i = k; i < K - 1; ++i)
+        p *= std::abs(Uh[k + i * K] * Vh[k + i * K]) / std::abs((dh[i + 1] - dh[k]) * (dh[i + 1] + dh[k]));
+      zr[k] = std::copysign(std::sqrt(p), zh[k]);
+    }
+    for (index i = 0; i < K; ++i) {
+      R* u = Uh + i * K;
+      R* v = Vh + i * K;
+      R nu = 1, nv = 0;
+      for (index k = 0; k < K; ++k) {
+        const R vk = zr[k] / (u[k] * v[k]);
+        v[k] = vk;
+        nv += vk * vk;
+        if (k > 0) {
+          u[k] = dh[k] * vk;
+          nu += u[k] * u[k];
+        }
+      }
+      u[0] = -1;
+      nu = 1 / std::sqrt(nu);
+      nv = 1 / std::sqrt(nv);
+      for (index k = 0; k < K; ++k) {
+        u[k] *= nu;
+        v[k] *= nv;
+      }
+    }
+    for (index q = 0; q < K * K; ++q)
+      if (!std::isfinite(Uh[q]) || !std::isfinite(Vh[q])) return false;
+    return true;
+  }
+};
+
+}  // namespace
+
+template <class R>
+bool bdsdc(index n, const R* d, const R* e, R* s, R* U, index ldu, R* V, index ldv, int max_threads, index leaf) {
+  if (n <= 0) return true;
+  R mx = 0;
+  for (index i = 0; i < n; ++i) mx = std::max(mx, std::abs(d[i]));
+  for (index i = 0; i + 1 < n; ++i) mx = std::max(mx, std::abs(e[i]));
+  if (!std::isfinite(mx)) return false;
+  for (index j = 0; j < n; ++j) {
+    std::fill(U + j * ldu, U + j * ldu + n, R(0));
+    std::fill(V + j * ldv, V + j * ldv + n, R(0));
+  }
+  if (mx == 0) {
+    for (index j = 0; j < n; ++j) {
+      s[j] = 0;
+      U[j + j * ldu] = 1;
+      V[j + j * ldv] = 1;
+    }
+    return true;
+  }
+  // Exact scaling to max entry in [1, 2).
+  const R scale = std::ldexp(R(1), std::ilogb(mx));
+  std::vector<R> dd(static_cast<size_t>(n)), ee(static_cast<size_t>(n), R(0));
+  for (index i = 0; i < n; ++i) dd[i] = d[i] / scale;
+  for (index i = 0; i + 1 < n; ++i) ee[i] = e[i] / scale;
+  Dc<R> dc{dd.data(), ee.data(), U, ldu, V, ldv, max_threads, leaf > 0 ? std::max<index>(leaf, 2) : kDcLeaf};
+  if (!dc.node(0, n, 0)) return false;
+  // Descending order, columns of U and V permuted along.
+  std::vector<index> p(static_cast<size_t>(n));
+  std::iota(p.begin(), p.end(), index(0));
+  std::stable_sort(p.begin(), p.end(), [&](index a, index b) { return dd[a] > dd[b]; });
+  std::vector<R> tmp(static_cast<size_t>(n) * static_cast<size_t>(n));
+  for (R* M : {U, V}) {
+    const index ld = M == U ? ldu : ldv;
+    for (index j = 0; j < n; ++j) std::copy(M + p[j] * ld, M + p[j] * ld + n, tmp.data() + j * n);
+    for (index j = 0; j < n; ++j) std::copy(tmp.data() + j * n, tmp.data() + (j + 1) * n, M + j * ld);
+  }
+  for (index j = 0; j < n; ++j) {
+    s[j] = dd[p[j]] * scale;
+    if (!std::isfinite(s[j])) return false;
+  }
+  return true;
+}
+
+template bool bdsdc<float>(index, const float*, const float*, float*, float*, index, float*, index, int, index);
+template bool bdsdc<double>(index, const double*, const double*, double*, double*, index, double*, index, int,
+                            index);
+
+}  // namespace lapis::svd_detail
