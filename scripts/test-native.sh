@@ -3,6 +3,8 @@
 # machine: once with the kernels the CPU dispatch picks, then with each narrower family
 # forced (LAPIS_KERNELS=avx2 on x86-64, where AVX-512 would otherwise win; and
 # LAPIS_KERNELS=portable). Usage: scripts/test-native.sh [build-dir]
+# A build-dir that is the addon's cmake-js tree (build/ after `npm ci`) gets the tests added
+# to it: they link the kernel objects the addon was built from, so nothing is compiled twice.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build-native-tests}"
@@ -20,8 +22,15 @@ if ((${#need[@]})); then
   fi
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLAPIS_KERNELS_ONLY=ON -DLAPIS_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --parallel "$(nproc)"
+if grep -qs '^CMAKE_JS_VERSION:' "$build/CMakeCache.txt"; then
+  echo "test-native: adding the tests to the addon's build tree $build (its kernel objects are reused)"
+  cmake -S "$root" -B "$build" -DLAPIS_BUILD_TESTS=ON >/dev/null
+  # switched off again on exit, so that the next `npm run build:native` builds the addon alone
+  trap 'cmake -S "$root" -B "$build" -DLAPIS_BUILD_TESTS=OFF >/dev/null' EXIT
+else
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLAPIS_KERNELS_ONLY=ON -DLAPIS_BUILD_TESTS=ON >/dev/null
+fi
+cmake --build "$build" --target lapis_tests --parallel "$(nproc)"
 
 status=0
 for t in "$build"/test_*; do
