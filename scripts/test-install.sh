@@ -6,7 +6,9 @@
 #   (b) prebuilds deleted, install script rerun -> the install still succeeds, CPU ops on 'wasm'
 #   (c) the same with LAPIS_REQUIRE_NATIVE=1    -> the install script fails
 # Every step must do what it says; any other outcome fails the script.
-#   scripts/test-install.sh [--no-build]   --no-build: use the prebuilds/ and build/wasm/ already there
+#   scripts/test-install.sh [--no-build] [lapis-x.y.z.tgz]
+#     --no-build: use the prebuilds/ and build/wasm/ already there
+#     a tarball: test that one (CI packs once for this and scripts/test-runtimes.sh) instead of `npm pack`
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,20 +16,35 @@ tag="$(node -p 'process.platform + "-" + process.arch')"
 step() { echo; echo "== test-install: $*"; }
 die() { echo "test-install: FAIL: $*" >&2; exit 1; }
 
-if [ "${1:-}" != --no-build ]; then
+build=1
+given=
+for a in "$@"; do
+  case $a in
+    --no-build) build=0 ;;
+    -*) die "unknown option $a" ;;
+    *) [ -f "$a" ] || die "no tarball at $a"; given="$(cd "$(dirname "$a")" && pwd)/$(basename "$a")" ;;
+  esac
+done
+if [ -n "$given" ]; then build=0; fi
+
+if [ "$build" = 1 ]; then
   step "prebuilds (node scripts/prebuild.mjs --check-qemu)"
   node scripts/prebuild.mjs --check-qemu
   step "the WebAssembly backend (npm run build:wasm)"
   npm run build:wasm --silent || die "npm run build:wasm failed; part (b) needs the WebAssembly backend"
 fi
-[ -f "prebuilds/$tag/lapis.node" ] || die "prebuilds/$tag/lapis.node is missing"
+[ -n "$given" ] || [ -f "prebuilds/$tag/lapis.node" ] || die "prebuilds/$tag/lapis.node is missing"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/lapis-install.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-step "npm pack"
-tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
-[ -f "$tarball" ] || die "npm pack wrote no tarball"
+if [ -n "$given" ]; then
+  tarball="$given"
+else
+  step "npm pack"
+  tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+  [ -f "$tarball" ] || die "npm pack wrote no tarball"
+fi
 contents="$(tar tzf "$tarball")"
 for f in "package/prebuilds/$tag/lapis.node" package/dist/src/index.js package/scripts/build-native.mjs; do
   grep -qx "$f" <<<"$contents" || die "$f is not in the tarball"
