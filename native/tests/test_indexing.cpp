@@ -140,10 +140,15 @@ void transposes() {
     expect_copy<T>({b, n, m}, {m * n, 1, n}, 0, x, true, "strided_copy mH");
     expect_copy<T>({n, b, m}, {1, m * n, n}, 0, x, false, "strided_copy permute (2, 0, 1)");
     expect_copy<T>({m, n}, {-n, -1}, b * m * n - 1 - (b - 1) * m * n, x, false, "strided_copy reversed");
+    // mT of a row-reversed view: the register blocks with a negative source stride
+    expect_copy<T>({n, m}, {1, -n}, (m - 1) * n, x, true, "strided_copy mH of reversed rows");
   }
   const ix big = 700;
   const auto x = random_vec<T>(big * big);
   expect_copy<T>({big, big}, {1, big}, 0, x, false, "strided_copy large mT");
+  expect_copy<T>({big, big}, {1, big}, 0, x, true, "strided_copy large mH");
+  // row stride off the column count (a padded or sliced source) and ragged edges on both sides
+  expect_copy<T>({big - 9, 301}, {1, big}, 5, x, true, "strided_copy large mH of a slice");
   expect_copy<T>({big, big / 2}, {big, 2}, 0, x, true, "strided_copy large column slice");
   expect_copy<T>({big, big}, {0, 1}, 0, x, false, "strided_copy large broadcast");
 }
@@ -270,6 +275,24 @@ int main() {
     return f;
   }();
   expect_copy<float>({2, 2}, {1, 2}, 0, {nan_bits, -0.0f, 1.0f, -nan_bits}, false, "strided_copy NaN payload and -0");
+  // the same through whole register blocks (16×16 float, 8×8 complex<float>, 4×4 complex<double>),
+  // conjugated: only the imaginary sign bits change
+  {
+    const ix n = 40;
+    std::vector<float> f(n * n);
+    std::vector<std::complex<float>> c(n * n);
+    std::vector<std::complex<double>> z(n * n);
+    for (ix i = 0; i < n * n; ++i) {
+      const float v = i % 3 == 0 ? nan_bits : i % 3 == 1 ? -0.0f : float(i);
+      const float w = i % 5 == 0 ? -nan_bits : i % 5 == 1 ? 0.0f : -float(i);
+      f[i] = v;
+      c[i] = {v, w};
+      z[i] = {double(w), double(v)};
+    }
+    expect_copy<float>({n, n}, {1, n}, 0, f, false, "strided_copy NaN payload and -0 (blocks)");
+    expect_copy<std::complex<float>>({n, n}, {1, n}, 0, c, true, "strided_copy mH NaN payload and -0 (blocks)");
+    expect_copy<std::complex<double>>({n, n}, {1, n}, 0, z, true, "strided_copy mH NaN payload and -0 (blocks)");
+  }
   std::printf("test_indexing: %ld checks, %d failures\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }
