@@ -281,6 +281,8 @@ struct Dc {
   index ldv;
   int th;
   index leaf;
+  // Workspace shared by every merge (they run one at a time), (n + 1)² each.
+  R *wGU, *wGV, *wG, *wH, *wUh, *wVh;
 
   bool leaf_solve(index r0, index n, int sqre) {
     const index m = n + sqre;
@@ -326,17 +328,22 @@ struct Dc {
     // Working copies of the block-diagonal factors diag(U1, 1, U2), diag(V1, V2), whose
     // columns the deflation rotates; entries t < n − 1 are the children's values, entry t
     // sits in local column t (t < nl) or t + 1.
-    std::vector<R> GUn(static_cast<size_t>(n * n)), GVn(static_cast<size_t>(m * m));
-    for (index j = 0; j < n; ++j) std::copy(Ub + j * ldu, Ub + j * ldu + n, GUn.data() + j * n);
-    for (index j = 0; j < m; ++j) std::copy(Vb + j * ldv, Vb + j * ldv + m, GVn.data() + j * m);
+    R* GUn = wGU;
+    R* GVn = wGV;
+    for (index j = 0; j < n; ++j) std::copy(Ub + j * ldu, Ub + j * ldu + n, GUn + j * n);
+    for (index j = 0; j < m; ++j) std::copy(Vb + j * ldv, Vb + j * ldv + m, GVn + j * m);
     GUn[nl + nl * n] = 1;
     const index ne = n - 1;
     std::vector<R> dv(static_cast<size_t>(ne)), zv(static_cast<size_t>(ne));
     std::vector<index> col(static_cast<size_t>(ne));
+    // Which child block holds an entry's vectors: 1 left, 2 right, 3 both (after a
+    // deflating rotation across them); the merge GEMMs skip the zero blocks.
+    std::vector<unsigned char> side(static_cast<size_t>(ne));
     R dmax = 0;
     for (index t = 0; t < ne; ++t) {
       const index c = t < nl ? t : t + 1;
       col[t] = c;
+      side[t] = t < nl ? 1 : 2;
       dv[t] = d[r0 + c];
       zv[t] = t < nl ? alpha * Vb[nl + c * ldv] : beta * Vb[(nl + 1) + c * ldv];
       dmax = std::max(dmax, dv[t]);
@@ -354,7 +361,7 @@ struct Dc {
         c = za / z0;
         s = zb / z0;
       }
-      rot(m, GVn.data() + nl * m, GVn.data() + (m - 1) * m, c, s);
+      rot(m, GVn + nl * m, GVn + (m - 1) * m, c, s);
     } else {
       z0 = std::abs(za) <= tol ? tol : za;
     }
@@ -377,8 +384,9 @@ struct Dc {
         const R c = zv[t] / tau, s = -zv[prev] / tau;
         zv[t] = tau;
         zv[prev] = 0;
-        rot(n, GUn.data() + col[prev] * n, GUn.data() + col[t] * n, c, s);
-        rot(m, GVn.data() + col[prev] * m, GVn.data() + col[t] * m, c, s);
+        rot(n, GUn + col[prev] * n, GUn + col[t] * n, c, s);
+        rot(m, GVn + col[prev] * m, GVn + col[t] * m, c, s);
+        side[t] |= side[prev];
         defl.push_back(prev);
       } else if (prev >= 0) {
         keep.push_back(prev);
@@ -395,32 +403,55 @@ struct Dc {
       zh[q] = zv[keep[q - 1]];
     }
     if (K > 1 && dh[1] <= tol / 2) dh[1] = tol / 2;
-    // Gathered factors: entry 0, the kept entries (ascending d), the deflated ones, and
-    // (sqre) the null column of V last.
-    std::vector<R> GU(static_cast<size_t>(n * n)), GV(static_cast<size_t>(m * m));
-    auto gather = [&](index to, index from) {
-      std::copy(GUn.data() + from * n, GUn.data() + (from + 1) * n, GU.data() + to * n);
-      std::copy(GVn.data() + from * m, GVn.data() + (from + 1) * m, GV.data() + to * m);
-    };
-    gather(0, nl);
-    for (index q = 1; q < K; ++q) gather(q, col[keep[q - 1]]);
-    for (index q = 0; q < index(defl.size()); ++q) gather(K + q, col[defl[q]]);
-    if (sqre) std::copy(GVn.data() + (m - 1) * m, GVn.data() + m * m, GV.data() + (m - 1) * m);
-    std::vector<R> Uh(static_cast<size_t>(K * K)), Vh(static_cast<size_t>(K * K)), sig(static_cast<size_t>(K));
+    std::vector<R> sig(static_cast<size_t>(K));
+    R* Uh = wUh;
+    R* Vh = wVh;
     if (K == 1) {
       sig[0] = std::abs(z0);
       Uh[0] = 1;
       Vh[0] = z0 < 0 ? R(-1) : R(1);
-    } else if (!merge_secular(K, dh.data(), zh.data(), sig.data(), Uh.data(), Vh.data())) {
+    } else if (!merge_secular(K, dh.data(), zh.data(), sig.data(), Uh, Vh)) {
       return false;
     }
-    // U_node = GU·diag(Û, I), V_node = GV·diag(V̂, I, 1).
-    gemm<R>(R(1), MatRef<R>{GU.data(), n, K, 1, n, false}, MatRef<R>{Uh.data(), K, K, 1, K, false}, R(0),
-            MatMut<R>{Ub, n, K, 1, ldu}, th);
-    gemm<R>(R(1), MatRef<R>{GV.data(), m, K, 1, m, false}, MatRef<R>{Vh.data(), K, K, 1, K, false}, R(0),
-            MatMut<R>{Vb, m, K, 1, ldv}, th);
-    for (index j = K; j < n; ++j) std::copy(GU.data() + j * n, GU.data() + (j + 1) * n, Ub + j * ldu);
-    for (index j = K; j < m; ++j) std::copy(GV.data() + j * m, GV.data() + (j + 1) * m, Vb + j * ldv);
+    // U_node = GU·diag(Û, I), V_node = GV·diag(V̂, I, 1) with GU, GV the factors' columns
+    // in the order entry 0, kept entries (ascending d), deflated ones, (sqre) V's null
+    // column; per block of rows only the columns that are nonzero there take part.
+    auto src = [&](index q) { return q == 0 ? nl : col[keep[q - 1]]; };
+    auto rows_gemm = [&](const R* G, index ldg, index rlo, index rhi, const std::vector<index>& L, const R* H,
+                         R* out, index ldo) {
+      const index r = rhi - rlo, c = index(L.size());
+      if (r <= 0) return;
+      if (c == 0) {
+        for (index j = 0; j < K; ++j) std::fill(out + rlo + j * ldo, out + rhi + j * ldo, R(0));
+        return;
+      }
+      R* Gs = wG;
+      R* Hs = wH;
+      for (index p = 0; p < c; ++p) std::copy(G + rlo + src(L[p]) * ldg, G + rhi + src(L[p]) * ldg, Gs + p * r);
+      for (index j = 0; j < K; ++j)
+        for (index p = 0; p < c; ++p) Hs[p + j * c] = H[L[p] + j * K];
+      gemm<R>(R(1), MatRef<R>{Gs, r, c, 1, r, false}, MatRef<R>{Hs, c, K, 1, c, false}, R(0),
+              MatMut<R>{out + rlo, r, K, 1, ldo}, th);
+    };
+    std::vector<index> top, bot, vtop, vbot;
+    for (index q = 0; q < K; ++q) {
+      const unsigned char su = q == 0 ? 0 : side[keep[q - 1]];
+      const unsigned char sv = q == 0 ? (sqre ? 3 : 1) : su;
+      if (su & 1) top.push_back(q);
+      if (su & 2) bot.push_back(q);
+      if (sv & 1) vtop.push_back(q);
+      if (sv & 2) vbot.push_back(q);
+    }
+    rows_gemm(GUn, n, 0, nl, top, Uh, Ub, ldu);
+    rows_gemm(GUn, n, nl + 1, n, bot, Uh, Ub, ldu);
+    for (index j = 0; j < K; ++j) Ub[nl + j * ldu] = Uh[j * K];
+    rows_gemm(GVn, m, 0, nl + 1, vtop, Vh, Vb, ldv);
+    rows_gemm(GVn, m, nl + 1, m, vbot, Vh, Vb, ldv);
+    for (index q = 0; q < index(defl.size()); ++q) {
+      std::copy(GUn + col[defl[q]] * n, GUn + (col[defl[q]] + 1) * n, Ub + (K + q) * ldu);
+      std::copy(GVn + col[defl[q]] * m, GVn + (col[defl[q]] + 1) * m, Vb + (K + q) * ldv);
+    }
+    if (sqre) std::copy(GVn + (m - 1) * m, GVn + m * m, Vb + (m - 1) * ldv);
     for (index q = 0; q < K; ++q) d[r0 + q] = sig[q];
     for (index q = 0; q < index(defl.size()); ++q) d[r0 + K + q] = dv[defl[q]];
     return true;
@@ -508,17 +539,24 @@ bool bdsdc(index n, const R* d, const R* e, R* s, R* U, index ldu, R* V, index l
   std::vector<R> dd(static_cast<size_t>(n)), ee(static_cast<size_t>(n), R(0));
   for (index i = 0; i < n; ++i) dd[i] = d[i] / scale;
   for (index i = 0; i + 1 < n; ++i) ee[i] = e[i] / scale;
-  Dc<R> dc{dd.data(), ee.data(), U, ldu, V, ldv, max_threads, leaf > 0 ? std::max<index>(leaf, 2) : kDcLeaf};
+  // Kept per thread between calls (as the GEMM's packing buffers): fresh pages of this
+  // size cost more in page faults than a merge's arithmetic (docs/svd.md).
+  thread_local std::vector<R> ws;
+  const size_t w = static_cast<size_t>(n + 1) * static_cast<size_t>(n + 1);
+  if (ws.size() < 6 * w) ws.resize(6 * w);
+  R* p0 = ws.data();
+  Dc<R> dc{dd.data(), ee.data(), U, ldu, V, ldv, max_threads, leaf > 0 ? std::max<index>(leaf, 2) : kDcLeaf,
+           p0, p0 + w, p0 + 2 * w, p0 + 3 * w, p0 + 4 * w, p0 + 5 * w};
   if (!dc.node(0, n, 0)) return false;
   // Descending order, columns of U and V permuted along.
   std::vector<index> p(static_cast<size_t>(n));
   std::iota(p.begin(), p.end(), index(0));
   std::stable_sort(p.begin(), p.end(), [&](index a, index b) { return dd[a] > dd[b]; });
-  std::vector<R> tmp(static_cast<size_t>(n) * static_cast<size_t>(n));
+  R* tmp = p0;
   for (R* M : {U, V}) {
     const index ld = M == U ? ldu : ldv;
-    for (index j = 0; j < n; ++j) std::copy(M + p[j] * ld, M + p[j] * ld + n, tmp.data() + j * n);
-    for (index j = 0; j < n; ++j) std::copy(tmp.data() + j * n, tmp.data() + (j + 1) * n, M + j * ld);
+    for (index j = 0; j < n; ++j) std::copy(M + p[j] * ld, M + p[j] * ld + n, tmp + j * n);
+    for (index j = 0; j < n; ++j) std::copy(tmp + j * n, tmp + (j + 1) * n, M + j * ld);
   }
   for (index j = 0; j < n; ++j) {
     s[j] = dd[p[j]] * scale;

@@ -565,8 +565,19 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
   if (nn == 0) return false;
   const R inv = R(1) / scale;
   auto padded = [](index rows) { return (rows * index(sizeof(T))) % 512 == 0 ? rows + 64 / index(sizeof(T)) : rows; };
-  const index ldb = padded(mm);
-  std::vector<T> B(static_cast<size_t>(ldb * nn));
+  const index ldb = padded(mm), ldr = padded(nn), ldv = padded(nn);
+  const bool qr_first = mm * 10 >= nn * 16 && nn > 1;
+  // Scratch kept per thread between calls (as bdsdc's): fresh pages cost page faults.
+  thread_local std::vector<T> ws;
+  const size_t need = static_cast<size_t>(ldb * nn + (qr_first ? ldr * nn : 0) + 2 * ldv * nn + 3 * nn);
+  if (ws.size() < need) ws.resize(need);
+  T* B = ws.data();
+  T* Rm = B + ldb * nn;
+  T* Ub = Rm + (qr_first ? ldr * nn : 0);
+  T* Vb = Ub + ldv * nn;
+  T* tauA = Vb + ldv * nn;
+  T* tq = tauA + nn;
+  T* tp = tq + nn;
   if (m >= n) {
     for (index j0 = 0; j0 < n; j0 += 32)
       for (index i = 0; i < m; ++i)
@@ -575,55 +586,45 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
     for (index j = 0; j < m; ++j)
       for (index i = 0; i < n; ++i) B[i + j * ldb] = A[j * n + i] * inv;
   }
-  T* W = B.data();
+  T* W = B;
   index ldw = ldb, rows = mm;
-  std::vector<T> Rm, tauA;
-  const bool qr_first = mm * 10 >= nn * 16 && nn > 1;
   if (qr_first) {
-    tauA.resize(static_cast<size_t>(nn));
-    geqrf<T>(MatMut<T>{B.data(), mm, nn, 1, ldb}, tauA.data(), max_threads);
-    ldw = padded(nn);
-    Rm.assign(static_cast<size_t>(ldw * nn), T(0));
-    for (index j = 0; j < nn; ++j)
-      for (index i = 0; i <= j; ++i) Rm[i + j * ldw] = B[i + j * ldb];
-    W = Rm.data();
+    geqrf<T>(MatMut<T>{B, mm, nn, 1, ldb}, tauA, max_threads);
+    for (index j = 0; j < nn; ++j) {
+      for (index i = 0; i <= j; ++i) Rm[i + j * ldr] = B[i + j * ldb];
+      std::fill(Rm + j + 1 + j * ldr, Rm + nn + j * ldr, T(0));
+    }
+    W = Rm;
+    ldw = ldr;
     rows = nn;
   }
   std::vector<R> d(static_cast<size_t>(nn)), e(static_cast<size_t>(nn));
-  std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
-  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq.data(), tp.data(), max_threads);
-  const index ldv = padded(nn);
-  std::vector<T> Ub(static_cast<size_t>(ldv * nn)), Vb(static_cast<size_t>(ldv * nn));
-  if (!bdsdc<R>(nn, d.data(), e.data(), S, Ub.data(), ldv, Vb.data(), ldv, max_threads)) return false;
+  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq, tp, max_threads);
+  // Row-major Vh of a tall A is V column-major: bdsdc writes it in place.
+  T* V = m >= n ? Vh : Vb;
+  const index ldvv = m >= n ? n : ldv;
+  if (!bdsdc<R>(nn, d.data(), e.data(), S, Ub, ldv, V, ldvv, max_threads)) return false;
   // V = P·Vb: P's reflectors sit in W's rows right of the superdiagonal, read as the
   // columns of a QR factor through swapped strides; P leaves row 0 alone.
   if (nn > 1)
-    apply_q<T>(MatRef<T>{W + ldw, nn - 1, nn - 1, ldw, 1, false}, tp.data(), nn - 1, false,
-               MatMut<T>{Vb.data() + 1, nn - 1, nn, 1, ldv}, max_threads);
-  // U = Q·[Ub 0; 0 I] (and Q_A·[Q_B·Ub 0; 0 I] with the QR first).
-  const index uc = full ? mm : nn, ldu = padded(mm);
-  std::vector<T> Uc(static_cast<size_t>(ldu * uc), T(0));
-  if (qr_first) apply_q<T>(MatRef<T>{W, nn, nn, 1, ldw, false}, tq.data(), nn, false,
-                           MatMut<T>{Ub.data(), nn, nn, 1, ldv}, max_threads);
-  for (index j = 0; j < nn; ++j) std::copy(Ub.data() + j * ldv, Ub.data() + j * ldv + nn, Uc.data() + j * ldu);
-  for (index j = nn; j < uc; ++j) Uc[j + j * ldu] = T(1);
-  if (qr_first) apply_q<T>(MatRef<T>{B.data(), mm, nn, 1, ldb, false}, tauA.data(), nn, false,
-                           MatMut<T>{Uc.data(), mm, uc, 1, ldu}, max_threads);
-  else apply_q<T>(MatRef<T>{W, mm, nn, 1, ldw, false}, tq.data(), nn, false, MatMut<T>{Uc.data(), mm, uc, 1, ldu},
-                  max_threads);
+    apply_q<T>(MatRef<T>{W + ldw, nn - 1, nn - 1, ldw, 1, false}, tp, nn - 1, false,
+               MatMut<T>{V + 1, nn - 1, nn, 1, ldvv}, max_threads);
+  // U = Q·[Ub 0; 0 I] (Q_A·[Q_B·Ub 0; 0 I] with the QR first), written straight into the
+  // output: row-major U of a tall A (strides uc, 1), or row-major Vh of a wide one, which
+  // is Uc column-major with leading dimension n.
+  const index uc = full ? mm : nn;
+  const MatMut<T> Uc = m >= n ? MatMut<T>{U, mm, uc, uc, 1} : MatMut<T>{Vh, mm, uc, 1, n};
+  if (qr_first)
+    apply_q<T>(MatRef<T>{W, nn, nn, 1, ldw, false}, tq, nn, false, MatMut<T>{Ub, nn, nn, 1, ldv}, max_threads);
+  for (index j = 0; j < uc; ++j)
+    for (index i = 0; i < mm; ++i) Uc(i, j) = i < nn && j < nn ? Ub[i + j * ldv] : T(i == j ? 1 : 0);
+  if (qr_first) apply_q<T>(MatRef<T>{B, mm, nn, 1, ldb, false}, tauA, nn, false, Uc, max_threads);
+  else apply_q<T>(MatRef<T>{W, mm, nn, 1, ldw, false}, tq, nn, false, Uc, max_threads);
   for (index i = 0; i < nn; ++i) S[i] *= scale;
-  if (m >= n) {
-    for (index i = 0; i < m; ++i)
-      for (index j = 0; j < uc; ++j) U[i * uc + j] = Uc[i + j * ldu];
-    for (index i = 0; i < n; ++i)
-      for (index j = 0; j < n; ++j) Vh[i * n + j] = Vb[j + i * ldv];
-  } else {
-    // Aᵀ = Uc·Σ·Vbᵀ, so A = Vb·Σ·Ucᵀ.
+  // Aᵀ = Uc·Σ·Vbᵀ, so A = Vb·Σ·Ucᵀ: U (m×m) is Vb.
+  if (m < n)
     for (index i = 0; i < m; ++i)
       for (index j = 0; j < m; ++j) U[i * m + j] = Vb[i + j * ldv];
-    for (index i = 0; i < uc; ++i)
-      for (index j = 0; j < n; ++j) Vh[i * n + j] = Uc[j + i * ldu];
-  }
   return true;
 }
 
