@@ -1,10 +1,16 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // lavapipe (the software Vulkan driver of the GPU tests without a GPU) compiles each shader
 // with LLVM, which is nearly all of test/gpu's time there; at 4-wide vectors it compiles in
 // about half the time. Only lavapipe reads it; a setting in the environment wins.
 process.env.LP_NATIVE_VECTOR_WIDTH ??= '128';
+
+// GPU test files run two at a time: lavapipe compiles a process's shaders one after another
+// on one thread, so a second process keeps the second core of a 2-core runner compiling
+// (test/helpers/gpu.ts stops Dawn's polling from taking it). LAPIS_GPU_TEST_WORKERS overrides.
+const gpuWorkers = Number(process.env.LAPIS_GPU_TEST_WORKERS) || Math.min(2, availableParallelism());
 
 export default defineConfig({
   resolve: {
@@ -13,14 +19,22 @@ export default defineConfig({
     alias: [{ find: /^fast-check$/, replacement: fileURLToPath(new URL('./test/setup/fast-check.ts', import.meta.url)) }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/fast-check-config.ts'],
-    // The native addon and the WebGPU device are process-wide singletons; one fork keeps
-    // a single Dawn instance alive instead of one per worker (lavapipe is slow to start).
     pool: 'forks',
-    fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        // The native addon's thread pool and the timing-sensitive hardening tests want the
+        // machine to themselves: one file at a time, before the GPU files.
+        test: { name: 'cpu', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/gpu/**'], fileParallelism: false, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'gpu', include: ['test/gpu/**/*.test.ts'], maxWorkers: gpuWorkers, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
