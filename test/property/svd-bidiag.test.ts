@@ -5,9 +5,10 @@ import {
   type M, toTensor, fromTensor, randomM, withSingularValues, geometric, scaleCols, scaleRows, epsD, mul,
 } from '../helpers/spectra.js';
 
-// Values-only calls on real, ungraded input take the bidiagonal route (gebrd + bdsqr,
-// native/src/svd/bidiag.cpp); svd with vectors stays one-sided Jacobi. These tests hold the
-// two against each other and check what the route promises: every value to eps·σ_max.
+// Values-only calls on real, ungraded input take the bidiagonal route (gebrd + dqds/bdsqr,
+// native/src/svd/bidiag.cpp); svd with vectors of such input takes gebrd + divide and
+// conquer (svd-dc.test.ts), of graded input one-sided Jacobi. These tests hold svdvals
+// against svd's values and check what the route promises: every value to eps·σ_max.
 const REAL: FloatDType[] = ['float32', 'float64'];
 const round = (a: M, dtype: FloatDType): M => fromTensor(toTensor([a], dtype));
 

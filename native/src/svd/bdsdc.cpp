@@ -220,14 +220,14 @@ bool secular_root(index K, const R* d, const R* z2, R zz, index i, index& o, R& 
   for (int it = 0; it < 200 && !done; ++it) {
     R psi = 0, dpsi = 0, phi = 0, dphi = 0;
     for (index k = 0; k <= split; ++k) {
-      const R den = big[k] - x, t = z2[k] / den;
+      const R r = 1 / (big[k] - x), t = z2[k] * r;
       psi += t;
-      dpsi += t / den;
+      dpsi += t * r;
     }
     for (index k = split + 1; k < K; ++k) {
-      const R den = big[k] - x, t = z2[k] / den;
+      const R r = 1 / (big[k] - x), t = z2[k] * r;
       phi += t;
-      dphi += t / den;
+      dphi += t * r;
     }
     const R f = 1 + psi + phi;
     if (!std::isfinite(f)) return false;

@@ -1,0 +1,75 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { linalg, Rng, type FloatDType } from '../../src/index.js';
+import {
+  type M, fromTensor, toTensor, randomM, mul, adj, fro, epsD, orthErr, sub, withSingularValues, geometric, scaleM,
+  usv,
+} from '../helpers/spectra.js';
+
+// svd with vectors of real, ungraded input takes the bidiagonal route (gebrd, divide and
+// conquer on the bidiagonal, native/src/svd/bdsdc.cpp). LAPACK's ratios, the values against
+// svdvals (dqds), on sizes around the leaf (25) and the merges, deflating spectra, scaling.
+const REAL: FloatDType[] = ['float32', 'float64'];
+const round = (a: M, dtype: FloatDType): M => fromTensor(toTensor([a], dtype));
+
+function check(a: M, dtype: FloatDType, fullMatrices: boolean): void {
+  const { U, S, Vh } = linalg.svd(toTensor([a], dtype, []), { fullMatrices });
+  const k = Math.min(a.m, a.n), eps = epsD(dtype), mx = Math.max(a.m, a.n, 1);
+  expect(U.shape).toEqual([a.m, fullMatrices ? a.m : k]);
+  expect(Vh.shape).toEqual([fullMatrices ? a.n : k, a.n]);
+  const s = S.dataSync();
+  const u = fromTensor(U), vh = fromTensor(Vh);
+  for (let i = 0; i < k; i++) {
+    expect(s[i]).toBeGreaterThanOrEqual(0);
+    if (i > 0) expect(s[i]).toBeLessThanOrEqual(s[i - 1]);
+  }
+  const na = fro(a);
+  if (na > 0) expect(fro(sub(a, usv(u, s, vh))) / (mx * eps * na)).toBeLessThan(30);
+  if (u.n > 0) expect(orthErr(u) / (Math.max(u.n, 1) * eps)).toBeLessThan(30);
+  if (vh.m > 0) expect(orthErr(adj(vh)) / (Math.max(vh.m, 1) * eps)).toBeLessThan(30);
+  const sv = linalg.svdvals(toTensor([a], dtype, [])).dataSync();
+  for (let i = 0; i < k; i++) expect(Math.abs(s[i] - sv[i])).toBeLessThanOrEqual(30 * k * eps * sv[0]);
+}
+
+describe('svd with vectors by bidiagonal divide and conquer', () => {
+  for (const dtype of REAL) {
+    it(`${dtype}: square sizes around the leaf and powers of two, reduced and full`, () => {
+      const rng = new Rng(1717);
+      for (const n of [1, 2, 3, 24, 25, 26, 27, 50, 51, 64, 65, 128, 129]) {
+        check(round(randomM(n, n, rng, false), dtype), dtype, n % 2 === 0);
+      }
+    });
+
+    it(`${dtype}: tall and wide (the QR-first crossover at 1.6), reduced and full`, () => {
+      const rng = new Rng(1718);
+      for (const [m, n] of [[200, 20], [20, 200], [90, 60], [60, 90], [97, 60], [300, 1], [1, 300]]) {
+        for (const full of [false, true]) check(round(randomM(m, n, rng, false), dtype), dtype, full);
+      }
+    });
+
+    it(`${dtype}: repeated, clustered and zero singular values (deflation)`, () => {
+      const rng = new Rng(1719);
+      const n = 90;
+      const spectra = [
+        Array.from({ length: n }, (_, i) => (i < 45 ? 1 : 0.5)),
+        Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : 0.25) * (1 + 1e-13 * i)),
+        [...geometric(10, 2, 1), ...new Array(n - 10).fill(0)],
+      ];
+      for (const sig of spectra) check(round(withSingularValues(n, n, sig, rng, false), dtype), dtype, false);
+      check(round(mul(randomM(70, 9, rng, false), randomM(9, 80, rng, false)), dtype), dtype, true);
+    });
+
+    it(`${dtype}: tiny and huge entries`, () => {
+      const rng = new Rng(1720);
+      const a = randomM(60, 45, rng, false);
+      for (const sc of dtype === 'float32' ? [1e-30, 1e30] : [1e-300, 1e300]) check(round(scaleM(a, sc), dtype), dtype, false);
+    });
+  }
+
+  it('random shapes up to 70 (fast-check)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: 1e6 }),
+      fc.constantFrom(...REAL), fc.boolean(), (m, n, seed, dtype, full) => {
+        check(round(randomM(m, n, new Rng(seed), false), dtype), dtype, full);
+      }), { numRuns: 60, seed: 1721 });
+  });
+});
