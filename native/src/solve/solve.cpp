@@ -47,6 +47,15 @@ inline std::vector<int32_t>& piv_scratch() {
 
 inline index pick(const int32_t* idx, index b) { return idx ? idx[b] : b; }
 
+// An output's first write. A large one (≥ 256 KiB, where one syscall is cheap beside the
+// copy) is mapped in one call first: on a VM faulting fresh pages one by one inside the
+// copy cost twice as much (docs/solvers.md, "Triangular solve of one large system").
+template <class T> void copy_out(T* dst, const T* src, index len) {
+  const size_t bytes = sizeof(T) * static_cast<size_t>(len);
+  if (bytes >= (size_t(256) << 10)) detail::prefault(dst, bytes);
+  std::memcpy(dst, src, bytes);
+}
+
 }  // namespace
 
 template <class T>
@@ -55,7 +64,7 @@ void lu_factor_batched(index count, index m, index n, const T* A, T* LU, int32_t
   const double flops = static_cast<double>(mn) * m * n;
   for_each_item(count, flops, [&](index b, int threads) {
     T* a = LU + b * m * n;
-    if (a != A + b * m * n) std::memcpy(a, A + b * m * n, sizeof(T) * static_cast<size_t>(m * n));
+    if (a != A + b * m * n) copy_out(a, A + b * m * n, m * n);
     info[b] = detail::getrf_guarded(m, n, a, piv + b * mn, threads);
   });
 }
@@ -67,7 +76,7 @@ void lu_solve_batched(Op op, index count, index n, index k, const T* LU, const i
   for_each_item(count, flops, [&](index b, int threads) {
     const index ia = pick(aIdx, b), ib = pick(bIdx, b);
     T* x = X + b * n * k;
-    if (x != B + ib * n * k) std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    if (x != B + ib * n * k) copy_out(x, B + ib * n * k, n * k);
     getrs(op, n, k, LU + ia * n * n, n, piv + ia * n, x, k, threads);
   });
 }
@@ -116,7 +125,7 @@ void solve_batched(index count, index n, index k, const T* A, const int32_t* aId
       fill_nan(n * k, x);
       return;
     }
-    std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    copy_out(x, B + ib * n * k, n * k);
     getrs(Op::None, n, k, lu.data(), n, pv.data(), x, k, threads);
   };
   // Many tiny systems with one right-hand side: several matrices per SIMD register.
@@ -200,7 +209,7 @@ void solve_batched_shared(index count, index n, index k, const T* A, const int32
       fill_nan(n * k, x);
       return;
     }
-    std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    copy_out(x, B + ib * n * k, n * k);
     getrs(Op::None, n, k, lu.data() + ia * n * n, n, piv.data() + ia * n, x, k, threads);
   });
 }
@@ -212,7 +221,7 @@ void trsm_batched(Op op, bool upper, bool unit, index count, index n, index k, c
   for_each_item(count, flops, [&](index b, int threads) {
     const index ia = pick(aIdx, b), ib = pick(bIdx, b);
     T* x = X + b * n * k;
-    if (x != B + ib * n * k) std::memcpy(x, B + ib * n * k, sizeof(T) * static_cast<size_t>(n * k));
+    if (x != B + ib * n * k) copy_out(x, B + ib * n * k, n * k);
     MatRef<T> a{A + ia * n * n, n, n, n, 1};
     if (op == Op::Trans) a = a.t();
     else if (op == Op::ConjTrans) a = a.h();
