@@ -40,16 +40,19 @@ describe('gpu solveTriangular: unit-lower fast path', () => {
         const opts = { upper: false, unitriangular: true };
         const general = await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), opts, 'general').X);
         // RHS counts that are multiples of 4 take the four-columns-per-thread kernel; the
-        // column-per-thread one must agree on them too.
-        const column = await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), opts, 'unitLower').X);
+        // column-per-thread one must agree on them too. It ships for k > 8 only (k = 8 is a
+        // multiple of 4): its 8-column variant, never run by the library, is not compiled.
+        const column = k > 8 ? await cpu(solveTriangularGpu(Ag, Bg, planBatch(Ag, Bg, 'test'), opts, 'unitLower').X) : null;
         const ref = linalg.solveTriangular(A, B, { upper: false, unitriangular: true });
         Ts.forEach((T, b) => {
           const L = triangleOf(T, false, true);
           const Xf = fromTensor(fast, b), Xg = fromTensor(general, b), R = fromTensor(ref, b);
-          const Xc = fromTensor(column, b);
           expect(Array.from(Xf.data).every(Number.isFinite)).toBe(true);
-          expect(ratioSolve(L, Xc, Bs[b], 'float32')).toBeLessThan(30);
-          expect(Xc.sub(R).norm1()).toBeLessThan(1e-4 * R.norm1());
+          if (column) {
+            const Xc = fromTensor(column, b);
+            expect(ratioSolve(L, Xc, Bs[b], 'float32')).toBeLessThan(30);
+            expect(Xc.sub(R).norm1()).toBeLessThan(1e-4 * R.norm1());
+          }
           expect(ratioSolve(L, Xf, Bs[b], 'float32')).toBeLessThan(30);
           expect(ratioSolve(L, Xg, Bs[b], 'float32')).toBeLessThan(30);
           expect(Xf.sub(R).norm1()).toBeLessThan(1e-4 * R.norm1());
