@@ -5,6 +5,16 @@
 #include <cstring>
 #include <new>
 
+#ifdef __EMSCRIPTEN_PTHREADS__
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "lapis/parallel.hpp"
+#endif
+
 #define LAPIS_IMPORT(name) __attribute__((import_module("lapis"), import_name(#name)))
 
 extern "C" {
@@ -27,6 +37,16 @@ LAPIS_IMPORT(error) uint32_t lapis_js_error(int kind, uint32_t message);
 LAPIS_IMPORT(promise) uint32_t lapis_js_promise(uint32_t* deferred);
 LAPIS_IMPORT(settle) void lapis_js_settle(uint32_t deferred, int resolve, uint32_t value);
 LAPIS_IMPORT(throw) void lapis_js_throw(int kind, const char* message, uint32_t length);
+// References outlive the call (an async call's outputs are read when it completes): ids
+// into a table of their own; deref puts the value in the running call's table.
+LAPIS_IMPORT(ref) uint32_t lapis_js_ref(uint32_t h);
+LAPIS_IMPORT(deref) uint32_t lapis_js_deref(uint32_t ref);
+LAPIS_IMPORT(unref) void lapis_js_unref(uint32_t ref);
+#ifdef __EMSCRIPTEN_PTHREADS__
+// Called on the async runner thread when a work item is done: its worker posts a message
+// that makes the JS thread call lapis_wasm_async_complete.
+LAPIS_IMPORT(async_done) void lapis_js_async_done();
+#endif
 }
 
 namespace {
@@ -35,10 +55,65 @@ using lapis::wasm::to_handle;
 constexpr uint32_t kUndefined = 1, kNull = 2;  // fixed entries of the value table
 
 struct AsyncWork {
+  napi_env env;
   napi_async_execute_callback execute;
   napi_async_complete_callback complete;
   void* data;
 };
+
+#ifdef __EMSCRIPTEN_PTHREADS__
+// The threaded build runs async work on one thread of its own (a pool worker), one item at
+// a time, in the order queued; the JS thread completes the items when told they are done.
+struct AsyncQueue {
+  std::mutex mu;
+  std::condition_variable ready;
+  std::deque<AsyncWork*> todo, done;
+  bool started = false;
+};
+AsyncQueue& async_queue() {
+  static AsyncQueue* q = new AsyncQueue;  // never destroyed: the runner thread outlives static destruction
+  return *q;
+}
+
+void async_runner() {
+  AsyncQueue& q = async_queue();
+  for (;;) {
+    AsyncWork* w = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(q.mu);
+      q.ready.wait(lock, [&] { return !q.todo.empty(); });
+      w = q.todo.front();
+      q.todo.pop_front();
+    }
+    w->execute(w->env, w->data);  // never throws (AsyncJob::Execute catches everything)
+    {
+      std::lock_guard<std::mutex> lock(q.mu);
+      q.done.push_back(w);
+    }
+    lapis_js_async_done();
+  }
+}
+
+// Queues w for the runner, starting it first if need be; false if no thread could be started.
+bool queue_on_runner(AsyncWork* w) {
+  AsyncQueue& q = async_queue();
+  std::lock_guard<std::mutex> lock(q.mu);
+  if (!q.started) {
+    // The pool starts its threads when first used; only the JS thread can start threads
+    // (a worker's pthread_create fails), so it must not be the runner that first uses it.
+    lapis::num_threads();
+    try {
+      std::thread(async_runner).detach();
+    } catch (const std::system_error&) {
+      return false;  // no worker for it (a page whose workers the pool holds): run in the call
+    }
+    q.started = true;
+  }
+  q.todo.push_back(w);
+  q.ready.notify_one();
+  return true;
+}
+#endif
 }  // namespace
 
 namespace lapis::wasm {
@@ -146,28 +221,36 @@ napi_status napi_reject_deferred(napi_env, napi_deferred deferred, napi_value re
   lapis_js_settle(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(deferred)), 0, to_handle(rejection));
   return napi_ok;
 }
-// Values live until the export returns, and everything a reference is taken for is done by
-// then (async work completes inside the call): a reference is the handle itself.
+// Values live until the export returns; a reference lives until deleted (an async call's
+// outputs are copied into their arrays when it completes, in a later call into the module).
 napi_status napi_create_reference(napi_env, napi_value value, uint32_t, napi_ref* result) {
-  *result = reinterpret_cast<napi_ref>(value);
+  *result = reinterpret_cast<napi_ref>(static_cast<uintptr_t>(lapis_js_ref(to_handle(value))));
   return napi_ok;
 }
-napi_status napi_delete_reference(napi_env, napi_ref) { return napi_ok; }
+napi_status napi_delete_reference(napi_env, napi_ref ref) {
+  lapis_js_unref(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ref)));
+  return napi_ok;
+}
 napi_status napi_get_reference_value(napi_env, napi_ref ref, napi_value* result) {
-  *result = reinterpret_cast<napi_value>(ref);
+  *result = from_handle(lapis_js_deref(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ref))));
   return napi_ok;
 }
-napi_status napi_create_async_work(napi_env, napi_value, napi_value, napi_async_execute_callback execute,
+napi_status napi_create_async_work(napi_env env, napi_value, napi_value, napi_async_execute_callback execute,
                                    napi_async_complete_callback complete, void* data, napi_async_work* result) {
-  auto* w = new (std::nothrow) AsyncWork{execute, complete, data};
+  auto* w = new (std::nothrow) AsyncWork{env, execute, complete, data};
   if (!w) return napi_generic_failure;
   *result = reinterpret_cast<napi_async_work>(w);
   return napi_ok;
 }
-// One thread: the work runs now, and its completion settles the promise before the export
-// returns; the JS side copies the outputs back before any reaction to the promise runs.
+// Threaded build: the work runs on the runner thread and completes later on the JS thread
+// (lapis_wasm_async_complete). One thread (or no runner thread): the work runs now, and its
+// completion settles the promise before the export returns; either way the JS side copies
+// the outputs back before any reaction to the promise runs.
 napi_status napi_queue_async_work(napi_env env, napi_async_work work) {
   auto* w = reinterpret_cast<AsyncWork*>(work);
+#ifdef __EMSCRIPTEN_PTHREADS__
+  if (queue_on_runner(w)) return napi_ok;
+#endif
   w->execute(env, w->data);
   w->complete(env, napi_ok, w->data);  // deletes the job, whose completion deletes `work`
   return napi_ok;
@@ -189,5 +272,20 @@ napi_status napi_get_and_clear_last_exception(napi_env, napi_value* result) {
   *result = from_handle(kUndefined);
   return napi_ok;
 }
+
+#ifdef __EMSCRIPTEN_PTHREADS__
+// On the JS thread, when the runner said an item is done: completes every finished item
+// (settling its promise, copying its outputs into their arrays); returns how many.
+__attribute__((used, export_name("lapis_wasm_async_complete"))) int lapis_wasm_async_complete() {
+  std::deque<AsyncWork*> done;
+  {
+    AsyncQueue& q = async_queue();
+    std::lock_guard<std::mutex> lock(q.mu);
+    done.swap(q.done);
+  }
+  for (AsyncWork* w : done) w->complete(w->env, napi_ok, w->data);  // deletes w
+  return static_cast<int>(done.size());
+}
+#endif
 
 }  // extern "C"

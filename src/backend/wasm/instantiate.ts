@@ -89,6 +89,8 @@ interface WasmExports {
   lapis_wasm_name(i: number): number;
   lapis_wasm_options(i: number): number;
   lapis_wasm_call(i: number, first: number, argc: number): number;
+  /** Threaded build: completes the async calls whose work the runner thread finished. */
+  lapis_wasm_async_complete?: () => number;
   _initialize?: () => void;
   __wasm_call_ctors?: () => void;
 }
@@ -140,6 +142,17 @@ class Runtime {
   // is not in ./outputs.ts and every staged array is compared with its heap copy instead.
   private callOutputs: Uint8Array | null = null;
   private pending: Error | null = null;
+  // napi_refs (persistent ids: an async call's outputs outlive the call's value table).
+  private readonly refs = new Map<number, unknown>();
+  private nextRef = 1;
+  // The promises of async calls not yet settled, by deferred id, with the op's name.
+  private readonly deferreds = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; name: string }>();
+  private nextDeferred = 1;
+  // Keeps Node's event loop alive while async calls are in flight (the workers are unref'd).
+  private keepAlive: ReturnType<typeof setInterval> | null = null;
+  private callName = '';
+  // Inside lapis_wasm_async_complete: every array staged is an output being filled.
+  private completing = false;
   private memory!: WebAssembly.Memory;
   private ex!: WasmExports;
   private readonly decoder = new TextDecoder();
@@ -231,17 +244,32 @@ class Runtime {
       },
       error: (kind: number, msg: number) => this.push(makeError(kind, String(this.values[msg]))),
       promise: (deferredOut: number) => {
-        let settle!: { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+        const id = this.nextDeferred++;
         const p = new Promise((resolve, reject) => {
-          settle = { resolve, reject };
+          this.deferreds.set(id, { resolve, reject, name: this.callName });
         });
-        this.view().setUint32(deferredOut, this.push(settle), true);
+        this.view().setUint32(deferredOut, id, true);
         return this.push(p);
       },
       settle: (d: number, ok: number, v: number) => {
-        const s = this.values[d] as { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+        const s = this.deferreds.get(d);
+        if (!s) return;
+        this.deferreds.delete(d);
         if (ok) s.resolve(this.values[v]);
         else s.reject(this.values[v]);
+      },
+      ref: (h: number) => {
+        const id = this.nextRef++;
+        this.refs.set(id, this.values[h]);
+        return id;
+      },
+      deref: (id: number) => (this.refs.has(id) ? this.push(this.refs.get(id)) : 0),
+      unref: (id: number) => {
+        this.refs.delete(id);
+      },
+      // Only pool threads call it (their worker posts 'async'); here it means the same.
+      async_done: () => {
+        setTimeout(() => this.completeAsync(), 0);
       },
       throw: (kind: number, ptr: number, len: number) => {
         this.pending = makeError(kind, this.str(ptr, len));
@@ -320,6 +348,16 @@ class Runtime {
     this.ex = instance.exports as unknown as WasmExports;
     if (this.ex.memory) this.memory = this.ex.memory;
     this.host?.attach(instance.exports as unknown as ThreadExports);
+    if (this.host) {
+      this.host.onAsyncDone = () => this.completeAsync();
+      this.host.onCrash = (reason) => {
+        if (!this.broken) {
+          this.broken = reason;
+          this.host?.retire(reason);
+        }
+        this.failAsync(reason);
+      };
+    }
     // The C++ static constructors: each binding file registers its exports (the threaded
     // build's also make this the main thread: its pthread struct and TLS).
     (this.ex._initialize ?? this.ex.__wasm_call_ctors)?.();
@@ -343,7 +381,7 @@ class Runtime {
       this.staged.set(js, s);
     }
     const outputs = this.callOutputs;
-    if (outputs !== null && h >= FIRST_ARG && outputs[h - FIRST_ARG] === 1) s.out = true;
+    if (this.completing || (outputs !== null && h >= FIRST_ARG && outputs[h - FIRST_ARG] === 1)) s.out = true;
     const dv = this.view();
     dv.setUint32(out, code, true);
     dv.setUint32(out + 4, js.length, true);
@@ -358,7 +396,7 @@ class Runtime {
     const back: Staged[] = [];
     for (const s of this.staged.values()) {
       if (s.bytes === 0 || s.js.byteLength !== s.bytes) continue;
-      if (this.callOutputs !== null ? s.out : differs(u8, s.ptr, s.js, s.bytes)) back.push(s);
+      if (this.callOutputs !== null || this.completing ? s.out : differs(u8, s.ptr, s.js, s.bytes)) back.push(s);
     }
     for (const s of back) new Uint8Array(s.js.buffer, s.js.byteOffset, s.bytes).set(u8.subarray(s.ptr, s.ptr + s.bytes));
     for (const s of this.staged.values()) this.ex.free(s.ptr);
@@ -386,28 +424,70 @@ class Runtime {
     if (this.values.length !== FIRST_ARG) throw new Error(`${name}: the WebAssembly backend was re-entered during a call`);
     for (const a of args) this.values.push(a);
     this.callOutputs = outputs;
+    this.callName = name;
     let result: unknown;
     try {
       result = this.values[this.ex.lapis_wasm_call(i, FIRST_ARG, args.length)];
     } catch (e) {
-      // A trap (unreachable, stack overflow, here or on a pool thread the call waited for)
-      // leaves the module's stack, heap and pool in an unknown state: the instance is retired,
-      // its workers ended.
-      const poolThread = this.host?.crashed === true;
-      const what = e instanceof Error ? e.message : String(e);
-      this.broken = poolThread ? 'a pool thread trapped (its worker logs the trap on the console)' : what;
-      this.staged.clear();
-      this.values.length = FIRST_ARG;
-      this.host?.retire(this.broken);
-      throw new DeviceError(`${name}: the WebAssembly backend trapped: ${this.broken}`);
+      throw this.trapped(name, e);
     }
     this.finish();
+    this.holdEventLoop();
     const err = this.pending;
     if (err) {
       this.pending = null;
       throw err;
     }
     return result;
+  }
+
+  // A trap (unreachable, stack overflow, here or on a pool thread the call waited for)
+  // leaves the module's stack, heap and pool in an unknown state: the instance is retired,
+  // its workers ended, and the async calls in flight rejected.
+  private trapped(name: string, e: unknown): DeviceError {
+    const poolThread = this.host?.crashed === true;
+    const what = e instanceof Error ? e.message : String(e);
+    this.broken = poolThread ? 'a pool thread trapped (its worker logs the trap on the console)' : what;
+    this.staged.clear();
+    this.values.length = FIRST_ARG;
+    this.completing = false;
+    this.host?.retire(this.broken);
+    this.failAsync(this.broken);
+    return new DeviceError(`${name}: the WebAssembly backend trapped: ${this.broken}`);
+  }
+
+  // Threaded build, on the JS thread (from the runner's message): settles the finished async
+  // calls and copies their outputs into their arrays, before any reaction to their promises runs.
+  private completeAsync(): void {
+    if (this.broken || !this.ex.lapis_wasm_async_complete) return;
+    this.callOutputs = null;
+    this.completing = true;
+    try {
+      this.ex.lapis_wasm_async_complete();
+    } catch (e) {
+      this.trapped('async call', e);
+      return;
+    }
+    this.finish();
+    this.completing = false;
+    this.holdEventLoop();
+  }
+
+  // Rejects every async call in flight (their work died with a trap).
+  private failAsync(reason: string): void {
+    for (const d of this.deferreds.values()) d.reject(new DeviceError(`${d.name}: the WebAssembly backend trapped: ${reason}`));
+    this.deferreds.clear();
+    this.holdEventLoop();
+  }
+
+  // An async call in flight keeps the process alive, as the addon's libuv work does; none, none.
+  private holdEventLoop(): void {
+    if (this.deferreds.size > 0 && this.keepAlive === null) {
+      this.keepAlive = setInterval(() => {}, 1e9);
+    } else if (this.deferreds.size === 0 && this.keepAlive !== null) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = null;
+    }
   }
 }
 

@@ -35,6 +35,7 @@ export type WorkerMessage =
   | { cmd: 'loaded' }
   | { cmd: 'cleanup'; ptr: number }
   | { cmd: 'queue' }
+  | { cmd: 'async' }
   | { cmd: 'failed'; message: string };
 
 // Offsets of the stack's top and size in struct pthread (Emscripten 3.1.6, wasm32), as its
@@ -115,6 +116,10 @@ export class ThreadHost {
    * thread ends in a trap instead of waiting for ever. Read by instantiate.ts.
    */
   crashed = false;
+  /** Called when the async runner thread says an async call's work is done (instantiate.ts completes it). */
+  onAsyncDone: (() => void) | null = null;
+  /** Called when a worker running a thread fails (a trap): instantiate.ts rejects the async calls in flight. */
+  onCrash: ((reason: string) => void) | null = null;
 
   constructor(
     private readonly module: WebAssembly.Module,
@@ -192,10 +197,16 @@ export class ThreadHost {
       case 'queue':
         this.ex.emscripten_main_thread_process_queued_calls();
         break;
-      case 'failed':
+      case 'async':
+        this.onAsyncDone?.();
+        break;
+      case 'failed': {
         this.failure = `lapis wasm: a pool thread failed: ${m.message}`;
         console.error(this.failure);
+        // A thread died with its work (a region's chunk, an async call): what waits for it never ends.
+        if ((this.workers.get(w)?.thread ?? 0) !== 0) this.onCrash?.('a pool thread trapped (its worker logs the trap on the console)');
         break;
+      }
     }
   }
 
@@ -348,7 +359,9 @@ function imports(module, cores, maxBytes) {
       throw 'unwind';
     },
   };
-  const provided = { env, wasi_snapshot_preview1: wasi };
+  // The async runner thread (napi_shim.cpp) says an item is done: the JS thread completes it.
+  const lapis = { async_done: () => post({ cmd: 'async' }) };
+  const provided = { env, wasi_snapshot_preview1: wasi, lapis };
   const out = {};
   for (const imp of WebAssembly.Module.imports(module)) {
     const v = provided[imp.module] && provided[imp.module][imp.name];
