@@ -1,8 +1,8 @@
 // GPU batched LU / solve / luSolve (n ≤ 64, one workgroup per matrix) against LAPACK's
 // ratios, the CPU backend and mathjs, with singular/NaN members, broadcasting, complex64
 // and a batch above 65,535 (folded dispatch). Real n ≤ 32 solves with ≤ 8 right-hand
-// sides and factorizations run the register kernel (lu_reg.wgsl); the last block checks
-// it against the workgroup-memory kernel (lu.wgsl) on the same inputs.
+// sides and factorizations run the register kernel (lu_reg.wgsl); a later block checks
+// it against the CPU backend on the same inputs.
 import { describe, expect } from 'vitest';
 import { create, all } from 'mathjs';
 import { linalg, gpu, Rng, Tensor, ArgumentError } from '../../src/index.js';
@@ -41,7 +41,8 @@ function unpack(LU: Mat, piv: ArrayLike<number>): { P: Mat; L: Mat; U: Mat } {
 
 describe('gpu luFactor', () => {
   for (const dtype of ['float32', 'complex64'] as const) {
-    for (const n of [1, 2, 5, 16, 31, 32, 33, 64]) {
+    // (each n is its own compiled kernel; n = 31 adds nothing n = 5 and 32 do not cover)
+    for (const n of [1, 2, 5, 16, 32, 33, 64]) {
       gpuIt(`${dtype} n=${n}: ‖A − Pᵀ·L·U‖ ratio < 30, pivots in range`, async () => {
         const rng = new Rng(n);
         const ms = mats(n, n > 32 ? 3 : 6, rng, dtype);
@@ -75,7 +76,12 @@ describe('gpu luFactor', () => {
 
 describe('gpu solve', () => {
   for (const dtype of ['float32', 'complex64'] as const) {
-    for (const [n, k] of [[1, 1], [2, 3], [5, 1], [16, 8], [16, 17], [31, 4], [32, 1], [33, 2], [64, 5]] as const) {
+    // float32 n ≤ 32, k ≤ 8 run the register kernel, one per (n, k); complex64 runs the
+    // workgroup-memory kernel, one per (n, RHS pass width): its RC 1/4/8/16, two passes,
+    // and both workgroup sizes are covered without the 16/8, 32/1 cases (20–50 s each cold)
+    const cases = dtype === 'float32' ? [[1, 1], [2, 3], [5, 1], [16, 8], [16, 17], [32, 1], [33, 2], [64, 5]] as const
+      : [[1, 1], [2, 3], [5, 1], [16, 17], [33, 2], [64, 5]] as const;
+    for (const [n, k] of cases) {
       gpuIt(`${dtype} n=${n} k=${k}: ‖B − A·X‖ ratio < 30 and agrees with the CPU`, async () => {
         const rng = new Rng(10 * n + k);
         const As = mats(n, 4, rng, dtype);
@@ -97,14 +103,15 @@ describe('gpu solve', () => {
   }
 
   gpuIt('broadcasts A (2,1) against B (3) → (2,3), and info for the broadcast batch', async () => {
+    // (n = 5, k = 1: the kernel the n=5 k=1 case compiled)
     const rng = new Rng(77);
-    const As = mats(4, 2, rng, 'float32');
-    As[1] = Mat.from([[1, 2, 3, 4], [2, 4, 6, 8], [0, 0, 1, 0], [0, 0, 0, 1]]); // singular
-    const Bs = Array.from({ length: 3 }, () => roundTo(randomMatrix(4, 2, rng), 'float32'));
+    const As = mats(5, 2, rng, 'float32');
+    As[1] = Mat.from([[1, 2, 3, 4, 5], [2, 4, 6, 8, 10], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0], [0, 0, 0, 0, 1]]); // singular
+    const Bs = Array.from({ length: 3 }, () => roundTo(randomMatrix(5, 1, rng), 'float32'));
     const A = toTensor(As, 'float32', [2, 1]), B = toTensor(Bs, 'float32', [3]);
     const g = linalg.solveEx(A.to('gpu'), B.to('gpu'));
     const X = await cpu(g.result);
-    expect(X.shape).toEqual([2, 3, 4, 2]);
+    expect(X.shape).toEqual([2, 3, 5, 1]);
     const info = Array.from(await g.info.data());
     expect(info.slice(0, 3)).toEqual([0, 0, 0]);
     expect(info.slice(3).every((v) => v > 0)).toBe(true);
@@ -136,7 +143,7 @@ describe('gpu solve', () => {
 
   gpuIt('agrees with mathjs lusolve on samples', async () => {
     const rng = new Rng(21);
-    for (const n of [3, 6, 12]) {
+    for (const n of [5, 32]) { // (the kernels of the n=5 and n=32 k=1 cases)
       const M = roundTo(withCondition(n, 30, rng), 'float32');
       const b = roundTo(randomMatrix(n, 1, rng), 'float32');
       const X = fromTensor(await cpu(linalg.solve(toTensor([M], 'float32').to('gpu'), toTensor([b], 'float32').to('gpu'))));
@@ -185,7 +192,7 @@ describe('gpu luSolve', () => {
     for (const adjoint of [false, true]) {
       gpuIt(`${dtype}, adjoint=${adjoint}: ‖B − op(A)·X‖ ratio < 30, broadcast B`, async () => {
         const rng = new Rng(adjoint ? 5 : 6);
-        const n = 9;
+        const n = 16; // (the factor kernel of the luFactor n=16 case)
         const As = mats(n, 2, rng, dtype);
         const Bs = Array.from({ length: 4 }, () => roundTo(randomMatrix(n, 3, rng, { complex: dtype === 'complex64' }), dtype));
         const f = linalg.luFactor(toTensor(As, dtype, [2, 1]).to('gpu'));
@@ -200,20 +207,18 @@ describe('gpu luSolve', () => {
   }
 });
 
-describe('gpu register LU kernel against the workgroup-memory kernel', () => {
-  /** solveEx, luFactorEx and invEx (n > 4) through the GPU entries with an explicit kernel. */
-  function viaKernel(A: Tensor, B: Tensor, kernel: LuKernel, inverse: boolean) {
-    const s = solveGpu(A, B, planBatch(A, B, 'test'), kernel);
-    const f = luFactorGpu(A, kernel);
-    const v = inverse ? invLuGpu(A, kernel) : null;
-    return { s: { result: s.X, info: s.info }, f, v: v && { inverse: v.X, info: v.info } };
-  }
-
+describe('gpu register LU kernel against the CPU', () => {
+  // The reference is the CPU backend: the workgroup-memory kernel never runs the library's
+  // float32 factorizations, inverses or ≤ 8-column solves at n ≤ 32 (the register kernel fits
+  // even WebGPU's default limits), and compiling it per n was most of this file's time on
+  // lavapipe (its 16/17 solve case above still compares the two through the CPU).
   // wg: threads per group of the register kernel (n ≤ wg/2 packs several matrices into one)
+  // (vector and scalar loads, one to four tiers, packed and one-matrix groups, R rounded up,
+  // the largest n; 64-thread groups, which only tests pick, once: three kernels per case)
   for (const [n, k, wg] of [[1, 1, 32], [3, 2, 32], [8, 1, 32], [13, 5, 32], [16, 1, 32],
-    [24, 8, 32], [31, 1, 32], [32, 1, 32], [32, 8, 32], [12, 3, 64], [32, 1, 64]] as const) {
+    [24, 8, 32], [32, 1, 32], [32, 8, 32], [12, 3, 64]] as const) {
     const variant = wg !== 32 ? `${wg}-thread groups` : '';
-    gpuIt(`n=${n} k=${k}${variant ? ` (${variant})` : ''}: same info, solutions, inverses and factors to rounding; same pivots`, async () => {
+    gpuIt(`n=${n} k=${k}${variant ? ` (${variant})` : ''}: info as documented; solutions, inverses and factors as the CPU's to rounding; same pivots`, async () => {
       expect(useLuReg('float32', n, k)).toBe(true);
       const rng = new Rng(1000 + 10 * n + k);
       const count = 11; // not a multiple of the matrices per group
@@ -226,52 +231,55 @@ describe('gpu register LU kernel against the workgroup-memory kernel', () => {
       As[6] = As[6].clone();
       As[6].set(n - 1, 0, NaN);
       const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
-      const A = toTensor(As, 'float32').to('gpu'), B = toTensor(Bs, 'float32').to('gpu');
-      const run = async (registers: boolean) => {
-        // n ≤ 4: inv_small, not the LU kernels
-        const { s, f, v } = viaKernel(A, B, { registers, wg }, n > 4);
-        return {
-          inv: v && await cpu(v.inverse), iinfo: v && Array.from(await v.info.data()),
-          X: await cpu(s.result), info: Array.from(await s.info.data()),
-          LU: await cpu(f.LU), piv: Array.from(await f.pivots.data()), finfo: Array.from(await f.info.data()),
-        };
+      const Ac = toTensor(As, 'float32'), Bc = toTensor(Bs, 'float32');
+      const A = Ac.to('gpu'), B = Bc.to('gpu');
+      const kernel = { registers: true, wg };
+      const s = solveGpu(A, B, planBatch(A, B, 'test'), kernel);
+      const f = luFactorGpu(A, kernel);
+      const v = n > 4 ? invLuGpu(A, kernel) : null; // n ≤ 4: inv_small, not the LU kernels
+      const reg = {
+        inv: v && await cpu(v.X), iinfo: v && Array.from(await v.info.data()),
+        X: await cpu(s.X), info: Array.from(await s.info.data()),
+        LU: await cpu(f.LU), piv: Array.from(await f.pivots.data()), finfo: Array.from(await f.info.data()),
       };
-      const reg = await run(true), old = await run(false);
-      expect(reg.info).toEqual(old.info);
-      expect(reg.finfo).toEqual(old.finfo);
-      expect(reg.iinfo).toEqual(old.iinfo);
-      if (reg.inv && old.inv) {
+      const cf = linalg.luFactorEx(Ac), cs = linalg.solveEx(Ac, Bc);
+      const cLU = cf.LU, cpiv = Array.from(cf.pivots.dataSync());
+      // info: 1 for the zero first column, −1 for the NaN member in solve and inverse (the
+      // factorization, as LAPACK's, reports no NaN: 0), else 0
+      const want = As.map((_, b) => (b === 6 ? -1 : b === 3 && n > 1 ? 1 : 0));
+      expect(reg.info).toEqual(want);
+      expect(reg.finfo).toEqual(want.map((w, b) => (b === 6 ? 0 : w)));
+      if (reg.iinfo) expect(reg.iinfo).toEqual(want);
+      if (reg.inv) {
+        const ci = linalg.invEx(Ac).inverse;
         for (let b = 0; b < count; b++) {
-          const Vr = fromTensor(reg.inv, b), Vo = fromTensor(old.inv, b);
-          if (reg.iinfo![b] !== 0) {
+          const Vr = fromTensor(reg.inv, b);
+          if (want[b] !== 0) {
             expect(Array.from(Vr.data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
             continue;
           }
-          expect(Vr.sub(Vo).norm1()).toBeLessThan(1e-4 * n * Vo.norm1());
+          const Vc = fromTensor(ci, b);
+          expect(Vr.sub(Vc).norm1()).toBeLessThan(1e-4 * n * Vc.norm1());
           expect(ratioInv(As[b], Vr, 'float32')).toBeLessThan(30);
         }
       }
       for (let b = 0; b < count; b++) {
-        if (b === 6) {
-          expect(reg.info[b]).toBe(-1);
-          expect(Array.from(fromTensor(reg.X, b).data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
-          continue;
-        }
-        if (b === 3 && n > 1) {
-          expect(reg.info[b]).toBe(1);
-          expect(reg.finfo[b]).toBe(1);
+        if (want[b] !== 0) {
           expect(Array.from(fromTensor(reg.X, b).data).filter((_, i) => i % 2 === 0).every(Number.isNaN)).toBe(true);
         } else {
-          expect(reg.info[b]).toBe(0);
-          const Xr = fromTensor(reg.X, b), Xo = fromTensor(old.X, b);
-          expect(Xr.sub(Xo).norm1()).toBeLessThan(1e-4 * n * Xo.norm1());
+          const Xr = fromTensor(reg.X, b), Xc = fromTensor(cs.result, b);
+          expect(Xr.sub(Xc).norm1()).toBeLessThan(1e-4 * n * Xc.norm1());
+          expect(ratioSolve(As[b], Xr, Bs[b], 'float32')).toBeLessThan(30);
         }
+        if (b === 6) continue;
         // the factors: same pivots (random data: no near-ties), entries to rounding
-        expect(reg.piv.slice(b * n, (b + 1) * n)).toEqual(old.piv.slice(b * n, (b + 1) * n));
-        const Lr = fromTensor(reg.LU, b), Lo = fromTensor(old.LU, b);
-        expect(Lr.sub(Lo).norm1()).toBeLessThanOrEqual(1e-4 * n * Lo.norm1());
+        expect(reg.piv.slice(b * n, (b + 1) * n)).toEqual(cpiv.slice(b * n, (b + 1) * n));
+        const Lr = fromTensor(reg.LU, b), Lc = fromTensor(cLU, b);
+        expect(Lr.sub(Lc).norm1()).toBeLessThanOrEqual(1e-4 * n * Lc.norm1());
+        const { P, L, U } = unpack(Lr, reg.piv.slice(b * n, (b + 1) * n));
+        expect(ratioLu(As[b], P, L, U, 'float32')).toBeLessThan(30);
       }
-    }, 600_000); // six kernels compiled per case: minutes on a loaded software adapter
+    }, 600_000);
   }
 
   gpuIt('pivots below the smallest normal: as on the CPU where the adapter keeps subnormals, as the zero matrix where it flushes them', async () => {
