@@ -1185,8 +1185,10 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
         (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)))
       return svd_detail::svdvals_bidiag<T>(A, m, n, scale, S, max_threads);
     // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
-    // where the input is graded, where Values::Jacobi asks for it, or where bdsdc declines.
-    if (uv && opts.values != SvdOptions::Values::Jacobi &&
+    // where the input is graded, where Values::Jacobi or a non-default Jacobi option (pivot,
+    // solve_for_v) asks for it, or where bdsdc declines.
+    const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
+    if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
         (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)) &&
         svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
       return 0;
