@@ -42,6 +42,8 @@ template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // calls take the bidiagonal route: its relative error bound eps·κ(A) is then within
 // this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
 template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
+// Smallest min(m, n) for which svd with vectors takes gebrd + divide and conquer.
+constexpr index kDcMinDim = 72;
 
 // Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
 template <class T>
@@ -1187,9 +1189,10 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
     // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
     // where the input is graded, where Values::Jacobi or a non-default Jacobi option (pivot,
     // solve_for_v) asks for it, or where bdsdc declines.
+    // Below kDcMinDim columns (of the tall orientation) Jacobi measured faster (docs/svd.md).
     const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
     if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
-        (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)) &&
+        (opts.values == SvdOptions::Values::Bidiagonal || (k >= kDcMinDim && ungraded(A, m, n))) &&
         svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
       return 0;
   }
