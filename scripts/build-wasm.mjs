@@ -140,6 +140,15 @@ const ldflags = [
   // shorten them to a.b for its own glue, which is not used).
   ...(threads ? ['-Wno-pthreads-mem-growth', '-sDECLARE_ASM_MODULE_EXPORTS=0'] : []),
 ];
+// Relinking (mostly wasm-opt) is skipped when the module is newer than every object and was
+// linked with these flags: `npm pack`'s prepack would otherwise redo what a build just did.
+const linkFile = join(objDir, 'link.json');
+const linkText = JSON.stringify({ ldflags, objects: objects.map((o) => relative(root, o)) });
+if (!force && existsSync(wasm) && existsSync(linkFile) && readFileSync(linkFile, 'utf8') === linkText &&
+    objects.every((o) => statSync(o).mtimeMs < statSync(wasm).mtimeMs)) {
+  console.log(`build-wasm: ${relative(root, wasm)} is up to date`);
+  process.exit(0);
+}
 const linkOut = threads ? join(outDir, 'tmp-mt', `${base}.js`) : wasm;
 if (threads) mkdirSync(dirname(linkOut), { recursive: true });
 console.log(`link ${relative(root, wasm)}`);
@@ -156,4 +165,5 @@ if (threads) {
   rmSync(dirname(linkOut), { recursive: true, force: true });
 }
 writeFileSync(join(outDir, `${base}.json`), `${JSON.stringify({ simd, threads, built: new Date().toISOString() }, null, 2)}\n`);
+writeFileSync(linkFile, linkText);
 console.log(`build-wasm: wrote ${relative(root, wasm)} (${(statSync(wasm).size / 1024).toFixed(0)} KiB)`);
