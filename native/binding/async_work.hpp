@@ -17,6 +17,7 @@
 #include <napi.h>
 
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -93,8 +94,9 @@ class AsyncJob {
       CpuSlot slot(CpuSlot::Kind::Async);
       job->work_();
     } catch (...) {
+      // Sorted on the JS thread (settle): typed catches miss on a wasm worker thread.
       job->failed_ = true;
-      job->failure_ = current_failure(job->who_, job->size_);
+      job->error_ = std::current_exception();
     }
   }
 
@@ -120,6 +122,11 @@ class AsyncJob {
     if (status != napi_ok) {
       message = std::string(who_) + ": the async call was cancelled";
     } else if (failed_) {
+      try {
+        std::rethrow_exception(error_);
+      } catch (...) {
+        failure_ = current_failure(who_, size_);
+      }
       range = failure_.range;
       message = failure_.message;
     } else {
@@ -160,6 +167,7 @@ class AsyncJob {
   napi_async_work work_handle_ = nullptr;
   bool failed_ = false;
   NativeFailure failure_;
+  std::exception_ptr error_;
 };
 
 }  // namespace detail
