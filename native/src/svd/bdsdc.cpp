@@ -1,5 +1,6 @@
 // Divide and conquer SVD of a real upper bidiagonal (bdsdc.hpp, docs/svd.md).
 #include "bdsdc.hpp"
+#include "plane.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,55 +12,6 @@
 
 namespace lapis::svd_detail {
 namespace {
-
-template <class R>
-inline void lartg(R f, R g, R& c, R& s, R& r) {
-  constexpr R safmin = std::numeric_limits<R>::min();
-  const R safmax = 1 / safmin;
-  const R rtmin = std::sqrt(safmin), rtmax = std::sqrt(safmax / 2);
-  if (g == 0) {
-    c = 1;
-    s = 0;
-    r = f;
-  } else if (f == 0) {
-    c = 0;
-    s = std::copysign(R(1), g);
-    r = std::abs(g);
-  } else {
-    const R f1 = std::abs(f), g1 = std::abs(g);
-    if (f1 > rtmin && f1 < rtmax && g1 > rtmin && g1 < rtmax) {
-      const R dd = std::sqrt(f * f + g * g);
-      c = f1 / dd;
-      r = std::copysign(dd, f);
-      s = g / r;
-    } else {
-      const R u = std::min(safmax, std::max(safmin, std::max(f1, g1)));
-      const R fs = f / u, gs = g / u;
-      const R dd = std::sqrt(fs * fs + gs * gs);
-      c = std::abs(fs) / dd;
-      r = std::copysign(dd, f);
-      s = gs / r;
-      r *= u;
-    }
-  }
-}
-
-// Smaller singular value of [f g; 0 h] (LAPACK las2's ssmin).
-template <class R>
-R las2_min(R f, R g, R h) {
-  const R fa = std::abs(f), ga = std::abs(g), ha = std::abs(h);
-  const R fhmn = std::min(fa, ha), fhmx = std::max(fa, ha);
-  if (fhmn == 0) return 0;
-  if (ga < fhmx) {
-    const R as = 1 + fhmn / fhmx, at = (fhmx - fhmn) / fhmx, au = (ga / fhmx) * (ga / fhmx);
-    return fhmn * (2 / (std::sqrt(as * as + au) + std::sqrt(at * at + au)));
-  }
-  const R au = fhmx / ga;
-  if (au == 0) return (fhmn * fhmx) / ga;
-  const R as = 1 + fhmn / fhmx, at = (fhmx - fhmn) / fhmx;
-  const R c = 1 / (std::sqrt(1 + (as * au) * (as * au)) + std::sqrt(1 + (at * au) * (at * au)));
-  return 2 * ((fhmn * c) * au);
-}
 
 // x ← c·x + s·y, y ← c·y − s·x (the convention of every rotation below).
 template <class R>
@@ -135,7 +87,8 @@ bool bdsqr_vec(index n, R* d, R* e, R* L, index lrows, index ldl, R* C, index cr
     R shift = 0;
     if (!(R(n) * tol * (sminl / smaxb) <= std::max(eps, R(0.01) * tol))) {
       const R sll = std::abs(d[ll]);
-      shift = las2_min(d[m - 1], e[m - 1], d[m]);
+      R smax;
+      las2(d[m - 1], e[m - 1], d[m], shift, smax);
       if (sll > 0 && (shift / sll) * (shift / sll) < eps) shift = 0;
     }
     iter += double(m - ll);
