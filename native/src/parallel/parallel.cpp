@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <memory>
@@ -12,8 +13,36 @@
 #include <utility>
 #include <vector>
 
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace lapis {
 namespace {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// How long a helper spins for new work, and a caller for its helpers, before sleeping: a
+// sleeping thread wakes tens to hundreds of microseconds late on a virtual machine
+// (docs/architecture.md, "Threads"), longer than a 256³ product's share of one thread.
+constexpr auto kSpin = std::chrono::microseconds(200);
+
+// Spins until done() or kSpin has passed; returns done()'s last value.
+template <class F>
+bool spin_until(F done) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+    cpu_relax();
+    if ((i & 63) == 0 && std::chrono::steady_clock::now() >= until) return done();
+  }
+}
 
 // A WebAssembly build without pthreads (docs/wasm.md) has one thread: the pool starts no
 // workers there, so the budget is 1 whatever numThreads asks.
@@ -58,6 +87,7 @@ struct Region {
   int helpers_wanted;  // participants beyond the caller
   std::atomic<index> next{0};
   int helpers = 0;      // joined and not yet left (under the pool's mutex)
+  std::atomic<int> working{0};  // helpers inside work(): what the caller spins on
   bool closed = false;  // the caller is done pulling: nobody joins any more
   std::exception_ptr error;
   std::condition_variable left;
@@ -176,6 +206,7 @@ class Pool {
       dispatch();
       update_pressure();
       wake = helpers_to_wake();
+      work_gen_.fetch_add(1, std::memory_order_release);
     }
     notify_helpers(wake);
   }
@@ -203,10 +234,12 @@ class Pool {
       r.prev = regions_tail_;
       regions_tail_ = &r;
       ++regions_;
+      work_gen_.fetch_add(1, std::memory_order_release);
       wake = helpers_to_wake();
     }
     notify_helpers(wake);
     work(r);
+    if (spin_ok_.load(std::memory_order_relaxed)) spin_until([&] { return r.working.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lk(mu_);
     r.closed = true;
     unlink(r);
@@ -247,6 +280,8 @@ class Pool {
     }
     budget_ = 1 + static_cast<int>(workers_.size());
     size_.store(budget_);
+    const unsigned cores = std::thread::hardware_concurrency();
+    spin_ok_.store(cores == 0 || budget_ <= static_cast<int>(cores), std::memory_order_relaxed);
   }
 
   void enter_busy() {
@@ -333,19 +368,39 @@ class Pool {
     t_held = Held::Helper;  // never takes a caller's slot: nested calls on a helper run serially
     std::unique_lock<std::mutex> lk(mu_);
     for (;;) {
-      Region* r = nullptr;
-      ++idle_;
-      idle_hint_.store(idle_, std::memory_order_relaxed);
-      work_cv_.wait(lk, [&] { return me.quit.load() || (r = joinable()) != nullptr; });
-      --idle_;
-      idle_hint_.store(idle_, std::memory_order_relaxed);
+      Region* r = joinable();
+      // Spin (unlocked, holding no slot) while the work generation stays the same, then
+      // look again; sleep only after kSpin without anything to join.
+      // Not while every slot is taken (nothing to join, and the spin would take a core from
+      // a running call), nor with more slots than cores.
+      while (!r && !me.quit.load() && spin_ok_.load(std::memory_order_relaxed)) {
+        const std::uint64_t seen = work_gen_.load(std::memory_order_acquire);
+        const int budget = budget_;
+        lk.unlock();
+        spin_until([&] {
+          return work_gen_.load(std::memory_order_acquire) != seen || me.quit.load(std::memory_order_relaxed) ||
+                 busy_.load(std::memory_order_relaxed) >= budget;
+        });
+        lk.lock();
+        r = joinable();
+        if (work_gen_.load(std::memory_order_relaxed) == seen) break;
+      }
+      if (!r) {
+        ++idle_;
+        idle_hint_.store(idle_, std::memory_order_relaxed);
+        work_cv_.wait(lk, [&] { return me.quit.load() || (r = joinable()) != nullptr; });
+        --idle_;
+        idle_hint_.store(idle_, std::memory_order_relaxed);
+      }
       if (me.quit.load()) return;
       ++used_;
       ++r->helpers;
+      r->working.fetch_add(1, std::memory_order_relaxed);
       ++joins_;
       lk.unlock();
       enter_busy();
       work(*r, &me.quit);
+      r->working.fetch_sub(1, std::memory_order_release);
       leave_busy();
       lk.lock();
       if (--r->helpers == 0 && r->closed) r->left.notify_one();  // under mu_: r outlives this
@@ -362,8 +417,10 @@ class Pool {
   Region* regions_tail_ = nullptr;
   WaitQueue sync_q_, async_q_;
   int budget_ = 1, used_ = 0, bypass_ = 0, idle_ = 0;
+  std::atomic<bool> spin_ok_{true};  // helpers and callers spin before sleeping (budget_ ≤ cores)
   std::atomic<int> size_{1}, idle_hint_{0}, busy_{0}, peak_{0};
   std::atomic<bool> pressure_{false}, sync_waiting_{false};
+  std::atomic<std::uint64_t> work_gen_{0};  // bumped when a region opens or a slot frees
   std::uint64_t regions_ = 0, joins_ = 0, waits_ = 0, yields_ = 0;
 };
 
