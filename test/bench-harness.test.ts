@@ -117,6 +117,27 @@ describe('bench harness statistics', () => {
     expect(m.seconds).toBeLessThan(0.05);
   });
 
+  it('measureSync keeps warming a fast body for syncWarmSeconds before it samples, and not a slow one', () => {
+    let calls = 0;
+    let warmEnded = 0;
+    const t0 = performance.now();
+    const m = measureSync(() => {
+      calls++;
+      if (calls === 2) warmEnded = performance.now();  // the second call is the first warm-period one
+    }, { ...fast, syncWarmSeconds: 0.05 });
+    const total = performance.now() - t0;
+    expect(warmEnded).toBeGreaterThan(0);
+    expect(total).toBeGreaterThanOrEqual(50);
+    expect(calls).toBeGreaterThan(fast.warmup + m.samples * m.inner);
+    let slowCalls = 0;
+    measureSync(() => {
+      slowCalls++;
+      const t = performance.now();
+      while (performance.now() - t < 60);
+    }, { ...fast, slowCallSeconds: 1, minSamples: 1, maxSamples: 1, targetSeconds: 0.001, syncWarmSeconds: 10 });
+    expect(slowCalls).toBe(2);  // warm-up and one sample: a 60 ms body is not warmed for 10 s
+  });
+
   it('measureSync stops after one call when the body is slow', () => {
     let calls = 0;
     const m = measureSync(() => {
