@@ -3,10 +3,12 @@
 // bidiagonal, every value to high relative accuracy; gebrd + bdsqr (svdvals_bidiag and
 // gebrd with small panels) against Jacobi's values to eps·σ_max on random shapes that
 // cross the panel width, the unblocked remainder and the QR-first crossover; and which
-// route SvdOptions::Values::Auto takes (graded input keeps Jacobi's values bit for bit).
+// route SvdOptions::Values::Auto takes (graded input keeps Jacobi's values bit for bit);
+// the dense cases and the routing also for complex<float> and complex<double>.
 // Exits non-zero on any failure.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -34,10 +36,10 @@ void check(bool ok, const char* what, const char* type, index m, index n, double
 }
 
 template <class T>
-std::vector<T> jacobi_values(const std::vector<T>& A, index m, index n) {
+std::vector<lapis::real_t<T>> jacobi_values(const std::vector<T>& A, index m, index n) {
   SvdOptions o;
   o.values = SvdOptions::Values::Jacobi;
-  std::vector<T> S(static_cast<size_t>(std::min(m, n)));
+  std::vector<lapis::real_t<T>> S(static_cast<size_t>(std::min(m, n)));
   lapis::svd<T>(A.data(), m, n, S.data(), nullptr, nullptr, false, false, 1, o);
   return S;
 }
@@ -113,13 +115,15 @@ void random_order_case(index n, double decades) {
 
 // Values of a random m×n matrix by the bidiagonal route (svdvals_bidiag, or gebrd with
 // panel width nb then bdsqr) against Jacobi's: |σ − σ_ref| ≤ 30·max(m, n)·eps·σ_max.
+// Complex T: zgebrd's real bidiagonal.
 template <class T>
 void dense_case(index m, index n, index nb) {
+  using R = lapis::real_t<T>;
   std::vector<T> A(static_cast<size_t>(m * n));
   for (auto& x : A) x = lapis_test::normal<T>(g_rng);
-  const std::vector<T> ref = jacobi_values(A, m, n);
+  const std::vector<R> ref = jacobi_values(A, m, n);
   const index k = std::min(m, n);
-  std::vector<T> S(static_cast<size_t>(k));
+  std::vector<R> S(static_cast<size_t>(k));
   if (nb == 0) {
     SvdOptions o;
     o.values = SvdOptions::Values::Bidiagonal;
@@ -134,34 +138,36 @@ void dense_case(index m, index n, index nb) {
         if (m >= n) B[i + j * m] = A[i * n + j];
         else B[j + i * n] = A[i * n + j];
       }
-    std::vector<T> e(static_cast<size_t>(nn)), tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
+    std::vector<R> e(static_cast<size_t>(nn));
+    std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
     lapis::svd_detail::gebrd<T>(B.data(), mm, nn, mm, S.data(), e.data(), tq.data(), tp.data(), 1, nb);
-    const int info = lapis::svd_detail::bdsqr_values<T>(nn, S.data(), e.data());
+    const int info = lapis::svd_detail::bdsqr_values<R>(nn, S.data(), e.data());
     check(info == 0, "gebrd+bdsqr info", Info<T>::name, m, n, info, 0);
     for (auto& x : S) x = std::abs(x);
-    std::sort(S.begin(), S.end(), [](T a, T b) { return a > b; });
+    std::sort(S.begin(), S.end(), [](R a, R b) { return a > b; });
   }
   double worst = 0;
   for (index i = 0; i < k; ++i) worst = std::max(worst, double(std::abs(S[i] - ref[i])));
-  const double ratio = k ? worst / (double(std::max(m, n)) * double(std::numeric_limits<T>::epsilon()) * double(ref[0])) : 0;
+  const double ratio = k ? worst / (double(std::max(m, n)) * double(std::numeric_limits<R>::epsilon()) * double(ref[0])) : 0;
   check(ratio < 30, nb ? "gebrd(nb)+bdsqr vs Jacobi" : "svdvals_bidiag vs Jacobi", Info<T>::name, m, n, ratio, 30);
 }
 
 // Auto: column-graded input keeps Jacobi (bit-identical values), ungraded takes bidiag.
 template <class T>
 void auto_choice(index n) {
+  using R = lapis::real_t<T>;
   std::vector<T> A(static_cast<size_t>(n * n));
   for (index i = 0; i < n; ++i)
-    for (index j = 0; j < n; ++j) A[i * n + j] = lapis_test::normal<T>(g_rng) * T(std::pow(10.0, -0.25 * double(j)));
-  std::vector<T> S(static_cast<size_t>(n));
+    for (index j = 0; j < n; ++j) A[i * n + j] = lapis_test::normal<T>(g_rng) * R(std::pow(10.0, -0.25 * double(j)));
+  std::vector<R> S(static_cast<size_t>(n));
   lapis::svd<T>(A.data(), n, n, S.data(), nullptr, nullptr, false, false, 1);
-  const std::vector<T> ref = jacobi_values(A, n, n);
+  const std::vector<R> ref = jacobi_values(A, n, n);
   check(S == ref, "graded input: Auto gives Jacobi's values", Info<T>::name, n, n, 0, 0);
   for (auto& x : A) x = lapis_test::normal<T>(g_rng);
   lapis::svd<T>(A.data(), n, n, S.data(), nullptr, nullptr, false, false, 1);
   SvdOptions o;
   o.values = SvdOptions::Values::Bidiagonal;
-  std::vector<T> Sb(static_cast<size_t>(n));
+  std::vector<R> Sb(static_cast<size_t>(n));
   lapis::svd<T>(A.data(), n, n, Sb.data(), nullptr, nullptr, false, false, 1, o);
   check(S == Sb, "ungraded input: Auto takes the bidiagonal route", Info<T>::name, n, n, 0, 0);
 }
@@ -188,9 +194,24 @@ void run_type() {
 
 }  // namespace
 
+// Complex: the same dense shapes (panel width, unblocked remainder, QR-first crossover)
+// through zgebrd's real bidiagonal, and the Auto routing.
+template <class T>
+void run_complex() {
+  const index shapes[][2] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3}, {31, 31}, {33, 33}, {64, 64},
+                             {65, 65}, {100, 100}, {130, 97}, {97, 130}, {160, 100}, {161, 100}, {300, 90},
+                             {90, 300}, {200, 200}};
+  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
+  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
+  dense_case<T>(150, 120, 16);
+  auto_choice<T>(40);
+}
+
 int main() {
   run_type<double>();
   run_type<float>();
+  run_complex<std::complex<double>>();
+  run_complex<std::complex<float>>();
   std::printf("test_svd_bidiag: %ld checks, %d failures\n", g_checks, g_failures);
   return g_failures ? 1 : 0;
 }

@@ -1,13 +1,15 @@
 // C++-only test of the SVD with vectors by bidiagonalization and divide and conquer
 // (native/src/svd/bdsdc.cpp, svd_bidiag in bidiag.cpp): LAPACK's ratios
-// ‖A − U·Σ·Vᵀ‖/(max(m,n)·eps·‖A‖) < 30, ‖UᵀU − I‖/(n·eps) < 30 and the same for V,
+// ‖A − U·Σ·Vᴴ‖/(max(m,n)·eps·‖A‖) < 30, ‖UᴴU − I‖/(n·eps) < 30 and the same for V,
 // values sorted and matching Jacobi's to eps·σ_max, on random, rank-deficient, clustered
 // and repeated, tiny and huge inputs, square sizes 1…300 around the leaf size and powers
-// of two, tall, wide, full and thin, float and double; bdsdc alone with small leaves so
-// every size runs many merges; and the routing of lapis::svd (ungraded real input takes
-// this route, bit for bit). Exits non-zero on any failure.
+// of two, tall, wide, full and thin, float, double, complex<float> and complex<double>
+// (complex gebrd, real bdsdc, complex back-transforms; ratios with Uᴴ and Vᴴ); bdsdc
+// alone with small leaves so every size runs many merges; and the routing of lapis::svd
+// (ungraded input takes this route, bit for bit). Exits non-zero on any failure.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -37,26 +39,70 @@ void check(bool ok, const char* what, const char* type, const char* kind, index 
   }
 }
 
-// ‖QᵀQ − I‖_F / (cols·eps) for the column-major-by-accessor rows×cols Q.
+using lapis_test::Wide;
+using lapis_test::wide;
+using lapis_test::wconj;
+
+// |x|² of a real or complex long double.
+template <class W>
+long double sq(W x) {
+  if constexpr (lapis::is_complex_v<W>) return std::norm(x);
+  else return x * x;
+}
+
+// a·b without the library's NaN/Inf recovery (__mulxc3, a call per product: most of the
+// test's time otherwise).
+template <class W>
+W mulw(W a, W b) {
+  if constexpr (lapis::is_complex_v<W>)
+    return W(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  else return a * b;
+}
+
+// ‖QᴴQ − I‖_F / (cols·eps) for the column-major-by-accessor rows×cols Q (q returns Wide).
 template <class Get>
 long double orth_ratio(Get q, index rows, index cols, long double eps) {
+  using W = decltype(q(0, 0));
   long double s = 0;
   for (index a = 0; a < cols; ++a)
     for (index b = a; b < cols; ++b) {
-      long double dot = 0;
-      for (index i = 0; i < rows; ++i) dot += static_cast<long double>(q(i, a)) * static_cast<long double>(q(i, b));
-      const long double r = dot - (a == b ? 1.0L : 0.0L);
-      s += (a == b ? 1 : 2) * r * r;
+      W dot = 0;
+      for (index i = 0; i < rows; ++i) dot += mulw(wconj(q(i, a)), q(i, b));
+      const long double r = sq(dot - W(a == b ? 1.0L : 0.0L));
+      s += (a == b ? 1 : 2) * r;
     }
   return std::sqrt(s) / (static_cast<long double>(std::max<index>(cols, 1)) * eps);
 }
 
-// Random orthogonal n×n (row-major) from the QR of a Gaussian matrix.
-std::vector<double> orthogonal(index n) {
-  std::vector<double> G(static_cast<size_t>(n * n)), Q(G.size()), Rr(G.size());
+// The double-precision type the inputs are built in: complex<double> for complex T.
+template <class T>
+using Base = std::conditional_t<lapis::is_complex_v<T>, std::complex<double>, double>;
+template <class T>
+T narrow(Base<T> x) {
+  if constexpr (lapis::is_complex_v<T>) {
+    using R = typename T::value_type;
+    return T(static_cast<R>(x.real()), static_cast<R>(x.imag()));
+  } else {
+    return static_cast<T>(x);
+  }
+}
+template <class B, class Dist>
+B draw(Dist& d) {
+  if constexpr (lapis::is_complex_v<B>) {
+    const double re = d(g_rng), im = d(g_rng);
+    return B(re, im);
+  } else {
+    return d(g_rng);
+  }
+}
+
+// Random orthogonal (unitary for complex B) n×n (row-major) from the QR of a Gaussian matrix.
+template <class B>
+std::vector<B> orthogonal(index n) {
+  std::vector<B> G(static_cast<size_t>(n * n)), Q(G.size()), Rr(G.size());
   std::normal_distribution<double> g(0.0, 1.0);
-  for (auto& x : G) x = g(g_rng);
-  lapis::qr<double>(G.data(), n, n, lapis::QrMode::Reduced, Q.data(), Rr.data(), 1);
+  for (auto& x : G) x = draw<B>(g);
+  lapis::qr<B>(G.data(), n, n, lapis::QrMode::Reduced, Q.data(), Rr.data(), 1);
   return Q;
 }
 
@@ -75,87 +121,102 @@ const char* kind_name(Kind k) {
 
 template <class T>
 std::vector<T> make(Kind kind, index m, index n) {
+  using B = Base<T>;
+  using R = lapis::real_t<T>;
   const index k = std::min(m, n);
   std::vector<T> A(static_cast<size_t>(m * n));
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   if (kind == Kind::Random || kind == Kind::Tiny || kind == Kind::Huge) {
     const double f = kind == Kind::Random ? 1.0
-                     : std::is_same_v<T, float> ? (kind == Kind::Tiny ? 1e-30 : 1e30)
+                     : std::is_same_v<R, float> ? (kind == Kind::Tiny ? 1e-30 : 1e30)
                                                 : (kind == Kind::Tiny ? 1e-300 : 1e300);
-    for (auto& x : A) x = T(u(g_rng) * f);
+    for (auto& x : A) x = narrow<T>(draw<B>(u) * f);
     return A;
   }
   if (kind == Kind::RankDeficient) {
     const index r = std::max<index>(1, k / 3);
-    std::vector<double> X(static_cast<size_t>(m * r)), Y(static_cast<size_t>(r * n));
-    for (auto& x : X) x = u(g_rng);
-    for (auto& y : Y) y = u(g_rng);
+    std::vector<B> X(static_cast<size_t>(m * r)), Y(static_cast<size_t>(r * n));
+    for (auto& x : X) x = draw<B>(u);
+    for (auto& y : Y) y = draw<B>(u);
     for (index i = 0; i < m; ++i)
       for (index j = 0; j < n; ++j) {
-        double s = 0;
-        for (index l = 0; l < r; ++l) s += X[i * r + l] * Y[l * n + j];
-        A[i * n + j] = T(s);
+        B s = 0;
+        for (index l = 0; l < r; ++l) s += mulw(X[i * r + l], Y[l * n + j]);
+        A[i * n + j] = narrow<T>(s);
       }
     return A;
   }
-  // A = Q1[:, :k]·diag(σ)·Q2[:, :k]ᵀ with repeated or clustered σ.
+  // A = Q1[:, :k]·diag(σ)·Q2[:, :k]ᴴ with repeated or clustered σ.
   std::vector<double> sig(static_cast<size_t>(k));
   for (index i = 0; i < k; ++i) {
     if (kind == Kind::Repeated) sig[i] = i < k / 2 ? 1.0 : (i < 3 * k / 4 ? 1e-3 : 0.5);
     else sig[i] = (i % 3 == 0 ? 1.0 : 0.25) * (1.0 + 1e-13 * double(i));
   }
-  const std::vector<double> Q1 = orthogonal(m), Q2 = orthogonal(n);
+  const std::vector<B> Q1 = orthogonal<B>(m), Q2 = orthogonal<B>(n);
   for (index i = 0; i < m; ++i)
     for (index j = 0; j < n; ++j) {
-      double s = 0;
-      for (index l = 0; l < k; ++l) s += Q1[i * m + l] * sig[l] * Q2[j * n + l];
-      A[i * n + j] = T(s);
+      B s = 0;
+      for (index l = 0; l < k; ++l) s += mulw(Q1[i * m + l] * sig[l], lapis_test::wconj(Q2[j * n + l]));
+      A[i * n + j] = narrow<T>(s);
     }
   return A;
 }
 
+// lapis::svd's scaling: the power of two at or below the largest max(|re|, |im|).
 template <class T>
-T pow2_scale(const std::vector<T>& A) {
-  T mx = 0;
-  for (T x : A) mx = std::max(mx, std::abs(x));
-  return mx > 0 ? std::ldexp(T(1), std::ilogb(mx)) : T(1);
+lapis::real_t<T> pow2_scale(const std::vector<T>& A) {
+  using R = lapis::real_t<T>;
+  R mx = 0;
+  for (T x : A) {
+    if constexpr (lapis::is_complex_v<T>) mx = std::max(mx, std::max(std::abs(x.real()), std::abs(x.imag())));
+    else mx = std::max(mx, std::abs(x));
+  }
+  return mx > 0 ? std::ldexp(R(1), std::ilogb(mx)) : R(1);
+}
+
+template <class T>
+T ldexp_t(T x, int e) {
+  if constexpr (lapis::is_complex_v<T>) return T(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
+  else return std::ldexp(x, e);
 }
 
 template <class T>
 void dense_case(Kind kind, index m, index n, bool full) {
+  using R = lapis::real_t<T>;
+  using W = Wide<T>;
   const char* tn = Info<T>::name;
   const char* kn = kind_name(kind);
   const index k = std::min(m, n), uc = full ? m : k, vr = full ? n : k;
   const std::vector<T> A = make<T>(kind, m, n);
-  const T scale = pow2_scale(A);
-  std::vector<T> S(static_cast<size_t>(k)), U(static_cast<size_t>(m * uc)), Vh(static_cast<size_t>(vr * n));
+  const R scale = pow2_scale(A);
+  std::vector<R> S(static_cast<size_t>(k));
+  std::vector<T> U(static_cast<size_t>(m * uc)), Vh(static_cast<size_t>(vr * n));
   const bool ok = lapis::svd_detail::svd_bidiag<T>(A.data(), m, n, scale, S.data(), U.data(), Vh.data(), full, 1);
   check(ok, "svd_bidiag declined", tn, kn, m, n, 0, 0);
   if (!ok) return;
-  const long double eps = std::numeric_limits<T>::epsilon();
+  const long double eps = std::numeric_limits<R>::epsilon();
   long double an = 0, rn = 0;
   for (index i = 0; i < m; ++i)
     for (index j = 0; j < n; ++j) {
-      long double s = A[i * n + j];
-      an += s * s;
-      for (index l = 0; l < k; ++l)
-        s -= static_cast<long double>(U[i * uc + l]) * S[l] * static_cast<long double>(Vh[l * n + j]);
-      rn += s * s;
+      W s = wide(A[i * n + j]);
+      an += sq(s);
+      for (index l = 0; l < k; ++l) s -= mulw(wide(U[i * uc + l]) * static_cast<long double>(S[l]), wide(Vh[l * n + j]));
+      rn += sq(s);
     }
   an = std::sqrt(an);
   const long double res = an > 0 ? std::sqrt(rn) / (std::max(m, n) * eps * an) : std::sqrt(rn);
-  check(res < 30, "‖A − UΣVᵀ‖ ratio", tn, kn, m, n, double(res), 30);
-  const long double ou = orth_ratio([&](index i, index j) { return U[i * uc + j]; }, m, uc, eps);
-  check(ou < 30, "‖UᵀU − I‖ ratio", tn, kn, m, n, double(ou), 30);
-  const long double ov = orth_ratio([&](index i, index j) { return Vh[j * n + i]; }, n, vr, eps);
-  check(ov < 30, "‖VᵀV − I‖ ratio", tn, kn, m, n, double(ov), 30);
+  check(res < 30, "‖A − UΣVᴴ‖ ratio", tn, kn, m, n, double(res), 30);
+  const long double ou = orth_ratio([&](index i, index j) { return wide(U[i * uc + j]); }, m, uc, eps);
+  check(ou < 30, "‖UᴴU − I‖ ratio", tn, kn, m, n, double(ou), 30);
+  const long double ov = orth_ratio([&](index i, index j) { return wconj(wide(Vh[j * n + i])); }, n, vr, eps);
+  check(ov < 30, "‖VᴴV − I‖ ratio", tn, kn, m, n, double(ov), 30);
   bool sorted = true;
   for (index i = 0; i < k; ++i) sorted = sorted && S[i] >= 0 && (i == 0 || S[i] <= S[i - 1]);
   check(sorted, "values sorted, ≥ 0", tn, kn, m, n, 0, 0);
   // Values against Jacobi's (values only): backward stable, so within c·k·eps·σ_max.
   SvdOptions jo;
   jo.values = SvdOptions::Values::Jacobi;
-  std::vector<T> Sj(static_cast<size_t>(k));
+  std::vector<R> Sj(static_cast<size_t>(k));
   lapis::svd<T>(A.data(), m, n, Sj.data(), nullptr, nullptr, false, false, 1, jo);
   long double dev = 0;
   for (index i = 0; i < k; ++i) dev = std::max(dev, std::abs(static_cast<long double>(S[i]) - Sj[i]));
@@ -188,8 +249,8 @@ void bidiagonal_case(index n, index leaf, bool repeated) {
     }
   const long double res = std::sqrt(rn) / (n * eps * std::sqrt(an));
   check(res < 30, "bdsdc ‖B − UΣVᵀ‖ ratio", tn, "bidiagonal", n, leaf, double(res), 30);
-  const long double ou = orth_ratio([&](index i, index j) { return U[i + j * n]; }, n, n, eps);
-  const long double ov = orth_ratio([&](index i, index j) { return V[i + j * n]; }, n, n, eps);
+  const long double ou = orth_ratio([&](index i, index j) { return wide(U[i + j * n]); }, n, n, eps);
+  const long double ov = orth_ratio([&](index i, index j) { return wide(V[i + j * n]); }, n, n, eps);
   check(ou < 30, "bdsdc ‖UᵀU − I‖ ratio", tn, "bidiagonal", n, leaf, double(ou), 30);
   check(ov < 30, "bdsdc ‖VᵀV − I‖ ratio", tn, "bidiagonal", n, leaf, double(ov), 30);
   bool sorted = true;
@@ -197,21 +258,23 @@ void bidiagonal_case(index n, index leaf, bool repeated) {
   check(sorted, "bdsdc values sorted", tn, "bidiagonal", n, leaf, 0, 0);
 }
 
-// lapis::svd routes ungraded real input with vectors and min(m, n) ≥ 72 here (bit for
-// bit), graded input not.
+// lapis::svd routes ungraded input with vectors and min(m, n) ≥ 72 here (bit for bit),
+// graded input not.
 template <class T>
 void routing_case(index m, index n) {
+  using R = lapis::real_t<T>;
   const char* tn = Info<T>::name;
   const index k = std::min(m, n);
   std::vector<T> A = make<T>(Kind::Random, m, n);
-  std::vector<T> S(static_cast<size_t>(k)), U(static_cast<size_t>(m * k)), Vh(static_cast<size_t>(k * n));
-  std::vector<T> S2(S), U2(U), Vh2(Vh);
+  std::vector<R> S(static_cast<size_t>(k)), S2(S);
+  std::vector<T> U(static_cast<size_t>(m * k)), Vh(static_cast<size_t>(k * n));
+  std::vector<T> U2(U), Vh2(Vh);
   lapis::svd<T>(A.data(), m, n, S.data(), U.data(), Vh.data(), true, false, 1);
   lapis::svd_detail::svd_bidiag<T>(A.data(), m, n, pow2_scale(A), S2.data(), U2.data(), Vh2.data(), false, 1);
   check(S == S2 && U == U2 && Vh == Vh2, "ungraded input takes the bidiagonal route", tn, "random", m, n, 0, 0);
   // Graded: column j scaled by 2^(-4j) → Jacobi, whose values then differ in the last bits.
   for (index i = 0; i < m; ++i)
-    for (index j = 0; j < n; ++j) A[i * n + j] = std::ldexp(A[i * n + j], -int(4 * j));
+    for (index j = 0; j < n; ++j) A[i * n + j] = ldexp_t(A[i * n + j], -int(4 * j));
   lapis::svd<T>(A.data(), m, n, S.data(), U.data(), Vh.data(), true, false, 1);
   lapis::svd_detail::svd_bidiag<T>(A.data(), m, n, pow2_scale(A), S2.data(), U2.data(), Vh2.data(), false, 1);
   // The smallest value is far below eps·σ_max: Jacobi has it to a few ulps, the bidiagonal
@@ -242,12 +305,33 @@ void run_all() {
   routing_case<T>(80, 100);
 }
 
+// Complex input: zgebrd's real bidiagonal through the same (real) bdsdc, tested above.
+// Panel boundaries (32, and the last ≤ 64 columns as one panel), the QR-first crossover
+// at 1.6, tall, wide, full and thin, every kind.
+template <class T>
+void run_complex() {
+  for (index n : {1, 2, 3, 5, 26, 33, 64, 65, 97, 128, 129, 200})
+    if (!g_quick || n <= 97) dense_case<T>(Kind::Random, n, n, n % 2 == 0);
+  for (Kind kd : {Kind::RankDeficient, Kind::Repeated, Kind::Clustered, Kind::Tiny, Kind::Huge})
+    for (index n : {7, 60, 130})
+      if (!g_quick || n <= 60) dense_case<T>(kd, n, n, false);
+  for (bool full : {false, true})
+    for (auto mn : {std::pair<index, index>{300, 20}, {20, 300}, {100, 60}, {60, 100}, {100, 63}, {63, 100},
+                    {100, 62}, {62, 100}, {200, 1}, {1, 200}, {33, 31}, {31, 33}, {260, 130}, {130, 260}})
+      for (Kind kd : {Kind::Random, Kind::RankDeficient})
+        if (!g_quick || mn.first * mn.second <= 7000) dense_case<T>(kd, mn.first, mn.second, full);
+  routing_case<T>(100, 80);
+  routing_case<T>(80, 100);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) g_quick = g_quick || std::string(argv[i]) == "--quick";
   run_all<double>();
   run_all<float>();
+  run_complex<std::complex<double>>();
+  run_complex<std::complex<float>>();
   std::printf("test_svd_dc: %ld checks, %d failures\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

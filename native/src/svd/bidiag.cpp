@@ -26,59 +26,87 @@ MatRef<T> cm(const T* p, index ld, index i, index j, index r, index c) {
   return MatRef<T>{p + i + j * ld, r, c, 1, ld, false};
 }
 
-// y ← alpha·M·x + beta·y (x, y strided vectors); M may be empty.
+// Mᴴ (Mᵀ for real T, which keeps the real GEMM off its conjugating paths).
 template <class T>
-void mv(T alpha, MatRef<T> M, const T* x, index incx, T beta, T* y, index incy, int threads) {
+MatRef<T> adj(MatRef<T> M) {
+  if constexpr (is_complex_v<T>) return M.h();
+  else return M.t();
+}
+
+// y ← alpha·M·x̃ + beta·y (x, y strided vectors; x̃ = conj(x) when conjx); M may be empty.
+template <class T>
+void mv(T alpha, MatRef<T> M, const T* x, index incx, T beta, T* y, index incy, int threads, bool conjx = false) {
   if (M.rows <= 0) return;
   if (M.cols <= 0) {
     if (beta != T(1))
       for (index i = 0; i < M.rows; ++i) y[i * incy] = beta == T(0) ? T(0) : beta * y[i * incy];
     return;
   }
-  gemm<T>(alpha, M, MatRef<T>{x, M.cols, 1, incx, 1, false}, beta, MatMut<T>{y, M.rows, 1, incy, 1}, threads);
+  gemm<T>(alpha, M, MatRef<T>{x, M.cols, 1, incx, 1, conjx}, beta, MatMut<T>{y, M.rows, 1, incy, 1}, threads);
 }
 
-// LAPACK labrd for m ≥ n, real T: reduces the first nb rows and columns of the m×n
-// column-major a, returning X (m×nb) and Y (n×nb) for the trailing update
-// A ← A − V·Yᵀ − X·U, where V and U are the reflectors left in a.
+// Conjugates n entries at stride inc (LAPACK lacgv); nothing for real T.
 template <class T>
-void labrd(index m, index n, index nb, T* a, index lda, T* d, T* e, T* tauq, T* taup, T* X, index ldx, T* Y,
-           index ldy, int th) {
+void lacgv(index n, T* x, index inc) {
+  if constexpr (is_complex_v<T>)
+    for (index i = 0; i < n; ++i) x[i * inc] = std::conj(x[i * inc]);
+}
+
+// LAPACK labrd (zlabrd for complex T) for m ≥ n: reduces the first nb rows and columns
+// of the m×n column-major a to real bidiagonal form, returning X (m×nb) and Y (n×nb) for
+// the trailing update A ← A − V·Yᴴ − X·Uᴴ, where V (columns) and Uᴴ (rows: the conjugated
+// u, as zgebrd stores them) are the reflectors left in a.
+template <class T>
+void labrd(index m, index n, index nb, T* a, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, T* X,
+           index ldx, T* Y, index ldy, int th) {
+  constexpr bool cx = is_complex_v<T>;
   auto A = [&](index i, index j) -> T& { return a[i + j * lda]; };
   auto Xe = [&](index i, index j) -> T& { return X[i + j * ldx]; };
   auto Ye = [&](index i, index j) -> T& { return Y[i + j * ldy]; };
   for (index i = 0; i < nb; ++i) {
     // Column i with the previous panel reflectors applied.
-    mv<T>(-1, cm<T>(a, lda, i, 0, m - i, i), &Ye(i, 0), ldy, 1, &A(i, i), 1, th);
+    mv<T>(-1, cm<T>(a, lda, i, 0, m - i, i), &Ye(i, 0), ldy, 1, &A(i, i), 1, th, cx);
     mv<T>(-1, cm<T>(X, ldx, i, 0, m - i, i), &A(0, i), 1, 1, &A(i, i), 1, th);
     qr_detail::larfg<T>(A(i, i), &A(std::min(i + 1, m - 1), i), m - i - 1, 1, tauq[i]);
-    d[i] = A(i, i);
+    d[i] = real_part(A(i, i));
     if (i < n - 1) {
       A(i, i) = T(1);
       T* y = &Ye(0, i);
-      mv<T>(1, cm<T>(a, lda, i, i + 1, m - i, n - i - 1).t(), &A(i, i), 1, 0, y + i + 1, 1, th);
-      mv<T>(1, cm<T>(a, lda, i, 0, m - i, i).t(), &A(i, i), 1, 0, y, 1, th);
+      mv<T>(1, adj(cm<T>(a, lda, i, i + 1, m - i, n - i - 1)), &A(i, i), 1, 0, y + i + 1, 1, th);
+      mv<T>(1, adj(cm<T>(a, lda, i, 0, m - i, i)), &A(i, i), 1, 0, y, 1, th);
       mv<T>(-1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i), y, 1, 1, y + i + 1, 1, th);
-      mv<T>(1, cm<T>(X, ldx, i, 0, m - i, i).t(), &A(i, i), 1, 0, y, 1, th);
-      mv<T>(-1, cm<T>(a, lda, 0, i + 1, i, n - i - 1).t(), y, 1, 1, y + i + 1, 1, th);
+      mv<T>(1, adj(cm<T>(X, ldx, i, 0, m - i, i)), &A(i, i), 1, 0, y, 1, th);
+      mv<T>(-1, adj(cm<T>(a, lda, 0, i + 1, i, n - i - 1)), y, 1, 1, y + i + 1, 1, th);
       blas1::scal(n - i - 1, tauq[i], y + i + 1, 1);
-      // Row i with the panel's reflectors applied.
-      mv<T>(-1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1), &A(i, 0), lda, 1, &A(i, i + 1), lda, th);
-      mv<T>(-1, cm<T>(a, lda, 0, i + 1, i, n - i - 1).t(), &Xe(i, 0), ldx, 1, &A(i, i + 1), lda, th);
+      // Row i with the panel's reflectors applied, conjugated (the reflector is built
+      // from conj(row) so that row·G comes out real, as in zlabrd).
+      lacgv(n - i - 1, &A(i, i + 1), lda);
+      mv<T>(-1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1), &A(i, 0), lda, 1, &A(i, i + 1), lda, th, cx);
+      mv<T>(-1, adj(cm<T>(a, lda, 0, i + 1, i, n - i - 1)), &Xe(i, 0), ldx, 1, &A(i, i + 1), lda, th, cx);
       qr_detail::larfg<T>(A(i, i + 1), &A(i, std::min(i + 2, n - 1)), n - i - 2, lda, taup[i]);
-      e[i] = A(i, i + 1);
+      e[i] = real_part(A(i, i + 1));
       A(i, i + 1) = T(1);
       T* x = &Xe(0, i);
       mv<T>(1, cm<T>(a, lda, i + 1, i + 1, m - i - 1, n - i - 1), &A(i, i + 1), lda, 0, x + i + 1, 1, th);
-      mv<T>(1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1).t(), &A(i, i + 1), lda, 0, x, 1, th);
+      mv<T>(1, adj(cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1)), &A(i, i + 1), lda, 0, x, 1, th);
       mv<T>(-1, cm<T>(a, lda, i + 1, 0, m - i - 1, i + 1), x, 1, 1, x + i + 1, 1, th);
       mv<T>(1, cm<T>(a, lda, 0, i + 1, i, n - i - 1), &A(i, i + 1), lda, 0, x, 1, th);
       mv<T>(-1, cm<T>(X, ldx, i + 1, 0, m - i - 1, i), x, 1, 1, x + i + 1, 1, th);
       blas1::scal(m - i - 1, taup[i], x + i + 1, 1);
+      lacgv(n - i - 1, &A(i, i + 1), lda);
     } else {
       taup[i] = T(0);
     }
   }
+}
+
+// Conjugates P's reflectors (the rows right of the superdiagonal of the nn×nn top of the
+// column-major W): gebrd keeps uᴴ there, apply_q reads u.
+template <class T>
+void conj_p_rows(T* W, index nn, index ldw) {
+  if constexpr (is_complex_v<T>)
+    for (index j = 2; j < nn; ++j)
+      for (index i = 0; i + 1 < j; ++i) W[i + j * ldw] = std::conj(W[i + j * ldw]);
 }
 
 }  // namespace
@@ -86,7 +114,6 @@ void labrd(index m, index n, index nb, T* a, index lda, T* d, T* e, T* tauq, T* 
 template <class T>
 void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, int max_threads,
            index nb) {
-  static_assert(!is_complex_v<T>, "gebrd: real data only");
   if (n <= 0) return;
   if (nb <= 0) nb = 32;
   // Below this many remaining columns one panel finishes the reduction (no GEMM update).
@@ -98,22 +125,22 @@ void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tau
     const index mr = m - i, nr = n - i;
     T* a = A + i + i * lda;
     labrd<T>(mr, nr, nb, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
-    // A(nb:, nb:) −= V·Yᵀ + X·U (U's unit entry A(nb−1, nb) is still 1 here).
+    // A(nb:, nb:) −= V·Yᴴ + X·Uᴴ (Uᴴ's unit entry A(nb−1, nb) is still 1 here).
     MatMut<T> C{a + nb + nb * lda, mr - nb, nr - nb, 1, lda};
-    gemm<T>(T(-1), cm<T>(a, lda, nb, 0, mr - nb, nb), cm<T>(Y.data(), nr, nb, 0, nr - nb, nb).t(), T(1), C,
+    gemm<T>(T(-1), cm<T>(a, lda, nb, 0, mr - nb, nb), adj(cm<T>(Y.data(), nr, nb, 0, nr - nb, nb)), T(1), C,
             max_threads);
     gemm<T>(T(-1), cm<T>(X.data(), mr, nb, 0, mr - nb, nb), cm<T>(a, lda, 0, nb, nb, nr - nb), T(1), C, max_threads);
     for (index j = 0; j < nb; ++j) {
-      a[j + j * lda] = d[i + j];
-      a[j + (j + 1) * lda] = e[i + j];
+      a[j + j * lda] = T(d[i + j]);
+      a[j + (j + 1) * lda] = T(e[i + j]);
     }
   }
   const index mr = m - i, nr = n - i;
   T* a = A + i + i * lda;
   labrd<T>(mr, nr, nr, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
   for (index j = 0; j < nr; ++j) {
-    a[j + j * lda] = d[i + j];
-    if (j + 1 < nr) a[j + (j + 1) * lda] = e[i + j];
+    a[j + j * lda] = T(d[i + j]);
+    if (j + 1 < nr) a[j + (j + 1) * lda] = T(e[i + j]);
   }
 }
 
@@ -439,7 +466,6 @@ bool dqds_values(index n, R* d, const R* e) {
 
 template <class T>
 int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, int max_threads) {
-  static_assert(!is_complex_v<T>, "svdvals_bidiag: real data only");
   using R = real_t<T>;
   // Work on the tall one of A and Aᵀ, column-major: row-major A (m < n) is Aᵀ column-major.
   const index mm = std::max(m, n), nn = std::min(m, n);
@@ -495,7 +521,6 @@ int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, 
 template <class T>
 bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* U, T* Vh, bool full,
                 int max_threads) {
-  static_assert(!is_complex_v<T>, "svd_bidiag: real data only");
   using R = real_t<T>;
   // The tall one of A and Aᵀ, column-major (row-major A with m < n is Aᵀ column-major).
   const index mm = std::max(m, n), nn = std::min(m, n);
@@ -540,10 +565,28 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
   }
   std::vector<R> d(static_cast<size_t>(nn)), e(static_cast<size_t>(nn));
   gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq, tp, max_threads);
-  // Row-major Vh of a tall A is V column-major: bdsdc writes it in place.
+  // Row-major Vh of a tall A is V column-major (Vᵀ = conj(Vh) for complex, conjugated at
+  // the end): bdsdc writes it in place.
   T* V = m >= n ? Vh : Vb;
   const index ldvv = m >= n ? n : ldv;
-  if (!bdsdc<R>(nn, d.data(), e.data(), S, Ub, ldv, V, ldvv, max_threads)) return false;
+  if constexpr (!is_complex_v<T>) {
+    if (!bdsdc<R>(nn, d.data(), e.data(), S, Ub, ldv, V, ldvv, max_threads)) return false;
+  } else {
+    // The bidiagonal is real: bdsdc's real vectors, widened to complex for the
+    // back-transforms (as zgesdd does).
+    thread_local std::vector<R> wsr;
+    const index ldq = (nn * index(sizeof(R))) % 512 == 0 ? nn + 64 / index(sizeof(R)) : nn;
+    if (wsr.size() < static_cast<size_t>(2 * ldq * nn)) wsr.resize(static_cast<size_t>(2 * ldq * nn));
+    R* Ur = wsr.data();
+    R* Vr = Ur + ldq * nn;
+    if (!bdsdc<R>(nn, d.data(), e.data(), S, Ur, ldq, Vr, ldq, max_threads)) return false;
+    for (index j = 0; j < nn; ++j)
+      for (index i = 0; i < nn; ++i) {
+        Ub[i + j * ldv] = T(Ur[i + j * ldq]);
+        V[i + j * ldvv] = T(Vr[i + j * ldq]);
+      }
+    conj_p_rows(W, nn, ldw);
+  }
   // V = P·Vb: P's reflectors sit in W's rows right of the superdiagonal, read as the
   // columns of a QR factor through swapped strides; P leaves row 0 alone.
   if (nn > 1)
@@ -561,10 +604,17 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
   if (qr_first) apply_q<T>(MatRef<T>{B, mm, nn, 1, ldb, false}, tauA, nn, false, Uc, max_threads);
   else apply_q<T>(MatRef<T>{W, mm, nn, 1, ldw, false}, tq, nn, false, Uc, max_threads);
   for (index i = 0; i < nn; ++i) S[i] *= scale;
-  // Aᵀ = Uc·Σ·Vbᵀ, so A = Vb·Σ·Ucᵀ: U (m×m) is Vb.
-  if (m < n)
+  if (m < n) {
+    // Aᵀ = Uc·Σ·Vbᴴ, so A = conj(Vb)·Σ·Ucᵀ: U (m×m) is conj(Vb), Vh is Ucᵀ as written.
     for (index i = 0; i < m; ++i)
-      for (index j = 0; j < m; ++j) U[i * m + j] = Vb[i + j * ldv];
+      for (index j = 0; j < m; ++j) {
+        if constexpr (is_complex_v<T>) U[i * m + j] = std::conj(Vb[i + j * ldv]);
+        else U[i * m + j] = Vb[i + j * ldv];
+      }
+  } else if constexpr (is_complex_v<T>) {
+    // Vh holds V by columns, i.e. Vᵀ by rows: Vh = Vᴴ is its conjugate.
+    for (index i = 0; i < n * n; ++i) Vh[i] = std::conj(Vh[i]);
+  }
   return true;
 }
 
@@ -577,5 +627,13 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
 LAPIS_INST(float)
 LAPIS_INST(double)
 #undef LAPIS_INST
+
+#define LAPIS_INST_C(T)                                                                                    \
+  template void gebrd<T>(T*, index, index, index, real_t<T>*, real_t<T>*, T*, T*, int, index);            \
+  template int svdvals_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, int);                    \
+  template bool svd_bidiag<T>(const T*, index, index, real_t<T>, real_t<T>*, T*, T*, bool, int);
+LAPIS_INST_C(std::complex<float>)
+LAPIS_INST_C(std::complex<double>)
+#undef LAPIS_INST_C
 
 }  // namespace lapis::svd_detail

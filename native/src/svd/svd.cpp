@@ -42,8 +42,9 @@ template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // calls take the bidiagonal route: its relative error bound eps·κ(A) is then within
 // this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
 template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
-// Smallest min(m, n) for which svd with vectors takes gebrd + divide and conquer.
-constexpr index kDcMinDim = 72;
+// Smallest min(m, n) for which svd with vectors takes gebrd + divide and conquer
+// (measured crossovers with Jacobi: docs/svd.md).
+template <class T> constexpr index kDcMinDim = is_complex_v<T> ? 72 : 72;
 
 // Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
 template <class T>
@@ -54,7 +55,10 @@ bool ungraded(const T* A, index m, index n) {
   for (index i = 0; i < m; ++i) {
     R r = 0;
     for (index j = 0; j < n; ++j) {
-      const R v = std::abs(A[i * n + j]);
+      // Complex: max(|re|, |im|), within √2 of the modulus and without its square root.
+      R v;
+      if constexpr (is_complex_v<T>) v = std::max(std::abs(A[i * n + j].real()), std::abs(A[i * n + j].imag()));
+      else v = std::abs(A[i * n + j]);
       r = std::max(r, v);
       cmax[j] = std::max(cmax[j], v);
     }
@@ -1182,20 +1186,19 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
     }
     return 0;
   }
-  if constexpr (!is_complex_v<T>) {
-    if (!uv && opts.values != SvdOptions::Values::Jacobi &&
-        (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)))
-      return svd_detail::svdvals_bidiag<T>(A, m, n, scale, S, max_threads);
-    // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
-    // where the input is graded, where Values::Jacobi or a non-default Jacobi option (pivot,
-    // solve_for_v) asks for it, or where bdsdc declines.
-    // Below kDcMinDim columns (of the tall orientation) Jacobi measured faster (docs/svd.md).
-    const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
-    if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
-        (opts.values == SvdOptions::Values::Bidiagonal || (k >= kDcMinDim && ungraded(A, m, n))) &&
-        svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
-      return 0;
-  }
+  // Real and complex alike (complex gebrd leaves a real bidiagonal).
+  if (!uv && opts.values != SvdOptions::Values::Jacobi &&
+      (opts.values == SvdOptions::Values::Bidiagonal || ungraded(A, m, n)))
+    return svd_detail::svdvals_bidiag<T>(A, m, n, scale, S, max_threads);
+  // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
+  // where the input is graded, where Values::Jacobi or a non-default Jacobi option (pivot,
+  // solve_for_v) asks for it, or where bdsdc declines.
+  // Below kDcMinDim columns (of the tall orientation) Jacobi measured faster (docs/svd.md).
+  const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
+  if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
+      (opts.values == SvdOptions::Values::Bidiagonal || (k >= kDcMinDim<T> && ungraded(A, m, n))) &&
+      svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
+    return 0;
   if (m >= n) {
     std::vector<T> Vt(uv ? static_cast<size_t>(n * n) : 0);
     int info = svd_tall<T>([&](index i, index j) { return A[i * n + j]; }, m, n, scale, S, U, Vt.data(), uv,
