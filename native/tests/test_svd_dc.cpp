@@ -258,8 +258,8 @@ void bidiagonal_case(index n, index leaf, bool repeated) {
   check(sorted, "bdsdc values sorted", tn, "bidiagonal", n, leaf, 0, 0);
 }
 
-// lapis::svd routes ungraded input with vectors and min(m, n) ≥ 72 here (bit for bit),
-// graded input not.
+// lapis::svd routes ungraded input with vectors and min(m, n) ≥ 72 (complex: ≥ 16) here
+// (bit for bit), graded input not.
 template <class T>
 void routing_case(index m, index n) {
   using R = lapis::real_t<T>;
@@ -322,6 +322,8 @@ void run_complex() {
         if (!g_quick || mn.first * mn.second <= 7000) dense_case<T>(kd, mn.first, mn.second, full);
   routing_case<T>(100, 80);
   routing_case<T>(80, 100);
+  routing_case<T>(40, 16);
+  routing_case<T>(16, 40);
 }
 
 }  // namespace

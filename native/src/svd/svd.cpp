@@ -42,9 +42,9 @@ template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // calls take the bidiagonal route: its relative error bound eps·κ(A) is then within
 // this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
 template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
-// Smallest min(m, n) for which svd with vectors takes gebrd + divide and conquer
-// (measured crossovers with Jacobi: docs/svd.md).
-template <class T> constexpr index kDcMinDim = is_complex_v<T> ? 72 : 72;
+// Smallest min(m, n) for which svd with vectors takes gebrd + divide and conquer; complex
+// Jacobi costs about 4× real per rotation, so its crossover is far lower (docs/svd.md).
+template <class T> constexpr index kDcMinDim = is_complex_v<T> ? 16 : 72;
 
 // Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
 template <class T>
@@ -1193,7 +1193,7 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
   // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
   // where the input is graded, where Values::Jacobi or a non-default Jacobi option (pivot,
   // solve_for_v) asks for it, or where bdsdc declines.
-  // Below kDcMinDim columns (of the tall orientation) Jacobi measured faster (docs/svd.md).
+  // Below kDcMinDim<T> columns (of the tall orientation) Jacobi measured faster (docs/svd.md).
   const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
   if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
       (opts.values == SvdOptions::Values::Bidiagonal || (k >= kDcMinDim<T> && ungraded(A, m, n))) &&
