@@ -1,7 +1,6 @@
 #include "async_work.hpp"
 #include "common.hpp"
-#include "lapis/gemm.hpp"
-#include "lapis/parallel.hpp"
+#include "lapis/gemm_batched.hpp"
 
 namespace lapis::binding {
 namespace {
@@ -23,25 +22,10 @@ Napi::Value Matmul(const Napi::CallbackInfo& info) {
     auto B = io.in(o.array<T>("B", bc * k * n));
     auto C = io.out(o.array<T>("C", batch * m * n));
     const BatchMaps maps = io.batch_maps(batch, ac, bc);
-    const auto ai = maps.a, bi = maps.b;  // plain copies: lambdas capture them (C++17)
-    auto one = [&](int64_t b, int threads) {
-      int64_t ia = ai.data ? ai.data[b] : b, ib = bi.data ? bi.data[b] : b;
-      gemm<T>(T(1), row_major<T>(static_cast<const T*>(A.data + ia * m * k), m, k),
-              row_major<T>(static_cast<const T*>(B.data + ib * k * n), k, n), T(0),
-              row_major<T>(C.data + b * m * n, m, n), threads);
-    };
-    // Many small products: one thread per group of matrices. Few large ones: the GEMM
-    // parallelises inside.
-    const double flops = static_cast<double>(m) * n * k;
     return io.run([&] {
-      if (batch > 1 && flops < 2.0e6) {
-        index grain = std::max<index>(1, static_cast<index>(2.0e5 / (flops + 1)));
-        parallel_for(batch, grain, [&](index b0, index b1) {
-          for (index b = b0; b < b1; ++b) one(b, 1);
-        });
-      } else {
-        for (int64_t b = 0; b < batch; ++b) one(b, 0);
-      }
+      gemm_batched<T>(batch, T(1), row_major<T>(static_cast<const T*>(A.data), m, k), m * k, maps.a.data,
+                      row_major<T>(static_cast<const T*>(B.data), k, n), k * n, maps.b.data, T(0),
+                      row_major<T>(C.data, m, n), m * n);
     });
   });
 }

@@ -3,9 +3,12 @@
 // cache-block edges; transposed / conjugated / conjugate-transposed views; row-major,
 // column-major, padded and fully strided (non-unit column stride) storage; beta = 0 with
 // NaN in C (must not be read), beta = 1 and general alpha/beta; threaded and single-thread
-// runs; elements of C outside the view must stay untouched.
+// runs; elements of C outside the view must stay untouched. Batched products
+// (lapis::gemm_batched): the small-product kernels on every size 1…16 (and past their
+// bounds), every op pair and layout, broadcast index maps, empty batches, threaded splits.
 // Run it once as is and once with LAPIS_KERNELS=portable (scripts/test-native.sh does).
 // Exits non-zero on any failure.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "lapis/gemm.hpp"
+#include "lapis/gemm_batched.hpp"
 #include "lapis/parallel.hpp"
 #include "test_util.hpp"
 
@@ -226,6 +230,142 @@ void nan_propagation(index m, index n, index k) {
   }
 }
 
+// A batch of `count` products through gemm_batched, every matrix of an operand stored with
+// the same layout `step` elements after the previous one (sentinels between them); with
+// bcast_a / bcast_b the operand holds fewer matrices and an index map picks them.
+struct BatchCase {
+  index count, m, n, k;
+  Op opa, opb;
+  Layout la, lb, lc;
+  int beta_kind, alpha_kind, threads;
+  bool bcast_a, bcast_b;
+};
+
+template <class T>
+void run_batched(const BatchCase& cs) {
+  using W = Wide<T>;
+  using R = lapis::real_t<T>;
+  const index m = cs.m, n = cs.n, k = cs.k, count = cs.count;
+  const bool ta = cs.opa == Op::T || cs.opa == Op::H, tb = cs.opb == Op::T || cs.opb == Op::H;
+  Stored<T> pa(ta ? k : m, ta ? m : k, cs.la), pb(tb ? n : k, tb ? k : n, cs.lb), pc(m, n, cs.lc);
+  const index sa = static_cast<index>(pa.buf.size()), sb = static_cast<index>(pb.buf.size()),
+              sc = static_cast<index>(pc.buf.size());
+  const index na = cs.bcast_a ? 1 + index(g_rng() % 3) : count, nb = cs.bcast_b ? 1 + index(g_rng() % 3) : count;
+  std::vector<int32_t> ia(static_cast<std::size_t>(count)), ib(static_cast<std::size_t>(count));
+  for (index b = 0; b < count; ++b) {
+    ia[static_cast<std::size_t>(b)] = cs.bcast_a ? int32_t(g_rng() % na) : int32_t(b);
+    ib[static_cast<std::size_t>(b)] = cs.bcast_b ? int32_t(g_rng() % nb) : int32_t(b);
+  }
+  std::vector<T> a(static_cast<std::size_t>(std::max<index>(na, 1) * sa), T(12345)),
+      bbuf(static_cast<std::size_t>(std::max<index>(nb, 1) * sb), T(12345)),
+      c(static_cast<std::size_t>(std::max<index>(count, 1) * sc), T(12345));
+  const std::vector<char> ma = mask_of(pa), mb = mask_of(pb), mc = mask_of(pc);
+  for (index i = 0; i < na * sa; ++i)
+    if (ma[static_cast<std::size_t>(i % sa)]) a[static_cast<std::size_t>(i)] = rnd<T>();
+  for (index i = 0; i < nb * sb; ++i)
+    if (mb[static_cast<std::size_t>(i % sb)]) bbuf[static_cast<std::size_t>(i)] = rnd<T>();
+  for (index i = 0; i < count * sc; ++i)
+    if (mc[static_cast<std::size_t>(i % sc)]) c[static_cast<std::size_t>(i)] = cs.beta_kind == 0 ? nan_value<T>() : rnd<T>();
+  const std::vector<T> c0 = c;
+  const T alpha = cs.alpha_kind == 0 ? T(1) : cs.alpha_kind == 2 ? T(0) : rnd<T>() * T(2);
+  const T beta = cs.beta_kind == 0 ? T(0) : cs.beta_kind == 1 ? T(1) : rnd<T>();
+  // views of matrix 0 (Stored's offset and strides, in the batch buffers)
+  auto view = [](const Stored<T>& st, T* base, Op op) {
+    MatRef<T> v{base + st.off, st.rows, st.cols, st.rs, st.cs, false};
+    switch (op) {
+      case Op::N: return v;
+      case Op::T: return v.t();
+      case Op::C: v.conj = true; return v;
+      default: return v.h();
+    }
+  };
+  const MatRef<T> A0 = view(pa, a.data(), cs.opa), B0 = view(pb, bbuf.data(), cs.opb);
+  const MatMut<T> C0{c.data() + pc.off, m, n, pc.rs, pc.cs};
+  // identity maps are passed as null half the time (both forms must work)
+  const bool null_a = !cs.bcast_a && (count % 2 == 0), null_b = !cs.bcast_b && (count % 2 == 1);
+  lapis::gemm_batched<T>(count, alpha, A0, sa, null_a ? nullptr : ia.data(), B0, sb, null_b ? nullptr : ib.data(), beta,
+                         C0, sc, cs.threads);
+
+  const R eps = std::numeric_limits<R>::epsilon();
+  int bad = 0;
+  for (index b = 0; b < count && bad < 3; ++b) {
+    const index xa = ia[static_cast<std::size_t>(b)] * sa, xb = ib[static_cast<std::size_t>(b)] * sb;
+    const MatRef<T> A{A0.p + xa, A0.rows, A0.cols, A0.rs, A0.cs, A0.conj}, B{B0.p + xb, B0.rows, B0.cols, B0.rs, B0.cs, B0.conj};
+    for (index i = 0; i < m; ++i)
+      for (index j = 0; j < n; ++j) {
+        W s{};
+        double mag = 0;
+        for (index p = 0; p < k; ++p) {
+          const W x = widen(A.at(i, p)), y = widen(B.at(p, j));
+          s += x * y;
+          mag += std::abs(x) * std::abs(y);
+        }
+        const std::size_t q = static_cast<std::size_t>(b * sc + pc.off + i * pc.rs + j * pc.cs);
+        W ref = widen(alpha) * s;
+        double bound = std::abs(widen(alpha)) * mag;
+        if (cs.beta_kind != 0) {
+          ref += widen(beta) * widen(c0[q]);
+          bound += std::abs(widen(beta)) * std::abs(widen(c0[q]));
+        }
+        bound = 8.0 * double(k + 4) * double(eps) * bound + 1e-300;
+        const double err = std::abs(widen(c[q]) - ref);
+        ++g_checks;
+        if (!(err <= bound) || is_nan(c[q])) {
+          if (bad++ < 3)
+            std::printf("FAIL %s batched count=%td m=%td n=%td k=%td op=%s%s layout=%s/%s/%s beta=%d alpha=%d thr=%d "
+                        "bcast=%d%d matrix %td at (%td,%td): err %.3g > %.3g\n",
+                        Info<T>::name, count, m, n, k, op_name(cs.opa), op_name(cs.opb), layout_name(cs.la),
+                        layout_name(cs.lb), layout_name(cs.lc), cs.beta_kind, cs.alpha_kind, cs.threads, cs.bcast_a,
+                        cs.bcast_b, b, i, j, err, bound);
+        }
+      }
+  }
+  // Nothing outside the C views may change (nor anything in A or B).
+  for (std::size_t q = 0; q < c.size() && bad == 0; ++q)
+    if (!(count > 0 && mc[q % static_cast<std::size_t>(sc)]) && !(c[q] == c0[q])) {
+      std::printf("FAIL %s batched count=%td m=%td n=%td k=%td: wrote outside C at position %zu\n", Info<T>::name, count,
+                  m, n, k, q);
+      ++bad;
+    }
+  if (bad) ++g_failures;
+}
+
+// Batched products: the small-product kernels on every size up to their bounds and just past them.
+template <class T>
+void run_batched_type(bool quick) {
+  const Op ops[] = {Op::N, Op::T, Op::C, Op::H};
+  const Layout lays[] = {Layout::RowMajor, Layout::ColMajor, Layout::Padded, Layout::Strided};
+  std::uniform_int_distribution<int> pick4(0, 3), pick3(0, 2), pick2(0, 1);
+  std::uniform_int_distribution<index> size(1, 16), count(0, 9);
+  // Every m and n of 1…16 once (row-major, the binding's case), k from 1…16 and the k bound.
+  for (index m = 1; m <= 16; ++m)
+    for (index n = 1; n <= 16; ++n) {
+      if (quick && (m * 7 + n * 3) % 4 != 0) continue;
+      const index k = (m + n) % 5 == 0 ? 64 : size(g_rng);
+      run_batched<T>({1 + count(g_rng), m, n, k, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor,
+                      pick3(g_rng), pick2(g_rng), 1, false, false});
+    }
+  // Every op pair and layout; broadcast maps; beta and alpha kinds; k past the kernels' bound.
+  const int reps = quick ? 48 : 160;
+  for (int r = 0; r < reps; ++r) {
+    const index k = r % 8 == 7 ? (r % 16 == 7 ? 65 : 64) : size(g_rng);
+    const index m = r % 11 == 10 ? 17 : size(g_rng), n = r % 13 == 12 ? 17 : size(g_rng);
+    run_batched<T>({count(g_rng), m, n, k, ops[pick4(g_rng)], ops[pick4(g_rng)], lays[pick4(g_rng)], lays[pick4(g_rng)],
+                    lays[pick4(g_rng)], pick3(g_rng), r % 9 == 4 ? 2 : pick2(g_rng), r % 3 == 0 ? 0 : 1, pick2(g_rng) == 1,
+                    pick2(g_rng) == 1});
+  }
+  // Empty batch, k = 0 (C ← beta·C), and batches large enough to split over the threads.
+  run_batched<T>({0, 4, 5, 3, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 0, 0, 0, false, false});
+  run_batched<T>({5, 4, 5, 0, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 0, 0, 0, false, false});
+  run_batched<T>({5, 4, 5, 0, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 2, 1, 0, false, false});
+  run_batched<T>({700, 8, 8, 8, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 0, 0, 0, false, false});
+  run_batched<T>({300, 13, 11, 16, Op::N, Op::H, Layout::RowMajor, Layout::Padded, Layout::RowMajor, 2, 1, 0, true, false});
+  if (!quick)  // larger products: one lapis::gemm each, threaded over the batch, then inside
+    for (index s : {40, 200})
+      run_batched<T>({s == 40 ? 60 : 3, s, s + 1, s - 1, Op::N, Op::T, Layout::RowMajor, Layout::RowMajor,
+                      Layout::RowMajor, 2, 1, 0, false, true});
+}
+
 template <class T>
 void run_type(bool quick) {
   const std::vector<index> small = {1, 2, 3, 5, 6, 7, 8, 9, 13, 16, 17};
@@ -263,6 +403,7 @@ void run_type(bool quick) {
   run_case<T>({5, 7, 0, Op::N, Op::N, Layout::RowMajor, Layout::RowMajor, Layout::RowMajor, 2, 1, 0});
   nan_propagation<T>(9, 11, 5);
   nan_propagation<T>(150, 140, 130);
+  run_batched_type<T>(quick);
 }
 
 }  // namespace

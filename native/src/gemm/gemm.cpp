@@ -18,6 +18,7 @@
 #include "gemm_kernels.hpp"
 #include "gemv.hpp"
 #include "lapis/blas1.hpp"
+#include "lapis/gemm_batched.hpp"
 #include "lapis/isa.hpp"
 #include "lapis/parallel.hpp"
 
@@ -366,6 +367,35 @@ bool use_direct(const KernelSet<T>& K, index m, index n, index k) {
   return bytes <= 1024.0 * 1024;
 }
 
+// Small products (small_kernel.hpp): register tiles over the whole product, nothing packed.
+template <class T>
+bool use_small(const KernelSet<T>& K, index m, index n, index k) {
+  return K.small != nullptr && m <= kSmallMax && n <= kSmallMax && k <= kSmallMaxK;
+}
+
+// The small kernels' job for matrix 0 of a batch (steps and maps added by the caller).
+template <class T>
+SmallBatch<T> small_job(T alpha, const MatRef<T>& A, const MatRef<T>& B, T beta, const MatMut<T>& C) {
+  SmallBatch<T> j;
+  j.m = C.rows;
+  j.n = C.cols;
+  j.k = A.cols;
+  j.alpha = alpha;
+  j.beta = beta;
+  j.a = A.p;
+  j.ars = A.rs;
+  j.acs = A.cs;
+  j.conj_a = A.conj;
+  j.b = B.p;
+  j.brs = B.rs;
+  j.bcs = B.cs;
+  j.conj_b = B.conj;
+  j.c = C.p;
+  j.crs = C.rs;
+  j.ccs = C.cs;
+  return j;
+}
+
 template <class T>
 void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_threads) {
   index m = C.rows, n = C.cols;
@@ -382,6 +412,7 @@ void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_t
     std::swap(m, n);
   }
   const KernelSet<T>& K = kernels<T>();
+  if (use_small(K, m, n, k)) return K.small(small_job(alpha, A, B, beta, C), 0, 1);
   int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
   const double work = double(m) * n * k * (is_complex_v<T> ? 4 : 1);  // real multiply-adds
   if (in_parallel_region() || work < kParallelMin) threads = 1;
@@ -406,6 +437,68 @@ void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_t
   packed(K, alpha, A, B, beta, C, threads);
 }
 
+// Below this many real multiply-adds in a whole batch of small products one thread is
+// faster than waking the pool; above it, each thread takes chunks of at least this much.
+constexpr double kSmallBatchParallelMin = 65536.0, kSmallBatchChunk = 131072.0;
+
+template <class T>
+void gemm_batched_impl(index count, T alpha, MatRef<T> A, index a_step, const int32_t* a_idx, MatRef<T> B,
+                       index b_step, const int32_t* b_idx, T beta, MatMut<T> C, index c_step, int max_threads) {
+  index m = C.rows, n = C.cols;
+  const index k = A.cols;
+  if (count <= 0 || m <= 0 || n <= 0) return;
+  int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
+  if (in_parallel_region()) threads = 1;
+  auto a_of = [&](index b) { return A.p + index(a_idx ? a_idx[b] : b) * a_step; };
+  auto b_of = [&](index b) { return B.p + index(b_idx ? b_idx[b] : b) * b_step; };
+  const double per = double(m) * n * std::max<index>(k, 1) * (is_complex_v<T> ? 4 : 1);  // real multiply-adds
+  // Groups of whole products on each thread: the work and the grain in matrices.
+  auto over_batch = [&](const std::function<void(index, index)>& fn, double chunk) {
+    if (threads <= 1 || double(count) * per < kSmallBatchParallelMin) return fn(0, count);
+    const index grain = std::max<index>(1, static_cast<index>(chunk / per));
+    parallel_for(count, grain, fn, threads);
+  };
+  if (k <= 0 || alpha == T(0)) {
+    over_batch([&](index b0, index b1) {
+      for (index b = b0; b < b1; ++b) scale(MatMut<T>{C.p + b * c_step, m, n, C.rs, C.cs}, beta);
+    }, kSmallBatchChunk);
+    return;
+  }
+  if (C.cs != 1 && C.rs == 1) {  // column-major C: Cᵀ = Bᵀ·Aᵀ, as in gemm_impl
+    const MatRef<T> At = A.t(), Bt = B.t();
+    A = Bt;
+    B = At;
+    C = C.t();
+    std::swap(m, n);
+    std::swap(a_step, b_step);
+    std::swap(a_idx, b_idx);
+  }
+  const KernelSet<T>& K = kernels<T>();
+  if (use_small(K, m, n, k)) {
+    SmallBatch<T> job = small_job(alpha, A, B, beta, C);
+    job.a_step = a_step;
+    job.a_idx = a_idx;
+    job.b_step = b_step;
+    job.b_idx = b_idx;
+    job.c_step = c_step;
+    over_batch([&](index b0, index b1) { K.small(job, b0, b1); }, kSmallBatchChunk);
+    return;
+  }
+  auto one = [&](index b, int thr) {
+    gemm_impl(alpha, MatRef<T>{a_of(b), m, k, A.rs, A.cs, A.conj}, MatRef<T>{b_of(b), k, n, B.rs, B.cs, B.conj}, beta,
+              MatMut<T>{C.p + b * c_step, m, n, C.rs, C.cs}, thr);
+  };
+  // Many modest products: one thread per group of them. Few large ones: the GEMM
+  // parallelises inside.
+  if (count > 1 && per < 2.0e6) {
+    over_batch([&](index b0, index b1) {
+      for (index b = b0; b < b1; ++b) one(b, 1);
+    }, 2.0e5);
+  } else {
+    for (index b = 0; b < count; ++b) one(b, threads);
+  }
+}
+
 }  // namespace
 }  // namespace gemm_detail
 
@@ -419,11 +512,19 @@ void gemm(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C) {
   gemm_detail::gemm_impl(alpha, A, B, beta, C, 0);
 }
 
+template <class T>
+void gemm_batched(index count, T alpha, MatRef<T> A, index a_step, const int32_t* a_idx, MatRef<T> B, index b_step,
+                  const int32_t* b_idx, T beta, MatMut<T> C, index c_step, int max_threads) {
+  gemm_detail::gemm_batched_impl(count, alpha, A, a_step, a_idx, B, b_step, b_idx, beta, C, c_step, max_threads);
+}
+
 const char* gemm_kernel_name() { return gemm_detail::family().name; }
 
 #define LAPIS_INST(T)                                                     \
   template void gemm<T>(T, MatRef<T>, MatRef<T>, T, MatMut<T>);           \
-  template void gemm<T>(T, MatRef<T>, MatRef<T>, T, MatMut<T>, int);
+  template void gemm<T>(T, MatRef<T>, MatRef<T>, T, MatMut<T>, int);      \
+  template void gemm_batched<T>(index, T, MatRef<T>, index, const int32_t*, MatRef<T>, index, const int32_t*, T, \
+                                MatMut<T>, index, int);
 LAPIS_INST(float)
 LAPIS_INST(double)
 LAPIS_INST(std::complex<float>)

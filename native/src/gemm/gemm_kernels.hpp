@@ -2,6 +2,8 @@
 // kernel families (portable, AVX2+FMA, NEON). One family is picked at run time.
 #pragma once
 #include <complex>
+#include <cstdint>
+
 #include "lapis/common.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
@@ -46,6 +48,34 @@ using UkrEdge = void (*)(index k, const T* a, index ars, index acs, const T* b, 
 template <class T>
 using PackFn = void (*)(const T* src, index ld, index len, index width, T* dst);
 
+// A batch of small products for the small-product kernels (small_kernel.hpp): matrix b
+// computes C_b ← alpha·op(A_b)·op(B_b) + beta·C_b with A_b = a + ia·a_step (ia = a_idx[b],
+// or b when a_idx is null), B_b likewise, C_b = c + b·c_step; op(A)(i, p) = a[i·ars + p·acs],
+// op(B)(p, j) = b[p·brs + j·bcs], conjugated (complex) when conj_a / conj_b; C(i, j) =
+// c[i·crs + j·ccs]. Strides count elements of T. m, n ≤ kSmallMax, k ≤ kSmallMaxK, k ≥ 1.
+template <class T>
+struct SmallBatch {
+  index m = 0, n = 0, k = 0;
+  T alpha = T(1), beta = T(0);
+  const T* a = nullptr;
+  index ars = 0, acs = 0, a_step = 0;
+  const std::int32_t* a_idx = nullptr;
+  const T* b = nullptr;
+  index brs = 0, bcs = 0, b_step = 0;
+  const std::int32_t* b_idx = nullptr;
+  T* c = nullptr;
+  index crs = 0, ccs = 0, c_step = 0;
+  bool conj_a = false, conj_b = false;
+};
+
+// Runs matrices [b0, b1) of a batch.
+template <class T>
+using SmallFn = void (*)(const SmallBatch<T>& job, index b0, index b1);
+
+// The shapes the driver sends to the small-product kernels (their stack buffers are sized
+// by these); the crossover with the unpacked path is in docs/gemm.md.
+inline constexpr index kSmallMax = 16, kSmallMaxK = 64;
+
 template <class T>
 struct KernelSet {
   int mr = 0, nr = 0;
@@ -54,6 +84,7 @@ struct KernelSet {
   UkrEdge<T> ukr_edge = nullptr;
   PackFn<T> pack_a_copy = nullptr, pack_a_trans = nullptr;  // w = mr
   PackFn<T> pack_b_copy = nullptr, pack_b_trans = nullptr;  // w = nr
+  SmallFn<T> small = nullptr;  // null: small products take the unpacked path
 };
 
 struct Family {

@@ -7,6 +7,7 @@
 
 #if LAPIS_GEMM_X86
 #include "ukernel.hpp"
+#include "small_kernel.hpp"
 
 namespace lapis::gemm_detail {
 namespace {
@@ -23,6 +24,11 @@ Family avx2_family() {
   f.s = real_set<Avx2S, 6, 2>(384, 256, 4096);
   f.z = complex_set<Avx2D, 3, 2>(96, 256, 2048);
   f.c = complex_set<Avx2S, 3, 2>(192, 256, 2048);
+  // Small products: up to 12 accumulators (of 16 ymm), 8 rows, two vectors a tile.
+  f.d.small = small_real<Avx2D, 12, 8, 2>();
+  f.s.small = small_real<Avx2S, 12, 8, 2>();
+  f.z.small = small_complex<Avx2D, 12, 8, 2>();
+  f.c.small = small_complex<Avx2S, 12, 8, 2>();
   return f;
 }
 

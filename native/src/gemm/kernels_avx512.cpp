@@ -20,6 +20,8 @@
 LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
 
 #include "ukernel.hpp"
+#define LAPIS_SMALL_TARGET , target(LAPIS_TARGET_AVX512)
+#include "small_kernel.hpp"
 
 namespace lapis::gemm_detail {
 namespace {
@@ -100,6 +102,12 @@ Family avx512_family() {
   set_packs<KernelSet<float>, Avx2S, Avx2S, Avx512S, Avx512S, 8, 48>(f.s);
   set_packs<KernelSet<std::complex<double>>, ZUnits4, ZUnits4, ZUnits4, ZUnits4, 4, 8>(f.z);
   set_packs<KernelSet<std::complex<float>>, CUnits4, CUnits4, CUnits8, CUnits4, 4, 16>(f.c);
+  // Small products: up to 24 accumulators, 8 rows, two vectors (16 doubles, 8 complex) a
+  // tile; masked loads and stores cost what plain ones do, so only masked tiles are built.
+  f.d.small = small_real<Avx512D, 24, 8, 2, true>();
+  f.s.small = small_real<Avx512S, 24, 8, 1, true>();
+  f.z.small = small_complex<Avx512D, 24, 8, 2, true>();
+  f.c.small = small_complex<Avx512S, 24, 8, 2, true>();
   return f;
 }
 

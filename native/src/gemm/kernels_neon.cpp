@@ -5,6 +5,7 @@
 
 #if LAPIS_GEMM_ARM64
 #include "ukernel.hpp"
+#include "small_kernel.hpp"
 
 namespace lapis::gemm_detail {
 namespace {
@@ -19,6 +20,11 @@ Family neon_family() {
   f.s = real_set<NeonS, 6, 4>(384, 256, 4096);
   f.z = complex_set<NeonD, 3, 4>(96, 256, 2048);
   f.c = complex_set<NeonS, 3, 4>(192, 256, 2048);
+  // Small products: up to 24 accumulators (of 32 q registers), 8 rows, four vectors a tile.
+  f.d.small = small_real<NeonD, 24, 8, 4>();
+  f.s.small = small_real<NeonS, 24, 8, 4>();
+  f.z.small = small_complex<NeonD, 24, 8, 4>();
+  f.c.small = small_complex<NeonS, 24, 8, 4>();
   return f;
 }
 

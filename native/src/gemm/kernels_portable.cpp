@@ -4,6 +4,7 @@
 // reference the ISA kernels are tested against (LAPIS_KERNELS=portable forces them).
 #include "gemm_kernels.hpp"
 #include "ukernel.hpp"
+#include "small_kernel.hpp"
 
 namespace lapis::gemm_detail {
 namespace {
@@ -18,6 +19,11 @@ Family portable_family() {
   f.s = real_set<PortS, 4, 2>(128, 256, 4096);
   f.z = complex_set<PortD, 2, 2>(64, 256, 2048);
   f.c = complex_set<PortS, 2, 2>(128, 256, 2048);
+  // Small products: up to 8 accumulators (of 16 baseline registers), 4 rows, two vectors a tile.
+  f.d.small = small_real<PortD, 8, 4, 2>();
+  f.s.small = small_real<PortS, 8, 4, 2>();
+  f.z.small = small_complex<PortD, 8, 4, 2>();
+  f.c.small = small_complex<PortS, 8, 4, 2>();
   return f;
 }
 
