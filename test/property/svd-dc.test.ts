@@ -3,14 +3,15 @@ import fc from 'fast-check';
 import { linalg, Rng, type FloatDType } from '../../src/index.js';
 import {
   type M, fromTensor, toTensor, randomM, mul, adj, fro, epsD, orthErr, sub, withSingularValues, geometric, scaleM,
-  usv,
+  usv, isComplexD,
 } from '../helpers/spectra.js';
 
-// svd with vectors of real, ungraded input with min(m, n) ≥ 72 takes the bidiagonal route
-// (gebrd, divide and conquer on the bidiagonal, native/src/svd/bdsdc.cpp; smaller sizes run
-// in native/tests/test_svd_dc.cpp). LAPACK's ratios, the values against
-// svdvals (dqds), on sizes around the leaf (25) and the merges, deflating spectra, scaling.
-const REAL: FloatDType[] = ['float32', 'float64'];
+// svd with vectors of ungraded input with min(m, n) ≥ 72 (complex: ≥ 16) takes the bidiagonal route
+// (gebrd — zgebrd's real bidiagonal for complex input —, divide and conquer on the
+// bidiagonal, native/src/svd/bdsdc.cpp; smaller sizes run in native/tests/test_svd_dc.cpp).
+// LAPACK's ratios (with Uᴴ, Vᴴ), the values against svdvals (dqds), on sizes around the
+// leaf (25) and the merges, deflating spectra, scaling; real and complex.
+const ALL: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 const round = (a: M, dtype: FloatDType): M => fromTensor(toTensor([a], dtype));
 
 function check(a: M, dtype: FloatDType, fullMatrices: boolean): void {
@@ -33,18 +34,28 @@ function check(a: M, dtype: FloatDType, fullMatrices: boolean): void {
 }
 
 describe('svd with vectors by bidiagonal divide and conquer', () => {
-  for (const dtype of REAL) {
+  for (const dtype of ALL) {
+    const cx = isComplexD(dtype);
     it(`${dtype}: square sizes from the route's 72 up, around the merges and powers of two, reduced and full`, () => {
       const rng = new Rng(1717);
-      for (const n of [72, 73, 100, 101, 128, 129]) {
-        check(round(randomM(n, n, rng, false), dtype), dtype, n % 2 === 0);
+      for (const n of cx ? [72, 97, 128, 129] : [72, 73, 100, 101, 128, 129]) {
+        check(round(randomM(n, n, rng, cx), dtype), dtype, n % 2 === 0);
       }
     });
+
+    if (cx) {
+      it(`${dtype}: from the complex route's 16 up (one unblocked panel), tall and wide, reduced and full`, () => {
+        const rng = new Rng(1716);
+        for (const [m, n] of [[16, 16], [17, 17], [33, 33], [40, 16], [16, 40], [26, 17], [17, 26]]) {
+          for (const full of [false, true]) check(round(randomM(m, n, rng, true), dtype), dtype, full);
+        }
+      });
+    }
 
     it(`${dtype}: tall and wide (the QR-first crossover at 1.6), reduced and full`, () => {
       const rng = new Rng(1718);
       for (const [m, n] of [[200, 80], [80, 200], [120, 80], [80, 120], [130, 80], [80, 130]]) {
-        for (const full of [false, true]) check(round(randomM(m, n, rng, false), dtype), dtype, full);
+        for (const full of [false, true]) check(round(randomM(m, n, rng, cx), dtype), dtype, full);
       }
     });
 
@@ -56,21 +67,22 @@ describe('svd with vectors by bidiagonal divide and conquer', () => {
         Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : 0.25) * (1 + 1e-13 * i)),
         [...geometric(10, 2, 1), ...new Array(n - 10).fill(0)],
       ];
-      for (const sig of spectra) check(round(withSingularValues(n, n, sig, rng, false), dtype), dtype, false);
-      check(round(mul(randomM(90, 9, rng, false), randomM(9, 100, rng, false)), dtype), dtype, true);
+      for (const sig of spectra) check(round(withSingularValues(n, n, sig, rng, cx), dtype), dtype, false);
+      check(round(mul(randomM(90, 9, rng, cx), randomM(9, 100, rng, cx)), dtype), dtype, true);
     });
 
     it(`${dtype}: tiny and huge entries`, () => {
       const rng = new Rng(1720);
-      const a = randomM(100, 80, rng, false);
-      for (const sc of dtype === 'float32' ? [1e-30, 1e30] : [1e-300, 1e300]) check(round(scaleM(a, sc), dtype), dtype, false);
+      const a = randomM(100, 80, rng, cx);
+      const single = dtype === 'float32' || dtype === 'complex64';
+      for (const sc of single ? [1e-30, 1e30] : [1e-300, 1e300]) check(round(scaleM(a, sc), dtype), dtype, false);
     });
   }
 
   it('random shapes 72 … 110 (fast-check)', () => {
     fc.assert(fc.property(fc.integer({ min: 72, max: 110 }), fc.integer({ min: 72, max: 110 }), fc.integer({ min: 0, max: 1e6 }),
-      fc.constantFrom(...REAL), fc.boolean(), (m, n, seed, dtype, full) => {
-        check(round(randomM(m, n, new Rng(seed), false), dtype), dtype, full);
-      }), { numRuns: 20, seed: 1721 });
+      fc.constantFrom(...ALL), fc.boolean(), (m, n, seed, dtype, full) => {
+        check(round(randomM(m, n, new Rng(seed), isComplexD(dtype)), dtype), dtype, full);
+      }), { numRuns: 24, seed: 1721 });
   });
 });
