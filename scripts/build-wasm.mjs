@@ -1,4 +1,4 @@
-// `npm run build:wasm [-- --no-simd | --threads] [--jobs=N] [--force]`
+// `npm run build:wasm [-- --no-simd | --threads] [--jobs=N] [--force] [--out=DIR]`
 //
 // Builds the WebAssembly CPU backend (docs/wasm.md): the same native/src kernels and the
 // same native/binding files as the addon, compiled by Emscripten's em++ with the Node-API
@@ -10,7 +10,7 @@
 // header is newer.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,8 +24,11 @@ if (threads && !simd) {
 const force = args.includes('--force');
 const jobsArg = args.find((a) => a.startsWith('--jobs='));
 const jobs = Math.max(1, Number(jobsArg ? jobsArg.slice(7) : 2));
+// --out=DIR: the module, its objects and its notes go to DIR instead of build/wasm (a build
+// to try before it replaces the one others test against).
+const outArg = args.find((a) => a.startsWith('--out='));
 for (const a of args) {
-  if (a !== '--no-simd' && a !== '--threads' && a !== '--force' && !a.startsWith('--jobs=')) {
+  if (a !== '--no-simd' && a !== '--threads' && a !== '--force' && !a.startsWith('--jobs=') && !a.startsWith('--out=')) {
     console.error(`build-wasm: unknown option ${a}`);
     process.exit(2);
   }
@@ -67,7 +70,7 @@ function stale(src, obj) {
 
 const variant = threads ? 'mt' : simd ? 'simd' : 'nosimd';
 const base = threads ? 'lapis-mt' : simd ? 'lapis' : 'lapis-nosimd';
-const outDir = join(root, 'build/wasm');
+const outDir = outArg ? resolve(outArg.slice(6)) : join(root, 'build/wasm');
 const objDir = join(outDir, `obj-${variant}`);
 mkdirSync(objDir, { recursive: true });
 

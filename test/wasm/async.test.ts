@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const single = `${root}build/wasm/lapis.wasm`;
-const threaded = `${root}build/wasm/lapis-mt.wasm`;
+// LAPIS_TEST_WASM_DIR: another build's directory (`npm run build:wasm -- --out=DIR`).
+const dir = process.env.LAPIS_TEST_WASM_DIR ?? `${root}build/wasm`;
+const single = `${dir}/lapis.wasm`;
+const threaded = `${dir}/lapis-mt.wasm`;
 const built = existsSync(single) && existsSync(threaded);
 
 describe('wasm async artifacts', () => {
@@ -43,6 +45,31 @@ function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
     n += b[i]! ** 2;
   }
   return Math.sqrt(d / Math.max(n, 1e-300));
+}
+
+// n×n row-major with a dominant diagonal, from a fixed seed.
+function wellConditioned(n: number, seed: number): Float64Array {
+  const A = new Float64Array(n * n);
+  let s = seed;
+  for (let i = 0; i < n * n; i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    A[i] = s / 2147483648 - 0.5;
+  }
+  for (let i = 0; i < n; i++) A[i * n + i]! += n;
+  return A;
+}
+
+// max |A·X − I| over the first `rows` rows.
+function identityError(A: Float64Array, X: Float64Array, n: number, rows: number): number {
+  let worst = 0;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < n; j++) {
+      let t = 0;
+      for (let k = 0; k < n; k++) t += A[i * n + k]! * X[k * n + j]!;
+      worst = Math.max(worst, Math.abs(t - (i === j ? 1 : 0)));
+    }
+  }
+  return worst;
 }
 
 async function errorOf(f: () => unknown): Promise<string> {
@@ -118,6 +145,67 @@ describe.skipIf(!built)('async calls on the threaded wasm build', () => {
     const b = l.randn([3, 1], { seed: 14, dtype: 'float64' });
     expect(Array.from(data(await l.linalg.solveAsync(I, b)))).toEqual(Array.from(data(b)));
   }, 60_000);
+
+  it('out of heap inside async work rejects with the sync call\'s RangeError, and the instance goes on', async () => {
+    const { instantiateWasmBackend, wasmThreadHost } = await import('../../src/backend/wasm/instantiate.js');
+    const { nodeThreadOptions } = await import('../../src/backend/wasm/node.js');
+    const load = (mib: number) => instantiateWasmBackend(readFileSync(threaded), {
+      threads: nodeThreadOptions, env: { LAPIS_NUM_THREADS: '2' }, maximumMemoryBytes: mib * 2 ** 20,
+    });
+    const invOn = (raw: Awaited<ReturnType<typeof load>>) => (n: number, A: Float64Array, async: boolean) => {
+      const names = String(raw.inv!.options).split(',');
+      const X = new Float64Array(n * n);
+      const o: Record<string, unknown> = { dtype: 1, A, X, info: new Int32Array(1), count: 1, n, async };
+      return { result: raw.inv!(...names.map((k) => o[k])), X };
+    };
+    const n = 1024;
+    const big = wellConditioned(n, 21);
+    // The sync call's error where the heap cannot hold its work (its arrays are not copied, so it needs less than the async call).
+    let syncError: unknown = null;
+    try {
+      invOn(await load(30))(n, big, false);
+    } catch (e) {
+      syncError = e;
+    }
+    expect(syncError).toBeInstanceOf(RangeError);
+    expect((syncError as Error).message).toBe('inv: out of memory for a 1024×1024 float64 matrix');
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a.join(' ')));
+    try {
+      // 36 MiB: no heap for the runner thread's stack, so the work runs in the call; 40 and
+      // 44 MiB: the runner thread starts, and the kernel's workspace does not fit there.
+      for (const [mib, threadsRunning] of [[36, 1], [40, 2], [44, 2]] as const) {
+        const raw = await load(mib);
+        const inv = invOn(raw);
+        // The arguments fit (no throw at the call): what runs out of heap is the work.
+        const pending = inv(n, big, true).result;
+        expect(pending, `${mib} MiB`).toBeInstanceOf(Promise);
+        const asyncError = await (pending as Promise<unknown>).then(() => null, (e: unknown) => e);
+        expect(asyncError, `${mib} MiB`).toBeInstanceOf(RangeError);
+        expect((asyncError as Error).message, `${mib} MiB`).toBe((syncError as Error).message);
+        expect(wasmThreadHost(raw)!.counts().running, `${mib} MiB: pool thread and runner`).toBe(threadsRunning);
+        // The same instance goes on: the sync call fits here, and small async and sync calls are right.
+        const s = inv(n, big, false);
+        expect(s.result).toBeUndefined();
+        expect(identityError(big, s.X, n, 8), `${mib} MiB sync 1024`).toBeLessThan(1e-13);
+        const m = 160;
+        const A = wellConditioned(m, 22);
+        const a = inv(m, A, true);
+        await a.result;
+        expect(identityError(A, a.X, m, m), `${mib} MiB async`).toBeLessThan(1e-13);
+        const b = inv(m, A, false);
+        expect(relErr(b.X, a.X), `${mib} MiB sync`).toBeLessThan(1e-15);
+      }
+      // 46 MiB: the work fits; completing it copies the results through the heap copies of
+      // the outputs kept since the call, so it needs no new heap (it did: std::terminate).
+      const c = invOn(await load(46))(n, big, true);
+      await c.result;
+      expect(identityError(big, c.X, n, 8), '46 MiB async 1024').toBeLessThan(1e-13);
+      expect(errors.join('\n')).not.toMatch(/pool thread failed/);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 120_000);
 
   it('a trap on the async thread rejects with a DeviceError and retires the instance', async () => {
     const { instantiateWasmBackend } = await import('../../src/backend/wasm/instantiate.js');

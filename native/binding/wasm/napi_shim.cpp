@@ -4,10 +4,10 @@
 
 #include <cstring>
 #include <new>
+#include <utility>
 
 #ifdef __EMSCRIPTEN_PTHREADS__
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -46,6 +46,9 @@ LAPIS_IMPORT(unref) void lapis_js_unref(uint32_t ref);
 // Called on the async runner thread when a work item is done: its worker posts a message
 // that makes the JS thread call lapis_wasm_async_complete.
 LAPIS_IMPORT(async_done) void lapis_js_async_done();
+// On the JS thread, before an item's completion: the call whose outputs it copies (its
+// deferred), so the heap copies set aside for them when the call was made are used.
+LAPIS_IMPORT(completing) void lapis_js_completing(uint32_t deferred);
 #endif
 }
 
@@ -59,15 +62,44 @@ struct AsyncWork {
   napi_async_execute_callback execute;
   napi_async_complete_callback complete;
   void* data;
+  uint32_t deferred = 0;      // the promise's deferred (napi_create_promise just before)
+  AsyncWork* next = nullptr;  // in the runner's queues (intrusive: queueing never allocates)
 };
 
+// The deferred of the promise the running call created last (AsyncJob::queue creates the
+// promise, then the work).
+uint32_t g_last_deferred = 0;
+// Inside lapis_wasm_async_complete: a typed array that cannot be staged must not throw
+// (the completion is noexcept: std::terminate); it reports an error status instead.
+bool g_completing = false;
+
 #ifdef __EMSCRIPTEN_PTHREADS__
+// A FIFO of work items linked through AsyncWork::next.
+struct WorkList {
+  AsyncWork* head = nullptr;
+  AsyncWork* tail = nullptr;
+  bool empty() const { return head == nullptr; }
+  void push(AsyncWork* w) {
+    w->next = nullptr;
+    (tail ? tail->next : head) = w;
+    tail = w;
+  }
+  AsyncWork* pop() {
+    AsyncWork* w = head;
+    head = w->next;
+    if (!head) tail = nullptr;
+    w->next = nullptr;
+    return w;
+  }
+};
 // The threaded build runs async work on one thread of its own (a pool worker), one item at
 // a time, in the order queued; the JS thread completes the items when told they are done.
+// The runner allocates nothing of its own between items, so a heap that a kernel filled
+// cannot make its bookkeeping throw where nothing catches.
 struct AsyncQueue {
   std::mutex mu;
   std::condition_variable ready;
-  std::deque<AsyncWork*> todo, done;
+  WorkList todo, done;
   bool started = false;
 };
 AsyncQueue& async_queue() {
@@ -82,13 +114,12 @@ void async_runner() {
     {
       std::unique_lock<std::mutex> lock(q.mu);
       q.ready.wait(lock, [&] { return !q.todo.empty(); });
-      w = q.todo.front();
-      q.todo.pop_front();
+      w = q.todo.pop();
     }
     w->execute(w->env, w->data);  // never throws (AsyncJob::Execute catches everything)
     {
       std::lock_guard<std::mutex> lock(q.mu);
-      q.done.push_back(w);
+      q.done.push(w);
     }
     lapis_js_async_done();
   }
@@ -109,7 +140,7 @@ bool queue_on_runner(AsyncWork* w) {
     }
     q.started = true;
   }
-  q.todo.push_back(w);
+  q.todo.push(w);
   q.ready.notify_one();
   return true;
 }
@@ -161,6 +192,7 @@ napi_status napi_get_typedarray_info(napi_env, napi_value typedarray, napi_typed
                                      void** data, napi_value* arraybuffer, size_t* byte_offset) {
   uint32_t info[3];
   const int r = lapis_js_typed_array(to_handle(typedarray), info);
+  if (r == 2 && g_completing) return napi_generic_failure;
   if (r == 2) throw std::bad_alloc();  // the guard in addon.cpp reports "<op>: out of memory …"
   if (r != 1) return napi_invalid_arg;
   if (type) *type = static_cast<napi_typedarray_type>(info[0]);
@@ -210,6 +242,7 @@ napi_status napi_create_range_error(napi_env, napi_value, napi_value msg, napi_v
 napi_status napi_create_promise(napi_env, napi_deferred* deferred, napi_value* promise) {
   uint32_t d = 0;
   *promise = from_handle(lapis_js_promise(&d));
+  g_last_deferred = d;
   *deferred = reinterpret_cast<napi_deferred>(static_cast<uintptr_t>(d));
   return napi_ok;
 }
@@ -239,6 +272,7 @@ napi_status napi_create_async_work(napi_env env, napi_value, napi_value, napi_as
                                    napi_async_complete_callback complete, void* data, napi_async_work* result) {
   auto* w = new (std::nothrow) AsyncWork{env, execute, complete, data};
   if (!w) return napi_generic_failure;
+  w->deferred = std::exchange(g_last_deferred, 0);
   *result = reinterpret_cast<napi_async_work>(w);
   return napi_ok;
 }
@@ -277,14 +311,22 @@ napi_status napi_get_and_clear_last_exception(napi_env, napi_value* result) {
 // On the JS thread, when the runner said an item is done: completes every finished item
 // (settling its promise, copying its outputs into their arrays); returns how many.
 __attribute__((used, export_name("lapis_wasm_async_complete"))) int lapis_wasm_async_complete() {
-  std::deque<AsyncWork*> done;
+  WorkList done;
   {
     AsyncQueue& q = async_queue();
     std::lock_guard<std::mutex> lock(q.mu);
-    done.swap(q.done);
+    std::swap(done, q.done);
   }
-  for (AsyncWork* w : done) w->complete(w->env, napi_ok, w->data);  // deletes w
-  return static_cast<int>(done.size());
+  int n = 0;
+  g_completing = true;
+  while (!done.empty()) {
+    AsyncWork* w = done.pop();
+    lapis_js_completing(w->deferred);
+    w->complete(w->env, napi_ok, w->data);  // deletes w
+    ++n;
+  }
+  g_completing = false;
+  return n;
 }
 #endif
 

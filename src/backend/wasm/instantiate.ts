@@ -153,12 +153,22 @@ class Runtime {
   private callName = '';
   // Inside lapis_wasm_async_complete: every array staged is an output being filled.
   private completing = false;
+  // The deferred of the promise the running call created (0: none).
+  private callDeferred = 0;
+  // Threaded build: the heap copies of an in-flight async call's outputs, by its deferred,
+  // kept from the call to its completion, which copies the results through them: completing
+  // needs no heap then, where a failed allocation could only end the instance.
+  private readonly reserved = new Map<number, Staged[]>();
+  // The deferred whose completion runs now (napi_shim.cpp says before each).
+  private completingDeferred = 0;
   private memory!: WebAssembly.Memory;
   private ex!: WasmExports;
   private readonly decoder = new TextDecoder();
   private readonly encoder = new TextEncoder();
   private readonly envBytes: Uint8Array[];
   private broken: string | null = null;
+  // Why the module trapped on this thread, when it asked to (abort(), exit()).
+  private aborted: string | null = null;
   readonly host: ThreadHost | null = null;
   private readonly shared: boolean;
   private readonly maximumBytes: number = MAX_PAGES * PAGE;
@@ -248,6 +258,7 @@ class Runtime {
         const p = new Promise((resolve, reject) => {
           this.deferreds.set(id, { resolve, reject, name: this.callName });
         });
+        this.callDeferred = id;
         this.view().setUint32(deferredOut, id, true);
         return this.push(p);
       },
@@ -266,6 +277,9 @@ class Runtime {
       deref: (id: number) => (this.refs.has(id) ? this.push(this.refs.get(id)) : 0),
       unref: (id: number) => {
         this.refs.delete(id);
+      },
+      completing: (d: number) => {
+        this.completingDeferred = d;
       },
       // Only pool threads call it (their worker posts 'async'); here it means the same.
       async_done: () => {
@@ -327,7 +341,9 @@ class Runtime {
       emscripten_notify_memory_growth: () => {},
       ...(this.host
         ? {
-          ...emscriptenRuntimeImports(() => this.memory, this.maximumBytes),
+          ...emscriptenRuntimeImports(() => this.memory, this.maximumBytes, (reason) => {
+            this.aborted = reason;
+          }),
           ...this.host.imports(typeof (globalThis as { document?: unknown }).document !== 'undefined'),
         }
         : {}),
@@ -372,6 +388,7 @@ class Runtime {
     if (code < 0) return 0;
     const js = v as TypedArray;
     let s = this.staged.get(js);
+    if (!s && this.completing) s = this.takeReserved(js);
     if (!s) {
       const bytes = js.byteLength;
       const ptr = this.ex.malloc(Math.max(bytes, 8));
@@ -387,6 +404,38 @@ class Runtime {
     dv.setUint32(out + 4, js.length, true);
     dv.setUint32(out + 8, s.ptr, true);
     return 1;
+  }
+
+  // An async call left in flight (threaded build): its outputs' heap copies are kept for its
+  // completion instead of being copied back (the kernel has not run) and freed.
+  private reserveOutputs(deferred: number): void {
+    const kept: Staged[] = [];
+    for (const [js, s] of this.staged) {
+      if (!s.out || s.bytes === 0) continue;
+      kept.push(s);
+      this.staged.delete(js);
+    }
+    if (kept.length > 0) this.reserved.set(deferred, kept);
+  }
+
+  // During a completion: the copy kept for this output of the call being completed, when it still fits the array.
+  private takeReserved(js: TypedArray): Staged | undefined {
+    const kept = this.reserved.get(this.completingDeferred);
+    const at = kept?.findIndex((s) => s.js === js && s.bytes === js.byteLength) ?? -1;
+    if (at < 0) return undefined;
+    const s = kept!.splice(at, 1)[0]!;
+    if (s.bytes > 0) this.u8().set(new Uint8Array(js.buffer, js.byteOffset, s.bytes), s.ptr);
+    this.staged.set(js, s);
+    return s;
+  }
+
+  // Frees the kept copies of calls that have settled (a rejection copies no outputs).
+  private releaseReserved(): void {
+    for (const [d, kept] of this.reserved) {
+      if (this.deferreds.has(d)) continue;
+      for (const s of kept) this.ex.free(s.ptr);
+      this.reserved.delete(d);
+    }
   }
 
   // After a call: the outputs are copied back (or, for an export missing from ./outputs.ts,
@@ -425,12 +474,14 @@ class Runtime {
     for (const a of args) this.values.push(a);
     this.callOutputs = outputs;
     this.callName = name;
+    this.callDeferred = 0;
     let result: unknown;
     try {
       result = this.values[this.ex.lapis_wasm_call(i, FIRST_ARG, args.length)];
     } catch (e) {
       throw this.trapped(name, e);
     }
+    if (this.callDeferred !== 0 && this.deferreds.has(this.callDeferred)) this.reserveOutputs(this.callDeferred);
     this.finish();
     this.holdEventLoop();
     const err = this.pending;
@@ -446,7 +497,7 @@ class Runtime {
   // its workers ended, and the async calls in flight rejected.
   private trapped(name: string, e: unknown): DeviceError {
     const poolThread = this.host?.crashed === true;
-    const what = e instanceof Error ? e.message : String(e);
+    const what = this.aborted ?? (e instanceof Error ? e.message : String(e));
     this.broken = poolThread ? 'a pool thread trapped (its worker logs the trap on the console)' : what;
     this.staged.clear();
     this.values.length = FIRST_ARG;
@@ -470,6 +521,8 @@ class Runtime {
     }
     this.finish();
     this.completing = false;
+    this.completingDeferred = 0;
+    this.releaseReserved();
     this.holdEventLoop();
   }
 

@@ -46,15 +46,39 @@ export const PTHREAD_STACK_SIZE_OFFSET = 48;
 // The most a size_t (wasm32) can say of the heap: 4 GiB less a page, as Emscripten's glue reports it.
 const HEAP_MAX = 4294901760;
 
-/** Emscripten's runtime imports that any thread may call (the threaded build links against its runtime, not WASI alone). */
-export function emscriptenRuntimeImports(memory: () => WebAssembly.Memory, maximumBytes: number): Record<string, unknown> {
+// A module whose one export, `t`, executes `unreachable`.
+const TRAP_MODULE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 5, 1, 1, 116, 0, 0, 10, 5, 1, 3, 0, 0, 11];
+let trapExport: (() => void) | null = null;
+
+/**
+ * Traps the calling wasm code. abort() and exit() must end it this way: a JS error thrown
+ * from an import is caught by C++ `catch (...)`, and std::terminate's handler, whose abort()
+ * threw, called std::terminate again, until the JS stack overflowed.
+ */
+function trap(): never {
+  trapExport ??= new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(TRAP_MODULE))).exports.t as () => void;
+  trapExport();
+  throw new Error('lapis wasm: the trap did not trap');
+}
+
+/**
+ * Emscripten's runtime imports that any thread may call (the threaded build links against
+ * its runtime, not WASI alone). `onAbort` hears why the module is about to trap.
+ */
+export function emscriptenRuntimeImports(
+  memory: () => WebAssembly.Memory,
+  maximumBytes: number,
+  onAbort: (reason: string) => void,
+): Record<string, unknown> {
   return {
     emscripten_get_heap_max: () => Math.min(maximumBytes, HEAP_MAX),
     abort: () => {
-      throw new Error('lapis wasm: the module called abort()');
+      onAbort('the module called abort()');
+      trap();
     },
     exit: (code: number) => {
-      throw new Error(`lapis wasm: the module exited with code ${code}`);
+      onAbort(`the module exited with code ${code}`);
+      trap();
     },
     // Referenced by Emscripten's proxying code; the kernels have no canvas.
     emscripten_webgl_create_context: () => 0,
@@ -215,6 +239,14 @@ export class ThreadHost {
     for (const s of this.workers.values()) if (s.thread === ptr) s.thread = 0;
   }
 
+  // Whether the pthread struct at ptr has a stack of its own (the worker reads the same fields).
+  private hasStack(ptr: number): boolean {
+    if (ptr === 0) return false;
+    const u32 = new Uint32Array(this.memory.buffer);  // unsigned: a heap may pass 2 GiB
+    const top = u32[(ptr + PTHREAD_STACK_OFFSET) >>> 2]!, size = u32[(ptr + PTHREAD_STACK_SIZE_OFFSET) >>> 2]!;
+    return size > 0 && top > size;
+  }
+
   private workerOf(ptr: number): PoolWorker | undefined {
     for (const [w, s] of this.workers) if (s.thread === ptr) return w;
     return undefined;
@@ -245,6 +277,13 @@ export class ThreadHost {
       // 6: EAGAIN, which std::thread throws as system_error and the pool runs with the threads it got.
       __pthread_create_js: (ptr: number, _attr: number, start: number, arg: number) => {
         if (this.failure) return 6;
+        // Emscripten's pthread_create does not check its allocations: out of heap, the
+        // thread's stack starts at address 0. Refused here (the struct freed), std::thread
+        // throws and the caller runs without the thread, instead of a worker failing on it.
+        if (!this.hasStack(ptr)) {
+          if (ptr !== 0) this.ex._emscripten_thread_free_data(ptr);
+          return 6;
+        }
         const w = this.free();
         if (!w) return 6;
         this.workers.get(w)!.thread = ptr;
@@ -283,6 +322,13 @@ const on = (f) => (nodePort ? nodePort.on('message', f) : (self.onmessage = (e) 
 let ex = null;
 let memory = null;
 let envBytes = [];
+// Why the thread trapped, when it asked to (abort, exit): a thrown error would be caught by C++ catch (...).
+let aborted = null;
+let trapExport = null;
+function trap() {
+  trapExport ??= new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([${TRAP_MODULE.join(',')}]))).exports.t;
+  trapExport();
+}
 const u8 = () => new Uint8Array(memory.buffer);
 const dv = () => new DataView(memory.buffer);
 const text = (ptr, len) => new TextDecoder().decode(u8().slice(ptr, ptr + len));
@@ -358,6 +404,14 @@ function imports(module, cores, maxBytes) {
     emscripten_unwind_to_js_event_loop() {
       throw 'unwind';
     },
+    abort() {
+      aborted = 'the module called abort()';
+      trap();
+    },
+    exit(code) {
+      aborted = 'the module exited with code ' + code;
+      trap();
+    },
   };
   // The async runner thread (napi_shim.cpp) says an item is done: the JS thread completes it.
   const lapis = { async_done: () => post({ cmd: 'async' }) };
@@ -380,8 +434,8 @@ on((m) => {
       post({ cmd: 'loaded' });
     } else if (m.cmd === 'run') {
       ex._emscripten_thread_init(m.ptr, 0, 0, 1);
-      const i32 = new Int32Array(memory.buffer);
-      const top = i32[(m.ptr + ${PTHREAD_STACK_OFFSET}) >>> 2], size = i32[(m.ptr + ${PTHREAD_STACK_SIZE_OFFSET}) >>> 2];
+      const u32 = new Uint32Array(memory.buffer);
+      const top = u32[(m.ptr + ${PTHREAD_STACK_OFFSET}) >>> 2], size = u32[(m.ptr + ${PTHREAD_STACK_SIZE_OFFSET}) >>> 2];
       if (!(size > 0 && top > size)) throw new Error('no stack in the pthread struct (top ' + top + ', size ' + size + ')');
       ex.emscripten_stack_set_limits(top, top - size);
       ex.stackRestore(top);
@@ -400,7 +454,7 @@ on((m) => {
     // The crash flag first: the main thread may be blocked in a wait on this thread, where
     // it reads the flag but no message.
     if (ex && ex._emscripten_thread_crashed) ex._emscripten_thread_crashed();
-    post({ cmd: 'failed', message: String((e && e.stack) || e) });
+    post({ cmd: 'failed', message: (aborted ? aborted + ': ' : '') + String((e && e.stack) || e) });
   }
 });
 `;
