@@ -481,7 +481,11 @@ class Runtime {
     } catch (e) {
       throw this.trapped(name, e);
     }
-    if (this.callDeferred !== 0 && this.deferreds.has(this.callDeferred)) this.reserveOutputs(this.callDeferred);
+    if (this.callDeferred !== 0 && this.deferreds.has(this.callDeferred)) {
+      // A call that threw after making its promise never hands it out: nothing will settle it.
+      if (this.pending) this.deferreds.delete(this.callDeferred);
+      else this.reserveOutputs(this.callDeferred);
+    }
     this.finish();
     this.holdEventLoop();
     const err = this.pending;
