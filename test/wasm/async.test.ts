@@ -173,8 +173,8 @@ describe.skipIf(!built)('async calls on the threaded wasm build', () => {
     const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a.join(' ')));
     try {
       // 36 MiB: no heap for the runner thread's stack, so the work runs in the call; 40 and
-      // 44 MiB: the runner thread starts, and the kernel's workspace does not fit there.
-      for (const [mib, threadsRunning] of [[36, 1], [40, 2], [44, 2]] as const) {
+      // 42 MiB: the runner thread starts, and the kernel's workspace does not fit there.
+      for (const [mib, threadsRunning] of [[36, 1], [40, 2], [42, 2]] as const) {
         const raw = await load(mib);
         const inv = invOn(raw);
         // The arguments fit (no throw at the call): what runs out of heap is the work.
@@ -196,11 +196,11 @@ describe.skipIf(!built)('async calls on the threaded wasm build', () => {
         const b = inv(m, A, false);
         expect(relErr(b.X, a.X), `${mib} MiB sync`).toBeLessThan(1e-15);
       }
-      // 46 MiB: the work fits; completing it copies the results through the heap copies of
+      // 48 MiB: the work fits; completing it copies the results through the heap copies of
       // the outputs kept since the call, so it needs no new heap (it did: std::terminate).
-      const c = invOn(await load(46))(n, big, true);
+      const c = invOn(await load(48))(n, big, true);
       await c.result;
-      expect(identityError(big, c.X, n, 8), '46 MiB async 1024').toBeLessThan(1e-13);
+      expect(identityError(big, c.X, n, 8), '48 MiB async 1024').toBeLessThan(1e-13);
       expect(errors.join('\n')).not.toMatch(/pool thread failed/);
     } finally {
       spy.mockRestore();
