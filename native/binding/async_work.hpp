@@ -94,7 +94,7 @@ class AsyncJob {
       CpuSlot slot(CpuSlot::Kind::Async);
       job->work_();
     } catch (...) {
-      // Sorted on the JS thread (settle): typed catches miss on a wasm worker thread.
+      // Sorted on the JS thread (settle), by the same code as a sync call's errors.
       job->failed_ = true;
       job->error_ = std::current_exception();
     }

@@ -23,8 +23,8 @@ struct SvdOptions {
   // R·V = X by one triangular solve when R is well conditioned (checked; the sweeps are
   // redone with accumulation otherwise). false: always accumulate.
   bool solve_for_v = true;
-  // Real data. Auto: the bidiagonal route (gebrd, then dqds for values only or divide and
-  // conquer with vectors from min(m, n) ≥ 72: native/src/svd/bidiag.cpp, bdsdc.cpp) unless
+  // Any dtype. Auto: the bidiagonal route (gebrd, then dqds for values only or divide and
+  // conquer with vectors from min(m, n) ≥ 72, complex ≥ 16: native/src/svd/bidiag.cpp, bdsdc.cpp) unless
   // the input is graded (largest / smallest nonzero row or column max-norm above 2^6),
   // where Jacobi keeps the small values' relative accuracy.
   enum class Values { Auto, Jacobi, Bidiagonal } values = Values::Auto;
