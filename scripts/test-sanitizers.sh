@@ -8,14 +8,26 @@
 #   bash scripts/test-sanitizers.sh            # build + test/property test/core test/hardening
 #                                              # (fast-check runs ×1 unless LAPIS_FC_RUNS_SCALE says otherwise)
 #   bash scripts/test-sanitizers.sh test/core  # build + only the given test paths
+#   bash scripts/test-sanitizers.sh --build-only   # the build alone (CI builds it early, niced)
+#   bash scripts/test-sanitizers.sh --no-build ... # the tests on the build already there
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=all
+case "${1:-}" in
+  --build-only) mode=build; shift ;;
+  --no-build) mode=test; shift ;;
+esac
+
 BUILD=${LAPIS_ASAN_BUILD:-build-asan}
-node node_modules/cmake-js/bin/cmake-js compile --directory . --out "$BUILD" --config Release \
-  --parallel "${LAPIS_BUILD_JOBS:-2}" --CDLAPIS_SANITIZE=address,undefined
+if [ "$mode" != test ]; then
+  node node_modules/cmake-js/bin/cmake-js compile --directory . --out "$BUILD" --config Release \
+    --parallel "${LAPIS_BUILD_JOBS:-2}" --CDLAPIS_SANITIZE=address,undefined
+fi
+[ "$mode" = build ] && exit 0
 
 ADDON="$PWD/$BUILD/Release/lapis.node"
+[ -f "$ADDON" ] || { echo "test-sanitizers: no sanitizer build at $ADDON (run without --no-build)" >&2; exit 1; }
 PRELOAD="$(g++ -print-file-name=libasan.so):$(g++ -print-file-name=libubsan.so)"
 if [ $# -eq 0 ]; then set -- test/property test/core test/hardening; fi
 
@@ -33,4 +45,5 @@ export LAPIS_FC_RUNS_SCALE="${LAPIS_FC_RUNS_SCALE:-1}"
 export LD_PRELOAD="$PRELOAD"
 export ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0:allocator_may_return_null=1:abort_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-exec node node_modules/vitest/vitest.mjs run "$@"
+# --no-cache: CI runs this beside other vitest runs, which write the same results cache
+exec node node_modules/vitest/vitest.mjs run --no-cache "$@"
