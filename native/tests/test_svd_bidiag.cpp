@@ -114,10 +114,11 @@ void random_order_case(index n, double decades) {
 }
 
 // Values of a random m×n matrix by the bidiagonal route (svdvals_bidiag, or gebrd with
-// panel width nb then bdsqr) against Jacobi's: |σ − σ_ref| ≤ 30·max(m, n)·eps·σ_max.
+// panel width nb on `threads` threads then bdsqr) against Jacobi's: |σ − σ_ref| ≤
+// 30·max(m, n)·eps·σ_max.
 // Complex T: zgebrd's real bidiagonal.
 template <class T>
-void dense_case(index m, index n, index nb) {
+void dense_case(index m, index n, index nb, int threads = 1) {
   using R = lapis::real_t<T>;
   std::vector<T> A(static_cast<size_t>(m * n));
   for (auto& x : A) x = lapis_test::normal<T>(g_rng);
@@ -140,7 +141,7 @@ void dense_case(index m, index n, index nb) {
       }
     std::vector<R> e(static_cast<size_t>(nn));
     std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
-    lapis::svd_detail::gebrd<T>(B.data(), mm, nn, mm, S.data(), e.data(), tq.data(), tp.data(), 1, nb);
+    lapis::svd_detail::gebrd<T>(B.data(), mm, nn, mm, S.data(), e.data(), tq.data(), tp.data(), threads, nb);
     const int info = lapis::svd_detail::bdsqr_values<R>(nn, S.data(), e.data());
     check(info == 0, "gebrd+bdsqr info", Info<T>::name, m, n, info, 0);
     for (auto& x : S) x = std::abs(x);
@@ -150,6 +151,18 @@ void dense_case(index m, index n, index nb) {
   for (index i = 0; i < k; ++i) worst = std::max(worst, double(std::abs(S[i] - ref[i])));
   const double ratio = k ? worst / (double(std::max(m, n)) * double(std::numeric_limits<R>::epsilon()) * double(ref[0])) : 0;
   check(ratio < 30, nb ? "gebrd(nb)+bdsqr vs Jacobi" : "svdvals_bidiag vs Jacobi", Info<T>::name, m, n, ratio, 30);
+}
+
+// labrd's trailing products cut into pieces over two threads (from 32768 real
+// multiply-adds: every gebrd tries its first ones in pieces, later ones too unless a
+// helper was late): square, tall and wide, uneven pieces, the last panels on one thread.
+template <class T>
+void two_thread_cases() {
+  const index shapes[][2] = {{97, 97}, {130, 97}, {97, 130}, {300, 260}, {260, 300}, {333, 333}};
+  for (const auto& s : shapes) {
+    dense_case<T>(s[0], s[1], 32, 2);
+    dense_case<T>(s[0], s[1], 8, 2);
+  }
 }
 
 // Auto: column-graded input keeps Jacobi (bit-identical values), ungraded takes bidiag.
@@ -189,6 +202,7 @@ void run_type() {
   for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
   for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
   dense_case<T>(150, 120, 16);
+  two_thread_cases<T>();
   auto_choice<T>(40);
 }
 
@@ -204,6 +218,7 @@ void run_complex() {
   for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
   for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
   dense_case<T>(150, 120, 16);
+  two_thread_cases<T>();
   auto_choice<T>(40);
 }
 
