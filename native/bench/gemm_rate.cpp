@@ -4,7 +4,8 @@
 // the thread count), which is what a machine shared with other work allows.
 // Build against the kernels-only library:
 //   g++ -O2 -std=c++17 -Inative/include native/bench/gemm_rate.cpp <build>/liblapis_kernels.a -pthread
-// Usage: gemm_rate s|d|c|z m n k threads reps [At] [Bt]   (GB_PEAK=0 skips the peak probe)
+// Usage: gemm_rate s|d|c|z m n k threads reps [At] [Bt]   (GB_PEAK=0 skips the peak probe;
+// GB_BLOCK=mc,kc,nc[,nc_thread] replaces the family's blocking for the sweeps of docs/gemm.md)
 #include <chrono>
 #include <complex>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "lapis/gemm.hpp"
 #include "lapis/parallel.hpp"
 #include "lapis/peak.hpp"
+#include "../src/gemm/gemm_kernels.hpp"
 using namespace lapis;
 using idx = lapis::index;
 
@@ -66,14 +68,22 @@ int main(int argc, char** argv) {
   const int th = std::atoi(argv[5]), reps = std::atoi(argv[6]);
   const bool ta = argc > 7 && argv[7][0] == '1', tb = argc > 8 && argv[8][0] == '1';
   if (th > num_threads()) set_num_threads(th);
+  if (const char* bl = std::getenv("GB_BLOCK")) {
+    gemm_detail::Blocking b;
+    long v[4] = {0, 0, 0, -1};
+    std::sscanf(bl, "%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2], &v[3]);
+    b.mc = v[0], b.kc = v[1], b.nc = v[2], b.nc_thread = v[3];
+    gemm_detail::set_blocking(t, b);
+  }
+  const gemm_detail::Blocking used = gemm_detail::blocking(t);
   const double g = t == 's'   ? run<float>(m, n, k, th, reps, ta, tb)
                    : t == 'd' ? run<double>(m, n, k, th, reps, ta, tb)
                    : t == 'c' ? run<std::complex<float>>(m, n, k, th, reps, ta, tb)
                               : run<std::complex<double>>(m, n, k, th, reps, ta, tb);
   const char* pk = std::getenv("GB_PEAK");
   const double peak = pk && pk[0] == '0' ? 0 : peak_gflops(t == 'd' || t == 'z', th, 0.25);
-  std::printf("%c %ldx%ldx%ld t%d%s%s: %.1f GFLOP/s", t, long(m), long(n), long(k), th, ta ? " At" : "",
-              tb ? " Bt" : "", g);
+  std::printf("%c %ldx%ldx%ld t%d%s%s mc%ld kc%ld nc%ld nct%ld: %.1f GFLOP/s", t, long(m), long(n), long(k), th,
+              ta ? " At" : "", tb ? " Bt" : "", long(used.mc), long(used.kc), long(used.nc), long(used.nc_thread), g);
   if (peak > 0) std::printf("  peak %.1f  %.0f%%", peak, 100 * g / peak);
   std::printf("\n");
 }

@@ -23,6 +23,7 @@
 #include "lapis/gemm_batched.hpp"
 #include "lapis/parallel.hpp"
 #include "test_util.hpp"
+#include "../src/gemm/gemm_kernels.hpp"
 
 using lapis::index;
 using lapis::MatMut;
@@ -406,6 +407,30 @@ void run_type(bool quick) {
   run_batched_type<T>(quick);
 }
 
+// The packed path under blockings far from the defaults (set_blocking, the sweeps' hook):
+// odd kc, mc and nc of a few tiles, a narrow per-thread B block, so every loop runs many
+// blocks with ragged edges; then the defaults again.
+template <class T>
+void run_blockings(char dt) {
+  namespace gd = lapis::gemm_detail;
+  const gd::Blocking saved = gd::blocking(dt);
+  const gd::Blocking odd[] = {{1, 37, 1, 1}, {50, 129, 100, 0}, {200, 300, 5000, 7}};
+  for (const gd::Blocking& b : odd) {
+    gd::set_blocking(dt, b);
+    for (int threads : {1, 0})
+      for (const auto& s : std::vector<std::array<index, 3>>{{130, 120, 257}, {300, 400, 300}, {97, 260, 75}})
+        run_case<T>({s[0], s[1], s[2], Op::N, threads ? Op::T : Op::C, Layout::RowMajor, Layout::Padded,
+                     Layout::RowMajor, 2, 1, threads});
+  }
+  gd::set_blocking(dt, {saved.mc, saved.kc, saved.nc, saved.nc_thread});
+  const gd::Blocking back = gd::blocking(dt);
+  ++g_checks;
+  if (back.mc != saved.mc || back.kc != saved.kc || back.nc != saved.nc || back.nc_thread != saved.nc_thread) {
+    ++g_failures;
+    std::printf("FAIL blocking of %c not restored\n", dt);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -416,6 +441,10 @@ int main(int argc, char** argv) {
   run_type<double>(quick);
   run_type<std::complex<float>>(quick);
   run_type<std::complex<double>>(quick);
+  run_blockings<float>('s');
+  run_blockings<double>('d');
+  run_blockings<std::complex<float>>('c');
+  run_blockings<std::complex<double>>('z');
   std::printf("test_gemm: %ld checks, %d failing cases\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }
