@@ -180,6 +180,8 @@ T ldexp_t(T x, int e) {
   else return std::ldexp(x, e);
 }
 
+long g_declined = 0;
+
 template <class T>
 void dense_case(Kind kind, index m, index n, bool full) {
   using R = lapis::real_t<T>;
@@ -192,8 +194,18 @@ void dense_case(Kind kind, index m, index n, bool full) {
   std::vector<R> S(static_cast<size_t>(k));
   std::vector<T> U(static_cast<size_t>(m * uc)), Vh(static_cast<size_t>(vr * n));
   const bool ok = lapis::svd_detail::svd_bidiag<T>(A.data(), m, n, scale, S.data(), U.data(), Vh.data(), full, 1);
-  check(ok, "svd_bidiag declined", tn, kn, m, n, 0, 0);
-  if (!ok) return;
+  // Float with many equal values: bdsdc's trace check may decline a merge (then
+  // lapis::svd answers by Jacobi, checked below); elsewhere a decline is a failure.
+  const bool may_decline = kind == Kind::Repeated && std::is_same_v<R, float>;
+  check(ok || may_decline, "svd_bidiag declined", tn, kn, m, n, 0, 0);
+  if (!ok && may_decline) {
+    ++g_declined;
+    SvdOptions bo;
+    bo.values = SvdOptions::Values::Bidiagonal;
+    lapis::svd<T>(A.data(), m, n, S.data(), U.data(), Vh.data(), true, full, 1, bo);
+  } else if (!ok) {
+    return;
+  }
   const long double eps = std::numeric_limits<R>::epsilon();
   long double an = 0, rn = 0;
   for (index i = 0; i < m; ++i)
@@ -297,6 +309,12 @@ void run_all() {
                     {200, 1}, {1, 200}, {33, 31}})
       for (Kind kd : {Kind::Random, Kind::RankDeficient, Kind::Repeated})
         if (!g_quick || mn.first * mn.second <= 20000) dense_case<T>(kd, mn.first, mn.second, full);
+  // Float, a half of the values equal (1), a quarter 1e-3, a quarter 0.5: about 3% of these
+  // draws gave bdsdc a merge whose largest root came out 1/√2 instead of 1; the trace check
+  // (Σσ² = ‖M‖_F²) now declines there and Jacobi answers.
+  if constexpr (std::is_same_v<T, float>)
+    if (!g_quick)
+      for (int rep = 0; rep < 60; ++rep) dense_case<T>(Kind::Repeated, 130, 130, false);
   for (index leaf : {2, 3, 5, 25})
     for (index n : {1, 2, 3, 4, 6, 9, 17, 33, 64, 100, 257})
       for (bool rep : {false, true})
@@ -334,6 +352,9 @@ int main(int argc, char** argv) {
   run_all<float>();
   run_complex<std::complex<double>>();
   run_complex<std::complex<float>>();
-  std::printf("test_svd_dc: %ld checks, %d failures\n", g_checks, g_failures);
+  // A few of the 60 + 8 float repeated-value draws (about 3–8% measured), never most.
+  check(g_declined <= 12, "float repeated-value draws declined by bdsdc", "float", "repeated", g_declined, 0, double(g_declined), 12);
+  std::printf("test_svd_dc: %ld checks, %d failures (%ld float repeated-value draws declined to Jacobi)\n", g_checks,
+              g_failures, g_declined);
   return g_failures == 0 ? 0 : 1;
 }

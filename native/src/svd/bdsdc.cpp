@@ -365,6 +365,15 @@ struct Dc {
       Vh[0] = z0 < 0 ? R(-1) : R(1);
     } else if (!merge_secular(K, dh.data(), zh.data(), sig.data(), Uh, Vh)) {
       return false;
+    } else {
+      // Σσ² = ‖M‖_F² = Σz² + Σdh²: a root far off breaks it (seen on float draws with many
+      // equal values, docs/svd.md); declining sends the call to Jacobi.
+      R lhs = 0, rhs = 0;
+      for (index q = 0; q < K; ++q) {
+        lhs += sig[q] * sig[q];
+        rhs += zh[q] * zh[q] + dh[q] * dh[q];
+      }
+      if (!(std::abs(lhs - rhs) <= R(64) * R(K) * eps * rhs)) return false;
     }
     // U_node = GU·diag(Û, I), V_node = GV·diag(V̂, I, 1) with GU, GV the factors' columns
     // in the order entry 0, kept entries (ascending d), deflated ones, (sqre) V's null

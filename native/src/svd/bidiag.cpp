@@ -642,7 +642,7 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
     rows = nn;
   }
   std::vector<R> d(static_cast<size_t>(nn)), e(static_cast<size_t>(nn));
-  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq, tp, max_threads);
+  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq, tp, max_threads, 16, 16);
   // Row-major Vh of a tall A is V column-major (Vᵀ = conj(Vh) for complex, conjugated at
   // the end): bdsdc writes it in place.
   T* V = m >= n ? Vh : Vb;
