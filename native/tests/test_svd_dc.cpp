@@ -324,7 +324,7 @@ void run_all() {
 }
 
 // Complex input: zgebrd's real bidiagonal through the same (real) bdsdc, tested above.
-// Panel boundaries (32, and the last ≤ 64 columns as one panel), the QR-first crossover
+// Panel boundaries (16, and the last ≤ 16 columns as one panel), the QR-first crossover
 // at 1.6, tall, wide, full and thin, every kind.
 template <class T>
 void run_complex() {
