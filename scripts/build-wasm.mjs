@@ -1,4 +1,4 @@
-// `npm run build:wasm [-- --no-simd | --threads] [--jobs=N] [--force] [--out=DIR]`
+// `npm run build:wasm [-- --no-simd | --threads] [--jobs=N] [--force] [--out=DIR] [--profile]`
 //
 // Builds the WebAssembly CPU backend (docs/wasm.md): the same native/src kernels and the
 // same native/binding files as the addon, compiled by Emscripten's em++ with the Node-API
@@ -27,8 +27,10 @@ const jobs = Math.max(1, Number(jobsArg ? jobsArg.slice(7) : 2));
 // --out=DIR: the module, its objects and its notes go to DIR instead of build/wasm (a build
 // to try before it replaces the one others test against).
 const outArg = args.find((a) => a.startsWith('--out='));
+// --profile: keep the function names (a name section) so node --cpu-prof names wasm frames.
+const profile = args.includes('--profile');
 for (const a of args) {
-  if (a !== '--no-simd' && a !== '--threads' && a !== '--force' && !a.startsWith('--jobs=') && !a.startsWith('--out=')) {
+  if (a !== '--no-simd' && a !== '--threads' && a !== '--force' && a !== '--profile' && !a.startsWith('--jobs=') && !a.startsWith('--out=')) {
     console.error(`build-wasm: unknown option ${a}`);
     process.exit(2);
   }
@@ -139,6 +141,7 @@ const ldflags = [
     ...(threads ? ['_emscripten_tls_init', '_emscripten_stack_set_limits', '_emscripten_main_thread_process_queued_calls', '_pthread_self'] : []),
   ].join(',')}`,
   ...(simd ? ['-msimd128'] : []),
+  ...(profile ? ['--profiling-funcs'] : []),
   // DECLARE_ASM_MODULE_EXPORTS=0 keeps the module's import and export names (at -O3 em++ would
   // shorten them to a.b for its own glue, which is not used).
   ...(threads ? ['-Wno-pthreads-mem-growth', '-sDECLARE_ASM_MODULE_EXPORTS=0'] : []),

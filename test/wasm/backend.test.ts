@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { instantiateWasmBackend, type WasmRawFunction } from '../../src/backend/wasm/instantiate.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const artifact = `${root}build/wasm/lapis.wasm`;
+// LAPIS_TEST_WASM_DIR: another build's directory (`npm run build:wasm -- --out=DIR`).
+const artifact = `${process.env.LAPIS_TEST_WASM_DIR ?? `${root}build/wasm`}/lapis.wasm`;
 const built = existsSync(artifact);
 const addonPath = process.env.LAPIS_ADDON ?? `${root}build/Release/lapis.node`;
 const haveAddon = existsSync(addonPath);

@@ -10,8 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const single = `${root}build/wasm/lapis.wasm`;
-const threaded = `${root}build/wasm/lapis-mt.wasm`;
+// LAPIS_TEST_WASM_DIR: another build's directory (`npm run build:wasm -- --out=DIR`, both variants).
+const dir = process.env.LAPIS_TEST_WASM_DIR ?? `${root}build/wasm`;
+const single = `${dir}/lapis.wasm`;
+const threaded = `${dir}/lapis-mt.wasm`;
 const built = existsSync(single) && existsSync(threaded);
 
 describe('threaded wasm artifact', () => {
