@@ -27,21 +27,35 @@ cmake -S "$root" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/scripts/aarch64-toolc
   -DCMAKE_BUILD_TYPE=Release -DLAPIS_KERNELS_ONLY=ON -DLAPIS_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 
+# Each test's families run side by side (qemu emulates at about one core per process), their
+# outputs printed in order afterwards.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 status=0
 for t in "$build"/test_*; do
   [ -x "$t" ] && [ -f "$t" ] || continue
   families=(default portable)
-  # the thread pool runs no kernels; GDN reaches the kernel families only through gemm, whose
-  # portable kernels test_gemm runs here and test_gdn runs natively (its long double
-  # references are ~30 s of software quad under qemu): one family is enough for both
-  case "$(basename "$t")" in test_pool | test_gdn) families=(default) ;; esac
+  # the thread pool runs no kernels; GDN and the divide-and-conquer SVD reach the kernel
+  # families only through the GEMM/QR/TRSM kernels, whose portable variants test_gemm and
+  # test_blocking run here, and test-native.sh runs test_gdn and test_svd_dc with the portable
+  # family natively (their long double references are software quad under qemu: ~30 s for
+  # test_gdn, ~4 min for test_svd_dc's --quick cases): one family is enough for them
+  case "$(basename "$t")" in test_pool | test_gdn | test_svd_dc) families=(default) ;; esac
+  pids=()
   for kernels in "${families[@]}"; do
-    echo "== $(basename "$t") (aarch64, kernels: $kernels)"
     if [ "$kernels" = portable ]; then
-      LAPIS_KERNELS=portable qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick || status=1
+      LAPIS_KERNELS=portable qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick >"$logs/$kernels" 2>&1 &
     else
-      qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick || status=1
+      qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick >"$logs/$kernels" 2>&1 &
     fi
+    pids+=("$!")
+  done
+  for i in "${!families[@]}"; do
+    rc=0
+    wait "${pids[$i]}" || rc=$?
+    echo "== $(basename "$t") (aarch64, kernels: ${families[$i]})"
+    cat "$logs/${families[$i]}"
+    if [ "$rc" != 0 ]; then echo "test-native-aarch64: $(basename "$t") (kernels: ${families[$i]}) exited with $rc" >&2; status=1; fi
   done
 done
 exit $status
