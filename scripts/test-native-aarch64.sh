@@ -27,11 +27,13 @@ cmake -S "$root" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/scripts/aarch64-toolc
   -DCMAKE_BUILD_TYPE=Release -DLAPIS_KERNELS_ONLY=ON -DLAPIS_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 
-# Each test's families run side by side (qemu emulates at about one core per process), their
-# outputs printed in order afterwards.
+# The (test, family) runs go through a pool of $(nproc) slots (qemu emulates at about one core
+# per process), the longest first (measured under qemu: test_svd_dc ~4 min, test_svd_bidiag
+# ~40 s per family, test_gemm ~30 s), so that none is left to run alone at the end; their
+# outputs are printed afterwards in test order.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-status=0
+runs=()
 for t in "$build"/test_*; do
   [ -x "$t" ] && [ -f "$t" ] || continue
   families=(default portable)
@@ -41,21 +43,41 @@ for t in "$build"/test_*; do
   # family natively (their long double references are software quad under qemu: ~30 s for
   # test_gdn, ~4 min for test_svd_dc's --quick cases): one family is enough for them
   case "$(basename "$t")" in test_pool | test_gdn | test_svd_dc) families=(default) ;; esac
-  pids=()
-  for kernels in "${families[@]}"; do
-    if [ "$kernels" = portable ]; then
-      LAPIS_KERNELS=portable qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick >"$logs/$kernels" 2>&1 &
-    else
-      qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick >"$logs/$kernels" 2>&1 &
-    fi
-    pids+=("$!")
-  done
-  for i in "${!families[@]}"; do
-    rc=0
-    wait "${pids[$i]}" || rc=$?
-    echo "== $(basename "$t") (aarch64, kernels: ${families[$i]})"
-    cat "$logs/${families[$i]}"
-    if [ "$rc" != 0 ]; then echo "test-native-aarch64: $(basename "$t") (kernels: ${families[$i]}) exited with $rc" >&2; status=1; fi
-  done
+  for kernels in "${families[@]}"; do runs+=("$kernels $t"); done
+done
+order=()
+for slow in test_svd_dc test_svd_bidiag test_gemm; do
+  for r in "${runs[@]}"; do [ "$(basename "${r#* }")" = "$slow" ] && order+=("$r"); done
+done
+for r in "${runs[@]}"; do
+  case "$(basename "${r#* }")" in test_svd_dc | test_svd_bidiag | test_gemm) ;; *) order+=("$r") ;; esac
+done
+declare -A pid_of=() rc_of=()
+slots=$(nproc) running=0
+reap() {
+  local done_pid rc=0
+  wait -n -p done_pid || rc=$?
+  rc_of[$done_pid]=$rc
+  running=$((running - 1))
+}
+for r in "${order[@]}"; do
+  if [ "$running" -ge "$slots" ]; then reap; fi
+  kernels=${r%% *} t=${r#* }
+  if [ "$kernels" = portable ]; then
+    LAPIS_KERNELS=portable qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick >"$logs/$(basename "$t").$kernels" 2>&1 &
+  else
+    qemu-aarch64 -L /usr/aarch64-linux-gnu "$t" --quick >"$logs/$(basename "$t").$kernels" 2>&1 &
+  fi
+  pid_of[$r]=$!
+  running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do reap; done
+status=0
+for r in "${runs[@]}"; do
+  kernels=${r%% *} t=${r#* }
+  echo "== $(basename "$t") (aarch64, kernels: $kernels)"
+  cat "$logs/$(basename "$t").$kernels"
+  rc=${rc_of[${pid_of[$r]}]}
+  if [ "$rc" != 0 ]; then echo "test-native-aarch64: $(basename "$t") (kernels: $kernels) exited with $rc" >&2; status=1; fi
 done
 exit $status
