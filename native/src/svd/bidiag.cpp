@@ -7,18 +7,14 @@
 #include "plane.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <thread>
 #include <vector>
 
 #include "../qr/qr_internal.hpp"
 #include "lapis/blas1.hpp"
 #include "lapis/gemm.hpp"
-#include "lapis/parallel.hpp"
 #include "lapis/qr.hpp"
 
 namespace lapis::svd_detail {
@@ -56,82 +52,13 @@ void lacgv(index n, T* x, index inc) {
     for (index i = 0; i < n; ++i) x[i * inc] = std::conj(x[i * inc]);
 }
 
-// labrd's two products over the trailing matrix M (r×c, column-major at lda), cut into
-// up to 8 pieces that the threads claim one at a time (y = Mᴴ·v by column blocks, x = M·ũ
-// by row blocks): a helper that is late or descheduled holds up at most one small piece.
-// Each product is a parallel region of a few microseconds, so on a loaded machine (other
-// processes on the cores) the regions can cost more than they save: when the caller ends
-// up waiting for a helper's piece longer than a quarter of the product, or does every
-// piece itself, the next products run on the caller alone: 64, doubled while the regions
-// that follow stay bad.
-template <class T>
-struct TrailingMv {
-  int threads = 1;
-  int serial_left = 0;  // products still to run on the caller alone after a bad region
-  int backoff = 64;      // the next such run's length
-  static constexpr double kSplit = 32768;  // multiply-adds below which one thread does it
-
-  explicit TrailingMv(int max_threads) {
-    threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
-  }
-  index pieces(index r, index c, index len) {
-    if (threads <= 1 || double(r) * double(c) * (is_complex_v<T> ? 4 : 1) < kSplit) return 1;
-    if (serial_left > 0) {
-      --serial_left;
-      return 1;
-    }
-    return std::clamp<index>(len / 32, 1, 8);
-  }
-  // Runs piece(k) for k < p on the threads, then judges the region (see above).
-  template <class F>
-  void run(index p, const F& piece) {
-    using clock = std::chrono::steady_clock;
-    const auto caller = std::this_thread::get_id();
-    const auto t0 = clock::now();
-    std::atomic<int64_t> caller_done{0};
-    std::atomic<int> helped{0};
-    parallel_for(p, 1, [&](index k0, index k1) {
-      for (index k = k0; k < k1; ++k) piece(k);
-      if (std::this_thread::get_id() == caller)
-        caller_done.store((clock::now() - t0).count(), std::memory_order_relaxed);
-      else
-        helped.fetch_add(1, std::memory_order_relaxed);
-    }, threads, Schedule::Pieces);
-    const int64_t total = (clock::now() - t0).count(), wait = total - caller_done.load(std::memory_order_relaxed);
-    if (helped.load(std::memory_order_relaxed) == 0 || 4 * wait > total) {
-      serial_left = backoff;
-      backoff = std::min(2 * backoff, 1 << 20);
-    } else {
-      backoff = 64;
-    }
-  }
-  // y = Mᴴ·v (v contiguous, r entries; y contiguous, c entries).
-  void adj_mv(MatRef<T> M, const T* v, T* y) {
-    const index p = pieces(M.rows, M.cols, M.cols);
-    if (p <= 1) return mv<T>(1, adj(M), v, 1, 0, y, 1, 1);
-    run(p, [&](index k) {
-      const index c0 = M.cols * k / p, c1 = M.cols * (k + 1) / p;
-      mv<T>(1, adj(cm<T>(M.p, M.cs, 0, c0, M.rows, c1 - c0)), v, 1, 0, y + c0, 1, 1);
-    });
-  }
-  // x = M·u (u at stride incu, c entries; x contiguous, r entries).
-  void mv_rows(MatRef<T> M, const T* u, index incu, T* x) {
-    const index p = pieces(M.rows, M.cols, M.rows);
-    if (p <= 1) return mv<T>(1, M, u, incu, 0, x, 1, 1);
-    run(p, [&](index k) {
-      const index r0 = (M.rows * k / p) & ~index(7), r1 = k + 1 == p ? M.rows : (M.rows * (k + 1) / p) & ~index(7);
-      mv<T>(1, cm<T>(M.p, M.cs, r0, 0, r1 - r0, M.cols), u, incu, 0, x + r0, 1, 1);
-    });
-  }
-};
-
 // LAPACK labrd (zlabrd for complex T) for m ≥ n: reduces the first nb rows and columns
 // of the m×n column-major a to real bidiagonal form, returning X (m×nb) and Y (n×nb) for
 // the trailing update A ← A − V·Yᴴ − X·Uᴴ, where V (columns) and Uᴴ (rows: the conjugated
 // u, as zgebrd stores them) are the reflectors left in a.
 template <class T>
 void labrd(index m, index n, index nb, T* a, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, T* X,
-           index ldx, T* Y, index ldy, int th, TrailingMv<T>& trail) {
+           index ldx, T* Y, index ldy, int th) {
   constexpr bool cx = is_complex_v<T>;
   auto A = [&](index i, index j) -> T& { return a[i + j * lda]; };
   auto Xe = [&](index i, index j) -> T& { return X[i + j * ldx]; };
@@ -145,7 +72,7 @@ void labrd(index m, index n, index nb, T* a, index lda, real_t<T>* d, real_t<T>*
     if (i < n - 1) {
       A(i, i) = T(1);
       T* y = &Ye(0, i);
-      trail.adj_mv(cm<T>(a, lda, i, i + 1, m - i, n - i - 1), &A(i, i), y + i + 1);
+      mv<T>(1, adj(cm<T>(a, lda, i, i + 1, m - i, n - i - 1)), &A(i, i), 1, 0, y + i + 1, 1, th);
       mv<T>(1, adj(cm<T>(a, lda, i, 0, m - i, i)), &A(i, i), 1, 0, y, 1, th);
       mv<T>(-1, cm<T>(Y, ldy, i + 1, 0, n - i - 1, i), y, 1, 1, y + i + 1, 1, th);
       mv<T>(1, adj(cm<T>(X, ldx, i, 0, m - i, i)), &A(i, i), 1, 0, y, 1, th);
@@ -160,7 +87,7 @@ void labrd(index m, index n, index nb, T* a, index lda, real_t<T>* d, real_t<T>*
       e[i] = real_part(A(i, i + 1));
       A(i, i + 1) = T(1);
       T* x = &Xe(0, i);
-      trail.mv_rows(cm<T>(a, lda, i + 1, i + 1, m - i - 1, n - i - 1), &A(i, i + 1), lda, x + i + 1);
+      mv<T>(1, cm<T>(a, lda, i + 1, i + 1, m - i - 1, n - i - 1), &A(i, i + 1), lda, 0, x + i + 1, 1, th);
       mv<T>(1, adj(cm<T>(Y, ldy, i + 1, 0, n - i - 1, i + 1)), &A(i, i + 1), lda, 0, x, 1, th);
       mv<T>(-1, cm<T>(a, lda, i + 1, 0, m - i - 1, i + 1), x, 1, 1, x + i + 1, 1, th);
       mv<T>(1, cm<T>(a, lda, 0, i + 1, i, n - i - 1), &A(i, i + 1), lda, 0, x, 1, th);
@@ -193,13 +120,11 @@ void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tau
   nx = std::max<index>(nb, nx > 0 ? nx : 64);
   std::vector<T> X(static_cast<size_t>(m * std::max(nb, std::min(n, nx)))),
       Y(static_cast<size_t>(n * std::max(nb, std::min(n, nx))));
-  // One for the whole reduction: a backoff (see TrailingMv) carries over to the next panel.
-  TrailingMv<T> trail(max_threads);
   index i = 0;
   for (; n - i > nx; i += nb) {
     const index mr = m - i, nr = n - i;
     T* a = A + i + i * lda;
-    labrd<T>(mr, nr, nb, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads, trail);
+    labrd<T>(mr, nr, nb, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
     // A(nb:, nb:) −= V·Yᴴ + X·Uᴴ (Uᴴ's unit entry A(nb−1, nb) is still 1 here).
     MatMut<T> C{a + nb + nb * lda, mr - nb, nr - nb, 1, lda};
     gemm<T>(T(-1), cm<T>(a, lda, nb, 0, mr - nb, nb), adj(cm<T>(Y.data(), nr, nb, 0, nr - nb, nb)), T(1), C,
@@ -212,7 +137,7 @@ void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tau
   }
   const index mr = m - i, nr = n - i;
   T* a = A + i + i * lda;
-  labrd<T>(mr, nr, nr, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads, trail);
+  labrd<T>(mr, nr, nr, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
   for (index j = 0; j < nr; ++j) {
     a[j + j * lda] = T(d[i + j]);
     if (j + 1 < nr) a[j + (j + 1) * lda] = T(e[i + j]);
