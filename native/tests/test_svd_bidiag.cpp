@@ -188,6 +188,20 @@ void auto_choice(index n) {
   check(S == Sb, "ungraded input: Auto takes the bidiagonal route", Info<T>::name, n, n, 0, 0);
 }
 
+// Dense shapes at the default panel width and at 4 and 16 (unblocked remainder, QR-first
+// crossover), two threads, and the Auto routing: shared by the real and complex runs.
+template <class T>
+void dense_and_routing() {
+  const index shapes[][2] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3}, {31, 31}, {33, 33}, {64, 64},
+                             {65, 65}, {100, 100}, {130, 97}, {97, 130}, {160, 100}, {161, 100}, {300, 90},
+                             {90, 300}, {200, 200}};
+  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
+  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
+  dense_case<T>(150, 120, 16);
+  two_thread_cases<T>();
+  auto_choice<T>(40);
+}
+
 template <class T>
 void run_type() {
   for (index n : {1, 2, 3, 5, 17, 64, 150}) {
@@ -199,14 +213,7 @@ void run_type() {
   for (int rep = 0; rep < 2000; ++rep)
     if constexpr (std::is_same_v<T, double>) random_order_case<T>(2 + rep % 12, 20);
     else random_order_case<T>(2 + rep % 7, 3);
-  const index shapes[][2] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3}, {31, 31}, {33, 33}, {64, 64},
-                             {65, 65}, {100, 100}, {130, 97}, {97, 130}, {160, 100}, {161, 100}, {300, 90},
-                             {90, 300}, {200, 200}};
-  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
-  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
-  dense_case<T>(150, 120, 16);
-  two_thread_cases<T>();
-  auto_choice<T>(40);
+  dense_and_routing<T>();
 }
 
 }  // namespace
@@ -215,14 +222,7 @@ void run_type() {
 // through zgebrd's real bidiagonal, and the Auto routing.
 template <class T>
 void run_complex() {
-  const index shapes[][2] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {5, 3}, {31, 31}, {33, 33}, {64, 64},
-                             {65, 65}, {100, 100}, {130, 97}, {97, 130}, {160, 100}, {161, 100}, {300, 90},
-                             {90, 300}, {200, 200}};
-  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
-  for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
-  dense_case<T>(150, 120, 16);
-  two_thread_cases<T>();
-  auto_choice<T>(40);
+  dense_and_routing<T>();
 }
 
 int main(int argc, char** argv) {
