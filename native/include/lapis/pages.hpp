@@ -18,6 +18,13 @@
 
 namespace lapis::detail {
 
+// The huge-page size advise_hugepages works with, 0 where it does nothing.
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+inline constexpr size_t kHugePage = size_t(1) << 21;
+#else
+inline constexpr size_t kHugePage = 0;
+#endif
+
 inline bool hugepages_wanted() {
   static const bool on = [] {
     const char* v = std::getenv("LAPIS_HUGEPAGES");

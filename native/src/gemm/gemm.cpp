@@ -14,8 +14,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <new>
-#include <cstdlib>
 
 #include "gemm_kernels.hpp"
 #include "gemv.hpp"
@@ -61,31 +59,30 @@ template <> const KernelSet<std::complex<float>>& kernels<std::complex<float>>()
 template <> const KernelSet<std::complex<double>>& kernels<std::complex<double>>() { return family().z; }
 
 // Per-thread packing buffers: grow on demand, never shrink, 64-byte aligned. Reused across
-// calls so a medium product pays no allocation or page faults. From 2 MiB on they are
-// 2 MiB-aligned huge-page candidates: fewer TLB misses, and a cache placement that does
-// not depend on which 4 KiB frames the process was given.
+// calls so a medium product pays no allocation or page faults. Where huge pages exist,
+// those of 2 MiB or more are 2 MiB-aligned huge-page candidates: fewer TLB misses, and a
+// cache placement that does not depend on which 4 KiB frames the process was given.
 class Scratch {
  public:
   template <class T>
   T* get(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T) + 64;
-    if (bytes > cap_) {
-      constexpr std::size_t huge = std::size_t(1) << 21;
-      const std::size_t cap = bytes >= huge ? (bytes + huge - 1) / huge * huge : bytes;
-      void* p = std::aligned_alloc(bytes >= huge ? huge : 64, (cap + 63) / 64 * 64);
-      if (!p) throw std::bad_alloc();
-      buf_.reset(static_cast<unsigned char*>(p));
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes > cap_ || !p_) {
+      constexpr std::size_t huge = detail::kHugePage, page = huge > 0 ? huge : 1;
+      const bool big = huge > 0 && bytes >= huge;
+      const std::size_t align = big ? huge : 64, cap = big ? (bytes + page - 1) / page * page : bytes;
+      buf_.reset(new unsigned char[cap + align]);
+      const auto addr = reinterpret_cast<std::uintptr_t>(buf_.get());
+      p_ = reinterpret_cast<unsigned char*>((addr + align - 1) & ~std::uintptr_t(align - 1));
       cap_ = cap;
-      if (bytes >= huge) detail::advise_hugepages(p, cap);
+      if (big) detail::advise_hugepages(p_, cap);
     }
-    return reinterpret_cast<T*>(buf_.get());
+    return reinterpret_cast<T*>(p_);
   }
 
  private:
-  struct Free {
-    void operator()(unsigned char* p) const { std::free(p); }
-  };
-  std::unique_ptr<unsigned char[], Free> buf_;
+  std::unique_ptr<unsigned char[]> buf_;
+  unsigned char* p_ = nullptr;
   std::size_t cap_ = 0;
 };
 
