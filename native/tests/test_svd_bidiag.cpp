@@ -188,7 +188,7 @@ void auto_choice(index n) {
   check(S == Sb, "ungraded input: Auto takes the bidiagonal route", Info<T>::name, n, n, 0, 0);
 }
 
-// Dense shapes at the default panel width and at 4 and 16 (unblocked remainder, QR-first
+// Dense shapes at the default panel width (16) and at 4 and 32 (unblocked remainder, QR-first
 // crossover), two threads, and the Auto routing: shared by the real and complex runs.
 template <class T>
 void dense_and_routing() {
@@ -197,7 +197,7 @@ void dense_and_routing() {
                              {90, 300}, {200, 200}};
   for (const auto& s : shapes) dense_case<T>(s[0], s[1], 0);
   for (const auto& s : shapes) dense_case<T>(s[0], s[1], 4);
-  dense_case<T>(150, 120, 16);
+  dense_case<T>(150, 120, 32);
   two_thread_cases<T>();
   auto_choice<T>(40);
 }

@@ -115,9 +115,12 @@ template <class T>
 void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, int max_threads,
            index nb, index nx) {
   if (n <= 0) return;
-  if (nb <= 0) nb = 32;
+  // Narrow panels and a short unblocked tail by default: a panel's own products grow with
+  // its width (labrd applies its earlier reflectors to each new column and row) while the
+  // GEMM updates stay efficient at 16 (docs/svd.md: complex 128×128 1.13 → 0.94 ms).
+  if (nb <= 0) nb = 16;
   // Below this many remaining columns one panel finishes the reduction (no GEMM update).
-  nx = std::max<index>(nb, nx > 0 ? nx : 64);
+  nx = std::max<index>(nb, nx > 0 ? nx : 16);
   std::vector<T> X(static_cast<size_t>(m * std::max(nb, std::min(n, nx)))),
       Y(static_cast<size_t>(n * std::max(nb, std::min(n, nx))));
   index i = 0;
@@ -504,10 +507,7 @@ int svdvals_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, 
   }
   std::vector<R> e(static_cast<size_t>(nn));
   std::vector<T> tq(static_cast<size_t>(nn)), tp(static_cast<size_t>(nn));
-  // Narrow panels and a short unblocked tail: a panel's own products grow with its width
-  // (labrd applies the panel's earlier reflectors to each new column and row) while the
-  // GEMM updates stay efficient at 16 (docs/svd.md: complex 128×128 1.13 → 0.94 ms).
-  gebrd<T>(W, rows, nn, ldw, S, e.data(), tq.data(), tp.data(), max_threads, 16, 16);
+  gebrd<T>(W, rows, nn, ldw, S, e.data(), tq.data(), tp.data(), max_threads);
   // dqds first (no square roots in its inner loop); bdsqr when it declines.
   std::vector<R> d0(S, S + nn), e0(e.begin(), e.end());
   int info = 0;
@@ -567,7 +567,7 @@ bool svd_bidiag(const T* A, index m, index n, real_t<T> scale, real_t<T>* S, T* 
     rows = nn;
   }
   std::vector<R> d(static_cast<size_t>(nn)), e(static_cast<size_t>(nn));
-  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq, tp, max_threads, 16, 16);
+  gebrd<T>(W, rows, nn, ldw, d.data(), e.data(), tq, tp, max_threads);
   // Row-major Vh of a tall A is V column-major (Vᵀ = conj(Vh) for complex, conjugated at
   // the end): bdsdc writes it in place.
   T* V = m >= n ? Vh : Vb;
