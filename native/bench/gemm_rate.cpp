@@ -5,7 +5,7 @@
 // Build against the kernels-only library:
 //   g++ -O2 -std=c++17 -Inative/include native/bench/gemm_rate.cpp <build>/liblapis_kernels.a -pthread
 // Usage: gemm_rate s|d|c|z m n k threads reps [At] [Bt]   (GB_PEAK=0 skips the peak probe;
-// GB_BLOCK=mc,kc,nc[,nc_thread] replaces the family's blocking for the sweeps of docs/gemm.md)
+// GB_BLOCK=mc,kc,nc[,nc_thread[,shared_from]] replaces the family's blocking for the sweeps of docs/gemm.md)
 #include <chrono>
 #include <complex>
 #include <cstdio>
@@ -70,9 +70,9 @@ int main(int argc, char** argv) {
   if (th > num_threads()) set_num_threads(th);
   if (const char* bl = std::getenv("GB_BLOCK")) {
     gemm_detail::Blocking b;
-    long v[4] = {0, 0, 0, -1};
-    std::sscanf(bl, "%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2], &v[3]);
-    b.mc = v[0], b.kc = v[1], b.nc = v[2], b.nc_thread = v[3];
+    long v[5] = {0, 0, 0, -1, -1};
+    std::sscanf(bl, "%ld,%ld,%ld,%ld,%ld", &v[0], &v[1], &v[2], &v[3], &v[4]);
+    b.mc = v[0], b.kc = v[1], b.nc = v[2], b.nc_thread = v[3], b.shared_from = int(v[4]);
     gemm_detail::set_blocking(t, b);
   }
   const gemm_detail::Blocking used = gemm_detail::blocking(t);
@@ -82,8 +82,9 @@ int main(int argc, char** argv) {
                               : run<std::complex<double>>(m, n, k, th, reps, ta, tb);
   const char* pk = std::getenv("GB_PEAK");
   const double peak = pk && pk[0] == '0' ? 0 : peak_gflops(t == 'd' || t == 'z', th, 0.25);
-  std::printf("%c %ldx%ldx%ld t%d%s%s mc%ld kc%ld nc%ld nct%ld: %.1f GFLOP/s", t, long(m), long(n), long(k), th,
-              ta ? " At" : "", tb ? " Bt" : "", long(used.mc), long(used.kc), long(used.nc), long(used.nc_thread), g);
+  std::printf("%c %ldx%ldx%ld t%d%s%s mc%ld kc%ld nc%ld nct%ld sh%d: %.1f GFLOP/s", t, long(m), long(n), long(k),
+              th, ta ? " At" : "", tb ? " Bt" : "", long(used.mc), long(used.kc), long(used.nc), long(used.nc_thread),
+              used.shared_from, g);
   if (peak > 0) std::printf("  peak %.1f  %.0f%%", peak, 100 * g / peak);
   std::printf("\n");
 }

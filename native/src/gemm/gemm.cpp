@@ -88,6 +88,7 @@ class Scratch {
 
 struct Buffers {
   Scratch a, b;
+  Scratch shared[2];  // a calling thread's B blocks of a shared-B product (packed_shared)
 };
 
 Buffers& tls() {
@@ -323,6 +324,82 @@ void packed_serial(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T b
   }
 }
 
+// Many threads, one B block: the BLIS nest with the kc × nc block of B packed once into
+// the caller's buffer and read by every thread from the shared cache, while each thread
+// packs its own mc-row blocks of A. Without a barrier inside a region, step s (one jc, pc)
+// is a region whose first pieces pack the next step's B block into the other buffer and
+// whose rest are (A block, column group) products against this step's block; the region's
+// end is the barrier. The grid (packed) repacks A once per per-thread B block and keeps
+// one B block per thread in the L3: with many threads the shared block moves less data.
+template <class T>
+void packed_shared(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int threads) {
+  const index m = C.rows, n = C.cols, k = A.cols;
+  const int mr = K.mr, nr = K.nr;
+  const index kcb = ceil_div(k, ceil_div(k, K.kc));
+  const index ncb = round_up(ceil_div(n, ceil_div(n, K.nc)), nr);
+  // A blocks in whole waves of threads (the last wave full), else column groups to fill them.
+  index mb = ceil_div(m, K.mc), groups = 1;
+  if (mb >= threads) mb = round_up(mb, threads);
+  else groups = ceil_div(threads, mb);
+  const index mcb = round_up(ceil_div(m, mb), mr);
+  mb = ceil_div(m, mcb);
+  const index ksteps = ceil_div(k, kcb), steps = ceil_div(n, ncb) * ksteps;
+  Buffers& tl = tls();
+  T* bufs[2] = {tl.shared[0].template get<T>(static_cast<std::size_t>(kcb) * ncb),
+                steps > 1 ? tl.shared[1].template get<T>(static_cast<std::size_t>(kcb) * ncb) : nullptr};
+  struct Step {
+    index jc, nc, pc, kc, gw, pieces, pw;
+  };
+  auto step_of = [&](index s) {
+    Step st;
+    st.jc = (s / ksteps) * ncb;
+    st.nc = std::min(ncb, n - st.jc);
+    st.pc = (s % ksteps) * kcb;
+    st.kc = std::min(kcb, k - st.pc);
+    const index panels = ceil_div(st.nc, nr);
+    st.gw = round_up(ceil_div(st.nc, groups), nr);
+    st.pieces = std::min<index>(threads, panels);
+    st.pw = ceil_div(panels, st.pieces) * nr;
+    st.pieces = ceil_div(st.nc, st.pw);
+    return st;
+  };
+  auto pack_piece = [&](const Step& st, index piece, T* Bp) {
+    const index j = piece * st.pw;
+    pack_b(K, B, st.pc, st.kc, st.jc + j, std::min(st.pw, st.nc - j), Bp + j * st.kc);
+  };
+  {
+    const Step first = step_of(0);
+    parallel_for(first.pieces, 1, [&](index p0, index p1) {
+      for (index p = p0; p < p1; ++p) pack_piece(first, p, bufs[0]);
+    }, threads, Schedule::Pieces);
+  }
+  for (index s = 0; s < steps; ++s) {
+    const Step st = step_of(s);
+    const bool more = s + 1 < steps;
+    const Step next = more ? step_of(s + 1) : Step{};
+    const index pre = more ? next.pieces : 0;
+    const T* Bp = bufs[s & 1];
+    T* Bn = more ? bufs[(s + 1) & 1] : nullptr;
+    const T beta_eff = st.pc == 0 ? beta : T(1);
+    const index gcount = ceil_div(st.nc, st.gw);
+    parallel_for(pre + mb * gcount, 1, [&](index t0, index t1) {
+      for (index t = t0; t < t1; ++t) {
+        if (t < pre) {
+          pack_piece(next, t, Bn);
+          continue;
+        }
+        const index ib = (t - pre) / gcount, g = (t - pre) % gcount;
+        const index ic = ib * mcb, mc = std::min(mcb, m - ic);
+        const index j = g * st.gw, nc = std::min(st.gw, st.nc - j);
+        T* Ap = tls().a.template get<T>(static_cast<std::size_t>(mcb) * kcb);
+        pack_a(K, A, ic, mc, st.pc, st.kc, Ap);
+        macro_kernel(K, mc, nc, st.kc, Ap, Bp + j * st.kc, alpha, beta_eff, C.p + ic * C.rs + (st.jc + j) * C.cs,
+                     C.rs, C.cs);
+      }
+    }, threads, Schedule::Pieces);
+  }
+}
+
 // Threads split C into a tm × tn grid of independent sub-products, one region per call
 // and no barrier inside it: each thread packs the A rows and B columns its tile needs. The
 // grid minimises that packing (A is packed tn times, B tm times), which costs far less
@@ -346,6 +423,8 @@ void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
     }
   }
   if (tm * tn <= 1) return packed_serial(K, alpha, A, B, beta, C, K.nc);
+  if (K.shared_from > 0 && threads >= K.shared_from && m >= index(threads) * K.mr && k >= K.kc / 2)
+    return packed_shared(K, alpha, A, B, beta, C, threads);
   const index rows = round_up(ceil_div(m, tm), K.mr), cols = round_up(ceil_div(n, tn), K.nr);
   // Every thread keeps its own B block in the shared L3: together they get what one had.
   const index nc_max = K.nc_thread > 0 ? round_up(K.nc_thread, K.nr) : std::max<index>(round_up(K.nc / threads, K.nr), 4 * K.nr);
@@ -516,6 +595,7 @@ void set_blocking_of(KernelSet<T>& K, const Blocking& b) {
   if (b.kc > 0) K.kc = b.kc;
   if (b.nc > 0) K.nc = b.nc;
   if (b.nc_thread >= 0) K.nc_thread = b.nc_thread;
+  if (b.shared_from >= 0) K.shared_from = b.shared_from;
 }
 
 }  // namespace
@@ -532,7 +612,7 @@ void set_blocking(char dtype, const Blocking& b) {
 
 Blocking blocking(char dtype) {
   const Family& f = family();
-  const auto get = [](const auto& K) { return Blocking{K.mc, K.kc, K.nc, K.nc_thread}; };
+  const auto get = [](const auto& K) { return Blocking{K.mc, K.kc, K.nc, K.nc_thread, K.shared_from}; };
   return dtype == 's' ? get(f.s) : dtype == 'd' ? get(f.d) : dtype == 'c' ? get(f.c) : get(f.z);
 }
 

@@ -81,6 +81,7 @@ struct KernelSet {
   int mr = 0, nr = 0;
   index mc = 0, kc = 0, nc = 0;  // cache blocking: A block mc×kc in L2, B panel kc×nr in L1, B block kc×nc in L3
   index nc_thread = 0;           // B block width per thread of a threaded product (0: nc / threads)
+  int shared_from = 0;           // threads from which a large product shares one packed B block (0: never)
   Ukr<T> ukr = nullptr;
   UkrEdge<T> ukr_edge = nullptr;
   PackFn<T> pack_a_copy = nullptr, pack_a_trans = nullptr;  // w = mr
@@ -110,9 +111,10 @@ Family wasm_family();  // kernels_wasm.cpp
 
 // The active family's blocking of one dtype ('s', 'd', 'c', 'z'); set_blocking changes it
 // before the first product (native/bench/gemm_rate.cpp's sweeps; ≤ 0 keeps a value,
-// nc_thread 0 restores nc / threads).
+// nc_thread 0 restores nc / threads; shared_from 0 turns the shared B block off).
 struct Blocking {
   index mc = 0, kc = 0, nc = 0, nc_thread = -1;
+  int shared_from = -1;
 };
 void set_blocking(char dtype, const Blocking& b);
 Blocking blocking(char dtype);
