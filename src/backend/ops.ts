@@ -19,8 +19,12 @@ export interface OpSignatures {
   reshape: (t: Tensor, shape: readonly number[]) => Tensor;
   /** Batched matrix transpose (conj = adjoint) of the last two dims, new tensor. */
   transpose: (A: Tensor, conj: boolean) => Tensor;
-  /** C = A·B over a broadcast batch; A (…, m, k), B (…, k, n). */
-  matmul: (A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number) => Tensor;
+  /**
+   * C = A·B over a broadcast batch; A (…, m, k), B (…, k, n). `out` (checked by the caller:
+   * A's dtype and device, count·m·n elements, any shape): C is written into its storage and
+   * `out` returned; it may share storage with A or B (the entry then computes apart and copies).
+   */
+  matmul: (A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, out?: Tensor) => Tensor;
 
   /** Partial-pivoted LU of (…, m, n); pivots (…, min(m,n)) 1-based as LAPACK/torch. */
   luFactor: (A: Tensor) => { LU: Tensor; pivots: Tensor<'int32'>; info: InfoTensor };

@@ -6,7 +6,7 @@ import { ArgumentError } from '../../core/errors.js';
 import { register } from '../registry.js';
 import { runProgram, cachedProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
-import { emptyGpu, requireGpu } from './tensor-ops.js';
+import { emptyGpu, gpuByteLength, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
 import { gpuDevice, gpuInfo, gpuLimits } from './device.js';
 import { commandEncoder, recordedCommand } from './queue.js';
@@ -141,25 +141,52 @@ function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean }
  * the small-product kernel); one that does not fit the device is refused by runProgram with
  * a DeviceError naming it. `kernel`: 'matmul' (default) or 'gemm' (the strided gemmGpu the
  * factorizations use, slower on the H200: bench/results/h200-issue12-sgemm-ab.txt).
+ * `out`: the kernel writes this tensor's buffer (checked by linalg.matmul: A's dtype,
+ * count·m·n elements) and it is returned; sharing a buffer with A or B, the product goes
+ * to a fresh buffer first and is copied in (one buffer cannot be bound read-only and
+ * writable in one dispatch).
  */
 export function matmulGpu(
   A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, tile?: MatmulTile, kernel?: 'gemm' | 'matmul',
+  out?: Tensor,
 ): Tensor {
   const who = 'matmul';
   requireGpu(A, who, 'A');
   requireGpu(B, who, 'B');
+  if (out) requireGpu(out, who, 'out');
   const dtype = A.dtype as 'float32' | 'complex64';
-  const C = emptyGpu(dtype, [...plan.batchShape, m, n], who);
   const count = plan.count;
-  if (count * m * n === 0) return C;
-  if (k === 0) {
-    commandEncoder(who).clearBuffer(bufferOf(C.gpuStorage()));
-    recordedCommand();
-    return C;
+  const bytes = gpuByteLength(dtype, count * m * n);
+  if (out && out.gpuStorage().byteLength !== bytes) {
+    throw new ArgumentError(`${who}: internal: out holds ${out.gpuStorage().byteLength} bytes, the product ${bytes}`);
   }
-  if (count * Math.max(m * n, m * k, k * n) > 0xffffffff) {
+  if (count * m * n === 0) return out ?? emptyGpu(dtype, [...plan.batchShape, m, n], who);
+  if (k !== 0 && count * Math.max(m * n, m * k, k * n) > 0xffffffff) {
     throw new ArgumentError(`${who}: the product is too large for 32-bit indexing on the GPU`);
   }
+  const target = out ? bufferOf(out.gpuStorage()) : undefined;
+  const apart = target !== undefined && (target === bufferOf(A.gpuStorage()) || target === bufferOf(B.gpuStorage()));
+  const C = out && !apart ? out : emptyGpu(dtype, [...plan.batchShape, m, n], who);
+  if (k === 0) {
+    commandEncoder(who).clearBuffer(bufferOf(C.gpuStorage()), 0, bytes);
+    recordedCommand();
+  } else {
+    productInto(C, A, B, plan, m, k, n, dtype, tile, kernel);
+  }
+  if (!apart) return C;
+  commandEncoder(who).copyBufferToBuffer(bufferOf(C.gpuStorage()), 0, target!, 0, bytes);
+  recordedCommand();
+  C.dispose();
+  return out!;
+}
+
+/** Records C = A·B (k > 0, a non-empty product) with the kernel matmulGpu picked. */
+function productInto(
+  C: Tensor, A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, dtype: 'float32' | 'complex64',
+  tile: MatmulTile | undefined, kernel: 'gemm' | 'matmul' | undefined,
+): void {
+  const who = 'matmul';
+  const count = plan.count;
   const small = m <= SMALL_MAX && n <= SMALL_MAX && !tile;
   // matmul.wgsl by default: on the H200 its t128 ran sgemm 4096 at 30.9 TFLOP/s against gemm.wgsl's best 25.7 (bench/results/h200-issue12-sgemm-ab.txt).
   if ((kernel ?? 'matmul') === 'gemm' && !small) {
@@ -176,7 +203,7 @@ export function matmulGpu(
     });
     if (ai.owned) ai.s.release();
     if (bi.owned) bi.s.release();
-    return C;
+    return;
   }
   const ai = indexStorage(plan.aIdx), bi = indexStorage(plan.bIdx);
   const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), aIdx: ai.s, bIdx: bi.s };
@@ -201,9 +228,8 @@ export function matmulGpu(
   }
   if (ai.owned) ai.s.release();
   if (bi.owned) bi.s.release();
-  return C;
 }
 
 export function registerMatmulGpu(): void {
-  register('matmul', ['float32', 'complex64'], 'gpu', (A, B, plan, m, k, n) => matmulGpu(A, B, plan, m, k, n));
+  register('matmul', ['float32', 'complex64'], 'gpu', (A, B, plan, m, k, n, out) => matmulGpu(A, B, plan, m, k, n, undefined, undefined, out));
 }
