@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A/B of the threaded GEMM schemes on a many-core host (docs/gemm.md, "Threads on the
 # packed path"): the per-thread grid (shared_from 0) against one shared B block
-# (shared_from 2, at nc 2048 and 4096), interleaved over ROUNDS rounds, with numpy's
-# time in each round. Wall time, best of 3 calls per process (native/bench/gemm_rate.cpp).
-# Usage: bench/gemm-threads-ab.sh GEMM_RATE_BINARY [ROUNDS] [N] [THREADS...]
+# (shared_from 2; BLOCKS lists the GB_BLOCK settings, default both at the family's nc),
+# interleaved over ROUNDS rounds, with numpy's time in each round. Wall time, best of 3
+# calls per process (native/bench/gemm_rate.cpp).
+# Usage: [BLOCKS="0,0,0,-1,0 0,0,4096,-1,2"] bench/gemm-threads-ab.sh GEMM_RATE_BINARY [ROUNDS] [N] [THREADS...]
 set -u
 bin=$1; rounds=${2:-4}; n=${3:-4096}; shift 3 2>/dev/null || shift $#
 threads=("$@"); [ ${#threads[@]} -gt 0 ] || threads=(16 8 4)
@@ -22,9 +23,7 @@ for r in $(seq 1 "$rounds"); do
   echo "# round $r"
   for t in "${threads[@]}"; do
     for d in d s; do
-      GB_PEAK=0 GB_BLOCK=0,0,0,-1,0 "$bin" $d $n $n $n $t 3
-      GB_PEAK=0 GB_BLOCK=0,0,0,-1,2 "$bin" $d $n $n $n $t 3
-      GB_PEAK=0 GB_BLOCK=0,0,4096,-1,2 "$bin" $d $n $n $n $t 3
+      for b in ${BLOCKS:-0,0,0,-1,0 0,0,0,-1,2}; do GB_PEAK=0 GB_BLOCK=$b "$bin" $d $n $n $n $t 3; done
       np_rate $d $t
     done
   done
