@@ -17,6 +17,7 @@ namespace lapis::gemm_detail {
 
 namespace gemv_portable {
 template <class R> using Pk = simd::Pack<simd::Portable, R>;
+constexpr int kVecRegs = 16;
 #include "gemv_impl.hpp"
 }  // namespace gemv_portable
 

@@ -10,6 +10,7 @@
 
 namespace lapis::gemm_detail::gemv_avx2 {
 template <class R> using Pk = simd::Pack<simd::Avx2, R>;
+constexpr int kVecRegs = 16;
 #include "gemv_impl.hpp"
 }  // namespace lapis::gemm_detail::gemv_avx2
 #endif

@@ -14,6 +14,7 @@ LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
 
 namespace lapis::gemm_detail::gemv_avx512 {
 template <class R> using Pk = simd::Pack<simd::Avx512, R>;
+constexpr int kVecRegs = 32;
 #include "gemv_impl.hpp"
 }  // namespace lapis::gemm_detail::gemv_avx512
 

@@ -1,5 +1,6 @@
 // The kernels behind gemv.hpp, included by gemv.cpp (portable) and gemv_{avx2,avx512,neon}.cpp
-// inside their own namespace, which first defines Pk<R> (that build's packet, lapis/simd.hpp).
+// inside their own namespace, which first defines Pk<R> (that build's packet, lapis/simd.hpp)
+// and kVecRegs (how many vector registers the ISA has).
 // Complex values are handled as interleaved (re, im) reals: the products are accumulated
 // as Σ a·x and Σ a·swap(x) (rows) or Σ a·re(x) and Σ a·im(x) (cols), and the real and
 // imaginary parts formed once at the end, where conjugating M only flips signs.
@@ -99,78 +100,105 @@ void cols_real(index m, index k, const R* a, index lda, const R* x, R* t) {
   }
 }
 
-// Complex rows on interleaved reals (2k per row): s1 = Σ a·x = (ar·xr, ai·xi),
-// s2 = Σ a·swap(x) = (ar·xi, ai·xr); RR rows at a time, NV vectors per step.
-template <class R, int RR = 4, int NV = 1>
-void rows_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool conj_m) {
+// A loaded packet kept in a register: without this the compiler folds one load into each of
+// the two FMAs that use it, and the doubled loads of missing lines halve the rate from L2/L3.
+template <class V> LAPIS_SIMD_INLINE V in_reg(V v) {
+#if LAPIS_SIMD_VECTOR_EXT && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  asm("" : "+v"(v));
+#elif LAPIS_SIMD_VECTOR_EXT && defined(__GNUC__) && defined(__aarch64__)
+  asm("" : "+w"(v));
+#endif
+  return v;
+}
+
+LAPIS_SIMD_INLINE void prefetch(const void* p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+// Complex rows on interleaved reals (2k per row), the signs and the swap folded into x so
+// that each accumulator's plain sum is a part of the result: s1 = Σ a·x1 (the real part)
+// and s2 = Σ a·x2 (the imaginary part), with x1 = conj(x), x2 = swap(x) for M as stored and
+// x1 = x, x2 = conj(swap(x)) for conj(M). RR rows at a time, each row's lines prefetched
+// kPrefetch bytes ahead.
+template <class R, bool CJ, int RR = 4>
+void rows_cplx_cj(index m, index k, const R* a, index lda, const R* x, R* t) {
   using P = Pk<R>;
   using V = typename P::V;
   constexpr int L = P::L;
+  constexpr index kPrefetch = 512 / static_cast<index>(sizeof(R));
+  constexpr bool kLine = L * sizeof(R) >= 64;  // each step starts a new line
   const index k2 = 2 * k, ld2 = 2 * lda;
-  const R sa = conj_m ? R(-1) : R(1);
-  auto finish = [&](V s1, V s2, index q0, const R* ar, R* out) {
-    alignas(64) R b1[L], b2[L];
-    P::store(b1, s1);
-    P::store(b2, s2);
-    R e1 = 0, o1 = 0, e2 = 0, o2 = 0;
-    for (int l = 0; l < L; l += 2) e1 += b1[l], o1 += b1[l + 1], e2 += b2[l], o2 += b2[l + 1];
-    for (index q = q0; q < k2; q += 2) {
-      e1 += ar[q] * x[q], o1 += ar[q + 1] * x[q + 1];
-      e2 += ar[q] * x[q + 1], o2 += ar[q + 1] * x[q];
+  auto xs = [&](const R* xp, V& x1, V& x2) {
+    const V xv = P::load(xp);
+    if constexpr (CJ) {
+      x1 = xv;
+      x2 = P::conj(P::swap_pairs(xv));
+    } else {
+      x1 = P::conj(xv);
+      x2 = P::swap_pairs(xv);
     }
-    out[0] = e1 - sa * o1;
-    out[1] = e2 + sa * o2;
+  };
+  auto finish = [&](V s1, V s2, index q0, const R* ar, R* out) {
+    R re = P::hsum(s1), im = P::hsum(s2);
+    for (index q = q0; q < k2; q += 2) {
+      const R a0 = ar[q], a1 = ar[q + 1], x0 = x[q], x1 = x[q + 1];
+      if constexpr (CJ) re += a0 * x0 + a1 * x1, im += a0 * x1 - a1 * x0;
+      else re += a0 * x0 - a1 * x1, im += a0 * x1 + a1 * x0;
+    }
+    out[0] = re;
+    out[1] = im;
   };
   index i = 0;
   for (; i + RR <= m; i += RR) {
     const R* ar[RR];
-    V s1[RR][NV], s2[RR][NV];
+    V s1[RR], s2[RR];
     simd::unroll<RR>([&](auto r) {
       ar[r] = a + (i + r) * ld2;
-      simd::unroll<NV>([&](auto v) { s1[r][v] = s2[r][v] = P::zero(); });
+      s1[r] = s2[r] = P::zero();
     });
     index q = 0;
-    for (; q + NV * L <= k2; q += NV * L) {
-      V xv[NV], wv[NV];
-      simd::unroll<NV>([&](auto v) { xv[v] = P::load(x + q + v * L); wv[v] = P::swap_pairs(xv[v]); });
-      simd::unroll<RR>([&](auto r) {
-        simd::unroll<NV>([&](auto v) {
-          const V av = P::load(ar[r] + q + v * L);
-          s1[r][v] = P::fma(av, xv[v], s1[r][v]);
-          s2[r][v] = P::fma(av, wv[v], s2[r][v]);
-        });
-      });
-    }
     for (; q + L <= k2; q += L) {
-      const V x0 = P::load(x + q), w0 = P::swap_pairs(x0);
+      V x1, x2;
+      xs(x + q, x1, x2);
       simd::unroll<RR>([&](auto r) {
-        const V a0 = P::load(ar[r] + q);
-        s1[r][0] = P::fma(a0, x0, s1[r][0]);
-        s2[r][0] = P::fma(a0, w0, s2[r][0]);
+        const V av = in_reg(P::load(ar[r] + q));
+        if (kLine || q % (64 / static_cast<index>(sizeof(R))) == 0) prefetch(ar[r] + q + kPrefetch);
+        s1[r] = P::fma(av, x1, s1[r]);
+        s2[r] = P::fma(av, x2, s2[r]);
       });
     }
-    simd::unroll<RR>([&](auto r) {
-      V u1 = s1[r][0], u2 = s2[r][0];
-      simd::unroll<NV - 1>([&](auto v) { u1 = P::add(u1, s1[r][v + 1]); u2 = P::add(u2, s2[r][v + 1]); });
-      finish(u1, u2, q, ar[r], t + 2 * (i + r));
-    });
+    simd::unroll<RR>([&](auto r) { finish(s1[r], s2[r], q, ar[r], t + 2 * (i + r)); });
   }
   for (; i < m; ++i) {
     const R* ar = a + i * ld2;
     V s1 = P::zero(), s2 = P::zero();
     index q = 0;
     for (; q + L <= k2; q += L) {
-      const V x0 = P::load(x + q), a0 = P::load(ar + q);
-      s1 = P::fma(a0, x0, s1);
-      s2 = P::fma(a0, P::swap_pairs(x0), s2);
+      V x1, x2;
+      xs(x + q, x1, x2);
+      const V av = in_reg(P::load(ar + q));
+      s1 = P::fma(av, x1, s1);
+      s2 = P::fma(av, x2, s2);
     }
     finish(s1, s2, q, ar, t + 2 * i);
   }
 }
 
+template <class R>
+void rows_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool conj_m) {
+  if (conj_m) rows_cplx_cj<R, true>(m, k, a, lda, x, t);
+  else rows_cplx_cj<R, false>(m, k, a, lda, x, t);
+}
+
 // Complex cols: tA = Σ a·re(x) = (ar·xr, ai·xr), tB = Σ a·im(x) = (ar·xi, ai·xi) over a
-// block of RB rows, CB columns per pass.
-template <class R, int CB = 6, index RB = 1024>
+// block of RB rows, CB columns per pass (CB broadcasts of each part stay in registers:
+// 8 where there are 32 vector registers, 4 where 16), two packets of t per step, and the
+// columns' terms split over two partial sums so no chain is longer than CB/2 FMAs.
+template <class R, int CB, index RB = 1024>
 void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool conj_m) {
   using P = Pk<R>;
   using V = typename P::V;
@@ -190,15 +218,29 @@ void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
         xi[j] = P::set1(x[2 * (p + j) + 1]);
       });
       index q = 0;
-      for (; q + L <= n2; q += L) {
-        V ya = P::load(tA + q), yb = P::load(tB + q);
-        simd::unroll<CB>([&](auto j) {
-          const V av = P::load(c[j] + q);
-          ya = P::fma(av, xr[j], ya);
-          yb = P::fma(av, xi[j], yb);
+      for (; q + 2 * L <= n2; q += 2 * L) {
+        V ya[2], yb[2], za[2], zb[2];
+        simd::unroll<2>([&](auto u) {
+          ya[u] = P::load(tA + q + u * L);
+          yb[u] = P::load(tB + q + u * L);
+          za[u] = zb[u] = P::zero();
         });
-        P::store(tA + q, ya);
-        P::store(tB + q, yb);
+        simd::unroll<CB>([&](auto j) {
+          simd::unroll<2>([&](auto u) {
+            const V av = in_reg(P::load(c[j] + q + u * L));
+            if constexpr (j % 2 == 0) {
+              ya[u] = P::fma(av, xr[j], ya[u]);
+              yb[u] = P::fma(av, xi[j], yb[u]);
+            } else {
+              za[u] = P::fma(av, xr[j], za[u]);
+              zb[u] = P::fma(av, xi[j], zb[u]);
+            }
+          });
+        });
+        simd::unroll<2>([&](auto u) {
+          P::store(tA + q + u * L, P::add(ya[u], za[u]));
+          P::store(tB + q + u * L, P::add(yb[u], zb[u]));
+        });
       }
       for (; q < n2; ++q)
         for (int j = 0; j < CB; ++j) tA[q] += c[j][q] * x[2 * (p + j)], tB[q] += c[j][q] * x[2 * (p + j) + 1];
@@ -232,7 +274,7 @@ template <class T>
 void cols_fn(index m, index k, const T* a, index lda, const T* x, T* t, bool conj_m) {
   if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
-    cols_cplx<R>(m, k, reinterpret_cast<const R*>(a), lda, reinterpret_cast<const R*>(x), reinterpret_cast<R*>(t),
+    cols_cplx<R, kVecRegs >= 32 ? 8 : 4>(m, k, reinterpret_cast<const R*>(a), lda, reinterpret_cast<const R*>(x), reinterpret_cast<R*>(t),
                  conj_m);
   } else {
     (void)conj_m;

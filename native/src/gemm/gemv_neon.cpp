@@ -9,6 +9,7 @@
 
 namespace lapis::gemm_detail::gemv_neon {
 template <class R> using Pk = simd::Pack<simd::Neon, R>;
+constexpr int kVecRegs = 32;
 #include "gemv_impl.hpp"
 }  // namespace lapis::gemm_detail::gemv_neon
 #endif

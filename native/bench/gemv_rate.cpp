@@ -1,0 +1,71 @@
+// Matrix-vector product time through lapis::gemm (C = A·x, n == 1, the gemv path), best of
+// `reps` rounds of `inner` calls. Timing: one thread, the calling thread's CPU time; more
+// threads, wall clock (GB_CPU=1: the process's CPU time divided by the thread count).
+// Build against the kernels-only library (see gemm_rate.cpp):
+//   g++ -O2 -std=c++17 -Inative/include native/bench/gemv_rate.cpp <build>/liblapis_kernels.a -pthread
+// Usage: gemv_rate s|d|c|z m k rows|cols threads reps [inner]
+//   rows: A row-major (its rows contiguous, numpy's a @ x); cols: A column-major (a.T @ x).
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <random>
+#include <vector>
+
+#include "lapis/gemm.hpp"
+#include "lapis/parallel.hpp"
+using namespace lapis;
+using idx = lapis::index;
+
+static double now(int threads) {
+  const bool cpu = threads == 1 || std::getenv("GB_CPU") != nullptr;
+  timespec t;
+  clock_gettime(!cpu ? CLOCK_MONOTONIC : threads > 1 ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &t);
+  const double s = t.tv_sec + 1e-9 * t.tv_nsec;
+  return cpu && threads > 1 ? s / threads : s;
+}
+
+template <class T>
+double run(idx m, idx k, bool cols, int threads, int reps, int inner) {
+  std::vector<T> a(static_cast<size_t>(m * k)), x(static_cast<size_t>(k)), y(static_cast<size_t>(m));
+  std::mt19937 r(1);
+  std::normal_distribution<double> d;
+  auto fill = [&](std::vector<T>& v) {
+    for (auto& e : v) {
+      if constexpr (is_complex_v<T>) e = T(d(r), d(r));
+      else e = T(d(r));
+    }
+  };
+  fill(a), fill(x);
+  const MatRef<T> A = cols ? MatRef<T>{a.data(), m, k, 1, m} : MatRef<T>{a.data(), m, k, k, 1};
+  const MatRef<T> X{x.data(), k, 1, 1, 1};
+  const MatMut<T> Y{y.data(), m, 1, 1, 1};
+  double best = 1e30;
+  for (int i = 0; i < reps; ++i) {
+    const double t0 = now(threads);
+    for (int j = 0; j < inner; ++j) gemm<T>(T(1), A, X, T(0), Y, threads);
+    const double s = (now(threads) - t0) / inner;
+    if (s < best) best = s;
+  }
+  return best;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 7) {
+    std::fprintf(stderr, "usage: gemv_rate s|d|c|z m k rows|cols threads reps [inner]\n");
+    return 2;
+  }
+  const char t = argv[1][0];
+  const idx m = std::atol(argv[2]), k = std::atol(argv[3]);
+  const bool cols = std::strcmp(argv[4], "cols") == 0;
+  const int th = std::atoi(argv[5]), reps = std::atoi(argv[6]), inner = argc > 7 ? std::atoi(argv[7]) : 1;
+  if (th > num_threads()) set_num_threads(th);
+  const double s = t == 's'   ? run<float>(m, k, cols, th, reps, inner)
+                   : t == 'd' ? run<double>(m, k, cols, th, reps, inner)
+                   : t == 'c' ? run<std::complex<float>>(m, k, cols, th, reps, inner)
+                              : run<std::complex<double>>(m, k, cols, th, reps, inner);
+  const double bytes = double(m) * k * (t == 's' ? 4 : t == 'd' || t == 'c' ? 8 : 16);
+  std::printf("%c %ldx%ld %s t%d: %.2f us  %.1f GB/s\n", t, long(m), long(k), cols ? "cols" : "rows", th, s * 1e6,
+              bytes / s / 1e9);
+}
