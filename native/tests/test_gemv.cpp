@@ -1,6 +1,6 @@
 // C++-only test of the GEMM's matrix-vector path (native/src/gemm/gemv.hpp) against a
 // naive loop in double: float, double, complex<float>, complex<double>; C a column (n = 1)
-// or a row (m = 1); lengths 1, 3, 7, 17, 1000 on both sides; the matrix row-major,
+// or a row (m = 1); lengths 1, 3, 7, 17, 1000 on both sides, and 4500 × 9; the matrix row-major,
 // column-major, padded, or with no unit stride; conjugated matrix and vector; strided x and
 // y; alpha/beta = (1, 0) with NaN in C (must not be read), (1, 1), general, and alpha = 0;
 // one thread and the pool; nothing written outside C's view. Other shapes must return false.
@@ -159,6 +159,11 @@ template <class T> void run_type(bool quick) {
             for (int v = 0; v < 4; ++v) one<T>(column, len, k, layout, cj & 1, cj & 2, v);
           }
       }
+  // more rows than the column kernels' row blocks (1024 complex, 4096 real), few columns
+  for (bool column : {true, false})
+    for (int layout = 0; layout < 2; ++layout)
+      for (int cj = 0; cj < (cx ? 4 : 1); ++cj)
+        for (int v = 0; v < 4; ++v) one<T>(column, 4500, 9, layout, cj & 1, cj & 2, v);
   // other shapes are left to the GEMM
   std::vector<T> a(12, T(1)), b(12, T(1)), c(12, T(0));
   const bool taken = lapis::gemm_detail::gemv<T>(T(1), MatRef<T>{a.data(), 2, 3, 3, 1}, MatRef<T>{b.data(), 3, 2, 2, 1},
