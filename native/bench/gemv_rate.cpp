@@ -1,6 +1,6 @@
 // Matrix-vector product time through lapis::gemm (C = A·x, n == 1, the gemv path), best of
-// `reps` rounds of `inner` calls. Timing: one thread, the calling thread's CPU time; more
-// threads, wall clock (GB_CPU=1: the process's CPU time divided by the thread count).
+// `reps` rounds of `inner` calls. Timing: one thread, the calling thread's CPU time (GB_WALL=1:
+// wall clock); more threads, wall clock (GB_CPU=1: the process's CPU time divided by the thread count).
 // Build against the kernels-only library (see gemm_rate.cpp):
 //   g++ -O2 -std=c++17 -Inative/include native/bench/gemv_rate.cpp <build>/liblapis_kernels.a -pthread
 // Usage: gemv_rate s|d|c|z m k rows|cols threads reps [inner]
@@ -19,7 +19,7 @@ using namespace lapis;
 using idx = lapis::index;
 
 static double now(int threads) {
-  const bool cpu = threads == 1 || std::getenv("GB_CPU") != nullptr;
+  const bool cpu = (threads == 1 && std::getenv("GB_WALL") == nullptr) || std::getenv("GB_CPU") != nullptr;
   timespec t;
   clock_gettime(!cpu ? CLOCK_MONOTONIC : threads > 1 ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &t);
   const double s = t.tv_sec + 1e-9 * t.tv_nsec;

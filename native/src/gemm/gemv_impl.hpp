@@ -195,10 +195,10 @@ void rows_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
 }
 
 // Complex cols: tA = Σ a·re(x) = (ar·xr, ai·xr), tB = Σ a·im(x) = (ar·xi, ai·xi) over a
-// block of RB rows, CB columns per pass (CB broadcasts of each part stay in registers:
-// 8 where there are 32 vector registers, 4 where 16), two packets of t per step, and the
-// columns' terms split over two partial sums so no chain is longer than CB/2 FMAs.
-template <class R, int CB, index RB = 1024>
+// block of RB rows, CB columns per pass (their 2·CB broadcasts stay in registers), QV
+// packets of t per step, and the columns' terms split over two partial sums so no chain is
+// longer than CB/2 FMAs. 32 vector registers take CB = 8, QV = 2; 16 take CB = 6, QV = 1.
+template <class R, int CB, int QV, index RB = 1024>
 void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool conj_m) {
   using P = Pk<R>;
   using V = typename P::V;
@@ -218,15 +218,15 @@ void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
         xi[j] = P::set1(x[2 * (p + j) + 1]);
       });
       index q = 0;
-      for (; q + 2 * L <= n2; q += 2 * L) {
-        V ya[2], yb[2], za[2], zb[2];
-        simd::unroll<2>([&](auto u) {
+      for (; q + QV * L <= n2; q += QV * L) {
+        V ya[QV], yb[QV], za[QV], zb[QV];
+        simd::unroll<QV>([&](auto u) {
           ya[u] = P::load(tA + q + u * L);
           yb[u] = P::load(tB + q + u * L);
           za[u] = zb[u] = P::zero();
         });
         simd::unroll<CB>([&](auto j) {
-          simd::unroll<2>([&](auto u) {
+          simd::unroll<QV>([&](auto u) {
             const V av = in_reg(P::load(c[j] + q + u * L));
             if constexpr (j % 2 == 0) {
               ya[u] = P::fma(av, xr[j], ya[u]);
@@ -237,7 +237,7 @@ void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
             }
           });
         });
-        simd::unroll<2>([&](auto u) {
+        simd::unroll<QV>([&](auto u) {
           P::store(tA + q + u * L, P::add(ya[u], za[u]));
           P::store(tB + q + u * L, P::add(yb[u], zb[u]));
         });
@@ -274,7 +274,7 @@ template <class T>
 void cols_fn(index m, index k, const T* a, index lda, const T* x, T* t, bool conj_m) {
   if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
-    cols_cplx<R, kVecRegs >= 32 ? 8 : 4>(m, k, reinterpret_cast<const R*>(a), lda, reinterpret_cast<const R*>(x), reinterpret_cast<R*>(t),
+    cols_cplx<R, kVecRegs >= 32 ? 8 : 6, kVecRegs >= 32 ? 2 : 1>(m, k, reinterpret_cast<const R*>(a), lda, reinterpret_cast<const R*>(x), reinterpret_cast<R*>(t),
                  conj_m);
   } else {
     (void)conj_m;
