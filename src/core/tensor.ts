@@ -171,6 +171,15 @@ export class Tensor<D extends DType = DType> {
     return this;
   }
 
+  /**
+   * Drops the deferred check of contents that an op has just overwritten in place without
+   * reading them (GPU backend use: an `out` argument); the check concerned the old contents.
+   */
+  dropCheck(): this {
+    this._check = undefined;
+    return this;
+  }
+
   /** The deferred check not yet run, for a tensor derived from this one to carry (GPU backend use). */
   pendingCheck(): (() => Promise<void>) | undefined {
     return this._check;

@@ -6,7 +6,7 @@ import type { DType } from '../core/dtype.js';
 import { ShapeError, fmtShape } from '../core/errors.js';
 import type { TensorLike } from '../core/create.js';
 import { Tensor } from '../core/tensor.js';
-import { matmul } from '../linalg/matmul.js';
+import { matmul, type MatmulOptions } from '../linalg/matmul.js';
 import * as ew from './elementwise.js';
 import * as ix from './indexing.js';
 import * as rd from './reduce.js';
@@ -51,7 +51,7 @@ declare module '../core/tensor.js' {
     /** `cast(this, dtype)`. */ cast<T extends DType>(dtype: T): Tensor<T>;
     /** `cast(this, dtype)` under numpy's name. */ astype<T extends DType>(dtype: T): Tensor<T>;
 
-    /** `linalg.matmul(this, B)`. */ matmul(B: TensorLike): Tensor;
+    /** `linalg.matmul(this, B, opts)`. */ matmul(B: TensorLike, opts?: MatmulOptions): Tensor;
 
     /** `sum(this, { dim, keepDims })`. */ sum(opts?: rd.ReduceOptions): Tensor;
     /** `prod(this, opts)`. */ prod(opts?: rd.ReduceOptions): Tensor;
@@ -118,7 +118,7 @@ method('cast', function (this: Tensor, dtype: DType) { return ew.cast(this, dtyp
 method('astype', function (this: Tensor, dtype: DType) { return ew.cast(this, dtype); });
 
 // ---- linalg
-method('matmul', function (this: Tensor, B: TensorLike) { return matmul(this, B); });
+method('matmul', function (this: Tensor, B: TensorLike, opts?: MatmulOptions) { return matmul(this, B, opts); });
 
 // ---- reductions (src/ops/reduce.ts)
 for (const name of ['sum', 'prod', 'mean', 'max', 'min', 'any', 'all'] as const) {

@@ -49,6 +49,13 @@ describe('matmul out: results', () => {
     }
   });
 
+  it('the method form A.matmul(B, { out }) writes out too', () => {
+    const A = randn([5, 3], { seed: 41 }), B = randn([3, 4], { seed: 42 });
+    const out = nanOut([5, 4], 'float64');
+    expect(A.matmul(B, { out })).toBe(out);
+    expect(Array.from(out.dataSync())).toEqual(Array.from(linalg.matmul(A, B).dataSync()));
+  });
+
   it('vector operands: out has the reduced shape', () => {
     for (const dtype of DTYPES) {
       const v = randn([4], { dtype, seed: 3 }), w = randn([4], { dtype, seed: 4 });

@@ -5,7 +5,7 @@
  * buffer gives the same answer; a bad out is a typed error naming it.
  */
 import { describe, expect } from 'vitest';
-import { tensor, linalg, randn, zeros, Tensor, DeviceError, DTypeError, ShapeError } from '../../src/index.js';
+import { tensor, linalg, randn, zeros, Tensor, DeviceError, DTypeError, ShapeError, LinAlgError } from '../../src/index.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 import { matmulGpu } from '../../src/backend/gpu/matmul.js';
 import { planBatch } from '../../src/core/batch.js';
@@ -122,4 +122,18 @@ describe('gpu matmul out', () => {
     d.dispose();
     expect(() => linalg.matmul(A, B, { out: d })).toThrow(/matmul: out was disposed/);
   });
+
+  gpuIt('a pending numerical check on out: dropped when the product overwrites out, kept when out is an operand', async () => {
+    const singular = tensor([[1, 2], [2, 4]], { dtype: 'float32' }).to('gpu');
+    const A = gpuRandn([2, 2], 'float32', 17), B = gpuRandn([2, 2], 'float32', 18);
+    const want = await bits(linalg.matmul(A, B));
+    const stale = linalg.inv(singular);
+    await expect(linalg.inv(singular).data()).rejects.toThrow(LinAlgError);
+    linalg.matmul(A, B, { out: stale });
+    expect(await bits(stale)).toEqual(want);
+    const bad = linalg.inv(singular);
+    linalg.matmul(bad, B, { out: bad });
+    await expect(bad.data()).rejects.toThrow(LinAlgError);
+  });
 });
+

@@ -173,7 +173,8 @@ export function matmulGpu(
   } else {
     productInto(C, A, B, plan, m, k, n, dtype, tile, kernel);
   }
-  if (!apart) return C;
+  // out aliasing an operand keeps that operand's pending check: the product read its data
+  if (!apart) return out ? C.dropCheck() : C;
   commandEncoder(who).copyBufferToBuffer(bufferOf(C.gpuStorage()), 0, target!, 0, bytes);
   recordedCommand();
   C.dispose();
