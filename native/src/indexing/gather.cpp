@@ -54,7 +54,8 @@ void concat(index outer, int parts, const T* const* xs, const index* sizes, T* o
     for (index o = b; o < e; ++o) {
       T* dst = out + o * row;
       for (int p = 0; p < parts; ++p) {
-        std::memcpy(dst, xs[p] + o * sizes[p], static_cast<size_t>(sizes[p]) * sizeof(T));
+        // an empty part's data may be null, which memcpy may not receive even for 0 bytes
+        if (sizes[p] > 0) std::memcpy(dst, xs[p] + o * sizes[p], static_cast<size_t>(sizes[p]) * sizeof(T));
         dst += sizes[p];
       }
     }
