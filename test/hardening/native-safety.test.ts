@@ -190,7 +190,11 @@ describe('tensors on a SharedArrayBuffer (issue 10 item 16)', () => {
     same(linalg.solveTriangular(As, Bs, { upper: true }), linalg.solveTriangular(A, B, { upper: true }));
     same(linalg.det(As), linalg.det(A));
     same(linalg.qr(As).R, linalg.qr(A).R);
-    same(linalg.svdvals(As), linalg.svdvals(A));
+    // gemv's packet loops start at the operand's packet alignment (a SharedArrayBuffer's
+    // differs), so the bidiagonalization's sums may round differently in the last bits
+    const sv = Array.from(linalg.svdvals(As).dataSync()), sw = Array.from(linalg.svdvals(A).dataSync());
+    expect(sv.length).toBe(sw.length);
+    for (let i = 0; i < sw.length; i++) expect(Math.abs(sv[i] - sw[i])).toBeLessThanOrEqual(64 * Number.EPSILON * sw[0]);
     same(frexp(As).mantissa, frexp(A).mantissa);
   });
 
