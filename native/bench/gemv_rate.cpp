@@ -1,5 +1,5 @@
 // Matrix-vector product time through lapis::gemm (C = A·x, n == 1, the gemv path), best of
-// `reps` rounds of `inner` calls (GB_MEDIAN=1: their median). Timing: one thread, the calling thread's CPU time (GB_WALL=1:
+// `reps` rounds of `inner` calls. Timing: one thread, the calling thread's CPU time (GB_WALL=1:
 // wall clock); more threads, wall clock (GB_CPU=1: the process's CPU time divided by the thread count).
 // Build against the kernels-only library (see gemm_rate.cpp):
 //   g++ -O2 -std=c++17 -Inative/include native/bench/gemv_rate.cpp <build>/liblapis_kernels.a -pthread
@@ -7,7 +7,6 @@
 //   rows: A row-major (its rows contiguous, numpy's a @ x); cols: A column-major (a.T @ x).
 // A is 2 MiB-aligned and advised for huge pages, as numpy's arrays and lapis's CPU tensors
 // of that size are (LAPIS_HUGEPAGES=0: 4 KiB pages, where a stream's prefetch stops at each page).
-#include <algorithm>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
@@ -51,15 +50,15 @@ double run(idx m, idx k, bool cols, int threads, int reps, int inner) {
   const MatRef<T> A = cols ? MatRef<T>{ap, m, k, 1, m} : MatRef<T>{ap, m, k, k, 1};
   const MatRef<T> X{x.data(), k, 1, 1, 1};
   const MatMut<T> Y{y.data(), m, 1, 1, 1};
-  std::vector<double> times;
+  double best = 1e30;
   for (int i = 0; i < reps; ++i) {
     const double t0 = now(threads);
     for (int j = 0; j < inner; ++j) gemm<T>(T(1), A, X, T(0), Y, threads);
-    times.push_back((now(threads) - t0) / inner);
+    const double s = (now(threads) - t0) / inner;
+    if (s < best) best = s;
   }
   std::free(base);
-  std::sort(times.begin(), times.end());
-  return std::getenv("GB_MEDIAN") ? times[times.size() / 2] : times[0];
+  return best;
 }
 
 int main(int argc, char** argv) {

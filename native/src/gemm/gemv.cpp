@@ -41,6 +41,8 @@ namespace {
 
 // Below this many real multiply-adds per thread, waking another thread costs more than it saves.
 constexpr double kGemvPerThread = 65536;
+// The least work of one piece a thread claims.
+constexpr double kGemvChunk = 16384;
 
 template <class T> std::vector<T>& buffer(int which) {
   thread_local std::vector<T> b[2];
@@ -112,15 +114,15 @@ void matvec(T alpha, MatRef<T> M, const T* x, index xs, bool conj_x, T beta, T* 
   const double per_row = double(k) * (is_complex_v<T> ? 4 : 1);
   threads = static_cast<int>(std::min<double>({double(threads), rows * per_row / kGemvPerThread, double(rows / 16)}));
   if (threads <= 1 || in_parallel_region()) return part(0, rows);
-  // row pieces of whole 16-row groups, one per thread (pieces claimed a few per thread
-  // measured the same here, docs/gemm.md "Matrix-vector products")
+  // Row pieces of whole 16-row groups, claimed a few per thread (parallel_for's Chunked
+  // schedule), so a helper that wakes late, or shares its core, takes fewer of them; each
+  // at least kGemvChunk multiply-adds, and 512 rows on the column path (each column's run),
+  // but never so large that a thread gets none.
   const index groups = (rows + 15) / 16;
-  parallel_for(threads, 1, [&](index c0, index c1) {
-    for (index c = c0; c < c1; ++c) {
-      const index r0 = std::min(rows, groups * c / threads * 16), r1 = std::min(rows, groups * (c + 1) / threads * 16);
-      if (r1 > r0) part(r0, r1);
-    }
-  }, threads);
+  index grain = static_cast<index>(kGemvChunk / (16 * per_row)) + 1;
+  if (M.cs != 1) grain = std::max<index>(grain, 512 / 16);
+  grain = std::min<index>(grain, groups / threads);
+  parallel_for(groups, grain, [&](index g0, index g1) { part(g0 * 16, std::min(rows, g1 * 16)); }, threads);
 }
 
 }  // namespace
