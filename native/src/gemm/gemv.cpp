@@ -41,8 +41,6 @@ namespace {
 
 // Below this many real multiply-adds per thread, waking another thread costs more than it saves.
 constexpr double kGemvPerThread = 65536;
-// The least work of one piece a thread claims.
-constexpr double kGemvChunk = 16384;
 
 template <class T> std::vector<T>& buffer(int which) {
   thread_local std::vector<T> b[2];
@@ -87,16 +85,9 @@ void matvec(T alpha, MatRef<T> M, const T* x, index xs, bool conj_x, T beta, T* 
   const GemvKernels<T>& K = gemv_kernels<T>();
   auto part = [&](index r0, index r1) {
     const index len = r1 - r0;
-    // t, 64 bytes more than it needs, starts where the column kernels' first packet of M's
-    // column and of t fall on the same row (their leading rows are done one by one)
     auto& tb = buffer<T>(1);
-    tb.resize(static_cast<size_t>(len) + 64 / sizeof(T) + 1);
+    tb.resize(static_cast<size_t>(len));
     T* t = tb.data();
-    if (M.rs == 1 && M.cs != 1) {
-      const auto mis = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64; };
-      const std::uintptr_t d = (mis(M.p + r0) + 64 - mis(t)) % 64;
-      if (d % sizeof(T) == 0) t += d / sizeof(T);
-    }
     if (M.cs == 1) {
       K.rows(len, k, M.p + r0 * M.rs, M.rs, xc, t, cj_m);
     } else if (M.rs == 1) {
@@ -111,18 +102,17 @@ void matvec(T alpha, MatRef<T> M, const T* x, index xs, bool conj_x, T beta, T* 
     merge(len, t, alpha, beta, y + r0 * ys, ys);
   };
   int threads = max_threads > 0 ? std::min(max_threads, num_threads()) : num_threads();
-  const double per_row = double(k) * (is_complex_v<T> ? 4 : 1);
-  threads = static_cast<int>(std::min<double>({double(threads), rows * per_row / kGemvPerThread, double(rows / 16)}));
+  const double work = double(rows) * k * (is_complex_v<T> ? 4 : 1);
+  threads = static_cast<int>(std::min<double>({double(threads), work / kGemvPerThread, double(rows / 16)}));
   if (threads <= 1 || in_parallel_region()) return part(0, rows);
-  // Row pieces of whole 16-row groups, claimed a few per thread (parallel_for's Chunked
-  // schedule), so a helper that wakes late, or shares its core, takes fewer of them; each
-  // at least kGemvChunk multiply-adds, and 512 rows on the column path (each column's run),
-  // but never so large that a thread gets none.
+  // row pieces of whole 16-row groups, one per thread
   const index groups = (rows + 15) / 16;
-  index grain = static_cast<index>(kGemvChunk / (16 * per_row)) + 1;
-  if (M.cs != 1) grain = std::max<index>(grain, 512 / 16);
-  grain = std::min<index>(grain, groups / threads);
-  parallel_for(groups, grain, [&](index g0, index g1) { part(g0 * 16, std::min(rows, g1 * 16)); }, threads);
+  parallel_for(threads, 1, [&](index c0, index c1) {
+    for (index c = c0; c < c1; ++c) {
+      const index r0 = std::min(rows, groups * c / threads * 16), r1 = std::min(rows, groups * (c + 1) / threads * 16);
+      if (r1 > r0) part(r0, r1);
+    }
+  }, threads);
 }
 
 }  // namespace

@@ -3,9 +3,7 @@
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_X86
-#include <algorithm>
 #include <complex>
-#include <cstdint>
 
 #include "gemv.hpp"
 #include "lapis/simd.hpp"

@@ -4,9 +4,7 @@
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_X86
-#include <algorithm>
 #include <complex>
-#include <cstdint>
 #include <utility>  // before the target region: library inline code must keep the baseline ISA
 
 #include "gemv.hpp"

@@ -5,43 +5,8 @@
 // as Σ a·x and Σ a·swap(x) (rows) or Σ a·re(x) and Σ a·im(x) (cols), and the real and
 // imaginary parts formed once at the end, where conjugating M only flips signs.
 
-// Elements from p to the next packet boundary (L·sizeof(R) bytes), 0 when p is there or
-// is not aligned to whole units of `unit` elements. The kernels start their packet loops
-// there: a typed array from JS is only 16-byte aligned, and loads that straddle cache
-// lines cost 15-35% of the rate (docs/gemm.md, "Matrix-vector products").
-template <class R, int L>
-index lead(const R* p, index unit) {
-  const uintptr_t vb = uintptr_t(L) * sizeof(R), mis = reinterpret_cast<uintptr_t>(p) % vb;
-  if (mis == 0 || mis % (uintptr_t(unit) * sizeof(R)) != 0) return 0;
-  return static_cast<index>((vb - mis) / sizeof(R));
-}
-
-// Lanes [0, n) of p, n < L, the others 0 (one masked load where the ISA has one), and
-// their store.
-template <class P, class R>
-LAPIS_SIMD_INLINE typename P::V load_first(const R* p, index n) {
-  if constexpr (P::kTail) {
-    return P::loadt(p, P::tail(static_cast<int>(n)));
-  } else {
-    alignas(64) R b[P::L] = {};
-    for (index l = 0; l < n; ++l) b[l] = p[l];
-    return P::load(b);
-  }
-}
-template <class P, class R>
-LAPIS_SIMD_INLINE void store_first(R* p, index n, typename P::V v) {
-  if constexpr (P::kTail) {
-    P::storet(p, P::tail(static_cast<int>(n)), v);
-  } else {
-    alignas(64) R b[P::L];
-    P::store(b, v);
-    for (index l = 0; l < n; ++l) p[l] = b[l];
-  }
-}
-
 // Real rows: RR rows at a time, NV vectors of x per step (RR·NV independent accumulators;
-// RR streams of M in flight keep the memory busy). The first row's leading elements up to
-// a packet boundary are one partial packet (the other rows share its alignment when lda does).
+// RR streams of M in flight keep the memory busy).
 template <class R, int RR = 4, int NV = 2>
 void rows_real(index m, index k, const R* a, index lda, const R* x, R* t) {
   using P = Pk<R>;
@@ -55,12 +20,7 @@ void rows_real(index m, index k, const R* a, index lda, const R* x, R* t) {
       ar[r] = a + (i + r) * lda;
       simd::unroll<NV>([&](auto v) { s[r][v] = P::zero(); });
     });
-    const index h = std::min(lead<R, L>(ar[0], 1), k);
-    if (h > 0) {
-      const V xh = load_first<P>(x, h);
-      simd::unroll<RR>([&](auto r) { s[r][0] = P::fma(load_first<P>(ar[r], h), xh, s[r][0]); });
-    }
-    index p = h;
+    index p = 0;
     for (; p + NV * L <= k; p += NV * L) {
       V xv[NV];
       simd::unroll<NV>([&](auto v) { xv[v] = P::load(x + p + v * L); });
@@ -72,36 +32,31 @@ void rows_real(index m, index k, const R* a, index lda, const R* x, R* t) {
       const V x0 = P::load(x + p);
       simd::unroll<RR>([&](auto r) { s[r][0] = P::fma(P::load(ar[r] + p), x0, s[r][0]); });
     }
-    if (p < k) {
-      const V x0 = load_first<P>(x + p, k - p);
-      simd::unroll<RR>([&](auto r) { s[r][0] = P::fma(load_first<P>(ar[r] + p, k - p), x0, s[r][0]); });
-    }
     simd::unroll<RR>([&](auto r) {
       V acc = s[r][0];
       simd::unroll<NV - 1>([&](auto v) { acc = P::add(acc, s[r][v + 1]); });
-      t[i + r] = P::hsum(acc);
+      R sum = P::hsum(acc);
+      for (index q = p; q < k; ++q) sum += ar[r][q] * x[q];
+      t[i + r] = sum;
     });
   }
   for (; i < m; ++i) {
     const R* ar = a + i * lda;
     V s[4];
     simd::unroll<4>([&](auto v) { s[v] = P::zero(); });
-    const index h = std::min(lead<R, L>(ar, 1), k);
-    if (h > 0) s[0] = P::mul(load_first<P>(ar, h), load_first<P>(x, h));
-    index p = h;
+    index p = 0;
     for (; p + 4 * L <= k; p += 4 * L)
       simd::unroll<4>([&](auto v) { s[v] = P::fma(P::load(ar + p + v * L), P::load(x + p + v * L), s[v]); });
     for (; p + L <= k; p += L) s[0] = P::fma(P::load(ar + p), P::load(x + p), s[0]);
-    if (p < k) s[1] = P::fma(load_first<P>(ar + p, k - p), load_first<P>(x + p, k - p), s[1]);
-    t[i] = P::hsum(P::add(P::add(s[0], s[1]), P::add(s[2], s[3])));
+    R r = P::hsum(P::add(P::add(s[0], s[1]), P::add(s[2], s[3])));
+    for (; p < k; ++p) r += ar[p] * x[p];
+    t[i] = r;
   }
 }
 
 // Real cols: groups of CB columns are added into a block of RB entries of t (CB streams
 // of M in flight, one load and store of t per CB columns). Long blocks keep each stream
-// sequential for longer, which is what a matrix from DRAM needs. The packet loops start
-// where the block's first column reaches a packet boundary (lead); gemv.cpp places t so
-// that it gets there at the same row.
+// sequential for longer, which is what a matrix from DRAM needs.
 template <class R, int CB = 4, index RB = 4096>
 void cols_real(index m, index k, const R* a, index lda, const R* x, R* t) {
   using P = Pk<R>;
@@ -109,7 +64,6 @@ void cols_real(index m, index k, const R* a, index lda, const R* x, R* t) {
   constexpr int L = P::L;
   for (index i0 = 0; i0 < m; i0 += RB) {
     const index mb = m - i0 < RB ? m - i0 : RB;
-    const index h = std::min(lead<R, L>(a + i0, 1), mb);
     R* tb = t + i0;
     for (index i = 0; i < mb; ++i) tb[i] = R(0);
     index p = 0;
@@ -120,12 +74,7 @@ void cols_real(index m, index k, const R* a, index lda, const R* x, R* t) {
         c[j] = a + i0 + (p + j) * lda;
         xv[j] = P::set1(x[p + j]);
       });
-      if (h > 0) {
-        V y = load_first<P>(tb, h);
-        simd::unroll<CB>([&](auto j) { y = P::fma(load_first<P>(c[j], h), xv[j], y); });
-        store_first<P>(tb, h, y);
-      }
-      index i = h;
+      index i = 0;
       for (; i + 2 * L <= mb; i += 2 * L) {
         V y0 = P::load(tb + i), y1 = P::load(tb + i + L);
         simd::unroll<CB>([&](auto j) {
@@ -135,25 +84,18 @@ void cols_real(index m, index k, const R* a, index lda, const R* x, R* t) {
         P::store(tb + i, y0);
         P::store(tb + i + L, y1);
       }
-      for (; i + L <= mb; i += L) {
-        V y = P::load(tb + i);
-        simd::unroll<CB>([&](auto j) { y = P::fma(P::load(c[j] + i), xv[j], y); });
-        P::store(tb + i, y);
-      }
-      if (i < mb) {
-        V y = load_first<P>(tb + i, mb - i);
-        simd::unroll<CB>([&](auto j) { y = P::fma(load_first<P>(c[j] + i, mb - i), xv[j], y); });
-        store_first<P>(tb + i, mb - i, y);
+      for (; i < mb; ++i) {
+        R y = tb[i];
+        for (int j = 0; j < CB; ++j) y += c[j][i] * x[p + j];
+        tb[i] = y;
       }
     }
     for (; p < k; ++p) {
       const R* c = a + i0 + p * lda;
       const V xv = P::set1(x[p]);
-      if (h > 0) store_first<P>(tb, h, P::fma(load_first<P>(c, h), xv, load_first<P>(tb, h)));
-      index i = h;
+      index i = 0;
       for (; i + L <= mb; i += L) P::store(tb + i, P::fma(P::load(c + i), xv, P::load(tb + i)));
-      if (i < mb)
-        store_first<P>(tb + i, mb - i, P::fma(load_first<P>(c + i, mb - i), xv, load_first<P>(tb + i, mb - i)));
+      for (; i < mb; ++i) tb[i] += c[i] * x[p];
     }
   }
 }
@@ -190,7 +132,8 @@ void rows_cplx_cj(index m, index k, const R* a, index lda, const R* x, R* t) {
   constexpr index kPrefetch = 512 / static_cast<index>(sizeof(R));
   constexpr bool kLine = L * sizeof(R) >= 64;  // each step starts a new line
   const index k2 = 2 * k, ld2 = 2 * lda;
-  auto xs = [&](const V xv, V& x1, V& x2) {
+  auto xs = [&](const R* xp, V& x1, V& x2) {
+    const V xv = P::load(xp);
     if constexpr (CJ) {
       x1 = xv;
       x2 = P::conj(P::swap_pairs(xv));
@@ -199,9 +142,15 @@ void rows_cplx_cj(index m, index k, const R* a, index lda, const R* x, R* t) {
       x2 = P::swap_pairs(xv);
     }
   };
-  auto finish = [&](V s1, V s2, R* out) {
-    out[0] = P::hsum(s1);
-    out[1] = P::hsum(s2);
+  auto finish = [&](V s1, V s2, index q0, const R* ar, R* out) {
+    R re = P::hsum(s1), im = P::hsum(s2);
+    for (index q = q0; q < k2; q += 2) {
+      const R a0 = ar[q], a1 = ar[q + 1], x0 = x[q], x1 = x[q + 1];
+      if constexpr (CJ) re += a0 * x0 + a1 * x1, im += a0 * x1 - a1 * x0;
+      else re += a0 * x0 - a1 * x1, im += a0 * x1 + a1 * x0;
+    }
+    out[0] = re;
+    out[1] = im;
   };
   index i = 0;
   for (; i + RR <= m; i += RR) {
@@ -211,21 +160,10 @@ void rows_cplx_cj(index m, index k, const R* a, index lda, const R* x, R* t) {
       ar[r] = a + (i + r) * ld2;
       s1[r] = s2[r] = P::zero();
     });
-    // the leading elements up to a packet boundary of the first row: one partial packet (lead)
-    const index h = std::min(lead<R, L>(ar[0], 2), k2);
-    if (h > 0) {
-      V x1, x2;
-      xs(load_first<P>(x, h), x1, x2);
-      simd::unroll<RR>([&](auto r) {
-        const V av = in_reg(load_first<P>(ar[r], h));
-        s1[r] = P::fma(av, x1, s1[r]);
-        s2[r] = P::fma(av, x2, s2[r]);
-      });
-    }
-    index q = h;
+    index q = 0;
     for (; q + L <= k2; q += L) {
       V x1, x2;
-      xs(P::load(x + q), x1, x2);
+      xs(x + q, x1, x2);
       simd::unroll<RR>([&](auto r) {
         const V av = in_reg(P::load(ar[r] + q));
         if (kLine || q % (64 / static_cast<index>(sizeof(R))) == 0) prefetch(ar[r] + q + kPrefetch);
@@ -233,44 +171,20 @@ void rows_cplx_cj(index m, index k, const R* a, index lda, const R* x, R* t) {
         s2[r] = P::fma(av, x2, s2[r]);
       });
     }
-    if (q < k2) {
-      V x1, x2;
-      xs(load_first<P>(x + q, k2 - q), x1, x2);
-      simd::unroll<RR>([&](auto r) {
-        const V av = in_reg(load_first<P>(ar[r] + q, k2 - q));
-        s1[r] = P::fma(av, x1, s1[r]);
-        s2[r] = P::fma(av, x2, s2[r]);
-      });
-    }
-    simd::unroll<RR>([&](auto r) { finish(s1[r], s2[r], t + 2 * (i + r)); });
+    simd::unroll<RR>([&](auto r) { finish(s1[r], s2[r], q, ar[r], t + 2 * (i + r)); });
   }
   for (; i < m; ++i) {
     const R* ar = a + i * ld2;
     V s1 = P::zero(), s2 = P::zero();
-    const index h = std::min(lead<R, L>(ar, 2), k2);
-    if (h > 0) {
-      V x1, x2;
-      xs(load_first<P>(x, h), x1, x2);
-      const V av = in_reg(load_first<P>(ar, h));
-      s1 = P::mul(av, x1);
-      s2 = P::mul(av, x2);
-    }
-    index q = h;
+    index q = 0;
     for (; q + L <= k2; q += L) {
       V x1, x2;
-      xs(P::load(x + q), x1, x2);
+      xs(x + q, x1, x2);
       const V av = in_reg(P::load(ar + q));
       s1 = P::fma(av, x1, s1);
       s2 = P::fma(av, x2, s2);
     }
-    if (q < k2) {
-      V x1, x2;
-      xs(load_first<P>(x + q, k2 - q), x1, x2);
-      const V av = in_reg(load_first<P>(ar + q, k2 - q));
-      s1 = P::fma(av, x1, s1);
-      s2 = P::fma(av, x2, s2);
-    }
-    finish(s1, s2, t + 2 * i);
+    finish(s1, s2, q, ar, t + 2 * i);
   }
 }
 
@@ -290,12 +204,9 @@ void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
   using V = typename P::V;
   constexpr int L = P::L;
   const R sa = conj_m ? R(-1) : R(1);
-  alignas(64) R bufA[2 * RB + L], bufB[2 * RB + L];
+  alignas(64) R tA[2 * RB], tB[2 * RB];
   for (index i0 = 0; i0 < m; i0 += RB) {
     const index mb = m - i0 < RB ? m - i0 : RB, n2 = 2 * mb;
-    // tA, tB and the block's first column reach a packet boundary together (lead)
-    const index h = std::min(lead<R, L>(a + 2 * i0, 2), n2), sh = h % L ? L - h % L : 0;
-    R *tA = bufA + sh, *tB = bufB + sh;
     for (index q = 0; q < n2; ++q) tA[q] = tB[q] = R(0);
     index p = 0;
     for (; p + CB <= k; p += CB) {
@@ -306,19 +217,7 @@ void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
         xr[j] = P::set1(x[2 * (p + j)]);
         xi[j] = P::set1(x[2 * (p + j) + 1]);
       });
-      // one packet of t at q, n < L of its lanes (the head before the boundary, the end)
-      auto partial = [&](index q, index n) {
-        V ya = load_first<P>(tA + q, n), yb = load_first<P>(tB + q, n);
-        simd::unroll<CB>([&](auto j) {
-          const V av = in_reg(load_first<P>(c[j] + q, n));
-          ya = P::fma(av, xr[j], ya);
-          yb = P::fma(av, xi[j], yb);
-        });
-        store_first<P>(tA + q, n, ya);
-        store_first<P>(tB + q, n, yb);
-      };
-      if (h > 0) partial(0, h);
-      index q = h;
+      index q = 0;
       for (; q + QV * L <= n2; q += QV * L) {
         V ya[QV], yb[QV], za[QV], zb[QV];
         simd::unroll<QV>([&](auto u) {
@@ -343,17 +242,8 @@ void cols_cplx(index m, index k, const R* a, index lda, const R* x, R* t, bool c
           P::store(tB + q + u * L, P::add(yb[u], zb[u]));
         });
       }
-      for (; q + L <= n2; q += L) {
-        V ya = P::load(tA + q), yb = P::load(tB + q);
-        simd::unroll<CB>([&](auto j) {
-          const V av = in_reg(P::load(c[j] + q));
-          ya = P::fma(av, xr[j], ya);
-          yb = P::fma(av, xi[j], yb);
-        });
-        P::store(tA + q, ya);
-        P::store(tB + q, yb);
-      }
-      if (q < n2) partial(q, n2 - q);
+      for (; q < n2; ++q)
+        for (int j = 0; j < CB; ++j) tA[q] += c[j][q] * x[2 * (p + j)], tB[q] += c[j][q] * x[2 * (p + j) + 1];
     }
     for (; p < k; ++p) {
       const R* c = a + 2 * (i0 + p * lda);

@@ -2,9 +2,7 @@
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_ARM64
-#include <algorithm>
 #include <complex>
-#include <cstdint>
 
 #include "gemv.hpp"
 #include "lapis/simd.hpp"
