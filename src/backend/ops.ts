@@ -7,6 +7,9 @@ import type { BatchPlan } from '../core/batch.js';
 import type { ElementwiseLayout, ElementwiseLayoutN } from '../core/broadcast.js';
 import type { AnyStorage, DType } from '../core/dtype.js';
 
+/** How a matmul entry reads an operand: 0 as stored, 1 transposed, 2 conjugate-transposed. */
+export type MatOp = 0 | 1 | 2;
+
 /** Per-matrix LAPACK status: int32 tensor of the batch shape, on the op's device. */
 export type InfoTensor = Tensor<'int32'>;
 
@@ -20,11 +23,16 @@ export interface OpSignatures {
   /** Batched matrix transpose (conj = adjoint) of the last two dims, new tensor. */
   transpose: (A: Tensor, conj: boolean) => Tensor;
   /**
-   * C = A·B over a broadcast batch; A (…, m, k), B (…, k, n). `out` (checked by the caller:
-   * A's dtype and device, count·m·n elements, any shape): C is written into its storage and
-   * `out` returned; it may share storage with A or B (the entry then computes apart and copies).
+   * C = op(A)·op(B) over a broadcast batch; op(A) is m×k, op(B) k×n. `opA`/`opB` (default 0):
+   * 0 = the operand as stored, 1 = its transpose, 2 = its conjugate transpose, so A is stored
+   * (…, m, k) for 0 and (…, k, m) otherwise, B (…, k, n) for 0 and (…, n, k) otherwise.
+   * `out` (checked by the caller: A's dtype and device, count·m·n elements, any shape): C is
+   * written into its storage and `out` returned; it may share storage with A or B (the entry
+   * then computes apart and copies).
    */
-  matmul: (A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, out?: Tensor) => Tensor;
+  matmul: (
+    A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, out?: Tensor, opA?: MatOp, opB?: MatOp,
+  ) => Tensor;
 
   /** Partial-pivoted LU of (…, m, n); pivots (…, min(m,n)) 1-based as LAPACK/torch. */
   luFactor: (A: Tensor) => { LU: Tensor; pivots: Tensor<'int32'>; info: InfoTensor };

@@ -1,11 +1,12 @@
-import { promote } from '../core/dtype.js';
-import { ShapeError, DeviceError, DTypeError, fmtShape } from '../core/errors.js';
+import { promote, isComplex } from '../core/dtype.js';
+import { ShapeError, DeviceError, DTypeError, ArgumentError, fmtShape } from '../core/errors.js';
 import { taping, gradCall, refuseTracked } from '../core/grad.js';
 import { readOptions, opt } from '../core/options.js';
 import { asTensor, castCpu, type TensorLike } from '../core/create.js';
 import { planBatch } from '../core/batch.js';
 import { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
+import type { MatOp } from '../backend/ops.js';
 
 export interface MatmulOptions {
   /**
@@ -13,11 +14,30 @@ export interface MatmulOptions {
    * device with exactly the result's shape and (promoted) dtype. The call returns it.
    */
   out?: Tensor;
+  /** Use Aᵀ (A's last two dims swapped) in place of A, read in place without a copy on the CPU (TF's `transpose_a`). */
+  transposeA?: boolean;
+  /** Use Bᵀ in place of B (TF's `transpose_b`). */
+  transposeB?: boolean;
+  /** Use Aᴴ, the conjugate transpose (= Aᵀ for real dtypes), in place of A (TF's `adjoint_a`). */
+  adjointA?: boolean;
+  /** Use Bᴴ in place of B (TF's `adjoint_b`). */
+  adjointB?: boolean;
 }
+
+/** How an operand is read: as stored, transposed, or conjugate-transposed (`adjoint`). */
+type Op = 'N' | 'T' | 'H';
 
 /**
  * Matrix product with torch.matmul semantics: batch dims broadcast, a 1-D operand is a
  * vector (prepended/appended dim removed from the result).
+ *
+ * `transposeA`/`transposeB`/`adjointA`/`adjointB` (TensorFlow's tf.linalg.matmul and tfjs's
+ * tf.matMul options): the product op(A)·op(B) over the last two dims, op being the transpose,
+ * or the adjoint (conjugate transpose; the transpose for real dtypes). On the CPU the GEMM
+ * reads the stored matrices through swapped strides, so `matmul(A, B, { transposeA: true })`
+ * copies nothing where `matmul(A.mT, B)` first materialises Aᵀ; on the GPU the op'd operand
+ * is transposed by a GPU kernel into a temporary, then multiplied. The options apply to
+ * matrices (…, r, c) only, not to a 1-D operand. Batch dims broadcast as without them.
  *
  * `out` (numpy's and torch's `out=`): the product is written into this tensor's storage,
  * which is returned, so a loop reuses one output instead of allocating a new one each call.
@@ -26,17 +46,24 @@ export interface MatmulOptions {
  * with A or B (`matmul(A, B, { out: A })`, or a reshape of either): the product then goes
  * to a temporary and is copied in, so the answer is that of the call without `out`.
  * Inside grad/valueAndGrad/vjp, `out` is refused when A, B or out is differentiated (an
- * in-place write has no gradient; torch refuses it too).
+ * in-place write has no gradient; torch refuses it too). The transpose and adjoint options
+ * are differentiable.
  *
- * Syntax: `linalg.matmul(A, B)`, `linalg.matmul(A, B, { out })`
+ * Syntax: `linalg.matmul(A, B)`, `linalg.matmul(A, B, { out })`,
+ * `linalg.matmul(A, B, { transposeA, transposeB, adjointA, adjointB, out })`
  * Example: `matmul([[1, 2], [3, 4]], [[5], [6]])` → `[[17], [39]]`;
+ * `matmul([[1, 3], [2, 4]], [[5], [6]], { transposeA: true })` → `[[17], [39]]` (Aᵀ·B);
+ * `matmul(X, X, { adjointA: true })` → the Gram matrix Xᴴ·X;
  * `const C = zeros([1000, 8, 8]); for (…) matmul(A, B, { out: C })`
- * Throws: ShapeError if the inner dims differ or the batch dims do not broadcast;
- * DeviceError if A and B are on different devices; DTypeError for float64 on the GPU.
+ * Throws: ShapeError if the inner dims of op(A) and op(B) differ ("Aᵀ is 3×5 and B is 4×2:
+ * inner dims 5 ≠ 4"), the batch dims do not broadcast, or a transpose/adjoint option is
+ * given for a 1-D operand; ArgumentError if an option is not a boolean, or transposeA and
+ * adjointA (transposeB and adjointB) are both true; DeviceError if A and B are on different
+ * devices; DTypeError for float64 on the GPU.
  * With `out`: ArgumentError if it is not a Tensor (or it is differentiated under grad);
  * DeviceError if it is disposed or on another device; DTypeError if its dtype is not the
  * result's; ShapeError if its shape is not the result's.
- * See also: `solve`, `luFactor`.
+ * See also: `solve`, `luFactor`, `Tensor.mT`, `Tensor.mH`.
  */
 export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tensor {
   const who = 'matmul';
@@ -48,18 +75,25 @@ export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tens
     }
     return gradCall(who, matmul, opts === undefined ? [A, B] : [A, B, opts]);
   }
-  const out = readOptions(who, opts, { out: opt.check((v) => v instanceof Tensor, 'a Tensor') }).out;
+  const o = readOptions(who, opts, {
+    out: opt.check((v) => v instanceof Tensor, 'a Tensor'),
+    transposeA: opt.bool, transposeB: opt.bool, adjointA: opt.bool, adjointB: opt.bool,
+  });
+  const out = o.out;
+  const opA = readOp(who, 'A', o.transposeA, o.adjointA), opB = readOp(who, 'B', o.transposeB, o.adjointB);
   let a = asTensor(A, who, 'A');
   let b = asTensor(B, who, 'B');
   if (a.device !== b.device) throw new DeviceError(`${who}: A is on ${a.device}, B is on ${b.device}`);
   if (a.ndim === 0 || b.ndim === 0) throw new ShapeError(`${who}: operands must have at least one dimension`);
   const aVec = a.ndim === 1, bVec = b.ndim === 1;
+  if (aVec && opA !== 'N') throw vectorOp(who, 'A', a, opA);
+  if (bVec && opB !== 'N') throw vectorOp(who, 'B', b, opB);
   if (aVec) a = a.reshape([1, a.shape[0]]);
   if (bVec) b = b.reshape([b.shape[0], 1]);
-  const [m, k] = [a.rows, a.cols];
-  const [k2, n] = [b.rows, b.cols];
+  const [m, k] = opA === 'N' ? [a.rows, a.cols] : [a.cols, a.rows];
+  const [k2, n] = opB === 'N' ? [b.rows, b.cols] : [b.cols, b.rows];
   if (k !== k2) {
-    throw new ShapeError(`${who}: A is ${fmtShape(a.shape.slice(-2))} and B is ${fmtShape(b.shape.slice(-2))}: inner dims ${k} ≠ ${k2}`);
+    throw new ShapeError(`${who}: ${opName('A', opA)} is ${fmtShape([m, k])} and ${opName('B', opB)} is ${fmtShape([k2, n])}: inner dims ${k} ≠ ${k2}`);
   }
   const dt = promote(a.dtype, b.dtype);
   const plan = planBatch(a, b, who);
@@ -70,9 +104,31 @@ export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tens
   if (out !== undefined) checkOut(out, a.device, dt, shape, who);
   if (a.dtype !== dt) a = castCpu(a, dt, who);
   if (b.dtype !== dt) b = castCpu(b, dt, who);
-  const C = impl(a, b, plan, m, k, n, out);
+  // The adjoint of a real matrix is its transpose.
+  const code = (op: Op): MatOp => (op === 'N' ? 0 : op === 'T' || !isComplex(dt) ? 1 : 2);
+  const C = impl(a, b, plan, m, k, n, out, code(opA), code(opB));
   if (out !== undefined) return out;
   return aVec || bVec ? C.reshape(shape) : C;
+}
+
+/** op(X) from X's transpose/adjoint options; both true is refused. */
+function readOp(who: string, X: 'A' | 'B', transpose: boolean | undefined, adjoint: boolean | undefined): Op {
+  if (transpose === true && adjoint === true) {
+    throw new ArgumentError(`${who}: transpose${X} and adjoint${X} are both true; give one (adjoint${X} is the conjugate transpose)`);
+  }
+  return adjoint === true ? 'H' : transpose === true ? 'T' : 'N';
+}
+
+/** `A`, `Aᵀ` or `Aᴴ`, as shape errors name an operand. */
+function opName(X: string, op: Op): string {
+  return op === 'N' ? X : op === 'T' ? `${X}ᵀ` : `${X}ᴴ`;
+}
+
+/** The error for a transpose/adjoint option on a 1-D operand. */
+function vectorOp(who: string, X: string, t: Tensor, op: Op): ShapeError {
+  const name = `${op === 'T' ? 'transpose' : 'adjoint'}${X}`;
+  return new ShapeError(`${who}: ${name} needs a matrix, but ${X} is 1-D (length ${t.shape[0]}); ` +
+    `reshape it to ${fmtShape([1, t.shape[0]])} or ${fmtShape([t.shape[0], 1])} first`);
 }
 
 /** The checks on `out`, before any work: alive, same device, the result's dtype and shape (no resize, no cast). */

@@ -33,7 +33,7 @@ function validOptions(): { [K in WithOptions]: OptionsOf<K> } {
     numThreads: { n: null },
     threadStats: { reset: false },
     cpuPeakFlops: { dtype: 1, threads: 1, seconds: 0.001 },
-    matmul: { dtype: 1, A: A(), B: A(), C: new Float64Array(4), batch: 1, m: 2, k: 2, n: 2, ...maps },
+    matmul: { dtype: 1, A: A(), B: A(), C: new Float64Array(4), batch: 1, m: 2, k: 2, n: 2, ...maps, opA: 0, opB: 0 },
     luFactor: { dtype: 1, A: A(), LU: new Float64Array(4), pivots: new Int32Array(2), info: new Int32Array(1), count: 1, m: 2, n: 2, async: false },
     luSolve: {
       dtype: 1, LU: f64(6, 3, 2 / 3, 1), pivots: Int32Array.of(2, 2), B: f64(1, 2), X: new Float64Array(2), count: 1, n: 2, k: 1,

@@ -76,7 +76,7 @@ const T: Record<string, Entry> = {
     scalars: [[0, null], [1, 'abc'], [1, [1, 2]], [1, tensor([1], { dtype: 'int32' })], [1, disposed()]] },
   stopGradient: { who: 'stopGradient', call: (x) => lapis.stopGradient(x as never), valid: () => [tensor([1])], tensorsAt: [0] },
   'linalg.matmul': { who: 'matmul', call: (a, b, o) => L.matmul(a as never, b as never, o as never), valid: () => [A3(), B3(), {}],
-    optsAt: 2, tensorsAt: [0, 1] },
+    optsAt: 2, booleans: ['transposeA', 'transposeB', 'adjointA', 'adjointB'], tensorsAt: [0, 1] },
   'linalg.luFactor': { who: 'luFactor', call: (a) => L.luFactor(a as never), valid: () => [A3()], tensorsAt: [0] },
   'linalg.luFactorEx': { who: 'luFactorEx', call: (a) => L.luFactorEx(a as never), valid: () => [A3()], tensorsAt: [0] },
   'linalg.luFactorAsync': { who: 'luFactorAsync', call: (a) => L.luFactorAsync(a as never), valid: () => [A3()], tensorsAt: [0] },

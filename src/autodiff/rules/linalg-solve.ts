@@ -10,7 +10,7 @@ import { isComplex, realOf } from '../../core/dtype.js';
 import { add, sub, mul, neg, eq, ne, abs, imag, where } from '../../ops/elementwise.js';
 import { tril, triu, split, concat, diagonal, expand, take, matrixTranspose } from '../../ops/indexing.js';
 import { any, prod } from '../../ops/reduce.js';
-import { matmul } from '../../linalg/matmul.js';
+import { matmul, type MatmulOptions } from '../../linalg/matmul.js';
 import { luSolve } from '../../linalg/luSolve.js';
 import { solveTriangularEx } from '../../linalg/solveTriangular.js';
 import { solveEx, type SolveSaved } from '../../linalg/solve.js';
@@ -20,7 +20,13 @@ import { svd } from '../../linalg/svd.js';
 import { cj, H } from './util.js';
 
 defineRule('matmul', {
-  backward: ({ args: [A, B] }, g: Tensor) => {
+  // C = Ã·B̃ with Ã = op(A), B̃ = op(B) (the transpose/adjoint options): gÃ = g·B̃ᴴ, gB̃ = Ãᴴ·g, and
+  // op's own pullback (transpose for T, adjoint for H) maps them back to A and B, each written as
+  // one matmul with options so no operand is copied to its transposed form.
+  backward: ({ args: [A, B, opts] }, g: Tensor) => {
+    const o = (opts ?? {}) as MatmulOptions;
+    const opA: MatOpName = o.adjointA ? 'H' : o.transposeA ? 'T' : 'N';
+    const opB: MatOpName = o.adjointB ? 'H' : o.transposeB ? 'T' : 'N';
     const a = asTensor(A as Tensor, 'matmul', 'A');
     const b = asTensor(B as Tensor, 'matmul', 'B');
     const aVec = a.ndim === 1, bVec = b.ndim === 1;
@@ -30,13 +36,27 @@ defineRule('matmul', {
     if (aVec && bVec) g2 = g.reshape([1, 1]);
     else if (aVec) g2 = g.reshape([...g.shape.slice(0, -1), 1, g.shape[g.ndim - 1]]);
     else if (bVec) g2 = g.reshape([...g.shape, 1]);
-    let gA = matmul(g2, H(b2));
-    let gB = matmul(H(a2), g2);
+    // X's options so that X is read as op(X) (the other operand's op, moved to this side).
+    const asA = (op: MatOpName) => ({ transposeA: op === 'T', adjointA: op === 'H' });
+    const asB = (op: MatOpName) => ({ transposeB: op === 'T', adjointB: op === 'H' });
+    // gA: g·B̃ᴴ (N), (g·B̃ᴴ)ᴴ = B̃·gᴴ (H), (g·B̃ᴴ)ᵀ = conj(B̃·gᴴ) (T); B̃ᴴ is Bᴴ, conj(B) or B.
+    let gA = opA === 'N'
+      ? (opB === 'N' ? matmul(g2, b2, { adjointB: true }) : matmul(g2, opB === 'T' ? cj(b2) : b2))
+      : matmul(b2, g2, { ...asA(opB), adjointB: true });
+    if (opA === 'T') gA = cj(gA);
+    // gB: Ãᴴ·g (N), (Ãᴴ·g)ᴴ = gᴴ·Ã (H), (Ãᴴ·g)ᵀ = conj(gᴴ·Ã) (T); Ãᴴ is Aᴴ, conj(A) or A.
+    let gB = opB === 'N'
+      ? (opA === 'N' ? matmul(a2, g2, { adjointA: true }) : matmul(opA === 'T' ? cj(a2) : a2, g2))
+      : matmul(g2, a2, { adjointA: true, ...asB(opA) });
+    if (opB === 'T') gB = cj(gB);
     if (aVec) gA = gA.reshape([...gA.shape.slice(0, -2), gA.shape[gA.ndim - 1]]);
     if (bVec) gB = gB.reshape(gB.shape.slice(0, -1));
     return [gA, gB];
   },
 });
+
+/** How matmul's options read an operand: as stored, transposed, conjugate-transposed. */
+type MatOpName = 'N' | 'T' | 'H';
 
 // ---------------------------------------------------------------------------- helpers
 

@@ -55,9 +55,14 @@ export interface Addon {
   threadStats(o: { reset: boolean }): ThreadStats;
   /** GFLOP/s of a register-only FMA loop, dtype float32 (0) or float64 (1), on `threads` (1..256) threads of its own for ~`seconds`. */
   cpuPeakFlops(o: { dtype: 0 | 1; threads: number; seconds: number }): number;
-  /** C[b] = A[aIdx[b]] · B[bIdx[b]]; A m×k, B k×n, C m×n per matrix, `batch` output matrices. */
+  /**
+   * C[b] = op(A[aIdx[b]]) · op(B[bIdx[b]]); op(A) m×k, op(B) k×n, C m×n per matrix, `batch`
+   * output matrices. opA/opB: 0 as stored (A m×k, B k×n), 1 transposed, 2 conjugate-transposed
+   * (A stored k×m, B n×k; read through swapped strides, no copy).
+   */
   matmul(o: {
     dtype: DTypeCode; A: FloatArray; B: FloatArray; C: FloatArray; batch: number; m: number; k: number; n: number;
+    opA: OpCode; opB: OpCode;
   } & BatchMaps): void;
   /** getrf on `count` m×n matrices: LU and 1-based pivots (count·min(m, n)), info per matrix. */
   luFactor: MaybeAsync<{

@@ -3,7 +3,8 @@
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ArgumentError } from '../../core/errors.js';
-import { register } from '../registry.js';
+import { register, lookup } from '../registry.js';
+import type { MatOp } from '../ops.js';
 import { runProgram, cachedProgram } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
 import { emptyGpu, gpuByteLength, requireGpu } from './tensor-ops.js';
@@ -231,6 +232,28 @@ function productInto(
   if (bi.owned) bi.s.release();
 }
 
+/**
+ * op(A)·op(B) (OpSignatures.matmul): an operand read transposed (op 1) or conjugate-transposed
+ * (op 2) is first copied to that form by the GPU transpose kernel (the 'transpose' entry), then
+ * the product runs through matmulGpu's kernels as for A·B; the copy is freed once recorded.
+ */
+function matmulGpuOp(
+  A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, out?: Tensor, opA: MatOp = 0, opB: MatOp = 0,
+): Tensor {
+  const who = 'matmul';
+  requireGpu(A, who, 'A');
+  requireGpu(B, who, 'B');
+  // An empty operand is never read: nothing to transpose.
+  const op = (X: Tensor, o: MatOp) => (o === 0 || X.size === 0 ? X : lookup('transpose', X.dtype, 'gpu', who)(X, o === 2));
+  const a = op(A, opA), b = op(B, opB);
+  try {
+    return matmulGpu(a, b, plan, m, k, n, undefined, undefined, out);
+  } finally {
+    if (a !== A) a.dispose();
+    if (b !== B) b.dispose();
+  }
+}
+
 export function registerMatmulGpu(): void {
-  register('matmul', ['float32', 'complex64'], 'gpu', (A, B, plan, m, k, n, out) => matmulGpu(A, B, plan, m, k, n, undefined, undefined, out));
+  register('matmul', ['float32', 'complex64'], 'gpu', matmulGpuOp);
 }
