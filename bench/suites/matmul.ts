@@ -38,7 +38,8 @@ export interface GemmShape {
 
 /**
  * An m×k·k×n product case on seeded Gaussian operands on both sides; a transposed one
- * goes through lapis's `.mT` (a copy: lapis has no strided views) against numpy's `a.T @ b`.
+ * passes `{ transposeA: true }` / `{ transposeB: true }` (the GEMM reads the stored operand
+ * through swapped strides, no copy) against numpy's `a.T @ b` / `a @ b.T`.
  */
 function gemmCase(dtype: FloatDType, { m, k, n, trans, threads, maxRatio, timing }: GemmShape, cache = new Map<string, Tensor>()): BenchCase {
   const complex = dtype.startsWith('complex');
@@ -57,8 +58,8 @@ function gemmCase(dtype: FloatDType, { m, k, n, trans, threads, maxRatio, timing
     flops: (complex ? 8 : 2) * m * k * n,
     // its rate as a fraction of the FMA peak of the real type it runs on
     peak: dtype === 'float32' || dtype === 'complex64' ? 'float32' : 'float64',
-    lapis: trans === 'A' ? () => { linalg.matmul(A.mT, B); }
-      : trans === 'B' ? () => { linalg.matmul(A, B.mT); }
+    lapis: trans === 'A' ? () => { linalg.matmul(A, B, { transposeA: true }); }
+      : trans === 'B' ? () => { linalg.matmul(A, B, { transposeB: true }); }
       : () => { linalg.matmul(A, B); },
     python: {
       setup: `r0 = np.random.default_rng(${m + k})\nr1 = np.random.default_rng(${k + n + 1})\na = ${gen(0, shapeA)}\nb = ${gen(1, shapeB)}`,
