@@ -1,10 +1,13 @@
 // Matrix-vector product time through lapis::gemm (C = A·x, n == 1, the gemv path), best of
-// `reps` rounds of `inner` calls. Timing: one thread, the calling thread's CPU time (GB_WALL=1:
+// `reps` rounds of `inner` calls (GB_MEDIAN=1: their median). Timing: one thread, the calling thread's CPU time (GB_WALL=1:
 // wall clock); more threads, wall clock (GB_CPU=1: the process's CPU time divided by the thread count).
 // Build against the kernels-only library (see gemm_rate.cpp):
 //   g++ -O2 -std=c++17 -Inative/include native/bench/gemv_rate.cpp <build>/liblapis_kernels.a -pthread
 // Usage: gemv_rate s|d|c|z m k rows|cols threads reps [inner]
 //   rows: A row-major (its rows contiguous, numpy's a @ x); cols: A column-major (a.T @ x).
+// A is 2 MiB-aligned and advised for huge pages, as numpy's arrays and lapis's CPU tensors
+// of that size are (LAPIS_HUGEPAGES=0: 4 KiB pages, where a stream's prefetch stops at each page).
+#include <algorithm>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "lapis/gemm.hpp"
+#include "lapis/pages.hpp"
 #include "lapis/parallel.hpp"
 using namespace lapis;
 using idx = lapis::index;
@@ -28,27 +32,34 @@ static double now(int threads) {
 
 template <class T>
 double run(idx m, idx k, bool cols, int threads, int reps, int inner) {
-  std::vector<T> a(static_cast<size_t>(m * k)), x(static_cast<size_t>(k)), y(static_cast<size_t>(m));
+  const size_t bytes = (static_cast<size_t>(m * k) * sizeof(T) + (size_t(1) << 21) - 1) & ~((size_t(1) << 21) - 1);
+  // GB_OFFSET=b: A starts b bytes past the 2 MiB boundary (a JS typed array's data need not be 64-byte aligned)
+  const size_t off = std::getenv("GB_OFFSET") ? std::strtoul(std::getenv("GB_OFFSET"), nullptr, 10) : 0;
+  char* base = static_cast<char*>(std::aligned_alloc(size_t(1) << 21, bytes + (off + 4095) / 4096 * 4096));
+  lapis::detail::advise_hugepages(base, bytes);
+  T* ap = reinterpret_cast<T*>(base + off);
+  std::vector<T> x(static_cast<size_t>(k)), y(static_cast<size_t>(m));
   std::mt19937 r(1);
   std::normal_distribution<double> d;
-  auto fill = [&](std::vector<T>& v) {
-    for (auto& e : v) {
-      if constexpr (is_complex_v<T>) e = T(d(r), d(r));
-      else e = T(d(r));
+  auto fill = [&](T* v, idx len) {
+    for (idx i = 0; i < len; ++i) {
+      if constexpr (is_complex_v<T>) v[i] = T(d(r), d(r));
+      else v[i] = T(d(r));
     }
   };
-  fill(a), fill(x);
-  const MatRef<T> A = cols ? MatRef<T>{a.data(), m, k, 1, m} : MatRef<T>{a.data(), m, k, k, 1};
+  fill(ap, m * k), fill(x.data(), k);
+  const MatRef<T> A = cols ? MatRef<T>{ap, m, k, 1, m} : MatRef<T>{ap, m, k, k, 1};
   const MatRef<T> X{x.data(), k, 1, 1, 1};
   const MatMut<T> Y{y.data(), m, 1, 1, 1};
-  double best = 1e30;
+  std::vector<double> times;
   for (int i = 0; i < reps; ++i) {
     const double t0 = now(threads);
     for (int j = 0; j < inner; ++j) gemm<T>(T(1), A, X, T(0), Y, threads);
-    const double s = (now(threads) - t0) / inner;
-    if (s < best) best = s;
+    times.push_back((now(threads) - t0) / inner);
   }
-  return best;
+  std::free(base);
+  std::sort(times.begin(), times.end());
+  return std::getenv("GB_MEDIAN") ? times[times.size() / 2] : times[0];
 }
 
 int main(int argc, char** argv) {

@@ -3,9 +3,13 @@
 // or a row (m = 1); lengths 1, 3, 7, 17, 1000 on both sides, and 4500 × 9; the matrix row-major,
 // column-major, padded, or with no unit stride; conjugated matrix and vector; strided x and
 // y; alpha/beta = (1, 0) with NaN in C (must not be read), (1, 1), general, and alpha = 0;
-// one thread and the pool; nothing written outside C's view. Other shapes must return false.
+// one thread and the pool; nothing written outside C's view; views 0-7 elements into their
+// storage; and A, x, y at every packet alignment giving bit-identical results (offsets).
+// Other shapes must return false.
 // Run it once as is and once with LAPIS_KERNELS=portable (scripts/test-native.sh does).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <cstdio>
 #include <limits>
@@ -58,10 +62,12 @@ void check(bool ok, const std::string& what) {
 }
 
 // A strided matrix view over its own storage: layout 0 row-major, 1 column-major,
-// 2 padded rows, 3 no unit stride (rs = 2·cols + 1, cs = 2). Unused slots hold NaN.
+// 2 padded rows, 3 no unit stride (rs = 2·cols + 1, cs = 2). Unused slots hold NaN. The
+// view starts 0-7 elements into the storage, so it meets many packet alignments (the
+// kernels start their packets at a boundary of M; JS arrays are only 16-byte aligned).
 template <class T> struct Store {
   std::vector<T> v;
-  index rows, cols, rs, cs;
+  index rows, cols, rs, cs, off = static_cast<index>(g_rng() % 8);
   Store(index r, index c, int layout) : rows(r), cols(c) {
     switch (layout) {
       case 0: rs = c, cs = 1; break;
@@ -69,13 +75,13 @@ template <class T> struct Store {
       case 2: rs = c + 5, cs = 1; break;
       default: rs = 2 * c + 1, cs = 2; break;
     }
-    v.assign(static_cast<size_t>((r - 1) * rs + (c - 1) * cs + 1), nan_of<T>());
+    v.assign(static_cast<size_t>(off + (r - 1) * rs + (c - 1) * cs + 1), nan_of<T>());
     for (index i = 0; i < r; ++i)
-      for (index j = 0; j < c; ++j) v[i * rs + j * cs] = lapis_test::uniform<T>(g_rng);
+      for (index j = 0; j < c; ++j) at(i, j) = lapis_test::uniform<T>(g_rng);
   }
-  T& at(index i, index j) { return v[i * rs + j * cs]; }
-  MatRef<T> ref(bool cj) const { return {v.data(), rows, cols, rs, cs, cj}; }
-  MatMut<T> mut() { return {v.data(), rows, cols, rs, cs}; }
+  T& at(index i, index j) { return v[off + i * rs + j * cs]; }
+  MatRef<T> ref(bool cj) const { return {v.data() + off, rows, cols, rs, cs, cj}; }
+  MatMut<T> mut() { return {v.data() + off, rows, cols, rs, cs}; }
 };
 
 template <class T>
@@ -102,8 +108,8 @@ void one(bool column, index len, index k, int layout, bool cjm, bool cjx, int v)
   if (xs != 1) {
     Store<T> Xs(column ? k : 1, column ? 1 : k, 0);
     Xs.rs = column ? xs : 1, Xs.cs = column ? 1 : xs;
-    Xs.v.assign(static_cast<size_t>((k - 1) * xs + 1), nan_of<T>());
-    for (index p = 0; p < k; ++p) Xs.v[p * xs] = X.v[p];
+    Xs.v.assign(static_cast<size_t>(Xs.off + (k - 1) * xs + 1), nan_of<T>());
+    for (index p = 0; p < k; ++p) Xs.v[Xs.off + p * xs] = X.v[X.off + p];
     X = Xs;
   }
   // C: len×1 (row stride ys) or 1×len (column stride ys), with a NaN-filled gap and tail
@@ -144,6 +150,63 @@ void one(bool column, index len, index k, int layout, bool cjm, bool cjx, int v)
   check(untouched, what + ": wrote outside C");
 }
 
+// The same product with A, x and y starting 0-7 elements past a 64-byte boundary (every
+// packet alignment), each alone and together: the results must be BIT-identical to those
+// at the boundary, whatever the kernels' packet loops do with the address. layout: 0
+// row-major, 1 column-major, 2 padded rows (rows at different alignments).
+template <class T>
+void offsets(bool column, index len, index k, int layout, bool cjm, bool cjx, int threads) {
+  const index mr = column ? len : k, mc = column ? k : len;
+  const index rs = layout == 0 ? mc : layout == 1 ? 1 : mc + 5, cs = layout == 1 ? mr : 1;
+  const index span = (mr - 1) * rs + (mc - 1) * cs + 1;
+  std::vector<T> mv(static_cast<size_t>(mr * mc)), xv(static_cast<size_t>(k)), yv(static_cast<size_t>(len));
+  for (auto& e : mv) e = lapis_test::uniform<T>(g_rng);
+  for (auto& e : xv) e = lapis_test::uniform<T>(g_rng);
+  for (auto& e : yv) e = lapis_test::uniform<T>(g_rng);
+  T alpha, beta;
+  if constexpr (lapis::is_complex_v<T>) alpha = T(0.7, -0.2), beta = T(-0.5, 0.3);
+  else alpha = T(0.7), beta = T(-0.5);
+  constexpr index pad = 64 / sizeof(T) + 8;
+  // storage whose element `pad - 8` (or so) starts a 64-byte line, the view `o` elements on
+  auto at_line = [](std::vector<T>& st, index o) {
+    T* p = st.data();
+    while (reinterpret_cast<std::uintptr_t>(p) % 64 != 0) ++p;
+    return p + o;
+  };
+  auto run = [&](index om, index ox, index oy) {
+    std::vector<T> sm(static_cast<size_t>(span + pad), nan_of<T>()), sx(static_cast<size_t>(k + pad)),
+        sy(static_cast<size_t>(len + pad));
+    T *m = at_line(sm, om), *x = at_line(sx, ox), *y = at_line(sy, oy);
+    for (index i = 0; i < mr; ++i)
+      for (index j = 0; j < mc; ++j) m[i * rs + j * cs] = mv[static_cast<size_t>(i * mc + j)];
+    std::copy(xv.begin(), xv.end(), x);
+    std::copy(yv.begin(), yv.end(), y);
+    const MatRef<T> M{m, mr, mc, rs, cs, cjm};
+    const MatRef<T> X = column ? MatRef<T>{x, k, 1, 1, 1, cjx} : MatRef<T>{x, 1, k, k, 1, cjx};
+    const MatMut<T> C = column ? MatMut<T>{y, len, 1, 1, 1} : MatMut<T>{y, 1, len, len, 1};
+    if (column) lapis::gemm_detail::gemv<T>(alpha, M, X, beta, C, threads);
+    else lapis::gemm_detail::gemv<T>(alpha, X, M, beta, C, threads);
+    return std::vector<T>(y, y + len);
+  };
+  const std::vector<T> ref = run(0, 0, 0);
+  const std::string what = std::string(Info<T>::name) + (column ? " A·x" : " xᵀ·B") + " len=" + std::to_string(len) +
+                           " k=" + std::to_string(k) + " layout=" + std::to_string(layout) + (cjm ? " conjM" : "") +
+                           (cjx ? " conjx" : "") + " threads=" + std::to_string(threads) + " offsets ";
+  auto same = [&](index om, index ox, index oy) {
+    const std::vector<T> got = run(om, ox, oy);
+    bool ok = true;
+    for (index i = 0; i < len; ++i) ok = ok && same_bits(got[i], ref[i]);
+    check(ok, what + std::to_string(om) + "/" + std::to_string(ox) + "/" + std::to_string(oy) +
+                  ": not bit-identical to 0/0/0");
+  };
+  for (index o = 1; o < 8; ++o) {
+    same(o, 0, 0);
+    same(0, o, 0);
+    same(0, 0, o);
+    same(o, (3 * o) % 8, (5 * o) % 8);
+  }
+}
+
 template <class T> void run_type(bool quick) {
   constexpr bool cx = lapis::is_complex_v<T>;
   const index lens[] = {1, 3, 7, 17, 1000};
@@ -164,6 +227,13 @@ template <class T> void run_type(bool quick) {
     for (int layout = 0; layout < 2; ++layout)
       for (int cj = 0; cj < (cx ? 4 : 1); ++cj)
         for (int v = 0; v < 4; ++v) one<T>(column, 4500, 9, layout, cj & 1, cj & 2, v);
+  // bit-identical results at every alignment of A, x and y
+  const index shapes[][2] = {{1, 1}, {3, 5}, {17, 33}, {33, 17}, {64, 64}, {100, 37}, {37, 100}, {130, 1000}, {1000, 130}};
+  for (bool column : {true, false})
+    for (const auto& sh : shapes)
+      for (int layout = 0; layout < 3; ++layout)
+        for (int cj = 0; cj < (cx ? 4 : 1); cj += 3)
+          for (int threads : {1, 0}) offsets<T>(column, sh[0], sh[1], layout, cj & 1, cj & 2, threads);
   // other shapes are left to the GEMM
   std::vector<T> a(12, T(1)), b(12, T(1)), c(12, T(0));
   const bool taken = lapis::gemm_detail::gemv<T>(T(1), MatRef<T>{a.data(), 2, 3, 3, 1}, MatRef<T>{b.data(), 3, 2, 2, 1},

@@ -85,9 +85,16 @@ void matvec(T alpha, MatRef<T> M, const T* x, index xs, bool conj_x, T beta, T* 
   const GemvKernels<T>& K = gemv_kernels<T>();
   auto part = [&](index r0, index r1) {
     const index len = r1 - r0;
+    // t, 64 bytes longer than it needs, at the alignment of M's column on the column path
+    // (the kernels start their packets at a packet boundary of the column)
     auto& tb = buffer<T>(1);
-    tb.resize(static_cast<size_t>(len));
+    tb.resize(static_cast<size_t>(len) + 64 / sizeof(T) + 1);
     T* t = tb.data();
+    if (M.rs == 1 && M.cs != 1) {
+      const auto mis = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64; };
+      const std::uintptr_t d = (mis(M.p + r0) + 64 - mis(t)) % 64;
+      if (d % sizeof(T) == 0) t += d / sizeof(T);
+    }
     if (M.cs == 1) {
       K.rows(len, k, M.p + r0 * M.rs, M.rs, xc, t, cj_m);
     } else if (M.rs == 1) {

@@ -3,7 +3,10 @@
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_X86
+#include <algorithm>
 #include <complex>
+#include <cstdint>
+#include <type_traits>
 
 #include "gemv.hpp"
 #include "lapis/simd.hpp"

@@ -4,7 +4,10 @@
 #include "gemm_kernels.hpp"
 
 #if LAPIS_GEMM_X86
+#include <algorithm>
 #include <complex>
+#include <cstdint>
+#include <type_traits>
 #include <utility>  // before the target region: library inline code must keep the baseline ISA
 
 #include "gemv.hpp"
