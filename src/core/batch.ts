@@ -20,7 +20,11 @@ export interface BatchPlan {
   bCount: number;
 }
 
-export function planBatch(A: Tensor, B: Tensor, who: string, names = ['A', 'B'], aDims = 2, bDims = 2): BatchPlan {
+const AB: readonly string[] = ['A', 'B'];
+
+export function planBatch(A: Tensor, B: Tensor, who: string, names = AB, aDims = 2, bDims = 2): BatchPlan {
+  // Two plain matrices (the common call): one output matrix, nothing to broadcast.
+  if (A.ndim === aDims && B.ndim === bDims) return { batchShape: [], count: 1, aIdx: null, bIdx: null, aCount: 1, bCount: 1 };
   const ab = A.shape.slice(0, A.ndim - aDims);
   const bb = B.shape.slice(0, B.ndim - bDims);
   const batchShape = broadcastShapes(ab, bb, who, names);

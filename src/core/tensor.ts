@@ -53,11 +53,14 @@ export class Tensor<D extends DType = DType> {
    * work is asynchronous, so the throwing variants report at the first read, as CUDA does.
    */
   private _check: (() => Promise<void>) | undefined;
+  /** Scalars the storage must hold (shape is frozen), so alive() on every storage read does not recount them. */
+  private readonly _scalars: number;
 
   private constructor(dtype: D, shape: readonly number[], device: Device, cpu?: Storage<D>, gpu?: GpuStorage) {
     this.dtype = dtype;
     this.shape = Object.freeze([...shape]);
     this.device = device;
+    this._scalars = sizeOf(this.shape) * scalarsPerElement(dtype);
     this._cpu = cpu;
     this._gpu = gpu;
     if (gpu) gpuFinalizer.register(this, gpu, this);
@@ -123,7 +126,7 @@ export class Tensor<D extends DType = DType> {
   alive(who: string): void {
     if (this._disposed) throw new DeviceError(`${who}: the tensor was disposed`);
     // A transferred (detached) or shrunk resizable buffer leaves the view shorter than the shape.
-    if (this._cpu && (this._cpu.length !== this.size * scalarsPerElement(this.dtype) || (this._cpu.length === 0 && isDetached(this._cpu)))) {
+    if (this._cpu && (this._cpu.length !== this._scalars || (this._cpu.length === 0 && isDetached(this._cpu)))) {
       throw new DeviceError(`${who}: the tensor's ArrayBuffer was detached (transferred) or resized; its data is gone`);
     }
   }
