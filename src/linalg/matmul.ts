@@ -24,6 +24,12 @@ export interface MatmulOptions {
   adjointB?: boolean;
 }
 
+// Built once: a schema made per call (a closure and five objects) is garbage on every product.
+const OPTIONS = {
+  out: opt.check((v) => v instanceof Tensor, 'a Tensor'),
+  transposeA: opt.bool, transposeB: opt.bool, adjointA: opt.bool, adjointB: opt.bool,
+};
+
 /** How an operand is read: as stored, transposed, or conjugate-transposed (`adjoint`). */
 type Op = 'N' | 'T' | 'H';
 
@@ -75,10 +81,7 @@ export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tens
     }
     return gradCall(who, matmul, opts === undefined ? [A, B] : [A, B, opts]);
   }
-  const o = readOptions(who, opts, {
-    out: opt.check((v) => v instanceof Tensor, 'a Tensor'),
-    transposeA: opt.bool, transposeB: opt.bool, adjointA: opt.bool, adjointB: opt.bool,
-  });
+  const o = readOptions(who, opts, OPTIONS);
   const out = o.out;
   const opA = readOp(who, 'A', o.transposeA, o.adjointA), opB = readOp(who, 'B', o.transposeB, o.adjointB);
   let a = asTensor(A, who, 'A');
@@ -90,8 +93,8 @@ export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tens
   if (bVec && opB !== 'N') throw vectorOp(who, 'B', b, opB);
   if (aVec) a = a.reshape([1, a.shape[0]]);
   if (bVec) b = b.reshape([b.shape[0], 1]);
-  const [m, k] = opA === 'N' ? [a.rows, a.cols] : [a.cols, a.rows];
-  const [k2, n] = opB === 'N' ? [b.rows, b.cols] : [b.cols, b.rows];
+  const m = opA === 'N' ? a.rows : a.cols, k = opA === 'N' ? a.cols : a.rows;
+  const k2 = opB === 'N' ? b.rows : b.cols, n = opB === 'N' ? b.cols : b.rows;
   if (k !== k2) {
     throw new ShapeError(`${who}: ${opName('A', opA)} is ${fmtShape([m, k])} and ${opName('B', opB)} is ${fmtShape([k2, n])}: inner dims ${k} ≠ ${k2}`);
   }
@@ -104,9 +107,8 @@ export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tens
   if (out !== undefined) checkOut(out, a.device, dt, shape, who);
   if (a.dtype !== dt) a = castCpu(a, dt, who);
   if (b.dtype !== dt) b = castCpu(b, dt, who);
-  // The adjoint of a real matrix is its transpose.
-  const code = (op: Op): MatOp => (op === 'N' ? 0 : op === 'T' || !isComplex(dt) ? 1 : 2);
-  const C = impl(a, b, plan, m, k, n, out, code(opA), code(opB));
+  const complex = isComplex(dt);
+  const C = impl(a, b, plan, m, k, n, out, opCode(opA, complex), opCode(opB, complex));
   if (out !== undefined) return out;
   return aVec || bVec ? C.reshape(shape) : C;
 }
@@ -117,6 +119,11 @@ function readOp(who: string, X: 'A' | 'B', transpose: boolean | undefined, adjoi
     throw new ArgumentError(`${who}: transpose${X} and adjoint${X} are both true; give one (adjoint${X} is the conjugate transpose)`);
   }
   return adjoint === true ? 'H' : transpose === true ? 'T' : 'N';
+}
+
+/** The addon's op code; the adjoint of a real matrix is its transpose. */
+function opCode(op: Op, complex: boolean): MatOp {
+  return op === 'N' ? 0 : op === 'T' || !complex ? 1 : 2;
 }
 
 /** `A`, `Aᵀ` or `Aᴴ`, as shape errors name an operand. */
