@@ -232,8 +232,10 @@ class Call {
   }
 
   // Runs `work` (which must only use spans from this Call): now, returning undefined, or
-  // on a libuv thread, returning a Promise.
-  Napi::Value run(std::function<void()> work) {
+  // on a libuv thread, returning a Promise. A template so that a sync call runs the lambda
+  // in place: a std::function of a capturing lambda is a heap allocation on every call.
+  template <class F>
+  Napi::Value run(F&& work) {
     Napi::Env env = env_;
     if (!async_) {
       {
@@ -245,7 +247,7 @@ class Call {
       }
       return env.Undefined();
     }
-    auto job = std::make_unique<detail::AsyncJob>(who_, current_call_size(), std::move(work), std::move(storage_),
+    auto job = std::make_unique<detail::AsyncJob>(who_, current_call_size(), std::function<void()>(std::forward<F>(work)), std::move(storage_),
                                                   std::move(outputs_));
     outputs_.clear();
     return detail::AsyncJob::queue(env, std::move(job));
