@@ -84,11 +84,11 @@ LAPIS_SIMD_INLINE typename P::V rotate(typename P::V v, int s) {
   constexpr bool kF64 = std::is_same_v<R, double>;
   if constexpr (P::kTail && sizeof(V) == 64 && kF64) {
     const __m512i i = _mm512_add_epi64(_mm512_set1_epi64(s), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-    return _mm512_permutexvar_pd(_mm512_and_si512(i, _mm512_set1_epi64(7)), v);
+    return _mm512_permutex2var_pd(v, _mm512_and_si512(i, _mm512_set1_epi64(7)), v);  // (permutexvar: GCC 12 warns)
   } else if constexpr (P::kTail && sizeof(V) == 64) {
     const __m512i i = _mm512_add_epi32(_mm512_set1_epi32(s),
                                        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    return _mm512_permutexvar_ps(_mm512_and_si512(i, _mm512_set1_epi32(15)), v);
+    return _mm512_permutex2var_ps(v, _mm512_and_si512(i, _mm512_set1_epi32(15)), v);
   } else if constexpr (P::kTail && sizeof(V) == 32) {
     constexpr int w = kF64 ? 2 : 1;  // 32-bit words a lane
     const __m256i i = _mm256_and_si256(_mm256_add_epi32(_mm256_set1_epi32(w * s), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
