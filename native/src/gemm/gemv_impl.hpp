@@ -6,7 +6,7 @@
 // imaginary parts formed once at the end, where conjugating M only flips signs.
 //
 // Aligned starts (docs/gemm.md, "Matrix-vector products"): a typed array from JS is only
-// 16-byte aligned, and packet loads that straddle cache lines cost 15-35% of the rate, so
+// 16-byte aligned, and packet loads that straddle cache lines are slow from L1/L2, so
 // where the ISA has masked loads (P::kTail) the packet loops start at a packet boundary of
 // M, with the elements before it and the ragged end as masked packets. The result must not
 // depend on the address (recomputed and saved states must agree bit for bit), so:
