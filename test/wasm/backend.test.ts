@@ -133,8 +133,8 @@ describe.skipIf(!built)('wasm backend: the addon contract at the raw level', () 
     const A = new Float64Array(n);
     const B = new Float64Array(n);
     const C = new Float64Array(n * n);
-    expect(() => raw.matmul!(1, A, B, C, 1, n, 1, n, null, null, 1, 1)).toThrow(RangeError);
-    expect(() => raw.matmul!(1, A, B, C, 1, n, 1, n, null, null, 1, 1)).toThrow(/^matmul: out of memory/);
+    expect(() => raw.matmul!(1, A, B, C, 1, n, 1, n, null, null, 1, 1, 0, 0)).toThrow(RangeError);
+    expect(() => raw.matmul!(1, A, B, C, 1, n, 1, n, null, null, 1, 1, 0, 0)).toThrow(/^matmul: out of memory/);
     // async: the inputs are staged before anything is queued, so (as in the addon) a heap too
     // small for them is thrown at once, not a rejection
     const LU = new Float64Array(n * n);

@@ -179,7 +179,7 @@ describe.skipIf(!built)('threaded wasm build (Node, worker_threads)', () => {
       const t0 = performance.now();
       let error: unknown = null;
       try {
-        raw.matmul!(1, A, A, C, 1, n, n, n, null, null, 1, 1);
+        raw.matmul!(1, A, A, C, 1, n, n, n, null, null, 1, 1, 0, 0);
       } catch (e) {
         error = e;
       }
