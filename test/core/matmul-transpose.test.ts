@@ -12,25 +12,13 @@ import {
   linalg, randn, zeros, tensor, grad, sum, abs, Tensor, ShapeError, ArgumentError,
 } from '../../src/index.js';
 import type { FloatDType } from '../../src/core/dtype.js';
-import type { MatmulOptions } from '../../src/linalg/matmul.js';
+import { OPS, optsOf, type Op } from '../helpers/matmul-ops.js';
 import { gradcheck, randomTensor } from '../helpers/gradcheck.js';
 
 const DTYPES: FloatDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 const isCplx = (dt: string) => dt === 'complex64' || dt === 'complex128';
 const epsOf = (dt: string) => (dt === 'float32' || dt === 'complex64' ? 2 ** -23 : 2 ** -52);
 
-type Op = 'N' | 'T' | 'H';
-const OPS: Op[] = ['N', 'T', 'H'];
-
-/** The matmul options that read A as opA and B as opB. */
-function optsOf(opA: Op, opB: Op): MatmulOptions {
-  const o: MatmulOptions = {};
-  if (opA === 'T') o.transposeA = true;
-  if (opA === 'H') o.adjointA = true;
-  if (opB === 'T') o.transposeB = true;
-  if (opB === 'H') o.adjointB = true;
-  return o;
-}
 
 /** op(X) through the tensor getters: the composed form the options replace. */
 const composed = (X: Tensor, op: Op): Tensor => (op === 'N' ? X : op === 'T' ? X.mT : X.mH);

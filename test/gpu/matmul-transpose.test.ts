@@ -7,22 +7,12 @@
 import { describe, expect } from 'vitest';
 import { linalg, randn, zeros, grad, sum, Tensor, ShapeError, ArgumentError } from '../../src/index.js';
 import type { MatmulOptions } from '../../src/linalg/matmul.js';
+import { OPS, optsOf, type Op } from '../helpers/matmul-ops.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 
 useGpu();
 
-type Op = 'N' | 'T' | 'H';
-const OPS: Op[] = ['N', 'T', 'H'];
 const EPS32 = 2 ** -23;
-
-function optsOf(opA: Op, opB: Op): MatmulOptions {
-  const o: MatmulOptions = {};
-  if (opA === 'T') o.transposeA = true;
-  if (opA === 'H') o.adjointA = true;
-  if (opB === 'T') o.transposeB = true;
-  if (opB === 'H') o.adjointB = true;
-  return o;
-}
 
 const stored = (batch: number[], rows: number, cols: number, op: Op) => [...batch, ...(op === 'N' ? [rows, cols] : [cols, rows])];
 const frob = (x: ArrayLike<number>) => Math.sqrt(Array.from(x).reduce((s, v) => s + v * v, 0));
