@@ -10,29 +10,21 @@ import type { OpName, OpSignatures } from './ops.js';
  * (registerAll.ts); a `new Registry()` is for tests.
  */
 export class Registry {
-  // Values are OpSignatures[K] for the K in their key: register is the only writer.
-  private readonly table = new Map<string, unknown>();
-  // The same entries as op → device → dtype: lookup runs on every call of every op, and three
-  // Map reads of constant (hash-cached) strings cost a tenth of building and hashing the key.
+  // op → device → dtype → OpSignatures[op] (register is the only writer): lookup runs on every
+  // call of every op, and three Map reads of constant (hash-cached) strings cost a tenth of
+  // building and hashing one "op|dtype|device" key.
   private readonly byOp = new Map<string, Map<string, Map<string, unknown>>>();
-
-  private static key(op: OpName, dtype: DType, device: Device): string {
-    return `${op}|${dtype}|${device}`;
-  }
 
   register<K extends OpName>(op: K, dtypes: readonly DType[], device: Device, impl: OpSignatures[K]): void {
     let byDevice = this.byOp.get(op);
     if (!byDevice) this.byOp.set(op, (byDevice = new Map()));
     let byDtype = byDevice.get(device);
     if (!byDtype) byDevice.set(device, (byDtype = new Map()));
-    for (const d of dtypes) {
-      this.table.set(Registry.key(op, d, device), impl);
-      byDtype.set(d, impl);
-    }
+    for (const d of dtypes) byDtype.set(d, impl);
   }
 
   has<K extends OpName>(op: K, dtype: DType, device: Device): boolean {
-    return this.table.has(Registry.key(op, dtype, device));
+    return this.byOp.get(op)?.get(device)?.has(dtype) ?? false;
   }
 
   /**
@@ -43,7 +35,7 @@ export class Registry {
   lookup<K extends OpName>(op: K, dtype: DType, device: Device, who: string = op): OpSignatures[K] {
     const f = this.byOp.get(op)?.get(device)?.get(dtype);
     if (f !== undefined) return f as OpSignatures[K];
-    if (this.table.size === 0) {
+    if (this.byOp.size === 0) {
       throw new DeviceError(`${who}: no backend is registered; import lapis (src/index.ts) or lapis/gdn, whose entry registers them`);
     }
     if (dtype === 'float16') {
@@ -56,7 +48,7 @@ export class Registry {
         `${who}: ${dtype} is not supported on the GPU (WGSL has no f64); use float32/complex64 or move the tensor to the CPU`,
       );
     }
-    const others = [...this.table.keys()].filter((k) => k.startsWith(`${op}|`)).map((k) => k.split('|').slice(1).join(' on '));
+    const others = this.entries().filter((e) => e.op === op).map((e) => `${e.dtype} on ${e.device}`);
     if (others.length === 0) throw new DeviceError(`${who}: no implementation registered for ${dtype} on ${device}`);
     const sameDevice = others.filter((o) => o.endsWith(` on ${device}`));
     if (sameDevice.length > 0) {
@@ -67,10 +59,13 @@ export class Registry {
 
   /** Every registered (op, dtype, device), for docs and tests. */
   entries(): Array<{ op: OpName; dtype: DType; device: Device }> {
-    return [...this.table.keys()].map((k) => {
-      const [op, dtype, device] = k.split('|');
-      return { op: op as OpName, dtype: dtype as DType, device: device as Device };
-    });
+    const out: Array<{ op: OpName; dtype: DType; device: Device }> = [];
+    for (const [op, byDevice] of this.byOp) {
+      for (const [device, byDtype] of byDevice) {
+        for (const dtype of byDtype.keys()) out.push({ op: op as OpName, dtype: dtype as DType, device: device as Device });
+      }
+    }
+    return out;
   }
 }
 
