@@ -31,7 +31,8 @@ const OPTIONS = {
 };
 
 /** How an operand is read: as stored, transposed, or conjugate-transposed (`adjoint`). */
-type Op = 'N' | 'T' | 'H';
+export type MatmulOp = 'N' | 'T' | 'H';
+type Op = MatmulOp;
 
 /**
  * Matrix product with torch.matmul semantics: batch dims broadcast, a 1-D operand is a
@@ -113,8 +114,8 @@ export function matmul(A: TensorLike, B: TensorLike, opts?: MatmulOptions): Tens
   return aVec || bVec ? C.reshape(shape) : C;
 }
 
-/** op(X) from X's transpose/adjoint options; both true is refused. */
-function readOp(who: string, X: 'A' | 'B', transpose: boolean | undefined, adjoint: boolean | undefined): Op {
+/** op(X) from X's transpose/adjoint options (matmul and its gradient rule); both true is refused. */
+export function readOp(who: string, X: 'A' | 'B', transpose: boolean | undefined, adjoint: boolean | undefined): Op {
   if (transpose === true && adjoint === true) {
     throw new ArgumentError(`${who}: transpose${X} and adjoint${X} are both true; give one (adjoint${X} is the conjugate transpose)`);
   }

@@ -1,8 +1,8 @@
 // The op pairs of linalg.matmul's transpose/adjoint options (test/core and test/gpu matmul-transpose).
-import type { MatmulOptions } from '../../src/linalg/matmul.js';
+import type { MatmulOptions, MatmulOp } from '../../src/linalg/matmul.js';
 
 /** An operand's op in a product: as stored, transposed, or adjoint (conjugate transpose). */
-export type Op = 'N' | 'T' | 'H';
+export type Op = MatmulOp;
 export const OPS: Op[] = ['N', 'T', 'H'];
 
 /** The matmul options that read A as opA and B as opB. */

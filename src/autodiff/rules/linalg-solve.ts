@@ -10,7 +10,7 @@ import { isComplex, realOf } from '../../core/dtype.js';
 import { add, sub, mul, neg, eq, ne, abs, imag, where } from '../../ops/elementwise.js';
 import { tril, triu, split, concat, diagonal, expand, take, matrixTranspose } from '../../ops/indexing.js';
 import { any, prod } from '../../ops/reduce.js';
-import { matmul, type MatmulOptions } from '../../linalg/matmul.js';
+import { matmul, readOp, type MatmulOptions, type MatmulOp } from '../../linalg/matmul.js';
 import { luSolve } from '../../linalg/luSolve.js';
 import { solveTriangularEx } from '../../linalg/solveTriangular.js';
 import { solveEx, type SolveSaved } from '../../linalg/solve.js';
@@ -25,8 +25,7 @@ defineRule('matmul', {
   // one matmul with options so no operand is copied to its transposed form.
   backward: ({ args: [A, B, opts] }, g: Tensor) => {
     const o = (opts ?? {}) as MatmulOptions;
-    const opA: MatOpName = o.adjointA ? 'H' : o.transposeA ? 'T' : 'N';
-    const opB: MatOpName = o.adjointB ? 'H' : o.transposeB ? 'T' : 'N';
+    const opA = readOp('matmul', 'A', o.transposeA, o.adjointA), opB = readOp('matmul', 'B', o.transposeB, o.adjointB);
     const a = asTensor(A as Tensor, 'matmul', 'A');
     const b = asTensor(B as Tensor, 'matmul', 'B');
     const aVec = a.ndim === 1, bVec = b.ndim === 1;
@@ -37,8 +36,8 @@ defineRule('matmul', {
     else if (aVec) g2 = g.reshape([...g.shape.slice(0, -1), 1, g.shape[g.ndim - 1]]);
     else if (bVec) g2 = g.reshape([...g.shape, 1]);
     // X's options so that X is read as op(X) (the other operand's op, moved to this side).
-    const asA = (op: MatOpName) => ({ transposeA: op === 'T', adjointA: op === 'H' });
-    const asB = (op: MatOpName) => ({ transposeB: op === 'T', adjointB: op === 'H' });
+    const asA = (op: MatmulOp) => ({ transposeA: op === 'T', adjointA: op === 'H' });
+    const asB = (op: MatmulOp) => ({ transposeB: op === 'T', adjointB: op === 'H' });
     // gA: g·B̃ᴴ (N), (g·B̃ᴴ)ᴴ = B̃·gᴴ (H), (g·B̃ᴴ)ᵀ = conj(B̃·gᴴ) (T); B̃ᴴ is Bᴴ, conj(B) or B.
     let gA = opA === 'N'
       ? (opB === 'N' ? matmul(g2, b2, { adjointB: true }) : matmul(g2, opB === 'T' ? cj(b2) : b2))
@@ -54,9 +53,6 @@ defineRule('matmul', {
     return [gA, gB];
   },
 });
-
-/** How matmul's options read an operand: as stored, transposed, conjugate-transposed. */
-type MatOpName = 'N' | 'T' | 'H';
 
 // ---------------------------------------------------------------------------- helpers
 
