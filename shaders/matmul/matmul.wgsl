@@ -1,4 +1,4 @@
-// Batched GEMM C = A·B, row-major, with workgroup tiles and register blocking.
+// Batched GEMM C = op(A)·op(B), row-major, with workgroup tiles and register blocking.
 // One workgroup computes a BM×BN tile of one batch member; its WGX×WGY threads each hold
 // a TM×TN block of C in registers. A and B tiles of depth BK are staged in workgroup
 // memory (A transposed, so a thread reads TM rows of one k as vec4s), double-buffered,
@@ -6,11 +6,17 @@
 // Batch broadcast: aIdx/bIdx map the output batch index to the operand's matrix when
 // the operand is broadcast (flags in the uniforms); unmapped operands use the index itself.
 //
-// Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, VEC_A (K % 4 == 0: vec4 loads of A),
-// VEC_B / VEC_C (N % 4 == 0: vec4 loads of B, vec4 stores of C). Complex data uses the
-// same tiling with one complex number per slot (vec2f), loaded and stored as vec2f.
+// Defines: DTYPE, IS_COMPLEX, BM, BN, BK, TM, TN, VEC_A (vec4 loads of A along its rows:
+// K % 4 == 0, or M % 4 == 0 under TRANS_A), VEC_B (vec4 loads of B: N % 4 == 0, or K % 4 == 0
+// under TRANS_B), VEC_C (N % 4 == 0: vec4 stores of C). TRANS_A / TRANS_B: the operand is
+// stored transposed (A as k×m, B as n×k) and read in place, op(A)(i, p) = A[p·M + i]; the
+// tile loads walk its contiguous direction and land in the same workgroup layout, so the
+// multiply is unchanged. complex64 conjugates a transposed operand on load through the
+// uniforms cjA / cjB ((1, -1) for the adjoint, (1, 1) for the transpose). Complex data uses
+// the same tiling with one complex number per slot (vec2f), loaded and stored as vec2f.
 // Bindings (src/backend/gpu/matmul.ts declares them): A, B, aIdx, bIdx → C; uniforms M, N,
-// K, total (workgroups: batch · tilesM · tilesN), tilesN, tilesPerMat, aMapped, bMapped.
+// K, total (workgroups: batch · tilesM · tilesN), tilesN, tilesPerMat, aMapped, bMapped
+// (and cjA, cjB for complex64 with TRANS_*).
 #include "common/linear_id.wgsl"
 #include "common/complex.wgsl"
 
@@ -35,6 +41,31 @@ fn tile_of(t: u32) -> vec2u {
   return vec2u(first + r % rows, r / rows);
 }
 
+#if TRANS_A
+#if !VEC_A
+// A transposed operand's element, read by scalar (conjugated for the adjoint of complex64).
+fn op_a(i: u32) -> ${T} {
+#if IS_COMPLEX
+  return A[i] * p.cjA;
+#else
+  return A[i];
+#endif
+}
+
+#endif
+#endif
+#if TRANS_B
+#if !VEC_B
+fn op_b(i: u32) -> ${T} {
+#if IS_COMPLEX
+  return B[i] * p.cjB;
+#else
+  return B[i];
+#endif
+}
+
+#endif
+#endif
 #if IS_COMPLEX
 // ---------------------------------------------------------------- complex64
 // Thread (tx, ty) owns rows ty + i·WGY and columns tx + j·WGX of the tile: strided, so
@@ -68,37 +99,69 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
 
   // fetch tile kt into registers
   for (var i = 0u; i < LA; i++) {
+#if TRANS_A
+    let idx = tid + i * NT; let row = idx % BM; let kk = idx / BM;
+    let gm = m0 + row; let gk = kk;
+    ra[i] = select(vec2f(0), op_a(aOff + min(gk, K - 1u) * M + min(gm, M - 1u)), gm < M && gk < K);
+#else
     let idx = tid + i * NT; let row = idx / BK; let kk = idx % BK;
     let gm = m0 + row; let gk = kk;
     ra[i] = select(vec2f(0), A[aOff + min(gm, M - 1u) * K + min(gk, K - 1u)], gm < M && gk < K);
+#endif
   }
   for (var i = 0u; i < LB; i++) {
+#if TRANS_B
+    let idx = tid + i * NT; let kk = idx % BK; let col = idx / BK;
+    let gk = kk; let gn = n0 + col;
+    rb[i] = select(vec2f(0), op_b(bOff + min(gn, N - 1u) * K + min(gk, K - 1u)), gk < K && gn < N);
+#else
     let idx = tid + i * NT; let kk = idx / BN; let col = idx % BN;
     let gk = kk; let gn = n0 + col;
     rb[i] = select(vec2f(0), B[bOff + min(gk, K - 1u) * N + min(gn, N - 1u)], gk < K && gn < N);
+#endif
   }
   for (var kt = 0u; kt < nt; kt++) {
     let s = (kt & 1u);
     for (var i = 0u; i < LA; i++) {
       let idx = tid + i * NT;
+#if TRANS_A
+      As[(s * BK + idx / BM) * BM + idx % BM] = ra[i];
+#else
       As[(s * BK + idx % BK) * BM + idx / BK] = ra[i];
+#endif
     }
     for (var i = 0u; i < LB; i++) {
       let idx = tid + i * NT;
+#if TRANS_B
+      Bs[(s * BK + idx % BK) * BN + idx / BK] = rb[i];
+#else
       Bs[(s * BK + idx / BN) * BN + idx % BN] = rb[i];
+#endif
     }
     workgroupBarrier();
     if (kt + 1u < nt) {
       let k0 = (kt + 1u) * BK;
       for (var i = 0u; i < LA; i++) {
+#if TRANS_A
+        let idx = tid + i * NT; let row = idx % BM; let kk = idx / BM;
+        let gm = m0 + row; let gk = k0 + kk;
+        ra[i] = select(vec2f(0), op_a(aOff + min(gk, K - 1u) * M + min(gm, M - 1u)), gm < M && gk < K);
+#else
         let idx = tid + i * NT; let row = idx / BK; let kk = idx % BK;
         let gm = m0 + row; let gk = k0 + kk;
         ra[i] = select(vec2f(0), A[aOff + min(gm, M - 1u) * K + min(gk, K - 1u)], gm < M && gk < K);
+#endif
       }
       for (var i = 0u; i < LB; i++) {
+#if TRANS_B
+        let idx = tid + i * NT; let kk = idx % BK; let col = idx / BK;
+        let gk = k0 + kk; let gn = n0 + col;
+        rb[i] = select(vec2f(0), op_b(bOff + min(gn, N - 1u) * K + min(gk, K - 1u)), gk < K && gn < N);
+#else
         let idx = tid + i * NT; let kk = idx / BN; let col = idx % BN;
         let gk = k0 + kk; let gn = n0 + col;
         rb[i] = select(vec2f(0), B[bOff + min(gk, K - 1u) * N + min(gn, N - 1u)], gk < K && gn < N);
+#endif
       }
     }
     for (var k = 0u; k < BK; k++) {
@@ -182,7 +245,16 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
       let k0 = kt * BK;
       for (var i = 0u; i < LA; i++) {
         let idx = tid + i * NT;
+#if TRANS_A
 #if VEC_A
+        // 4 rows of op(A) at one k (M % 4 == 0: a vec4 is in bounds when its first row is)
+        let gm = m0 + (idx % BM4) * 4u; let gk = k0 + idx / BM4;
+        ra[i] = select(vec4f(0), A[(aOff + min(gk, K - 1u) * M + min(gm, M - 4u)) / 4u], gm < M && gk < K);
+#else
+        let row = idx % BM; let gk = k0 + idx / BM; let gm = m0 + row;
+        ra[i] = select(0.0, op_a(aOff + min(gk, K - 1u) * M + min(gm, M - 1u)), gm < M && gk < K);
+#endif
+#elif VEC_A
         let row = idx / (BK / 4u); let gk = k0 + (idx % (BK / 4u)) * 4u; let gm = m0 + row;
         ra[i] = select(vec4f(0), A[(aOff + min(gm, M - 1u) * K + min(gk, K - 4u)) / 4u], gm < M && gk < K);
 #else
@@ -192,7 +264,16 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
       }
       for (var i = 0u; i < LB; i++) {
         let idx = tid + i * NT;
+#if TRANS_B
 #if VEC_B
+        // 4 ks of op(B) at one column (K % 4 == 0)
+        let gk = k0 + (idx % (BK / 4u)) * 4u; let gn = n0 + idx / (BK / 4u);
+        rb[i] = select(vec4f(0), B[(bOff + min(gn, N - 1u) * K + min(gk, K - 4u)) / 4u], gk < K && gn < N);
+#else
+        let gk = k0 + idx % BK; let gn = n0 + idx / BK;
+        rb[i] = select(0.0, op_b(bOff + min(gn, N - 1u) * K + min(gk, K - 1u)), gk < K && gn < N);
+#endif
+#elif VEC_B
         let gk = k0 + idx / BN4; let gn = n0 + (idx % BN4) * 4u;
         rb[i] = select(vec4f(0), B[(bOff + min(gk, K - 1u) * N + min(gn, N - 4u)) / 4u], gk < K && gn < N);
 #else
@@ -225,7 +306,14 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
       let s = (kt & 1u) * BK;
       for (var i = 0u; i < LA; i++) {
         let idx = tid + i * NT;
+#if TRANS_A
 #if VEC_A
+        As[(s + idx / BM4) * BM4 + idx % BM4] = ra[i];
+#else
+        let row = idx % BM; let kk = idx / BM;
+        As[(s + kk) * BM4 + row / 4u][row % 4u] = ra[i];
+#endif
+#elif VEC_A
         let row = idx / (BK / 4u); let kq = (idx % (BK / 4u)) * 4u;
         let v = ra[i];
         As[(s + kq) * BM4 + row / 4u][row % 4u] = v.x;
@@ -239,7 +327,19 @@ fn matmul_${DTYPE}(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) n
       }
       for (var i = 0u; i < LB; i++) {
         let idx = tid + i * NT;
+#if TRANS_B
 #if VEC_B
+        let kq = (idx % (BK / 4u)) * 4u; let col = idx / (BK / 4u);
+        let v = rb[i];
+        Bs[(s + kq) * BN4 + col / 4u][col % 4u] = v.x;
+        Bs[(s + kq + 1u) * BN4 + col / 4u][col % 4u] = v.y;
+        Bs[(s + kq + 2u) * BN4 + col / 4u][col % 4u] = v.z;
+        Bs[(s + kq + 3u) * BN4 + col / 4u][col % 4u] = v.w;
+#else
+        let kk = idx % BK; let col = idx / BK;
+        Bs[(s + kk) * BN4 + col / 4u][col % 4u] = rb[i];
+#endif
+#elif VEC_B
         Bs[(s + idx / BN4) * BN4 + idx % BN4] = rb[i];
 #else
         let kk = idx / BN; let col = idx % BN;

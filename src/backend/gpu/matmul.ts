@@ -1,11 +1,12 @@
 /// <reference types="@webgpu/types" />
-// Batched GEMM on the GPU (shaders/matmul/matmul.wgsl): float32 and complex64.
+// Batched GEMM on the GPU (shaders/matmul/matmul.wgsl): float32 and complex64, with
+// transposed and adjoint operands read in place (linalg.matmul's transposeA/adjointA/…).
 import { Tensor } from '../../core/tensor.js';
 import type { BatchPlan } from '../../core/batch.js';
 import { ArgumentError } from '../../core/errors.js';
-import { register, lookup } from '../registry.js';
+import { register } from '../registry.js';
 import type { MatOp } from '../ops.js';
-import { runProgram, cachedProgram } from './program.js';
+import { runProgram, cachedProgram, type UniformType } from './program.js';
 import { loadShader, dtypeDefines, type Defines } from './preprocess.js';
 import { emptyGpu, gpuByteLength, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
@@ -58,25 +59,48 @@ export function tileFits(t: MatmulTile, complex: boolean): boolean {
     && x <= lim.maxComputeWorkgroupSizeX && y <= lim.maxComputeWorkgroupSizeY;
 }
 
-/** The tiled GEMM (shaders/matmul/matmul.wgsl) for a dtype, tile and vector-access flags. */
-export function matmulProgram(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean) {
+/**
+ * How the kernels read the operands: `transA`/`transB`, the operand is stored transposed
+ * (A as k×m, B as n×k) and read in place (complex64 conjugates it through the uniforms cjA/cjB
+ * for the adjoint, so the transpose and the adjoint share a pipeline); `vecC` (float32): C is
+ * stored as vec4s (N % 4 == 0), which differs from `vecB` only when B is transposed.
+ */
+export interface MatmulLayout {
+  transA: boolean; transB: boolean; vecC: boolean;
+}
+
+/** Key suffix, defines and uniforms of a layout; nothing for the plain A·B (its pipeline stays as it was). */
+function layoutParts(complex: boolean, vecB: boolean, l: MatmulLayout | undefined) {
+  const plain = !l || (!l.transA && !l.transB);
+  const vecC = !complex && (plain ? vecB : l.vecC);
+  const defs: Defines = plain ? {} : { TRANS_A: l.transA, TRANS_B: l.transB };
+  const uniforms: Record<string, UniformType> = plain || !complex ? {} : { cjA: 'vec2f', cjB: 'vec2f' };
+  return { vecC, key: plain ? '' : `|t${+l.transA}${+l.transB}c${+vecC}`, defs, uniforms };
+}
+
+/**
+ * The tiled GEMM (shaders/matmul/matmul.wgsl) for a dtype, tile and vector-access flags
+ * (vecA/vecB: vec4 loads along the stored operand's rows); `layout`: transposed operands.
+ */
+export function matmulProgram(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean, layout?: MatmulLayout) {
   const complex = dtype === 'complex64';
-  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${GROUP}`;
-  const va = !complex && vecA, vb = !complex && vecB;
+  const lp = layoutParts(complex, !complex && vecB, layout);
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${GROUP}${lp.key}`;
+  const va = !complex && vecA, vb = !complex && vecB, vc = lp.vecC;
   const el = (vec: boolean) => (complex ? 'vec2f' as const : vec ? 'vec4f' as const : 'f32' as const);
   return cachedProgram(`matmul|${key}`, () => {
     checkTile(tile, complex);
     const defs: Defines = {
-      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, VEC_A: va, VEC_B: vb, VEC_C: vb, GROUP,
+      ...dtypeDefines(dtype), ...tile, WGX: tile.BN / tile.TN, WGY: tile.BM / tile.TM, VEC_A: va, VEC_B: vb, VEC_C: vc, GROUP, ...lp.defs,
     };
     return {
       name: 'matmul', key, entryPoint: `matmul_${defs.DTYPE}`,
       workgroupSize: [tile.BN / tile.TN, tile.BM / tile.TM, 1], workgroupBytes: tileBytes(tile, complex),
       decl: {
         inputs: { A: el(va), B: el(vb), aIdx: 'u32', bIdx: 'u32' },
-        outputs: { C: el(vb) },
+        outputs: { C: el(vc) },
         uniforms: {
-          M: 'u32', N: 'u32', K: 'u32', total: 'u32', tilesN: 'u32', tilesPerMat: 'u32', aMapped: 'u32', bMapped: 'u32',
+          M: 'u32', N: 'u32', K: 'u32', total: 'u32', tilesN: 'u32', tilesPerMat: 'u32', aMapped: 'u32', bMapped: 'u32', ...lp.uniforms,
         },
       },
       body: () => loadShader('matmul/matmul.wgsl', defs),
@@ -88,18 +112,19 @@ const SMALL_WG = 256;
 /** Products with m and n at most this go to matmul_small.wgsl (one thread per element of C). */
 export const SMALL_MAX = 16;
 
-/** One thread per element of C (shaders/matmul/matmul_small.wgsl). */
-export function matmulSmallProgram(dtype: 'float32' | 'complex64') {
-  const key = `${dtype}|small|wg${SMALL_WG}`;
+/** One thread per element of C (shaders/matmul/matmul_small.wgsl); `layout`: transposed operands (vecC unused). */
+export function matmulSmallProgram(dtype: 'float32' | 'complex64', layout?: MatmulLayout) {
+  const lp = layoutParts(dtype === 'complex64', false, layout && { ...layout, vecC: false });
+  const key = `${dtype}|small|wg${SMALL_WG}${lp.key}`;
   return cachedProgram(`matmul|${key}`, () => {
-    const defs: Defines = { ...dtypeDefines(dtype), WG: SMALL_WG };
+    const defs: Defines = { ...dtypeDefines(dtype), WG: SMALL_WG, ...lp.defs };
     const T = dtype === 'complex64' ? 'vec2f' as const : 'f32' as const;
     return {
       name: 'matmul', key, entryPoint: `matmul_small_${defs.DTYPE}`, workgroupSize: [SMALL_WG, 1, 1],
       decl: {
         inputs: { A: T, B: T, aIdx: 'u32', bIdx: 'u32' },
         outputs: { C: T },
-        uniforms: { M: 'u32', N: 'u32', K: 'u32', total: 'u32', aMapped: 'u32', bMapped: 'u32' },
+        uniforms: { M: 'u32', N: 'u32', K: 'u32', total: 'u32', aMapped: 'u32', bMapped: 'u32', ...lp.uniforms },
       },
       body: () => loadShader('matmul/matmul_small.wgsl', defs),
     };
@@ -136,8 +161,10 @@ function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean }
 }
 
 /**
- * C = A·B for the plan's batch, through the tiled kernel shaders/matmul/matmul.wgsl with the
- * plan's broadcast maps; products with m, n ≤ SMALL_MAX through matmul_small.wgsl.
+ * C = op(A)·op(B) for the plan's batch, through the tiled kernel shaders/matmul/matmul.wgsl with
+ * the plan's broadcast maps; products with m, n ≤ SMALL_MAX through matmul_small.wgsl.
+ * `opA`/`opB` (linalg.matmul's options): 0 as stored, 1 transposed, 2 conjugate-transposed
+ * (complex64; float32 reads 2 as 1): every kernel reads the stored operand in place, no copy.
  * `tile`: a tile to use instead of the picked one (tests and the tile bench; it also skips
  * the small-product kernel); one that does not fit the device is refused by runProgram with
  * a DeviceError naming it. `kernel`: 'matmul' (default) or 'gemm' (the strided gemmGpu the
@@ -149,7 +176,7 @@ function indexStorage(idx: Int32Array | null): { s: GpuStorage; owned: boolean }
  */
 export function matmulGpu(
   A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, tile?: MatmulTile, kernel?: 'gemm' | 'matmul',
-  out?: Tensor,
+  out?: Tensor, opA: MatOp = 0, opB: MatOp = 0,
 ): Tensor {
   const who = 'matmul';
   requireGpu(A, who, 'A');
@@ -172,7 +199,7 @@ export function matmulGpu(
     commandEncoder(who).clearBuffer(bufferOf(C.gpuStorage()), 0, bytes);
     recordedCommand();
   } else {
-    productInto(C, A, B, plan, m, k, n, dtype, tile, kernel);
+    productInto(C, A, B, plan, m, k, n, dtype, tile, kernel, opA, opB);
   }
   // out aliasing an operand keeps that operand's pending check: the product read its data
   if (!apart) return out ? C.dropCheck() : C;
@@ -182,10 +209,10 @@ export function matmulGpu(
   return out!;
 }
 
-/** Records C = A·B (k > 0, a non-empty product) with the kernel matmulGpu picked. */
+/** Records C = op(A)·op(B) (k > 0, a non-empty product) with the kernel matmulGpu picked. */
 function productInto(
   C: Tensor, A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, dtype: 'float32' | 'complex64',
-  tile: MatmulTile | undefined, kernel: 'gemm' | 'matmul' | undefined,
+  tile: MatmulTile | undefined, kernel: 'gemm' | 'matmul' | undefined, opA: MatOp, opB: MatOp,
 ): void {
   const who = 'matmul';
   const count = plan.count;
@@ -195,10 +222,11 @@ function productInto(
     // A broadcast operand with one matrix is stride 0; other broadcasts go through a map.
     const aOne = plan.aIdx !== null && plan.aCount === 1, bOne = plan.bIdx !== null && plan.bCount === 1;
     const ai = indexStorage(aOne ? null : plan.aIdx), bi = indexStorage(bOne ? null : plan.bIdx);
+    const gop = (o: MatOp) => (o === 0 ? 'N' as const : o === 1 || dtype !== 'complex64' ? 'T' as const : 'C' as const);
     gemmGpu(who, {
-      dtype, m, n, k, batch: count,
-      A: { s: A.gpuStorage(), offset: 0, ld: k, stride: aOne ? 0 : m * k },
-      B: { s: B.gpuStorage(), offset: 0, ld: n, stride: bOne ? 0 : k * n },
+      dtype, m, n, k, batch: count, opA: gop(opA), opB: gop(opB),
+      A: { s: A.gpuStorage(), offset: 0, ld: opA === 0 ? k : m, stride: aOne ? 0 : m * k },
+      B: { s: B.gpuStorage(), offset: 0, ld: opB === 0 ? n : k, stride: bOne ? 0 : k * n },
       C: { s: C.gpuStorage(), offset: 0, ld: n, stride: m * n },
     }, tile, {
       aIdx: ai.owned ? ai.s : undefined, aCount: plan.aCount, bIdx: bi.owned ? bi.s : undefined, bCount: plan.bCount,
@@ -210,11 +238,15 @@ function productInto(
   const ai = indexStorage(plan.aIdx), bi = indexStorage(plan.bIdx);
   const inputs = { A: A.gpuStorage(), B: B.gpuStorage(), aIdx: ai.s, bIdx: bi.s };
   const maps = { aMapped: plan.aIdx ? 1 : 0, bMapped: plan.bIdx ? 1 : 0 };
+  // Plain A·B keeps its own pipeline and uniforms; an op'd operand adds the layout (and, for complex64, the conjugation signs).
+  const plain = opA === 0 && opB === 0;
+  const layout: MatmulLayout | undefined = plain ? undefined : { transA: opA !== 0, transB: opB !== 0, vecC: n % 4 === 0 };
+  const conj = plain || dtype !== 'complex64' ? {} : { cjA: [1, opA === 2 ? -1 : 1], cjB: [1, opB === 2 ? -1 : 1] };
   if (small) {
     const total = count * m * n;
-    runProgram(matmulSmallProgram(dtype), {
+    runProgram(matmulSmallProgram(dtype, layout), {
       inputs, outputs: { C: C.gpuStorage() },
-      uniforms: { M: m, N: n, K: k, total, ...maps },
+      uniforms: { M: m, N: n, K: k, total, ...maps, ...conj },
       workgroups: Math.ceil(total / SMALL_WG),
     });
   } else {
@@ -222,9 +254,11 @@ function productInto(
     const tilesN = Math.ceil(n / t.BN);
     const tilesPerMat = Math.ceil(m / t.BM) * tilesN;
     const total = count * tilesPerMat;
-    runProgram(matmulProgram(dtype, t, k % 4 === 0, n % 4 === 0), {
+    // vec4 loads run along the stored operand's rows: k (A) and n (B) as stored, m (Aᵀ) and k (Bᵀ) transposed.
+    const vecA = (opA === 0 ? k : m) % 4 === 0, vecB = (opB === 0 ? n : k) % 4 === 0;
+    runProgram(matmulProgram(dtype, t, vecA, vecB, layout), {
       inputs, outputs: { C: C.gpuStorage() },
-      uniforms: { M: m, N: n, K: k, total, tilesN, tilesPerMat, ...maps },
+      uniforms: { M: m, N: n, K: k, total, tilesN, tilesPerMat, ...maps, ...conj },
       workgroups: total,
     });
   }
@@ -234,24 +268,13 @@ function productInto(
 
 /**
  * op(A)·op(B) (OpSignatures.matmul): an operand read transposed (op 1) or conjugate-transposed
- * (op 2) is first copied to that form by the GPU transpose kernel (the 'transpose' entry), then
- * the product runs through matmulGpu's kernels as for A·B; the copy is freed once recorded.
+ * (op 2) is read in place by the kernel matmulGpu picks (its tile loads address A[p, i] for
+ * op(A)[i, p]); no transposed copy is made.
  */
 function matmulGpuOp(
   A: Tensor, B: Tensor, plan: BatchPlan, m: number, k: number, n: number, out?: Tensor, opA: MatOp = 0, opB: MatOp = 0,
 ): Tensor {
-  const who = 'matmul';
-  requireGpu(A, who, 'A');
-  requireGpu(B, who, 'B');
-  // An empty operand is never read: nothing to transpose.
-  const op = (X: Tensor, o: MatOp) => (o === 0 || X.size === 0 ? X : lookup('transpose', X.dtype, 'gpu', who)(X, o === 2));
-  const a = op(A, opA), b = op(B, opB);
-  try {
-    return matmulGpu(a, b, plan, m, k, n, undefined, undefined, out);
-  } finally {
-    if (a !== A) a.dispose();
-    if (b !== B) b.dispose();
-  }
+  return matmulGpu(A, B, plan, m, k, n, undefined, undefined, out, opA, opB);
 }
 
 export function registerMatmulGpu(): void {
