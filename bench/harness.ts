@@ -313,6 +313,8 @@ export interface CaseResult {
   peak?: PeakFigure & { fraction: number | null };
   /** The case's own thread count (BenchCase.threads); absent: the run's (MachineInfo.threads). */
   threads?: number;
+  /** With `--rounds`: each interleaved round's median ms (lapis, then numpy, alternately); `ms` holds each side's best. */
+  rounds?: { lapis: number[]; numpy: number[] };
 }
 
 export interface MachineInfo {
@@ -657,10 +659,13 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
     '“1/N” means lapis is N times faster. A target “numpy ≤ 1.3” passes when the ratio is at most 1.3.',
     'Each side warms up first; a lapis call under 50 ms keeps warming for 0.3 s, since V8 frees results',
     "only when it collects them and a process's first fast calls write fresh pages (numpy frees each",
-    'result at once).',
+    'result at once). With `--rounds=N` lapis and numpy alternate case by case, N rounds each, and each',
+    "side's best round stands (a machine whose speed drifts over minutes then slows both alike); such a",
+    "file's cases keep every round's figure, and their peak is the best probe taken between the rounds.",
     '',
     'Run: `npm run bench -- <suite…>` (all suites if none; `--list` names them, `--filter=text` picks cases,',
-    '`--no-gpu`/`--no-python`/`--no-torch` leave columns out, `--docs` only rebuilds this page).',
+    '`--rounds=N` interleaves the numpy peer, `--no-gpu`/`--no-python`/`--no-torch` leave columns out,',
+    '`--docs` only rebuilds this page).',
     '`LAPIS_BENCH_HOST` names the machine in the file names, `LAPIS_NUM_THREADS` sets the threads of',
     'both lapis and OpenBLAS, `LAPIS_BENCH_PYTHON`/`LAPIS_BENCH_TORCH_PYTHON` pick the interpreters, and',
     '`LAPIS_BENCH_QUICK=1` is a smoke run whose files go to a temporary directory.',

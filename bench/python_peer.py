@@ -10,6 +10,7 @@ time over adaptive samples, within the case's budgetSeconds if it has one (no sa
 past it; the warm-up's estimate stands if none was taken). Torch samples are bracketed by torch.cuda.synchronize() so
 queued kernels are counted; a torch case whose setup sets `lapis_cuda_events = True` is timed by CUDA events
 recorded around each sample instead (the GPU's own clock; bench/python_gdn_peer.py's cases).
+With --serve it answers one case per line instead (serve(): the interleaved rounds of `--rounds`).
 """
 import json
 import math
@@ -201,11 +202,8 @@ def info(kind):
     return out
 
 
-def main():
-    req = json.load(sys.stdin)
-    kind = req.get("kind", "numpy")
-    o = req.get("timing", {})
-    o = {
+def options(o):
+    return {
         "targetSeconds": o.get("targetSeconds", 1.0),
         "minSampleSeconds": o.get("minSampleSeconds", 0.01),
         "minSamples": o.get("minSamples", 5),
@@ -214,7 +212,10 @@ def main():
         "slowCallSeconds": o.get("slowCallSeconds", 3.0),
         "budgetSeconds": o.get("budgetSeconds"),
     }
-    results = []
+
+
+def peer_base(kind):
+    """The namespace every case starts from, and the sync that brackets a sample."""
     base = {}
     sync = lambda: None  # noqa: E731
     if kind == "numpy":
@@ -232,27 +233,50 @@ def main():
         torch.backends.cudnn.allow_tf32 = False
         base.update(np=np, torch=torch, dev="cuda")
         sync = torch.cuda.synchronize
-    for case in req.get("cases", []):
-        ns = dict(base)
-        try:
-            exec(compile(case["setup"], f"<setup {case['name']}>", "exec"), ns)
-            run = make_runner(case["stmt"], case["name"], ns)
-            try:
-                run(1)
-            except UnboundLocalError:
-                # stmt rebinds a setup name: run it at module level instead (a little call overhead).
-                code = compile(case["stmt"], f"<stmt {case['name']}>", "exec")
+    return base, sync
 
-                def run(n, code=code, ns=ns):
-                    for _ in range(n):
-                        exec(code, ns)
-            clock = cuda_event_clock(ns["torch"]) if kind == "torch" and ns.get("lapis_cuda_events") else None
-            r = measure(run, sync, {**o, **{k: v for k, v in case.get("timing", {}).items() if v is not None}}, clock)
-            r["name"] = case["name"]
-            results.append(r)
+
+def prepare(case, base):
+    """Runs the case's setup in a fresh namespace; returns (namespace, runner)."""
+    ns = dict(base)
+    exec(compile(case["setup"], f"<setup {case['name']}>", "exec"), ns)
+    run = make_runner(case["stmt"], case["name"], ns)
+    try:
+        run(1)
+    except UnboundLocalError:
+        # stmt rebinds a setup name: run it at module level instead (a little call overhead).
+        code = compile(case["stmt"], f"<stmt {case['name']}>", "exec")
+
+        def run(n, code=code, ns=ns):
+            for _ in range(n):
+                exec(code, ns)
+    return ns, run
+
+
+def time_case(kind, ns, run, sync, o, case):
+    clock = cuda_event_clock(ns["torch"]) if kind == "torch" and ns.get("lapis_cuda_events") else None
+    r = measure(run, sync, {**o, **{k: v for k, v in case.get("timing", {}).items() if v is not None}}, clock)
+    r["name"] = case["name"]
+    return r
+
+
+def failure(case, e):
+    return {"name": case["name"], "error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc(limit=3)}
+
+
+def main():
+    req = json.load(sys.stdin)
+    kind = req.get("kind", "numpy")
+    o = options(req.get("timing", {}))
+    results = []
+    base, sync = peer_base(kind)
+    for case in req.get("cases", []):
+        ns = None
+        try:
+            ns, run = prepare(case, base)
+            results.append(time_case(kind, ns, run, sync, o, case))
         except Exception as e:  # noqa: BLE001
-            results.append({"name": case["name"], "error": f"{type(e).__name__}: {e}",
-                            "trace": traceback.format_exc(limit=3)})
+            results.append(failure(case, e))
         del ns
         if kind == "torch":
             import torch
@@ -261,5 +285,35 @@ def main():
     json.dump({"info": info(kind), "results": results}, sys.stdout)
 
 
+def serve():
+    """--serve: one request per line, one JSON answer per line, for bench/run.ts's interleaved rounds.
+
+    The first line is {"kind", "timing"} and is answered with {"info"}; then each line is a case
+    ({"name", "setup", "stmt", "timing"?}), answered with its result; a case's setup runs once and
+    its namespace is kept for its later rounds until a line {"forget": name} (answered with {}).
+    """
+    first = json.loads(sys.stdin.readline())
+    kind = first.get("kind", "numpy")
+    o = options(first.get("timing", {}))
+    base, sync = peer_base(kind)
+    print(json.dumps({"info": info(kind)}), flush=True)
+    kept = {}
+    for line in sys.stdin:
+        req = json.loads(line)
+        if "forget" in req:
+            kept.pop(req["forget"], None)
+            print("{}", flush=True)
+            continue
+        try:
+            if req["name"] not in kept:
+                kept[req["name"]] = prepare(req, base)
+            ns, run = kept[req["name"]]
+            out = time_case(kind, ns, run, sync, o, req)
+        except Exception as e:  # noqa: BLE001
+            kept.pop(req["name"], None)
+            out = failure(req, e)
+        print(json.dumps(out), flush=True)
+
+
 if __name__ == "__main__":
-    main()
+    serve() if "--serve" in sys.argv[1:] else main()

@@ -1,4 +1,4 @@
-// `npm run bench -- [suite…] [--quick] [--filter=text] [--no-python] [--no-torch] [--no-gpu] [--list] [--docs]`
+// `npm run bench -- [suite…] [--quick] [--filter=text] [--rounds=N] [--no-python] [--no-torch] [--no-gpu] [--list] [--docs]`
 //
 // Loads every compiled suite in bench/suites/, runs the named ones (all if none), prints a
 // table per suite, writes bench/results/<suite>-<host>.json and regenerates
@@ -6,7 +6,10 @@
 // LAPIS_BENCH_QUICK=1 (or --quick) is a smoke run: few repetitions, and its files go to a
 // temporary directory (LAPIS_BENCH_OUT overrides where results and docs are written).
 // --docs only regenerates the docs from bench/results/*.json.
-import { spawnSync } from 'node:child_process';
+// --rounds=N (N ≥ 2) interleaves lapis and numpy case by case, N rounds each, and keeps each
+// side's best round: a machine whose speed drifts over minutes then slows both alike.
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -55,6 +58,8 @@ interface Args {
   gpu: boolean;
   list: boolean;
   docsOnly: boolean;
+  /** ≥ 2: lapis and numpy interleaved case by case, this many rounds each (PeerServer). */
+  rounds: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -66,6 +71,7 @@ function parseArgs(argv: string[]): Args {
     gpu: true,
     list: false,
     docsOnly: false,
+    rounds: 1,
   };
   for (const s of argv) {
     if (s === '--quick') a.quick = true;
@@ -75,6 +81,10 @@ function parseArgs(argv: string[]): Args {
     else if (s === '--list') a.list = true;
     else if (s === '--docs') a.docsOnly = true;
     else if (s.startsWith('--filter=')) a.filter = s.slice(9);
+    else if (s.startsWith('--rounds=')) {
+      a.rounds = Number(s.slice(9));
+      if (!Number.isInteger(a.rounds) || a.rounds < 1 || a.rounds > 20) throw new Error(`bench: --rounds wants an integer 1…20, got ${s.slice(9)}`);
+    }
     else if (s.startsWith('-')) throw new Error(`bench: unknown option ${s}`);
     else a.suites.push(s);
   }
@@ -126,7 +136,9 @@ interface PyResult {
   results: Array<{ name: string; seconds?: number; error?: string }>;
 }
 
-function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: string; setup: string; stmt: string; timing?: Partial<TimingOptions> }>, timing: TimingOptions, threads: number | null): PyResult {
+type PyCase = { name: string; setup: string; stmt: string; timing?: Partial<TimingOptions> };
+
+function peerEnv(threads: number | null): NodeJS.ProcessEnv {
   const env = { ...process.env };
   // Forcing a core type or an L2 size makes OpenBLAS pick older, slower kernels: the peer gets its own choice.
   delete env.OPENBLAS_CORETYPE;
@@ -135,9 +147,13 @@ function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: str
     // numpy/scipy get the same number of threads as lapis.
     for (const v of ['OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS']) env[v] = String(threads);
   }
+  return env;
+}
+
+function runPython(py: string, kind: 'numpy' | 'torch', cases: PyCase[], timing: TimingOptions, threads: number | null): PyResult {
   const r = spawnSync(py, [join(findRoot(), 'bench', 'python_peer.py')], {
     input: JSON.stringify({ kind, timing, cases }),
-    env,
+    env: peerEnv(threads),
     encoding: 'utf8',
     maxBuffer: 64 << 20,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -145,6 +161,65 @@ function runPython(py: string, kind: 'numpy' | 'torch', cases: Array<{ name: str
   if (r.status !== 0) throw new Error(`${py} bench/python_peer.py (${kind}) exited with ${r.status}`);
   return JSON.parse(r.stdout) as PyResult;
 }
+
+/** A numpy peer kept running (python_peer.py --serve) for interleaved rounds: one case per request. */
+class PeerServer {
+  private proc: ChildProcessByStdio<Writable, Readable, null>;
+  private buf = '';
+  private waiting: Array<(line: string) => void> = [];
+  private failed: Error | null = null;
+  info: Record<string, string | null> = {};
+
+  private constructor(py: string, threads: number | null) {
+    this.proc = spawn(py, [join(findRoot(), 'bench', 'python_peer.py'), '--serve'], { env: peerEnv(threads), stdio: ['pipe', 'pipe', 'inherit'] });
+    this.proc.stdout.setEncoding('utf8');
+    this.proc.stdout.on('data', (d: string) => {
+      this.buf += d;
+      for (let nl = this.buf.indexOf('\n'); nl >= 0; nl = this.buf.indexOf('\n')) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        this.waiting.shift()?.(line);
+      }
+    });
+    const fail = (why: string) => {
+      this.failed = new Error(`${py} bench/python_peer.py --serve ${why}`);
+      for (const w of this.waiting.splice(0)) w('');
+    };
+    this.proc.on('exit', (code) => fail(`exited with ${code}`));
+    this.proc.on('error', (e) => fail(e.message));
+  }
+
+  static async start(py: string, threads: number | null, timing: TimingOptions): Promise<PeerServer> {
+    const s = new PeerServer(py, threads);
+    s.info = ((await s.ask({ kind: 'numpy', timing })) as { info: Record<string, string | null> }).info;
+    return s;
+  }
+
+  private ask(req: unknown): Promise<unknown> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => {
+      this.waiting.push((line) => (this.failed ? reject(this.failed) : resolve(JSON.parse(line))));
+      this.proc.stdin.write(JSON.stringify(req) + '\n');
+    });
+  }
+
+  /** One round of a case: its median time in seconds (the setup runs on the first round only). */
+  async time(c: PyCase): Promise<number> {
+    const r = (await this.ask(c)) as { seconds?: number; error?: string };
+    if (r.seconds === undefined) throw new Error(r.error ?? 'failed');
+    return r.seconds;
+  }
+
+  async forget(name: string): Promise<void> {
+    await this.ask({ forget: name });
+  }
+
+  close(): void {
+    this.proc.stdin.end();
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // --------------------------------------------------------------------------------------
 // lapis on the GPU, if the runtime is there
@@ -209,7 +284,7 @@ function peakOf(dtype: PeakDType, threads: number): PeakFigure | null {
 async function runSuite(
   suite: string,
   cases: BenchCase[],
-  ctx: { timing: TimingOptions; quick: boolean; host: string; py: string | null; torchPy: string | null; gpu: GpuState | null; threads: number | null },
+  ctx: { timing: TimingOptions; quick: boolean; host: string; py: string | null; torchPy: string | null; gpu: GpuState | null; threads: number | null; rounds: number },
   /** Called with the results so far (incomplete) after each case: a run stopped by a time limit keeps them. */
   progress?: (partial: SuiteResult) => void,
 ): Promise<SuiteResult> {
@@ -232,6 +307,13 @@ async function runSuite(
   const peakThreads = [...new Set([1, runThreads, ...cases.filter((c) => c.peak).map((c) => c.threads ?? runThreads)])].sort((a, b) => a - b);
   const machinePeaks = peakThreads.flatMap((t) => (['float32', 'float64'] as const).map((d) => peakOf(d, t))).filter((p): p is PeakFigure => p !== null);
 
+  // --rounds: numpy is timed beside lapis in the case loop, by one kept process per thread count.
+  const interleave = ctx.rounds > 1 && ctx.py !== null;
+  const servers = new Map<number | null, Promise<PeerServer>>();
+  const serverFor = (threads: number | null) => {
+    if (!servers.has(threads)) servers.set(threads, PeerServer.start(ctx.py!, threads, ctx.timing));
+    return servers.get(threads)!;
+  };
   for (const kind of ['numpy', 'torch'] as const) {
     const py = kind === 'numpy' ? ctx.py : ctx.torchPy;
     const idx = cases.map((c, i) => (c[kind === 'numpy' ? 'python' : 'torch'] ? i : -1)).filter((i) => i >= 0);
@@ -241,6 +323,7 @@ async function runSuite(
       absent.push(kind === 'numpy' ? 'numpy: no python3 with numpy' : 'torch: no python3 with torch and CUDA');
       continue;
     }
+    if (kind === 'numpy' && interleave) continue;
     // One process per thread count: OpenBLAS reads its thread count from the environment at load.
     const groups = new Map<number | null, number[]>();
     for (const i of idx) {
@@ -293,16 +376,44 @@ async function runSuite(
     };
   };
 
+  const roundPeaks: number[] = [];
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i];
     const timing = caseTiming(ctx.timing, c.timing);
+    roundPeaks.length = 0;
     process.stderr.write(`  ${c.name}…`);
     // The case's own thread count for all of its lapis work, the run's again after it.
     const restore = c.threads !== undefined && c.threads !== ctx.threads ? ctx.threads : null;
     if (restore !== null) lapis.setNumThreads(c.threads!);
     try {
+      if (interleave && c.python) {
+        const server = await serverFor(c.threads ?? ctx.threads);
+        if (!pyInfo.numpy) pyInfo = { ...pyInfo, ...server.info };
+        const rounds: { lapis: number[]; numpy: number[] } = { lapis: [], numpy: [] };
+        const pyCase = { name: c.name, ...c.python, timing: c.timing };
+        roundPeaks.length = 0;
+        try {
+          for (let r = 0; r < ctx.rounds; r++) {
+            if (c.lapis) {
+              rounds.lapis.push(measureSync(c.lapis, timing).seconds * 1e3);
+              (globalThis as { gc?: () => void }).gc?.();
+              // The peak of this minute, beside the rate it is read against.
+              if (c.peak) roundPeaks.push(safe(() => lapis.cpuPeakFlops(c.peak!, c.threads ?? runThreads)) ?? 0);
+            }
+            rounds.numpy.push((await server.time(pyCase)) * 1e3);
+            // OpenBLAS's threads spin for a while after a call; let them sleep before lapis runs.
+            await pause(150);
+          }
+          await server.forget(c.name);
+        } catch (e) {
+          note(i, rounds.numpy.length < rounds.lapis.length ? 'numpy' : 'lapis', (e as Error).message.split('\n')[0]);
+        }
+        if (rounds.lapis.length) results[i].ms.lapis = Math.min(...rounds.lapis);
+        if (rounds.numpy.length) results[i].ms.numpy = Math.min(...rounds.numpy);
+        results[i].rounds = rounds;
+      }
       const sync: Array<[ColumnName, (() => void) | undefined]> = [
-        ['lapis', c.lapis],
+        ...(interleave && c.python ? [] : [['lapis', c.lapis] as [ColumnName, (() => void) | undefined]]),
         ['mathjs', c.peers?.mathjs],
         ['ml-matrix', c.peers?.mlMatrix],
       ];
@@ -347,7 +458,8 @@ async function runSuite(
     }
     let ofPeak: number | null = null;
     if (c.peak) {
-      const p = peakOf(c.peak, c.threads ?? runThreads);
+      const best = Math.max(0, ...roundPeaks);
+      const p = best > 0 ? { dtype: c.peak, threads: c.threads ?? runThreads, gflops: best } : peakOf(c.peak, c.threads ?? runThreads);
       if (p) {
         ofPeak = peakFraction(c.flops, results[i].ms.lapis, p.gflops);
         results[i].peak = { ...p, fraction: ofPeak };
@@ -358,6 +470,7 @@ async function runSuite(
     flush();
     if (progress && i < cases.length - 1) progress(snapshot(true));
   }
+  for (const s of servers.values()) (await s.catch(() => null))?.close();
   for (const r of results) if (r.notes && !Object.keys(r.notes).length) delete r.notes;
   return snapshot(false);
 }
@@ -437,7 +550,7 @@ async function main(): Promise<void> {
     }
     const file = join(resultsDir, `${n}-${host}.json`);
     const save = (r: SuiteResult) => writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
-    const r = await runSuite(n, cases, { timing, quick: args.quick, host, py, torchPy: torchPy ?? null, gpu: gpu ?? null, threads }, save);
+    const r = await runSuite(n, cases, { timing, quick: args.quick, host, py, torchPy: torchPy ?? null, gpu: gpu ?? null, threads, rounds: args.rounds }, save);
     cases = [];
     (globalThis as { gc?: () => void }).gc?.();
     console.log(`\n${n} on ${host}\n${formatTable(r.cases, threads)}\n`);

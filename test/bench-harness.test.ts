@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import {
   median,
   planRepetitions,
@@ -556,5 +558,36 @@ describe('bench harness fraction of the FMA peak', () => {
     expect(svg).toContain(fmtRatio(1 / a.peak!.fraction!));
     // a result file written before the probe existed still renders
     expect(renderMarkdown([suiteResult('matmul', 'vm', [caseResult('x', { lapis: 1 })])])).not.toContain('FMA peak');
+  });
+});
+
+describe('bench/python_peer.py --serve (the interleaved rounds of --rounds)', () => {
+  it('answers one line per case, runs a setup once until forgotten, and reports errors per case', () => {
+    const setup = "import sys\nassert not hasattr(sys, '_lapis_serve_test'), 'setup ran twice'\nsys._lapis_serve_test = 1\nx = [0]";
+    const c = { name: 'count', setup, stmt: 'x[0] += 1', timing: { targetSeconds: 0.01, minSamples: 1, maxSamples: 2 } };
+    const lines = [
+      { kind: 'info', timing: { targetSeconds: 0.01, minSampleSeconds: 0.001 } },
+      c,
+      c, // a second round: the kept namespace, so the assertion in setup does not run again
+      { name: 'broken', setup: 'raise ValueError("no")', stmt: 'pass' },
+      { forget: 'count' },
+      c, // forgotten: the setup runs again and its assertion fails
+    ];
+    const r = spawnSync('python3', [join(__dirname, '..', 'bench', 'python_peer.py'), '--serve'], {
+      input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out).toHaveLength(6);
+    expect(out[0].info.python).toMatch(/^3\./);
+    for (const i of [1, 2]) {
+      expect(out[i].name).toBe('count');
+      expect(out[i].seconds).toBeGreaterThan(0);
+      expect(out[i].error).toBeUndefined();
+    }
+    expect(out[3]).toMatchObject({ name: 'broken', error: 'ValueError: no' });
+    expect(out[4]).toEqual({});
+    expect(out[5].error).toMatch(/setup ran twice/);
   });
 });
