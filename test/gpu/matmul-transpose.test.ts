@@ -1,21 +1,35 @@
 /**
  * linalg.matmul(A, B, { transposeA, transposeB, adjointA, adjointB }) on the GPU (issue 17):
- * float32 and complex64, all nine op pairs, the small and tiled kernels, broadcast batches,
- * `out`, and a gradient; each product against the CPU's float64 product of the same values
- * by the LAPACK ratio ‖C − C_ref‖_F / (k·eps·‖A‖_F·‖B‖_F) < 30. Sizes stay small (lavapipe).
+ * float32 and complex64, all nine op pairs, every kernel variant the dispatcher picks (the
+ * small kernel, each tile of the tiled kernel with vec4 and scalar access, and the gemm.wgsl
+ * option of matmulGpu), broadcast batches, ragged edges, `out`, and a gradient; each product
+ * against the CPU's float64 product of the same values by the LAPACK ratio
+ * ‖C − C_ref‖_F / (k·eps·‖A‖_F·‖B‖_F) < 30. The op'd operands are read in place: one dispatch
+ * per product, no transpose kernel. Sizes stay small (lavapipe).
  */
 import { describe, expect } from 'vitest';
-import { linalg, randn, zeros, grad, sum, Tensor, ShapeError, ArgumentError } from '../../src/index.js';
+import { linalg, randn, zeros, grad, sum, gpu, Tensor, ShapeError, ArgumentError } from '../../src/index.js';
 import type { MatmulOptions } from '../../src/linalg/matmul.js';
+import {
+  matmulGpu, pickTile, tileFits, SMALL_MAX, F32_TILES, C64_TILES, type MatmulTile,
+} from '../../src/backend/gpu/matmul.js';
+import type { MatOp } from '../../src/backend/ops.js';
+import { planBatch } from '../../src/core/batch.js';
+import { dispatchCount } from '../../src/backend/gpu/queue.js';
 import { OPS, optsOf, type Op } from '../helpers/matmul-ops.js';
 import { useGpu, gpuIt } from '../helpers/gpu.js';
 
 useGpu();
 
 const EPS32 = 2 ** -23;
+const DTYPES = ['float32', 'complex64'] as const;
+type Dt = typeof DTYPES[number];
 
 const stored = (batch: number[], rows: number, cols: number, op: Op) => [...batch, ...(op === 'N' ? [rows, cols] : [cols, rows])];
 const frob = (x: ArrayLike<number>) => Math.sqrt(Array.from(x).reduce((s, v) => s + v * v, 0));
+/** The backend's op code as linalg.matmul passes it (2 for float32 too: the kernels read it as 1). */
+const code = (op: Op): MatOp => (op === 'N' ? 0 : op === 'T' ? 1 : 2);
+const tilesOf = (dtype: Dt): Record<string, MatmulTile> => (dtype === 'complex64' ? C64_TILES : F32_TILES);
 
 /** The ratio of a GPU result against the float64 CPU product of the same float32 values (whole tensors). */
 async function ratio(C: Tensor, A: Tensor, B: Tensor, o: MatmulOptions, k: number): Promise<number> {
@@ -29,24 +43,102 @@ async function ratio(C: Tensor, A: Tensor, B: Tensor, o: MatmulOptions, k: numbe
   return err2 === 0 ? 0 : Math.sqrt(err2) / (Math.max(k, 1) * EPS32 * frob(A.dataSync() as Float32Array) * frob(B.dataSync() as Float32Array));
 }
 
+/** m, k, n and the batch dims of A and B. */
+type Case = [number, number, number, number[], number[]];
+
+/**
+ * Sizes for each kernel the dispatcher picks on a software adapter (largest tile with m ≥ BM/2
+ * and n ≥ BN/2), ragged against the tile, k over several BK steps, broadcast batches. float32
+ * reads an operand by vec4 when its stored row length is a multiple of 4 (k for A, n for B;
+ * m for Aᵀ, k for Bᵀ), so "m, n multiples of 4 and k odd" (V) gives each of NN, TN, NT, TT
+ * a different pair of vec4/scalar loads, and "m, n odd and k a multiple of 4" (S) the other
+ * pairs: t32 takes both, t64 S and t128 V, so every load path runs with BK 8 and 16 while
+ * each tile compiles 4 pipelines, not 8 (lavapipe's compile time is this file's cost).
+ */
+const CASES: Case[] = [
+  [5, 3, 4, [2, 1], [3]], [16, 9, 13, [], [2]],          // small (m, n ≤ 16)
+  [20, 9, 28, [2], []], [21, 12, 19, [], [2]],           // t32: V, S
+  [45, 36, 33, [2, 1], [2]],                             // t64 (complex64: t64r8): S
+  [68, 11, 132, [], []],                                 // t128 (complex64: t64r8): V
+];
+
+/** The V and S sizes of a tile (CASES' patterns), for the tiles run by name. */
+const tileCases = (t: MatmulTile): Case[] => [[t.BM + 4, 2 * t.BK + 3, t.BN - 4, [2], []], [t.BM - 3, 3 * t.BK - 4, t.BN + 5, [], [2]]];
+
+/** The kernel linalg.matmul's dispatcher runs for a product: 'small' or the picked tile's name. */
+function kernelOf(dtype: Dt, count: number, m: number, n: number): string {
+  if (m <= SMALL_MAX && n <= SMALL_MAX) return 'small';
+  const t = pickTile(dtype, count, m, n);
+  return Object.entries(tilesOf(dtype)).find(([, x]) => x === t)![0];
+}
+
+/** A product of op'd random operands through `run`, checked against the CPU; one dispatch, no copy. */
+async function check(dtype: Dt, opA: Op, opB: Op, c: Case, seed: number, run: (A: Tensor, B: Tensor, o: MatmulOptions) => Tensor): Promise<void> {
+  const [m, k, n, ba, bb] = c;
+  const A = randn(stored(ba, m, k, opA), { dtype, seed }), B = randn(stored(bb, k, n, opB), { dtype, seed: seed + 1 });
+  const o = optsOf(opA, opB);
+  const Ag = A.to('gpu'), Bg = B.to('gpu');
+  await gpu.sync();
+  const d0 = dispatchCount();
+  const C = run(Ag, Bg, o);
+  expect(dispatchCount() - d0, `${dtype} ${opA}${opB}: one dispatch, no transposed copy`).toBe(1);
+  expect(await ratio(C, A, B, o, k), `${dtype} ${m}×${k}×${n} ${JSON.stringify(ba)}·${JSON.stringify(bb)} ${opA}${opB}`).toBeLessThan(30);
+  for (const t of [Ag, Bg, C]) t.dispose();
+}
+
 describe('gpu matmul transpose/adjoint options', () => {
-  gpuIt('every op pair, float32 and complex64, small and tiled kernels, broadcast batches', async () => {
+  gpuIt('every op pair × every kernel: the dispatcher\'s picks (small, tiles; vec4 and scalar loads), then by name the tiles it did not pick here', async () => {
     let seed = 1;
-    // small kernel (m, n ≤ 16) and tiled (m, n > 16, k not a multiple of 4: the scalar-access variant)
-    const cases: Array<[number, number, number, number[], number[]]> = [[5, 3, 4, [2, 1], [3]], [20, 9, 18, [2], []], [33, 24, 17, [], [2]]];
-    for (const dtype of ['float32', 'complex64'] as const) {
-      for (const opA of OPS) {
-        for (const opB of OPS) {
-          for (const [m, k, n, ba, bb] of cases) {
-            const A = randn(stored(ba, m, k, opA), { dtype, seed: seed++ }), B = randn(stored(bb, k, n, opB), { dtype, seed: seed++ });
-            const o = optsOf(opA, opB);
-            const Ag = A.to('gpu'), Bg = B.to('gpu');
-            const C = linalg.matmul(Ag, Bg, o);
-            expect(await ratio(C, A, B, o, k), `${dtype} ${m}×${k}×${n} ${opA}${opB}`).toBeLessThan(30);
-            for (const t of [Ag, Bg, C]) t.dispose();
+    for (const dtype of DTYPES) {
+      const hit = new Set<string>();
+      for (const c of CASES) {
+        const count = Math.max(c[3].reduce((x, y) => x * y, 1), c[4].reduce((x, y) => x * y, 1));
+        hit.add(kernelOf(dtype, count, c[0], c[2]));
+        for (const opA of OPS) {
+          for (const opB of OPS) await check(dtype, opA, opB, c, seed += 2, (a, b, o) => linalg.matmul(a, b, o));
+        }
+      }
+      // A software adapter picks by size alone (minimum workgroup count 1), so these sizes reach
+      // every tile complex64's t64 aside: it has t64r8's 64×64 tile and comes after it.
+      if (gpu.info()?.isSoftware) {
+        const want = dtype === 'complex64' ? ['small', 't64r8', 't32'] : ['small', 't128', 't64', 't32'];
+        expect([...hit].sort(), dtype).toEqual(want.filter((t) => t === 'small' || tileFits(tilesOf(dtype)[t], dtype === 'complex64')).sort());
+      }
+      // The tiles the dispatcher did not reach (a large GPU picks small tiles for small products), by name.
+      for (const [name, t] of Object.entries(tilesOf(dtype))) {
+        if (hit.has(name) || !tileFits(t, dtype === 'complex64')) continue;
+        for (const c of tileCases(t)) {
+          for (const opA of OPS) {
+            for (const opB of OPS) {
+              await check(dtype, opA, opB, c, seed += 2, (a, b) => matmulGpu(a, b, planBatch(a, b, name), c[0], c[1], c[2], t, 'matmul', undefined, code(opA), code(opB)));
+            }
           }
         }
       }
+    }
+  });
+
+  gpuIt('matmulGpu\'s gemm.wgsl option passes the ops and the stored row strides (T and H on each side, broadcast maps)', async () => {
+    // gemm.wgsl's own op paths are test/gpu/gemm.test.ts's; here the plumbing: op codes to N/T/C, ld of a stored Aᵀ/Bᵀ.
+    let seed = 2001;
+    const c: Case = [21, 9, 19, [2, 1], [3]];
+    for (const dtype of DTYPES) {
+      for (const [opA, opB] of [['T', 'H'], ['H', 'N'], ['N', 'T']] as const) {
+        await check(dtype, opA, opB, c, seed += 2, (a, b) => matmulGpu(a, b, planBatch(a, b, 'test'), c[0], c[1], c[2], undefined, 'gemm', undefined, code(opA), code(opB)));
+      }
+    }
+  });
+
+  gpuIt('empty products with the options: k = 0 is zeros, m = 0 an empty result', async () => {
+    for (const dtype of DTYPES) {
+      const A = randn([2, 0, 3], { dtype, seed: 5 }).to('gpu'), B = randn([4, 0], { dtype, seed: 6 }).to('gpu');
+      const C = linalg.matmul(A, B, { adjointA: true, transposeB: true });
+      expect(C.shape).toEqual([2, 3, 4]);
+      expect(Array.from(await C.data()).every((v) => v === 0)).toBe(true);
+      const A0 = randn([2, 3, 0], { dtype, seed: 7 }).to('gpu'), B0 = randn([3, 4], { dtype, seed: 8 }).to('gpu');
+      const E = linalg.matmul(A0, B0, { transposeA: true });
+      expect(E.shape).toEqual([2, 0, 4]);
+      for (const t of [A, B, C, A0, B0, E]) t.dispose();
     }
   });
 

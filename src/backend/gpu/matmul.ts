@@ -84,9 +84,11 @@ function layoutParts(complex: boolean, vecB: boolean, l: MatmulLayout | undefine
  */
 export function matmulProgram(dtype: 'float32' | 'complex64', tile: MatmulTile, vecA: boolean, vecB: boolean, layout?: MatmulLayout) {
   const complex = dtype === 'complex64';
-  const lp = layoutParts(complex, !complex && vecB, layout);
-  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+vecA}b${+vecB}|g${GROUP}${lp.key}`;
-  const va = !complex && vecA, vb = !complex && vecB, vc = lp.vecC;
+  const va = !complex && vecA, vb = !complex && vecB;
+  const lp = layoutParts(complex, vb, layout);
+  const vc = lp.vecC;
+  // complex64 has no vec4 access: its key ignores the flags, so one pipeline serves every k and n.
+  const key = `${dtype}|${tile.BM}x${tile.BN}x${tile.BK}|${tile.TM}x${tile.TN}|a${+va}b${+vb}|g${GROUP}${lp.key}`;
   const el = (vec: boolean) => (complex ? 'vec2f' as const : vec ? 'vec4f' as const : 'f32' as const);
   return cachedProgram(`matmul|${key}`, () => {
     checkTile(tile, complex);
