@@ -6,6 +6,9 @@
 // 8192, cgemm 2048 and the LU-shaped rank-128 update of a 4096×4096 matrix (A, B and C in
 // one buffer), torch timed once per shape, plus the old matmul.wgsl kernel for the A/B.
 // LAPIS_BENCH_TUNE=t128,128x128x16/8x8 names the tiles to time (names or BMxBNxBK/TMxTN).
+// The transposed-operand cases (Aᵀ·B, A·Bᵀ through { transposeA } / { transposeB }: read in
+// place) sit beside torch's `a.mT @ b` / `a @ b.mT` (views: cuBLAS flips a flag), the plain
+// A·B of the same shape, and `A.mT` first (a transposed copy, what the options replaced).
 import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
 import { gpu, linalg, randn, type Tensor } from '../../src/index.js';
 import { F32_TILES, C64_TILES, matmulGpu, type MatmulTile } from '../../src/backend/gpu/matmul.js';
@@ -78,6 +81,91 @@ function gemmCase(
     },
     targets: opts.target === undefined ? undefined : [{ vs: 'torch', device: 'gpu', maxRatio: opts.target }],
   };
+}
+
+/** How a transposed-operand case gets op(A)·op(B): NN plain, TN Aᵀ·B, NT A·Bᵀ, TNcopy matmul(A.mT, B). */
+type OpPair = 'NN' | 'TN' | 'NT' | 'TNcopy';
+
+/**
+ * op(A)·op(B) of square n×n operands (a batch of `batch` of them when given), `reps` products
+ * per sync, beside torch's product of the same views. Checked after the timing: sampled
+ * entries of one more product against float64 dot products of the op'd operands on the host.
+ */
+function opCase(dtype: 'float32' | 'complex64', pair: OpPair, n: number, opts: { batch?: number; reps?: number } = {}): BenchCase {
+  const complex = dtype === 'complex64';
+  const batch = opts.batch ?? 0, reps = opts.reps ?? 1;
+  const lead = batch ? [batch] : [];
+  const A = randn([...lead, n, n], { dtype, seed: n + 3 });
+  const B = randn([...lead, n, n], { dtype, seed: n + 4 });
+  let Ag: Tensor | undefined, Bg: Tensor | undefined;
+  const mm = (a: Tensor, b: Tensor): Tensor => {
+    if (pair === 'TN') return linalg.matmul(a, b, { transposeA: true });
+    if (pair === 'NT') return linalg.matmul(a, b, { transposeB: true });
+    if (pair === 'NN') return linalg.matmul(a, b);
+    const at = a.mT;
+    const c = linalg.matmul(at, b);
+    at.dispose();
+    return c;
+  };
+  const what = { NN: 'A·B', TN: 'Aᵀ·B', NT: 'A·Bᵀ', TNcopy: 'A.mT·B (copy)' }[pair];
+  const size = batch ? `${batch}×(${n}×${n})` : `n=${n}`;
+  const tdt = complex ? 'torch.complex64' : 'torch.float32';
+  const stmt1 = { NN: 'a @ b', TN: 'a.mT @ b', NT: 'a @ b.mT', TNcopy: 'a.mT @ b' }[pair];
+  const shape = [...lead, n, n].join(', ');
+  return {
+    name: `gpu ${complex ? 'c' : 's'}gemm ${size} ${what}${reps > 1 ? ` (${reps} per sync)` : ''}`,
+    flops: reps * (complex ? 8 : 2) * Math.max(batch, 1) * n ** 3,
+    gpu: async () => {
+      if (!Ag) { Ag = A.to('gpu'); Bg = B.to('gpu'); }
+      for (let r = 0; r < reps; r++) mm(Ag, Bg!).dispose();
+      await gpu.sync();
+    },
+    gpuCheck: async () => {
+      const C = mm(Ag!, Bg!);
+      const a = A.dataSync(), b = B.dataSync(), c = await C.data();
+      C.dispose();
+      const w = complex ? 2 : 1, mat = n * n;
+      const tA = pair === 'TN' || pair === 'TNcopy', tB = pair === 'NT';
+      let seed = 4321;
+      const rnd = (lim: number) => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % lim; };
+      for (let s = 0; s < 64; s++) {
+        const q = s === 0 ? Math.max(batch, 1) - 1 : rnd(Math.max(batch, 1));
+        const i = s === 0 ? n - 1 : rnd(n), j = s === 0 ? n - 1 : rnd(n);
+        let re = 0, im = 0, bound = 0;
+        for (let p = 0; p < n; p++) {
+          const ai = (q * mat + (tA ? p * n + i : i * n + p)) * w, bi = (q * mat + (tB ? j * n + p : p * n + j)) * w;
+          if (complex) {
+            re += a[ai] * b[bi] - a[ai + 1] * b[bi + 1]; im += a[ai] * b[bi + 1] + a[ai + 1] * b[bi];
+            bound += Math.hypot(a[ai], a[ai + 1]) * Math.hypot(b[bi], b[bi + 1]);
+          } else {
+            re += a[ai] * b[bi];
+            bound += Math.abs(a[ai] * b[bi]);
+          }
+        }
+        const o = (q * mat + i * n + j) * w;
+        const err = Math.hypot(c[o] - re, complex ? c[o + 1] - im : 0);
+        if (!(err <= 4 * n * EPS32 * bound)) throw new Error(`matmul-gpu ${pair}: wrong result at [${q}](${i}, ${j}): error ${err} > ${4 * n * EPS32 * bound}`);
+      }
+    },
+    torch: {
+      setup: `g = torch.Generator(device=dev).manual_seed(${n})\na = torch.randn(${shape}, device=dev, dtype=${tdt}, generator=g)\nb = torch.randn(${shape}, device=dev, dtype=${tdt}, generator=g)`,
+      stmt: reps > 1 ? `for _ in range(${reps}):\n    ${stmt1}` : stmt1,
+    },
+  };
+}
+
+/** The transposed-operand rows: Aᵀ·B and A·Bᵀ beside A·B (and A.mT·B at 1024) at each size, float32 (lavapipe: tiny sizes). */
+function opCases(soft: boolean): BenchCase[] {
+  const shapes: Array<[number, { batch?: number; reps?: number }]> = soft
+    ? [[64, {}], [8, { batch: 64 }]]
+    : [[256, { reps: 16 }], [1024, { reps: 8 }], [4096, {}], [32, { batch: 4096, reps: 8 }]];
+  const cases: BenchCase[] = [];
+  for (const [n, o] of shapes) {
+    // A·B at 1024 (8 per sync) and 4096 is gemmCase's row above
+    for (const pair of ['NN', 'TN', 'NT'] as const) if (pair !== 'NN' || soft || n < 1024) cases.push(opCase('float32', pair, n, o));
+    if (n === 1024 || n === 64) cases.push(opCase('float32', 'TNcopy', n, o));
+  }
+  return cases;
 }
 
 /**
@@ -212,7 +300,7 @@ async function gpuCases(): Promise<BenchCase[]> {
   const soft = !ok || gpu.info()?.isSoftware === true;
   if (soft) {
     // A CPU-emulated adapter: small sizes, to show the path works, not to compare speed.
-    return [gemmCase('float32', 256, 1), gemmCase('float32', 512, 1), gemmCase('complex64', 256, 1)];
+    return [gemmCase('float32', 256, 1), gemmCase('float32', 512, 1), gemmCase('complex64', 256, 1), ...opCases(true)];
   }
   const cases = [
     gemmCase('float32', 1024, 8),
@@ -221,6 +309,7 @@ async function gpuCases(): Promise<BenchCase[]> {
     gemmCase('float32', 8192, 1, { target: 1.25 }),
     gemmCase('complex64', 1024, 4),
     gemmCase('complex64', 4096, 1),
+    ...opCases(false),
   ];
   const tune = process.env.LAPIS_BENCH_TUNE;
   if (tune) cases.push(...tuneCases(tune));
