@@ -14,7 +14,7 @@ export interface MatmulOptions {
    * device with exactly the result's shape and (promoted) dtype. The call returns it.
    */
   out?: Tensor;
-  /** Use Aᵀ (A's last two dims swapped) in place of A, read in place without a copy on the CPU (TF's `transpose_a`). */
+  /** Use Aᵀ (A's last two dims swapped) in place of A, read in place without a copy on the CPU and the GPU (TF's `transpose_a`). */
   transposeA?: boolean;
   /** Use Bᵀ in place of B (TF's `transpose_b`). */
   transposeB?: boolean;
@@ -40,10 +40,10 @@ type Op = MatmulOp;
  *
  * `transposeA`/`transposeB`/`adjointA`/`adjointB` (TensorFlow's tf.linalg.matmul and tfjs's
  * tf.matMul options): the product op(A)·op(B) over the last two dims, op being the transpose,
- * or the adjoint (conjugate transpose; the transpose for real dtypes). On the CPU the GEMM
- * reads the stored matrices through swapped strides, so `matmul(A, B, { transposeA: true })`
- * copies nothing where `matmul(A.mT, B)` first materialises Aᵀ; on the GPU the op'd operand
- * is transposed by a GPU kernel into a temporary, then multiplied. The options apply to
+ * or the adjoint (conjugate transpose; the transpose for real dtypes). The GEMM reads the
+ * stored matrices in place (the CPU through swapped strides, the GPU kernels' tile loads in
+ * the stored layout, conjugating for the adjoint), so `matmul(A, B, { transposeA: true })`
+ * copies nothing where `matmul(A.mT, B)` first materialises Aᵀ. The options apply to
  * matrices (…, r, c) only, not to a 1-D operand. Batch dims broadcast as without them.
  *
  * `out` (numpy's and torch's `out=`): the product is written into this tensor's storage,
