@@ -83,8 +83,8 @@ function gemmCase(
   };
 }
 
-/** How a transposed-operand case gets op(A)·op(B): NN plain, TN Aᵀ·B, NT A·Bᵀ, TNcopy matmul(A.mT, B). */
-type OpPair = 'NN' | 'TN' | 'NT' | 'TNcopy';
+/** How a transposed-operand case gets op(A)·op(B): NN plain, TN Aᵀ·B, NT A·Bᵀ; TNcopy matmul(A.mT, B), NTcopy matmul(A, B.mT). */
+type OpPair = 'NN' | 'TN' | 'NT' | 'TNcopy' | 'NTcopy';
 
 /**
  * op(A)·op(B) of square n×n operands (a batch of `batch` of them when given), `reps` products
@@ -102,15 +102,15 @@ function opCase(dtype: 'float32' | 'complex64', pair: OpPair, n: number, opts: {
     if (pair === 'TN') return linalg.matmul(a, b, { transposeA: true });
     if (pair === 'NT') return linalg.matmul(a, b, { transposeB: true });
     if (pair === 'NN') return linalg.matmul(a, b);
-    const at = a.mT;
-    const c = linalg.matmul(at, b);
-    at.dispose();
+    const t = pair === 'TNcopy' ? a.mT : b.mT;
+    const c = pair === 'TNcopy' ? linalg.matmul(t, b) : linalg.matmul(a, t);
+    t.dispose();
     return c;
   };
-  const what = { NN: 'A·B', TN: 'Aᵀ·B', NT: 'A·Bᵀ', TNcopy: 'A.mT·B (copy)' }[pair];
+  const what = { NN: 'A·B', TN: 'Aᵀ·B', NT: 'A·Bᵀ', TNcopy: 'A.mT·B (copy)', NTcopy: 'A·B.mT (copy)' }[pair];
   const size = batch ? `${batch}×(${n}×${n})` : `n=${n}`;
   const tdt = complex ? 'torch.complex64' : 'torch.float32';
-  const stmt1 = { NN: 'a @ b', TN: 'a.mT @ b', NT: 'a @ b.mT', TNcopy: 'a.mT @ b' }[pair];
+  const stmt1 = { NN: 'a @ b', TN: 'a.mT @ b', NT: 'a @ b.mT', TNcopy: 'a.mT @ b', NTcopy: 'a @ b.mT' }[pair];
   const shape = [...lead, n, n].join(', ');
   return {
     name: `gpu ${complex ? 'c' : 's'}gemm ${size} ${what}${reps > 1 ? ` (${reps} per sync)` : ''}`,
@@ -125,7 +125,7 @@ function opCase(dtype: 'float32' | 'complex64', pair: OpPair, n: number, opts: {
       const a = A.dataSync(), b = B.dataSync(), c = await C.data();
       C.dispose();
       const w = complex ? 2 : 1, mat = n * n;
-      const tA = pair === 'TN' || pair === 'TNcopy', tB = pair === 'NT';
+      const tA = pair === 'TN' || pair === 'TNcopy', tB = pair === 'NT' || pair === 'NTcopy';
       let seed = 4321;
       const rnd = (lim: number) => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % lim; };
       for (let s = 0; s < 64; s++) {
@@ -154,7 +154,10 @@ function opCase(dtype: 'float32' | 'complex64', pair: OpPair, n: number, opts: {
   };
 }
 
-/** The transposed-operand rows: Aᵀ·B and A·Bᵀ beside A·B (and A.mT·B at 1024) at each size, float32 (lavapipe: tiny sizes). */
+/**
+ * The transposed-operand rows, float32 (lavapipe: tiny sizes): Aᵀ·B and A·Bᵀ beside A·B at each
+ * size, and at 1024 and 4096 the copy forms too (whether reading in place beats copy + plain).
+ */
 function opCases(soft: boolean): BenchCase[] {
   const shapes: Array<[number, { batch?: number; reps?: number }]> = soft
     ? [[64, {}], [8, { batch: 64 }]]
@@ -163,7 +166,7 @@ function opCases(soft: boolean): BenchCase[] {
   for (const [n, o] of shapes) {
     // A·B at 1024 (8 per sync) and 4096 is gemmCase's row above
     for (const pair of ['NN', 'TN', 'NT'] as const) if (pair !== 'NN' || soft || n < 1024) cases.push(opCase('float32', pair, n, o));
-    if (n === 1024 || n === 64) cases.push(opCase('float32', 'TNcopy', n, o));
+    if (n === 1024 || n === 4096 || n === 64) cases.push(opCase('float32', 'TNcopy', n, o), opCase('float32', 'NTcopy', n, o));
   }
   return cases;
 }
