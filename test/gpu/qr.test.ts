@@ -74,9 +74,11 @@ describe('gpu qr: block edges with small panel widths', () => {
         }
       }
     });
-    gpuIt(`${dtype}: tall 40×17 and wide 17×40, nb = 4, 8, 16; every mode`, async () => {
+    // (nb = 16, the default, runs in the linalg.qr case below: here its small-m panel
+    // variants, one lavapipe compile each, only repeated the nb = 4 and 8 code on these shapes)
+    gpuIt(`${dtype}: tall 40×17 and wide 17×40, nb = 4, 8; every mode`, async () => {
       const rng = new Rng(2);
-      for (const nb of [4, 8, 16]) {
+      for (const nb of [4, 8]) {
         for (const [m, n] of [[40, 17], [17, 40], [9, 8], [8, 9]]) {
           const ms = [rand(m, n, rng, dtype), rand(m, n, rng, dtype), rand(m, n, rng, dtype)];
           for (const mode of ['reduced', 'complete', 'r'] as const) await run(ms, dtype, mode, { nb });
