@@ -63,8 +63,9 @@ describe('gpu luFactor', () => {
 
   gpuIt('a zero column gives info = k and the factorization completes', async () => {
     const rng = new Rng(3);
-    const A = roundTo(withCondition(6, 10, rng), 'float32');
-    for (let i = 0; i < 6; i++) A.set(i, 2, 0);
+    const n = 8; // (the factor kernel of the n=8 cases below)
+    const A = roundTo(withCondition(n, 10, rng), 'float32');
+    for (let i = 0; i < n; i++) A.set(i, 2, 0);
     const r = linalg.luFactorEx(toTensor([A, A], 'float32').to('gpu'));
     expect(Array.from(await r.info.data())).toEqual([3, 3]);
     const cpuR = linalg.luFactorEx(toTensor([A], 'float32'));
@@ -79,7 +80,8 @@ describe('gpu solve', () => {
     // float32 n ≤ 32, k ≤ 8 run the register kernel, one per (n, k); complex64 runs the
     // workgroup-memory kernel, one per (n, RHS pass width): its RC 1/4/8/16, two passes,
     // and both workgroup sizes are covered without the 16/8, 32/1 cases (20–50 s each cold)
-    const cases = dtype === 'float32' ? [[1, 1], [2, 3], [5, 1], [16, 8], [16, 17], [32, 1], [33, 2], [64, 5]] as const
+    // (float32 register cases at the (n, k) of the register block below, which compiles them anyway)
+    const cases = dtype === 'float32' ? [[1, 1], [3, 2], [5, 1], [32, 8], [16, 17], [32, 1], [33, 2], [64, 5]] as const
       : [[1, 1], [2, 3], [5, 1], [16, 17], [33, 2], [64, 5]] as const;
     for (const [n, k] of cases) {
       gpuIt(`${dtype} n=${n} k=${k}: ‖B − A·X‖ ratio < 30 and agrees with the CPU`, async () => {
@@ -120,7 +122,7 @@ describe('gpu solve', () => {
 
   gpuIt('singular and NaN members flagged, neighbours identical to solving alone', async () => {
     const rng = new Rng(8);
-    const n = 7;
+    const n = 12; // k = 2: the kernel of the bmap case below
     const As = mats(n, 6, rng, 'float32');
     const S = As[2].clone();
     for (let j = 0; j < n; j++) S.set(4, j, 0); // a zero row: exactly singular
@@ -317,7 +319,7 @@ describe('gpu register LU kernel against the CPU', () => {
     // (small orders: from n ≈ 16 later columns hold rounded values whose near-ties any two
     // implementations break differently: the old kernel's pivots differ from the CPU's too)
     const rng = new Rng(4242);
-    for (const n of [4, 6, 8]) {
+    for (const n of [4, 5, 8]) { // (the factor kernels of other cases)
       const count = 6;
       const a = new Float32Array(count * n * n).map(() => (rng.normal() < 0 ? -1 : 1));
       const A = Tensor.fromStorage('float32', [count, n, n], a);
@@ -367,8 +369,9 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
   const kernelOf = (registers: boolean): LuKernel => ({ registers, wg: 32 });
 
   // register kernel: float32 n ≤ 32; workgroup-memory kernel: registers off, n > 32, complex64
+  // (the workgroup-memory kernel's float32 n = 16 runs it in the fused solve and inverse below)
   for (const [dtype, n, registers] of [['float32', 5, true], ['float32', 16, true], ['float32', 32, true],
-    ['float32', 16, false], ['float32', 32, false], ['float32', 33, false], ['float32', 64, false],
+    ['float32', 32, false], ['float32', 33, false], ['float32', 64, false],
     ['complex64', 5, false], ['complex64', 16, false]] as const) {
     const kernel = dtype === 'float32' && n <= 32 && registers ? 'register kernel' : 'workgroup-memory kernel';
     gpuIt(`${dtype} n=${n}, ${kernel}: a duplicated (or negated) row gives info = n, as the CPU where it reports one`, async () => {
@@ -413,7 +416,8 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
   }
 
   gpuIt('luSolve with pivots outside 1..n (garbage, 0-based): ArgumentError on read as on the CPU, NaN for that matrix only', async () => {
-    const n = 9, k = 3;
+    const n = 16, k = 3; // (the factor and luSolve kernels of the n=16 cases above)
+    const iota = Array.from({ length: n }, (_, i) => i);
     const rng = new Rng(4711);
     const As = mats(n, 3, rng, 'float32');
     const Bs = As.map(() => roundTo(randomMatrix(n, k, rng), 'float32'));
@@ -422,7 +426,7 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
     const good = piv.slice();
     piv.set([1000, -5], n);                                // member 1: garbage
     const zeroBased = piv.slice();
-    zeroBased.set([0, 1, 2, 3, 4, 5, 6, 7, 8], 2 * n);     // member 2: 0-based (0 is out of range)
+    zeroBased.set(iota, 2 * n);                           // member 2: 0-based (0 is out of range)
     const B = toTensor(Bs, 'float32').to('gpu');
     for (const [p, bad, value] of [[piv, 1, 1000], [zeroBased, 1, 1000]] as const) {
       const P = Tensor.fromStorage('int32', [3, n], p).to('gpu') as Tensor<'int32'>;
@@ -448,7 +452,7 @@ describe('gpu exact singularity and bad pivots (issue 10, items 9 and 10)', () =
     }
     // only member 2 bad (0-based): its error names the 0
     const onlyZero = good.slice();
-    onlyZero.set([0, 1, 2, 3, 4, 5, 6, 7, 8], 2 * n);
+    onlyZero.set(iota, 2 * n);
     const P0 = Tensor.fromStorage('int32', [3, n], onlyZero).to('gpu') as Tensor<'int32'>;
     await expect(linalg.luSolve(f.LU, P0, B).data()).rejects.toThrow(/found 0 \(pivots\[0\] of batch element 2\)/);
     // valid pivots: no error
