@@ -3,7 +3,8 @@
 //   double 8×24, float 8×48: 24 zmm accumulators + 3 for b + a broadcast; per k step 3
 // loads and 8 broadcasts feed 24 FMAs (fewer loads per FMA than 8×16, which lost to it
 // on a Xeon: bench/results/gemm-avx512-h200host.txt).
-//   complex<double> 4×8, complex<float> 4×16: 16 accumulators.
+//   complex<double> 4×12, complex<float> 4×24: 24 accumulators, the real kernels' loads per
+// FMA (4×8 / 4×16 with 16 ran ~10 points of peak lower on a Xeon: docs/gemm.md).
 // Packing uses whole vectors here (pack_copy / pack_trans in ukernel.hpp): element by
 // element it took 18% of a float 1024³ product on Zen 5, now 5%.
 // The build applies no ISA flags to this file (the addon targets x86-64-v3 at most): the
@@ -92,19 +93,19 @@ Family avx512_family() {
   // kc = 512 (C tiles read and written half as often as at 192; the B micro-panel then
   // streams from L2 beside A, which measured faster on Zen 5 than an L1-sized 192 or 128),
   // mc = 96: A block 384 KiB (double) of a 1 MiB L2; complex<float> kc 384 measured a
-  // little ahead of 192 (1024³ and 4096³). Measurements: docs/gemm.md.
+  // little ahead of 192 (1024³ and 4096³), complex<double> 256 (4×12 tile, Xeon). Measurements: docs/gemm.md.
   // nc 2048: an 8 MiB (double) B block rather than 16 MiB, in an L3 shared with other work.
   f.d = real_set<Avx512D, 8, 3>(96, 512, 2048);
   f.s = real_set<Avx512S, 8, 3>(96, 512, 2048);
-  f.z = complex_set<Avx512D, 4, 2>(96, 192, 2048);
-  f.c = complex_set<Avx512S, 4, 2>(96, 384, 2048);
+  f.z = complex_set<Avx512D, 4, 3>(96, 256, 2048);
+  f.c = complex_set<Avx512S, 4, 3>(96, 384, 2048);
   // From 4 threads one B block is shared (packed_shared): the grid's per-thread B blocks
   // and repacked A lost to it from 4 threads on the 16-core Xeon (docs/gemm.md).
   f.d.shared_from = f.s.shared_from = f.z.shared_from = f.c.shared_from = 4;
   set_packs<KernelSet<double>, Avx512D, Avx2D, Avx512D, Avx2D, 8, 24>(f.d);
   set_packs<KernelSet<float>, Avx2S, Avx2S, Avx512S, Avx512S, 8, 48>(f.s);
-  set_packs<KernelSet<std::complex<double>>, ZUnits4, ZUnits4, ZUnits4, ZUnits4, 4, 8>(f.z);
-  set_packs<KernelSet<std::complex<float>>, CUnits4, CUnits4, CUnits8, CUnits4, 4, 16>(f.c);
+  set_packs<KernelSet<std::complex<double>>, ZUnits4, ZUnits4, ZUnits4, ZUnits4, 4, 12>(f.z);
+  set_packs<KernelSet<std::complex<float>>, CUnits4, CUnits4, CUnits8, CUnits4, 4, 24>(f.c);
   // Small products: up to 24 accumulators, 8 rows, two vectors (16 doubles, 8 complex) a
   // tile; masked loads and stores cost what plain ones do, so only masked tiles are built.
   f.d.small = small_real<Avx512D, 24, 8, 2, true>();
