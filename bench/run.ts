@@ -376,11 +376,10 @@ async function runSuite(
     };
   };
 
-  const roundPeaks: number[] = [];
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i];
     const timing = caseTiming(ctx.timing, c.timing);
-    roundPeaks.length = 0;
+    const roundPeaks: number[] = []; // the peak probes between this case's rounds
     process.stderr.write(`  ${c.name}…`);
     // The case's own thread count for all of its lapis work, the run's again after it.
     const restore = c.threads !== undefined && c.threads !== ctx.threads ? ctx.threads : null;
@@ -391,7 +390,6 @@ async function runSuite(
         if (!pyInfo.numpy) pyInfo = { ...pyInfo, ...server.info };
         const rounds: { lapis: number[]; numpy: number[] } = { lapis: [], numpy: [] };
         const pyCase = { name: c.name, ...c.python, timing: c.timing };
-        roundPeaks.length = 0;
         try {
           for (let r = 0; r < ctx.rounds; r++) {
             if (c.lapis) {
