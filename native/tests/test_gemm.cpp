@@ -409,14 +409,17 @@ void run_type(bool quick) {
 
 // The packed path under blockings far from the defaults (set_blocking, the sweeps' hook):
 // odd kc, mc and nc of a few tiles, a narrow per-thread B block, the shared B block from
-// two threads (packed_shared), so every loop runs many blocks with ragged edges; then the
-// defaults again.
+// two threads (packed_shared), the A-resident nest and the B-resident order (nb, mb) with
+// blocks of one tile up to one block for all, so every loop runs many blocks with ragged
+// edges; then the defaults again.
 template <class T>
 void run_blockings(char dt) {
   namespace gd = lapis::gemm_detail;
   const gd::Blocking saved = gd::blocking(dt);
-  const gd::Blocking odd[] = {{1, 37, 1, 1, 0}, {50, 129, 100, 0, 0}, {200, 300, 5000, 7, 0},
-                              {1, 37, 1, 1, 2}, {50, 129, 100, 0, 2}, {16, 64, 40, 0, 2}};
+  const gd::Blocking odd[] = {{1, 37, 1, 1, 0, 0, -1},      {50, 129, 100, 0, 0, 0, -1},     {200, 300, 5000, 7, 0, 0, -1},
+                              {1, 37, 1, 1, 2, 0, -1},      {50, 129, 100, 0, 2, 0, -1},     {16, 64, 40, 0, 2, 0, -1},
+                              {1, 37, 1, 1, 0, 1, 1},       {50, 129, 100, 0, 0, 30, 20},    {200, 300, 5000, 7, 0, 500, 5000},
+                              {16, 64, 40, 0, 2, 30, 20}};
   for (const gd::Blocking& b : odd) {
     gd::set_blocking(dt, b);
     for (int threads : {1, 0})
@@ -424,11 +427,11 @@ void run_blockings(char dt) {
         run_case<T>({s[0], s[1], s[2], Op::N, threads ? Op::T : Op::C, Layout::RowMajor, Layout::Padded,
                      Layout::RowMajor, 2, 1, threads});
   }
-  gd::set_blocking(dt, {saved.mc, saved.kc, saved.nc, saved.nc_thread, saved.shared_from});
+  gd::set_blocking(dt, saved);
   const gd::Blocking back = gd::blocking(dt);
   ++g_checks;
   if (back.mc != saved.mc || back.kc != saved.kc || back.nc != saved.nc || back.nc_thread != saved.nc_thread ||
-      back.shared_from != saved.shared_from) {
+      back.shared_from != saved.shared_from || back.nb != saved.nb || back.mb != saved.mb) {
     ++g_failures;
     std::printf("FAIL blocking of %c not restored\n", dt);
   }

@@ -296,11 +296,48 @@ void macro_kernel(const KernelSet<T>& K, index mc, index nc, index kc, const T* 
 inline index ceil_div(index a, index b) { return (a + b - 1) / b; }
 inline index round_up(index a, index b) { return ceil_div(a, b) * b; }
 
+// One thread's packed product with the B block in L2 (KernelSet::nb): A blocks of up to
+// mb rows are packed once per k step into L3, B blocks of nb columns into L2, and each A
+// micro-panel (kc × mr, in L1) meets every B micro-panel of the block before the next one
+// is read. The A-resident nest streams the wider B micro-panel (kc × nr) from L2 per tile
+// beside the A one; here only the B micro-panel streams.
+template <class T>
+void packed_serial_bres(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C) {
+  const index m = C.rows, n = C.cols, k = A.cols;
+  const int mr = K.mr, nr = K.nr;
+  const index kcb = ceil_div(k, ceil_div(k, K.kc));
+  const index mbb = round_up(ceil_div(m, ceil_div(m, K.mb > 0 ? K.mb : K.nc)), mr);
+  const index nbb = round_up(ceil_div(n, ceil_div(n, K.nb)), nr);
+  Buffers& tl = tls();
+  T* Ap = tl.a.template get<T>(static_cast<std::size_t>(mbb) * kcb);
+  T* Bp = tl.b.template get<T>(static_cast<std::size_t>(kcb) * nbb);
+  for (index ic = 0; ic < m; ic += mbb) {
+    const index mc = std::min(mbb, m - ic);
+    for (index pc = 0; pc < k; pc += kcb) {
+      const index kc = std::min(kcb, k - pc);
+      const T beta_eff = pc == 0 ? beta : T(1);
+      pack_a(K, A, ic, mc, pc, kc, Ap);
+      for (index jc = 0; jc < n; jc += nbb) {
+        const index nc = std::min(nbb, n - jc);
+        pack_b(K, B, pc, kc, jc, nc, Bp);
+        T* c = C.p + ic * C.rs + jc * C.cs;
+        for (index ir = 0; ir < mc; ir += mr) {
+          const index rows = std::min<index>(mr, mc - ir);
+          for (index jr = 0; jr < nc; jr += nr)
+            tile(K, kc, Ap + ir * kc, 1, mr, Bp + jr * kc, nr, alpha, beta_eff, 0, rows, std::min<index>(nr, nc - jr),
+                 c + ir * C.rs + jr * C.cs, C.rs, C.cs);
+        }
+      }
+    }
+  }
+}
+
 // One thread's packed product: the loop nest of the header comment on its own buffers.
 template <class T>
 void packed_serial(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, index nc_max) {
   const index m = C.rows, n = C.cols, k = A.cols;
   if (m <= 0 || n <= 0) return;
+  if (K.nb > 0) return packed_serial_bres(K, alpha, A, B, beta, C);
   const int mr = K.mr, nr = K.nr;
   // Even splits: k = 300 runs as 2×150 rather than 256 + 44.
   const index kcb = ceil_div(k, ceil_div(k, K.kc));
@@ -596,6 +633,8 @@ void set_blocking_of(KernelSet<T>& K, const Blocking& b) {
   if (b.nc > 0) K.nc = b.nc;
   if (b.nc_thread >= 0) K.nc_thread = b.nc_thread;
   if (b.shared_from >= 0) K.shared_from = b.shared_from;
+  if (b.nb >= 0) K.nb = b.nb;
+  if (b.mb >= 0) K.mb = b.mb;
 }
 
 }  // namespace
@@ -612,7 +651,7 @@ void set_blocking(char dtype, const Blocking& b) {
 
 Blocking blocking(char dtype) {
   const Family& f = family();
-  const auto get = [](const auto& K) { return Blocking{K.mc, K.kc, K.nc, K.nc_thread, K.shared_from}; };
+  const auto get = [](const auto& K) { return Blocking{K.mc, K.kc, K.nc, K.nc_thread, K.shared_from, K.nb, K.mb}; };
   return dtype == 's' ? get(f.s) : dtype == 'd' ? get(f.d) : dtype == 'c' ? get(f.c) : get(f.z);
 }
 

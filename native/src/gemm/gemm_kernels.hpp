@@ -82,6 +82,10 @@ struct KernelSet {
   index mc = 0, kc = 0, nc = 0;  // cache blocking: A block mc×kc in L2, B panel kc×nr in L1, B block kc×nc in L3
   index nc_thread = 0;           // B block width per thread of a threaded product (0: nc / threads)
   int shared_from = 0;           // threads from which a large product shares one packed B block (0: never)
+  // nb > 0: one thread's packed product keeps a B block of kc×nb in L2 and an A block of up to
+  // mb rows in L3, and each A micro-panel stays in L1 while the B micro-panels of the block
+  // stream past it (the B-resident order; mb 0: nc rows); nb = 0: the nest above (mc, nc).
+  index nb = 0, mb = 0;
   Ukr<T> ukr = nullptr;
   UkrEdge<T> ukr_edge = nullptr;
   PackFn<T> pack_a_copy = nullptr, pack_a_trans = nullptr;  // w = mr
@@ -115,6 +119,7 @@ Family wasm_family();  // kernels_wasm.cpp
 struct Blocking {
   index mc = 0, kc = 0, nc = 0, nc_thread = -1;
   int shared_from = -1;
+  index nb = -1, mb = -1;  // -1 keeps a value; nb 0 turns the B-resident order off, mb 0 takes nc
 };
 void set_blocking(char dtype, const Blocking& b);
 Blocking blocking(char dtype);
