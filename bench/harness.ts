@@ -663,7 +663,7 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
     "side's best round stands (a machine whose speed drifts over minutes then slows both alike); such a",
     "file's cases keep every round's figure, and their peak is the best probe taken between the rounds.",
     '',
-    'Run: `npm run bench -- <suite…>` (all suites if none; `--list` names them, `--filter=text` picks cases,',
+    'Run: `npm run bench -- <suite…>` (all suites if none; `--list` names them, `--filter=text[|text…]` picks the cases naming any of them,',
     '`--rounds=N` interleaves the numpy peer, `--no-gpu`/`--no-python`/`--no-torch` leave columns out,',
     '`--docs` only rebuilds this page).',
     '`LAPIS_BENCH_HOST` names the machine in the file names, `LAPIS_NUM_THREADS` sets the threads of',

@@ -1,4 +1,4 @@
-// `npm run bench -- [suite…] [--quick] [--filter=text] [--rounds=N] [--no-python] [--no-torch] [--no-gpu] [--list] [--docs]`
+// `npm run bench -- [suite…] [--quick] [--filter=text[|text…]] [--rounds=N] [--no-python] [--no-torch] [--no-gpu] [--list] [--docs]`
 //
 // Loads every compiled suite in bench/suites/, runs the named ones (all if none), prints a
 // table per suite, writes bench/results/<suite>-<host>.json and regenerates
@@ -537,7 +537,10 @@ async function main(): Promise<void> {
   for (const n of names) {
     console.error(`suite ${n}:`);
     let cases = await all.get(n)!();
-    if (args.filter) cases = cases.filter((c) => c.name.includes(args.filter!));
+    if (args.filter) {
+      const any = args.filter.split('|');
+      cases = cases.filter((c) => any.some((f) => c.name.includes(f)));
+    }
     if (gpu === undefined && cases.some((c) => c.gpu)) {
       gpu = await initGpu();
       console.error(`  gpu: ${gpu.ok ? gpu.desc : `none (${gpu.note})`}`);

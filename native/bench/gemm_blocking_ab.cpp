@@ -5,8 +5,9 @@
 // the thread's CPU time; more: wall time.
 // Build against the kernels-only library:
 //   g++ -O2 -std=c++17 -Inative/include native/bench/gemm_blocking_ab.cpp <build>/liblapis_kernels.a -pthread
-// Usage: gemm_blocking_ab s|d|c|z n threads rounds mc,kc,nc[,nb[,mb]] …   (square n³ products; nb > 0:
-// the B-resident order with a kc×nb B block and A blocks of mb rows, nb 0: the A-resident nest)
+// Usage: gemm_blocking_ab s|d|c|z n threads rounds mc,kc,nc[,nb[,mb[,shared_from]]] …   (square n³ products;
+// nb > 0: the B-resident order with a kc×nb B block and A blocks of mb rows, nb 0: the A-resident nest;
+// shared_from 0: the grid at every thread count; -1 or absent keeps the family's value)
 #include <algorithm>
 #include <complex>
 #include <cstdio>
@@ -55,8 +56,8 @@ void run(char dt, ix n, int threads, int rounds, const std::vector<gemm_detail::
     for (int rd = 0; rd < rounds; ++rd) ratio.push_back(g[i][rd] / g[0][rd]);
     std::sort(v.begin(), v.end());
     std::sort(ratio.begin(), ratio.end());
-    std::printf("%c %ldx%ldx%ld t%d mc%ld kc%ld nc%ld nb%ld mb%ld: median %.1f (min %.1f max %.1f) ratio-vs-first median %.3f [%.3f..%.3f]\n",
-                dt, long(n), long(n), long(n), threads, long(bl[i].mc), long(bl[i].kc), long(bl[i].nc), long(bl[i].nb), long(bl[i].mb), v[rounds / 2], v[0],
+    std::printf("%c %ldx%ldx%ld t%d mc%ld kc%ld nc%ld nb%ld mb%ld sh%d: median %.1f (min %.1f max %.1f) ratio-vs-first median %.3f [%.3f..%.3f]\n",
+                dt, long(n), long(n), long(n), threads, long(bl[i].mc), long(bl[i].kc), long(bl[i].nc), long(bl[i].nb), long(bl[i].mb), bl[i].shared_from, v[rounds / 2], v[0],
                 v.back(), ratio[rounds / 2], ratio[rounds / 4], ratio[3 * rounds / 4]);
   }
 }
@@ -75,8 +76,8 @@ int main(int argc, char** argv) {
   }
   std::vector<gemm_detail::Blocking> bl;
   for (int i = 5; i < argc; ++i) {
-    long mc = 0, kc = 0, nc = 0, nb = 0, mb = 0;
-    if (std::sscanf(argv[i], "%ld,%ld,%ld,%ld,%ld", &mc, &kc, &nc, &nb, &mb) < 3) {
+    long mc = 0, kc = 0, nc = 0, nb = -1, mb = -1, shared = -1;
+    if (std::sscanf(argv[i], "%ld,%ld,%ld,%ld,%ld,%ld", &mc, &kc, &nc, &nb, &mb, &shared) < 3) {
       std::fprintf(stderr, "gemm_blocking_ab: blocking %s is not mc,kc,nc\n", argv[i]);
       return 2;
     }
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     b.nc = nc;
     b.nb = nb;
     b.mb = mb;
+    b.shared_from = int(shared);
     bl.push_back(b);
   }
   switch (dt) {
