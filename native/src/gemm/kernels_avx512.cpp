@@ -102,11 +102,13 @@ Family avx512_family() {
   // From 4 threads one B block is shared (packed_shared): the grid's per-thread B blocks
   // and repacked A lost to it from 4 threads on the 16-core Xeon (docs/gemm.md).
   f.d.shared_from = f.s.shared_from = f.z.shared_from = f.c.shared_from = 4;
-  // One thread's real products keep a 768 KiB B block in L2 and 1024-row A blocks in L3, with
-  // one A micro-panel in L1 across the block (B-resident order; docs/gemm.md).
+  // One thread's products keep a B block in L2 (768 KiB real, 864 KiB complex64, 1.1 MiB
+  // complex128) and 1024-row A blocks in L3, with one A micro-panel in L1 across the block
+  // (B-resident order; docs/gemm.md).
   f.d.nb = 192;
   f.s.nb = 384;
-  f.d.mb = f.s.mb = 1024;
+  f.z.nb = f.c.nb = 288;
+  f.d.mb = f.s.mb = f.z.mb = f.c.mb = 1024;
   set_packs<KernelSet<double>, Avx512D, Avx2D, Avx512D, Avx2D, 8, 24>(f.d);
   set_packs<KernelSet<float>, Avx2S, Avx2S, Avx512S, Avx512S, 8, 48>(f.s);
   set_packs<KernelSet<std::complex<double>>, ZUnits4, ZUnits4, ZUnits4, ZUnits4, 4, 12>(f.z);
