@@ -463,7 +463,8 @@ void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
   if (K.shared_from > 0 && threads >= K.shared_from && m >= index(threads) * K.mr && k >= K.kc / 2)
     return packed_shared(K, alpha, A, B, beta, C, threads);
   const index rows = round_up(ceil_div(m, tm), K.mr), cols = round_up(ceil_div(n, tn), K.nr);
-  // Every thread keeps its own B block in the shared L3: together they get what one had.
+  // Every thread keeps its own B block in the shared L3: together they get what one had (the
+  // A-resident nest; in the B-resident order the L3 block is A, of mb rows).
   const index nc_max = K.nc_thread > 0 ? round_up(K.nc_thread, K.nr) : std::max<index>(round_up(K.nc / threads, K.nr), 4 * K.nr);
   parallel_for(
       index(tm) * tn, 1,
