@@ -279,10 +279,26 @@ void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
 // ---------------------------------------------------------------------------------------
 // Packed path.
 
+// The tiles of an mc × nc block against packed A and B. chunk = 0: the A-resident order (a
+// B micro-panel meets every A micro-panel); chunk > 0: B-resident chunks of that many columns,
+// each held in L2 while every A micro-panel, kept in L1, crosses its micro-panels.
 template <class T>
 void macro_kernel(const KernelSet<T>& K, index mc, index nc, index kc, const T* Ap, const T* Bp, T alpha, T beta,
-                  T* c, index crs, index ccs) {
+                  T* c, index crs, index ccs, index chunk = 0) {
   const int mr = K.mr, nr = K.nr;
+  if (chunk > 0) {
+    chunk = (chunk + nr - 1) / nr * nr;  // whole micro-panels
+    for (index jb = 0; jb < nc; jb += chunk) {
+      const index je = std::min(nc, jb + chunk);
+      for (index ir = 0; ir < mc; ir += mr) {
+        const index rows = std::min<index>(mr, mc - ir);
+        for (index jr = jb; jr < je; jr += nr)
+          tile(K, kc, Ap + ir * kc, 1, mr, Bp + jr * kc, nr, alpha, beta, 0, rows, std::min<index>(nr, nc - jr),
+               c + ir * crs + jr * ccs, crs, ccs);
+      }
+    }
+    return;
+  }
   for (index jr = 0; jr < nc; jr += nr) {
     const index cols = std::min<index>(nr, nc - jr);
     const T* b = Bp + jr * kc;
@@ -431,7 +447,7 @@ void packed_shared(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T b
         T* Ap = tls().a.template get<T>(static_cast<std::size_t>(mcb) * kcb);
         pack_a(K, A, ic, mc, st.pc, st.kc, Ap);
         macro_kernel(K, mc, nc, st.kc, Ap, Bp + j * st.kc, alpha, beta_eff, C.p + ic * C.rs + (st.jc + j) * C.cs,
-                     C.rs, C.cs);
+                     C.rs, C.cs, K.nb);
       }
     }, threads, Schedule::Pieces);
   }
