@@ -336,13 +336,7 @@ void packed_serial_bres(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B
       for (index jc = 0; jc < n; jc += nbb) {
         const index nc = std::min(nbb, n - jc);
         pack_b(K, B, pc, kc, jc, nc, Bp);
-        T* c = C.p + ic * C.rs + jc * C.cs;
-        for (index ir = 0; ir < mc; ir += mr) {
-          const index rows = std::min<index>(mr, mc - ir);
-          for (index jr = 0; jr < nc; jr += nr)
-            tile(K, kc, Ap + ir * kc, 1, mr, Bp + jr * kc, nr, alpha, beta_eff, 0, rows, std::min<index>(nr, nc - jr),
-                 c + ir * C.rs + jr * C.cs, C.rs, C.cs);
-        }
+        macro_kernel(K, mc, nc, kc, Ap, Bp, alpha, beta_eff, C.p + ic * C.rs + jc * C.cs, C.rs, C.cs, nbb);
       }
     }
   }
