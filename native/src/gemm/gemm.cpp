@@ -279,6 +279,9 @@ void direct(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
 // ---------------------------------------------------------------------------------------
 // Packed path.
 
+inline index ceil_div(index a, index b) { return (a + b - 1) / b; }
+inline index round_up(index a, index b) { return ceil_div(a, b) * b; }
+
 // The tiles of an mc × nc block against packed A and B. chunk = 0: the A-resident order (a
 // B micro-panel meets every A micro-panel); chunk > 0: B-resident chunks of that many columns,
 // each held in L2 while every A micro-panel, kept in L1, crosses its micro-panels.
@@ -287,7 +290,7 @@ void macro_kernel(const KernelSet<T>& K, index mc, index nc, index kc, const T* 
                   T* c, index crs, index ccs, index chunk = 0) {
   const int mr = K.mr, nr = K.nr;
   if (chunk > 0) {
-    chunk = (chunk + nr - 1) / nr * nr;  // whole micro-panels
+    chunk = round_up(chunk, nr);  // whole micro-panels
     for (index jb = 0; jb < nc; jb += chunk) {
       const index je = std::min(nc, jb + chunk);
       for (index ir = 0; ir < mc; ir += mr) {
@@ -308,9 +311,6 @@ void macro_kernel(const KernelSet<T>& K, index mc, index nc, index kc, const T* 
     }
   }
 }
-
-inline index ceil_div(index a, index b) { return (a + b - 1) / b; }
-inline index round_up(index a, index b) { return ceil_div(a, b) * b; }
 
 // One thread's packed product with the B block in L2 (KernelSet::nb): A blocks of up to
 // mb rows are packed once per k step into L3, B blocks of nb columns into L2, and each A
