@@ -76,6 +76,20 @@ registerSuite('lu', () => {
       targets: [{ vs: 'numpy', maxRatio: 1.3 }],
     });
   }
+  // The explicit factors (P, L, U as matrices), as scipy.linalg.lu returns them.
+  for (const n of [256, 1024]) {
+    const A = randn([n, n], { seed: n });
+    cases.push({
+      name: `lu P, L, U n=${n}`,
+      flops: lu(n),
+      lapis: () => { linalg.lu(A); },
+      python: {
+        setup: `import scipy.linalg as sl\na = np.random.default_rng(${n}).standard_normal((${n}, ${n}))`,
+        stmt: 'sl.lu(a)',
+      },
+      targets: [{ vs: 'numpy', maxRatio: 1.0 }],
+    });
+  }
   {
     const n = 256;
     const A = randn([n, n], { seed: 9 });

@@ -57,6 +57,25 @@ describe('luFactor / lu: backward error (LAPACK dget01 < 30)', () => {
       }
     }
   });
+  it('batches of tall and wide matrices: each P·L·U, L unit lower and U upper trapezoidal', () => {
+    const rng = new Rng(6);
+    for (const dt of DTYPES) {
+      const complex = dt.startsWith('complex');
+      for (const [m, n] of [[6, 4], [4, 6], [5, 5]]) {
+        const A = toTensor([0, 1, 2].map(() => randomMatrix(m, n, rng, { complex })), dt);
+        checkLu(A);
+        const { L, U } = linalg.lu(A);
+        const k = Math.min(m, n);
+        for (let b = 0; b < 3; b++) {
+          const Lb = fromTensor(L, b), Ub = fromTensor(U, b);
+          for (let i = 0; i < m; i++)
+            for (let j = i; j < k; j++) expect([Lb.re(i, j), Lb.im(i, j)]).toEqual([i === j ? 1 : 0, 0]);
+          for (let i = 0; i < k; i++)
+            for (let j = 0; j < i; j++) expect([Ub.re(i, j), Ub.im(i, j)]).toEqual([0, 0]);
+        }
+      }
+    }
+  });
   it('graded matrices (entries from 1 to 1e-60)', () => {
     const rng = new Rng(8);
     for (const n of [6, 20, 70]) checkLu(toTensor([graded(n, 0.15, rng)], 'float64'));

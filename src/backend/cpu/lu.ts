@@ -61,17 +61,15 @@ function luUnpack(LU: Tensor, pivots: Tensor<'int32'>) {
   const perm = new Int32Array(m);
   for (let b = 0; b < count; b++) {
     const so = b * m * n * c;
+    // Row by row with typed-array copies: the strict lower part of LU's row i (its first
+    // min(i, k) entries) into L, the upper part from the diagonal on into U.
     for (let i = 0; i < m; i++) {
-      for (let j = 0; j < k; j++) {
-        const dst = (b * m * k + i * k + j) * c;
-        if (j < i) for (let r = 0; r < c; r++) l[dst + r] = src[so + (i * n + j) * c + r];
-        else if (j === i) l[dst] = 1;
-      }
-    }
-    for (let i = 0; i < k; i++) {
-      for (let j = i; j < n; j++) {
-        const dst = (b * k * n + i * n + j) * c;
-        for (let r = 0; r < c; r++) u[dst + r] = src[so + (i * n + j) * c + r];
+      const row = so + i * n * c, lo = (b * m * k + i * k) * c;
+      const w = Math.min(i, k);
+      if (w > 0) l.set(src.subarray(row, row + w * c), lo);
+      if (i < k) {
+        l[lo + i * c] = 1;
+        u.set(src.subarray(row + i * c, row + n * c), (b * k * n + i * n + i) * c);
       }
     }
     for (let i = 0; i < m; i++) perm[i] = i;
