@@ -1,8 +1,8 @@
 // Reductions on the CPU against numpy in the same run: full sums of 10M float32 and float64,
 // sums over the last and the first dim of a 1000×10000 float64 matrix, max and argmax of 10M
-// float32. Issue 13's target: sum within 1.5× numpy (numpy is single-threaded here).
+// float32, and three matrix norms. Issue 13's target: sum within 1.5× numpy (numpy is single-threaded here).
 import { registerSuite, type BenchCase } from '../harness.js';
-import { sum, max, argmax, tensor } from '../../src/index.js';
+import { sum, max, argmax, tensor, linalg, randn } from '../../src/index.js';
 
 const N = 10_000_000;
 
@@ -19,6 +19,8 @@ function cases(): BenchCase[] {
   const x32 = tensor({ data: golden(N, -100, 100, Float32Array), shape: [N] });
   const x64 = tensor({ data: golden(N, -100, 100, Float64Array), shape: [N] });
   const m64 = tensor({ data: golden(N, -100, 100, Float64Array), shape: [1000, 10000] });
+  const m1k = tensor({ data: golden(1_000_000, -100, 100, Float64Array), shape: [1000, 1000] });
+  const z512 = randn([512, 512], { dtype: 'complex128', seed: 5 });
   const sumTarget = [{ vs: 'numpy' as const, maxRatio: 1.5 }];
   const py32 = `x = ${pyGolden(N, -100, 100, 'np.float32')}`;
   const py64 = `x = ${pyGolden(N, -100, 100)}`;
@@ -56,6 +58,26 @@ function cases(): BenchCase[] {
       name: 'argmax f32 n=10M',
       lapis: () => { argmax(x32); },
       python: { setup: py32, stmt: 'np.argmax(x)' },
+    },
+    // Matrix norms (linalg.norm): the Frobenius and 1-norms of a 1000×1000 float64 matrix and the
+    // 1-norm of a 512×512 complex128 one (|z| per entry).
+    {
+      name: "norm 'fro' f64 1000×1000",
+      lapis: () => { linalg.norm(m1k); },
+      python: { setup: `x = ${pyGolden(1_000_000, -100, 100)}.reshape(1000, 1000)`, stmt: 'np.linalg.norm(x)' },
+    },
+    {
+      name: 'norm 1 f64 1000×1000',
+      lapis: () => { linalg.norm(m1k, 1); },
+      python: { setup: `x = ${pyGolden(1_000_000, -100, 100)}.reshape(1000, 1000)`, stmt: 'np.linalg.norm(x, 1)' },
+    },
+    {
+      name: 'norm 1 c128 512×512',
+      lapis: () => { linalg.norm(z512, 1); },
+      python: {
+        setup: 'r = np.random.default_rng(5)\nx = r.standard_normal((512, 512)) + 1j * r.standard_normal((512, 512))',
+        stmt: 'np.linalg.norm(x, 1)',
+      },
     },
   ];
 }

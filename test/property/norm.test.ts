@@ -42,6 +42,32 @@ describe('norm: vectors', () => {
     close(scalar(linalg.norm(tensor([3e30, 4e30], { dtype: 'float32' }))), 5e30, 1e-6);
   });
 
+  it('the unscaled sum of squares stands only where no square over- or underflowed', () => {
+    // squares underflow (1e-320): the scaled pass answers
+    close(scalar(linalg.norm(tensor([3e-160, 4e-160]))), 5e-160, 1e-15);
+    // one big and many tiny entries: the tiny squares are below eps of the sum
+    close(scalar(linalg.norm(tensor([1, ...Array<number>(9).fill(1e-200)]))), 1, 1e-16);
+    // five entries (a chain tail) whose squares overflow
+    close(scalar(linalg.norm(tensor([3e200, 4e200, 0, 0, 0]))), 5e200, 1e-15);
+    // from 4096 scalars float64 takes the addon's dot product: plain, overflowing, NaN, complex
+    const n = 5000;
+    close(scalar(linalg.norm(tensor(Array<number>(n).fill(3)))), 3 * Math.sqrt(n), 1e-14);
+    close(scalar(linalg.norm(tensor(Array<number>(n).fill(1e200)))), 1e200 * Math.sqrt(n), 1e-14);
+    close(scalar(linalg.norm(tensor(Array<number>(n).fill(1e-170)))), 1e-170 * Math.sqrt(n), 1e-14);
+    expect(scalar(linalg.norm(tensor(Array.from({ length: n }, (_, i) => (i === 77 ? NaN : 1)))))).toBeNaN();
+    const big = tensor(Array.from({ length: n / 2 }, (_, i) => ({ re: 3 * (i % 2 ? -1 : 1), im: 4 })), { dtype: 'complex128' });
+    close(scalar(linalg.norm(big)), 5 * Math.sqrt(n / 2), 1e-14);
+    close(scalar(linalg.norm(big.reshape([50, 50]), 'fro')), 5 * Math.sqrt(n / 2), 1e-14);
+    // complex parts whose squares overflow or underflow, in the 2-norm and in the 1- and ∞-norms' |z|
+    const z = (v: number) => tensor([[{ re: 3 * v, im: 4 * v }, { re: 0, im: 5 * v }]], { dtype: 'complex128' });
+    for (const v of [1e200, 1e-170, 1e-320]) {
+      const rel = v < 1e-300 ? 1e-2 : 1e-15;
+      close(scalar(linalg.norm(z(v))), Math.SQRT2 * 5 * v, rel);
+      close(scalar(linalg.norm(z(v), 1)), 5 * v, rel);
+      close(scalar(linalg.norm(z(v), Infinity)), 10 * v, rel);
+    }
+  });
+
   it('NaN gives NaN; Inf gives Inf', () => {
     expect(scalar(linalg.norm(tensor([1, NaN])))).toBeNaN();
     expect(scalar(linalg.norm(tensor([1, Infinity])))).toBe(Infinity);
