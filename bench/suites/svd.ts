@@ -33,6 +33,12 @@ registerSuite('svd', () => {
       lapis: () => { linalg.svdvals(A); },
       python: { setup: `a = np.random.default_rng(5).standard_normal((${n}, ${n}))`, stmt: 'np.linalg.svd(a, compute_uv=False)' },
     });
+    cases.push({
+      name: `cond n=${n}`,
+      lapis: () => { linalg.cond(A); },
+      python: { setup: `a = np.random.default_rng(5).standard_normal((${n}, ${n}))`, stmt: 'np.linalg.cond(a)' },
+      targets: [{ vs: 'numpy', maxRatio: 1.0 }],
+    });
   }
   for (const [m, n, ratio] of [[512, 256, 1.5], [128, 64, undefined]] as const) {
     const A = randn([m, n], { seed: m * n });

@@ -151,22 +151,33 @@ function matrixNorms(t: Tensor, ord: MatrixNormOrd, who: string): Float64Array {
     }
     return out;
   }
-  // 2, -2, 'nuc': singular values.
+  const sv = spectralNorms(t, who);
+  return ord === 2 ? sv.hi : ord === -2 ? sv.lo : sv.nuc;
+}
+
+/** The orders 2, −2 and 'nuc' of each (…, m, n) matrix, from one singular value decomposition. */
+function spectralNorms(t: Tensor, who: string): { hi: Float64Array; lo: Float64Array; nuc: Float64Array } {
+  const m = t.rows, n = t.cols, cplx = isComplex(t.dtype);
+  const count = sizeOf(t.batchShape);
+  const hi = new Float64Array(count), lo = new Float64Array(count), nuc = new Float64Array(count);
   const { S, info } = svdCpu(t, false, who);
   const s = S.dataSync(), st = info.dataSync(), k = Math.min(m, n), d = t.dataSync();
   for (let b = 0; b < count; b++) {
     if (st[b] === -1) {
       let hasNaN = false;
       for (let i = b * m * n * (cplx ? 2 : 1); i < (b + 1) * m * n * (cplx ? 2 : 1); i++) if (Number.isNaN(d[i])) hasNaN = true;
-      out[b] = hasNaN || ord === -2 ? NaN : Infinity;
+      hi[b] = nuc[b] = hasNaN ? NaN : Infinity;
+      lo[b] = NaN;
       continue;
     }
-    if (k === 0) { out[b] = ord === -2 ? Infinity : 0; continue; }
-    if (ord === 2) out[b] = s[b * k];
-    else if (ord === -2) out[b] = s[b * k + k - 1];
-    else { let acc = 0; for (let i = 0; i < k; i++) acc += s[b * k + i]; out[b] = acc; }
+    if (k === 0) { hi[b] = nuc[b] = 0; lo[b] = Infinity; continue; }
+    hi[b] = s[b * k];
+    lo[b] = s[b * k + k - 1];
+    let acc = 0;
+    for (let i = 0; i < k; i++) acc += s[b * k + i];
+    nuc[b] = acc;
   }
-  return out;
+  return { hi, lo, nuc };
 }
 
 /** The output of a reduction over `dims` of `shape`: dims dropped, or kept as 1. */
@@ -197,7 +208,7 @@ function cond(A: Tensor, ord: MatrixNormOrd): Tensor {
   const out = Tensor.empty(realOf(A.dtype), A.batchShape);
   const od = out.dataSync();
   if (ord === 2 || ord === -2) {
-    const hi = matrixNorms(A, 2, who), lo = matrixNorms(A, -2, who);
+    const { hi, lo } = spectralNorms(A, who);
     for (let b = 0; b < od.length; b++) od[b] = ord === 2 ? hi[b] / lo[b] : lo[b] / hi[b];
     return out;
   }
