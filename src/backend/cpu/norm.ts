@@ -1,5 +1,6 @@
-// CPU entries of vectorNorm, matrixNorm and cond: scaled sums in JavaScript, the spectral
-// orders from the registry's svd, cond's inverse from the registry's inv.
+// CPU entries of vectorNorm, matrixNorm and cond: sums in JavaScript (long float64 sums of
+// squares through the addon's dot product; a scaled pass where squares over- or underflow),
+// the spectral orders from one registry svd, cond's inverse from the registry's inv.
 import { dtypeCode, isComplex, realOf, FLOAT_DTYPES } from '../../core/dtype.js';
 import { sizeOf } from '../../core/shape.js';
 import { Tensor } from '../../core/tensor.js';
