@@ -51,8 +51,9 @@ function gelsMessage(code: number): string | null {
 
 /**
  * Least squares min ‖A·X − B‖ (torch.linalg.lstsq) on the CPU or the GPU (float32,
- * complex64). driver 'gelsd' (default) goes through the SVD, so rank-deficient A gets the
- * minimum-norm solution and tall or wide A both work; 'gels' is the QR fast path for
+ * complex64). driver 'gelsd' (default) gives the SVD's answer, so rank-deficient A gets the
+ * minimum-norm solution and tall or wide A both work (on the CPU a full-rank A takes a QR
+ * and the values of R instead of both sets of singular vectors); 'gels' is the QR fast path for
  * full-rank A (tall: R⁻¹·Qᴴ·B; wide: the minimum-norm Q·R⁻ᴴ·B from the QR of Aᴴ). Batch dims
  * of A and B broadcast; B may be a vector when A is a single matrix; A and B of different
  * dtypes are promoted on their device.

@@ -206,6 +206,78 @@ describe('lstsq: rank-deficient input gets the minimum-norm solution', () => {
   });
 });
 
+describe("lstsq: gelsd's full-rank QR route and its SVD fallback", () => {
+  // Where every member is of full rank by the threshold, gelsd's answer comes from a QR, the
+  // values of R and a triangular solve; otherwise the whole batch goes through the SVD.
+  const problem = (m: number, n: number, sig: number[], rng: Rng) => {
+    const p = sig.length, U = randomUnitary(m, rng, false), V = randomUnitary(n, rng, false);
+    const a = mul(scaleCols(cols(U, 0, p), sig), adj(cols(V, 0, p)));
+    return { a, U, V };
+  };
+
+  it('κ = 1e10, full rank by the default threshold: rank, the values of A, the solution to the perturbation bound', () => {
+    const rng = new Rng(306);
+    for (const [m, n] of [[40, 20], [20, 40], [25, 25]]) {
+      const p = Math.min(m, n), sig = geometric(p, 1, 1e-10);
+      const { a, U, V } = problem(m, n, sig, rng);
+      const xs = mul(cols(V, 0, p), randomM(p, 3, rng, false));
+      const rs = m > p ? mul(cols(U, p, m), randomM(m - p, 3, rng, false)) : zerosM(m, 3);
+      const b = mul(a, xs);
+      for (let i = 0; i < b.re.length; i++) b.re[i] += rs.re[i];
+      const r = linalg.lstsq(toTensor([a], 'float64', []), toTensor([b], 'float64', []));
+      expect(Array.from(r.rank.dataSync())).toEqual([p]);
+      expect(relErr(fromTensor(r.solution), xs)).toBeLessThan(lsBound(m, n, 'float64', 1e10, 1, xs, rs));
+      const s = r.singularValues.dataSync();
+      // gelsd's bound: each value within a small multiple of eps·σ_max.
+      for (let i = 0; i < p; i++) expect(Math.abs(s[i] - sig[i]) / (p * epsD('float64'))).toBeLessThan(30);
+      expect(r.residuals.shape).toEqual(m > n ? [3] : [0]);
+    }
+  });
+
+  it('a value under the threshold gives rank n − 1 and the minimum-norm solution without it', () => {
+    const rng = new Rng(307);
+    for (const [m, n] of [[30, 10], [10, 30]]) {
+      const p = Math.min(m, n), sig = [...geometric(p - 1, 1, 0.1), 1e-17];
+      const { a, U, V } = problem(m, n, sig, rng);
+      const b = randomM(m, 2, rng, false);
+      const r = linalg.lstsq(toTensor([a], 'float64', []), toTensor([b], 'float64', []));
+      expect(Array.from(r.rank.dataSync())).toEqual([p - 1]);
+      const keep = sig.slice(0, p - 1);
+      const ref = mul(scaleCols(cols(V, 0, p - 1), keep.map((v) => 1 / v)), mul(adj(cols(U, 0, p - 1)), b));
+      expect(relErr(fromTensor(r.solution), ref)).toBeLessThan(1e3 * Math.max(m, n) * epsD('float64'));
+      expect(r.residuals.shape).toEqual([0]);
+    }
+  });
+
+  it('a batch with one rank-deficient member: each member as on its own, no residuals', () => {
+    const rng = new Rng(308);
+    const full = () => randomM(8, 5, rng, false);
+    const As = [full(), problem(8, 5, [2, 1], rng).a, full()];
+    const Bs = As.map(() => randomM(8, 2, rng, false));
+    const r = linalg.lstsq(toTensor(As, 'float64', [3]), toTensor(Bs, 'float64', [3]));
+    expect(Array.from(r.rank.dataSync())).toEqual([5, 2, 5]);
+    expect(r.residuals.shape).toEqual([0]);
+    As.forEach((a, i) => {
+      const one = linalg.lstsq(toTensor([a], 'float64', []), toTensor([Bs[i]], 'float64', []));
+      expect(relErr(fromTensor(r.solution, i), fromTensor(one.solution))).toBeLessThan(1e-12);
+      const s = r.singularValues.dataSync(), s1 = one.singularValues.dataSync();
+      for (let j = 0; j < 5; j++) expect(Math.abs(s[i * 5 + j] - s1[j])).toBeLessThan(1e-13);
+    });
+    // All of full rank: the residuals of each member.
+    const ok = [As[0], As[2]], okB = [Bs[0], Bs[2]];
+    const q = linalg.lstsq(toTensor(ok, 'float64', [2]), toTensor(okB, 'float64', [2]));
+    expect(q.residuals.shape).toEqual([2, 2]);
+    ok.forEach((a, i) => {
+      const res = sub(okB[i], mul(a, fromTensor(q.solution, i)));
+      for (let j = 0; j < 2; j++) {
+        let e = 0;
+        for (let t = 0; t < 8; t++) e += res.re[t * 2 + j] ** 2;
+        expect(Math.abs(q.residuals.dataSync()[i * 2 + j] - e)).toBeLessThan(1e-13 * (1 + e));
+      }
+    });
+  });
+});
+
 describe('lstsq: batches, vectors, errors', () => {
   it('broadcasts A (2,1,·,·) against B (3,·,·)', () => {
     const rng = new Rng(303);
