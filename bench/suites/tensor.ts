@@ -1,9 +1,10 @@
 // Elementwise ops of the tensor API on the CPU against numpy in the same run (numpy runs
 // these single-threaded; lapis uses the native thread pool): add and mul of 10M float32 and
-// float64 elements, a broadcast add (1000×1000 + 1000, float64) and exp of 10M float32.
+// float64 elements, a broadcast add (1000×1000 + 1000, float64), exp of 10M float32, and
+// exp, tanh and sigmoid (scipy.special.expit) of 1M float32 and float64 elements.
 // Both sides build the same golden-ratio data; the result allocation is timed on both.
 import { registerSuite, type BenchCase } from '../harness.js';
-import { add, mul, exp, tensor, type Tensor } from '../../src/index.js';
+import { add, mul, exp, tanh, sigmoid, tensor, type Tensor } from '../../src/index.js';
 
 const N = 10_000_000;
 
@@ -73,6 +74,22 @@ function cases(): BenchCase[] {
       python: { setup: `x = ${pyGolden(N, -20, 20, 'np.float32')}`, stmt: 'np.exp(x)' },
     });
     check('exp', exp(x), (i) => Math.fround(Math.exp(hx[i])));
+  }
+  const M = 1_000_000;
+  const expit = (v: number) => (v >= 0 ? 1 / (1 + Math.exp(-v)) : Math.exp(v) / (1 + Math.exp(v)));
+  for (const [dt, C, np] of [['float32', Float32Array, 'np.float32'], ['float64', Float64Array, 'np.float64']] as const) {
+    const hx = golden(M, -20, 20, C);
+    const x = tensor({ data: hx, shape: [M] });
+    const round = dt === 'float32' ? Math.fround : (v: number) => v;
+    const setup = `import scipy.special\nx = ${pyGolden(M, -20, 20, np)}`;
+    for (const [op, fn, py, ref] of [
+      ['exp', exp, 'np.exp(x)', Math.exp],
+      ['tanh', tanh, 'np.tanh(x)', Math.tanh],
+      ['sigmoid', sigmoid, 'scipy.special.expit(x)', expit],
+    ] as const) {
+      out.push({ name: `${op} ${dt} n=1M`, lapis: () => { fn(x); }, python: { setup, stmt: py }, targets: within(1.2) });
+      check(`${op} ${dt}`, fn(x), (i) => round(ref(hx[i])));
+    }
   }
   return out;
 }

@@ -464,6 +464,42 @@ describe('unary ops: every op × dtype against reference loops', () => {
   }
 });
 
+describe('exp, sigmoid, tanh of float32/float64 over their whole range (the SIMD spans on x86)', () => {
+  // Dense grids (lengths off the vector widths, so the masked tails run too), the
+  // overflow/underflow edges, subnormal results, ±0, ±Inf and NaN, against V8's fdlibm
+  // (under 1 ulp) rounded to the dtype: bounds in ulps of the result, one of them for the
+  // reference's own error.
+  const sigmoidRef = (x: number) => (x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x)));
+  const cases = [
+    { op: 'exp', fn: exp, ref: Math.exp, ulps: 2, f32: [-104, 89], f64: [-746, 710] },
+    { op: 'sigmoid', fn: sigmoid, ref: sigmoidRef, ulps: 3, f32: [-104, 30], f64: [-746, 40] },
+    { op: 'tanh', fn: tanh, ref: Math.tanh, ulps: 4, f32: [-12, 12], f64: [-25, 25] },
+  ] as const;
+  const edges32 = [88.72283, 88.7228394, 88.72284, -87.33654, -87.3366, -103.27893, -103.9720, -103.9721, -0.625, 0.625, 0.62500006];
+  const edges64 = [709.782712893384, 709.7827128933841, -708.3964185322641, -708.4, -744.44007, -745.1332191019411, -745.1332191019412, -0.625, 0.625, 0.6250000000000001];
+  const specials = [0, -0, Infinity, -Infinity, NaN, 1e-30, -1e-30, 2 ** -126, -(2 ** -130), 1e-300, -1e-310, 5e-324];
+  for (const { op, fn, ref, ulps, f32, f64 } of cases)
+    for (const dtype of ['float32', 'float64'] as const) {
+      it(`${op} ${dtype}`, () => {
+        const [lo, hi] = dtype === 'float32' ? f32 : f64;
+        const grid = (a: number, b: number, n: number) => Array.from({ length: n }, (_, i) => a + ((b - a) * i) / (n - 1));
+        const xs = [...grid(lo, hi, 20011), ...grid(-1e-3, 1e-3, 2003), ...grid(-2, 2, 4001), ...(dtype === 'float32' ? edges32 : edges64), ...specials];
+        const C = dtype === 'float32' ? Float32Array : Float64Array;
+        const x = C.from(xs);
+        const got = fn(Tensor.fromStorage(dtype, [x.length], x)).dataSync();
+        const eps = dtype === 'float32' ? F32_EPS : F64_EPS, tiny = dtype === 'float32' ? 2 ** -126 : 2 ** -1022;
+        for (let i = 0; i < x.length; i++) {
+          const want = dtype === 'float32' ? Math.fround(ref(x[i])) : ref(x[i]);
+          const g = got[i];
+          const ok = Number.isNaN(want) ? Number.isNaN(g)
+            : !Number.isFinite(want) || want === 0 ? Object.is(g, want) || (want === 0 && g === 0 && op !== 'tanh')
+              : Math.abs(g - want) <= ulps * eps * Math.max(Math.abs(want), tiny);
+          if (!ok) expect.fail(`${op} ${dtype}(${x[i]}) = ${g}, expected ${want} (±${ulps} ulps)`);
+        }
+      });
+    }
+});
+
 describe('mathjs agrees (complex128 and float64)', () => {
   it('complex arithmetic and functions', () => {
     // parts 0 or ≥ 1e-3: mathjs's own formulas underflow on subnormals, and pow stays in range

@@ -2,6 +2,7 @@
 // Real floats follow numpy 2 (sign(−0) = +0, sign(NaN) = NaN, angle(−0) = π); complex math
 // is std::complex except where a formula keeps accuracy (abs by hypot, log1p/expm1 near 0).
 #include "elementwise_common.hpp"
+#include "unary_simd.hpp"
 
 namespace lapis {
 namespace {
@@ -117,6 +118,16 @@ template <int OP, class T>
 void run(index n, const T* x, void* out) {
   using O = decltype(apply<OP>(T{}));
   O* o = static_cast<O*>(out);
+  if constexpr ((OP == int(U::exp) || OP == int(U::sigmoid) || OP == int(U::tanh)) &&
+                (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    const UnarySimd<T>& s = unary_simd<T>();
+    const UnarySpan<T> f = OP == int(U::exp) ? s.exp : OP == int(U::sigmoid) ? s.sigmoid : s.tanh;
+    if (f) {
+      // A SIMD element costs about what an add does: the light grain.
+      parallel_for(n, kGrain, [&](index b, index e) { f(x + b, o + b, e - b); });
+      return;
+    }
+  }
   parallel_for(n, heavy(OP) || is_complex_v<T> ? kGrainHeavy : kGrain, [&](index b, index e) {
     const T* __restrict xs = x;
     O* __restrict os = o;

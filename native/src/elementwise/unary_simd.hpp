@@ -1,0 +1,22 @@
+// SIMD spans of the real unary ops that spent their time in libm's scalar calls (exp,
+// sigmoid, tanh): AVX2 and AVX-512 builds (unary_avx2.cpp, unary_avx512.cpp) of
+// unary_simd_impl.hpp, picked once by active_isa(). Elsewhere (portable, NEON, wasm) the
+// spans are null and unary.cpp calls libm per element.
+#pragma once
+#include "lapis/common.hpp"
+
+namespace lapis::ew {
+
+template <class R> using UnarySpan = void (*)(const R* x, R* out, index n);
+
+template <class R>
+struct UnarySimd {
+  UnarySpan<R> exp = nullptr;
+  UnarySpan<R> sigmoid = nullptr;
+  UnarySpan<R> tanh = nullptr;
+};
+
+// The active ISA's spans (float, double), or nulls.
+template <class R> const UnarySimd<R>& unary_simd();
+
+}  // namespace lapis::ew

@@ -1,0 +1,145 @@
+// exp, sigmoid and tanh over contiguous real spans, written once over the packet Pk<R>; included
+// inside each ISA's namespace (unary_avx2.cpp, unary_avx512.cpp), which also defines
+// round_nearest(v) and scale2(p, n) = p·2^n (n integral, the result rounded once, subnormals
+// included).
+//
+// exp(x) = 2^n·e^r with n = round(x·log2 e) and r = x − n·ln 2 (Cody–Waite: ln 2 split in a
+// high part whose products with n are exact and a low part), |r| ≤ ln2/2, and e^r by its
+// Taylor polynomial (degree 7 for float, 13 for double: the first omitted term is below
+// 0.1 ulp), evaluated by Horner's rule in FMAs. Arguments are clamped to where the result
+// is already 0 or ∞, and NaN passes through.
+
+template <class R> struct ExpConst;
+template <> struct ExpConst<float> {
+  static constexpr float lo = -104.0f, hi = 89.0f;  // e^lo rounds to 0, e^hi overflows
+  static constexpr float log2e = 1.44269504088896341f;
+  static constexpr float ln2_hi = 0.693359375f, ln2_lo = -2.12194440054690583e-4f;
+  static constexpr int degree = 7;
+};
+template <> struct ExpConst<double> {
+  static constexpr double lo = -746.0, hi = 710.0;
+  static constexpr double log2e = 1.4426950408889634074;
+  static constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  static constexpr int degree = 13;
+};
+
+// 1/k! rounded to R (k! is exact in double up to 22!).
+template <class R>
+constexpr R inv_factorial(int k) {
+  double f = 1;
+  for (int i = 2; i <= k; ++i) f *= i;
+  return static_cast<R>(1.0 / f);
+}
+
+// Σ_{k=First..Last} r^(k−First)/k! by Horner's rule.
+template <class R, int First, int K>
+LAPIS_SIMD_INLINE typename Pk<R>::V taylor_down(typename Pk<R>::V r, typename Pk<R>::V p) {
+  using P = Pk<R>;
+  if constexpr (K < First) return p;
+  else return taylor_down<R, First, K - 1>(r, P::fma(p, r, P::set1(inv_factorial<R>(K))));
+}
+template <class R, int First, int Last>
+LAPIS_SIMD_INLINE typename Pk<R>::V taylor_exp_from(typename Pk<R>::V r) {
+  return taylor_down<R, First, Last - 1>(r, Pk<R>::set1(inv_factorial<R>(Last)));
+}
+
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V exp_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using C = ExpConst<R>;
+  using V = typename P::V;
+  V xc = P::max(P::set1(C::lo), x);  // NaN stays NaN (max takes its second operand)
+  xc = P::blend(xc, P::set1(C::hi), P::gt(xc, P::set1(C::hi)));
+  const V n = round_nearest(P::mul(xc, P::set1(C::log2e)));
+  V r = P::fnma(n, P::set1(C::ln2_hi), xc);
+  r = P::fnma(n, P::set1(C::ln2_lo), r);
+  const V p = taylor_exp_from<R, 0, C::degree>(r);
+  return P::blend(scale2(p, n), x, P::ne(x, x));
+}
+
+// 1/(1 + e^−x) for x ≥ 0, e^x/(1 + e^x) below: e^−|x| never overflows (as sigmoid_real).
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V sigmoid_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using V = typename P::V;
+  const V e = exp_v<R>(P::neg(P::abs(x)));
+  const V one = P::set1(R(1)), d = P::add(one, e);
+  return P::blend(P::div(one, d), P::div(e, d), P::lt(x, P::zero()));
+}
+
+// e^y − 1 for 0 ≤ y < 1.25 (n = round(y·log2 e) ∈ {0, 1, 2}): 2^n·expm1(r) + (2^n − 1), with
+// expm1(r) = r + r²·(1/2! + r/3! + …) so that no 1 is added and taken away again.
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V expm1_small(typename Pk<R>::V y) {
+  using P = Pk<R>;
+  using C = ExpConst<R>;
+  using V = typename P::V;
+  const V n = round_nearest(P::mul(y, P::set1(C::log2e)));
+  V r = P::fnma(n, P::set1(C::ln2_hi), y);
+  r = P::fnma(n, P::set1(C::ln2_lo), r);
+  const V q = taylor_exp_from<R, 2, C::degree>(r);
+  const V em = P::fma(P::mul(r, r), q, r);
+  const V p2 = scale2(P::set1(R(1)), n);
+  return P::fma(p2, em, P::sub(p2, P::set1(R(1))));
+}
+
+template <class R> constexpr unsigned kAllLanes = (1u << Pk<R>::L) - 1u;
+
+// tanh(|x|) = e/(e + 2), e = expm1(2|x|), below 0.625 (no cancellation); above it
+// (1 − e)/(1 + e), e = e^−2|x| (at most e/(1 − e) ≤ 0.4 of an ulp lost); the sign of x
+// (−0 included) put back, NaN passed through.
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V tanh_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using V = typename P::V;
+  const V a = P::abs(x), one = P::set1(R(1));
+  const auto large = P::gt(a, P::set1(R(0.625)));
+  V t = P::zero();
+  if (P::mask_bits(large) != kAllLanes<R>) {  // some lane small (or NaN)
+    const V small = P::blend(a, P::zero(), large);  // keeps expm1_small in its range
+    const V em = expm1_small<R>(P::add(small, small));
+    t = P::div(em, P::add(em, P::set1(R(2))));
+  }
+  if (P::any(large)) {
+    const V e = exp_v<R>(P::mul(P::set1(R(-2)), a));
+    t = P::blend(t, P::div(P::sub(one, e), P::add(one, e)), large);
+  }
+  t = P::or_(t, P::and_(x, P::set1(R(-0.0))));
+  return P::blend(t, x, P::ne(x, x));
+}
+
+enum class SimdOp { exp, sigmoid, tanh };
+
+template <class R, SimdOp Op>
+LAPIS_SIMD_INLINE typename Pk<R>::V op_v(typename Pk<R>::V v) {
+  if constexpr (Op == SimdOp::sigmoid) return sigmoid_v<R>(v);
+  else if constexpr (Op == SimdOp::tanh) return tanh_v<R>(v);
+  else return exp_v<R>(v);
+}
+
+// One span of the op: two vectors a step, the ragged end masked.
+template <class R, SimdOp Op>
+void span(const R* x, R* o, index n) {
+  using P = Pk<R>;
+  constexpr int L = P::L;
+  index i = 0;
+  for (; i + 2 * L <= n; i += 2 * L) {
+    const auto a = op_v<R, Op>(P::load(x + i)), b = op_v<R, Op>(P::load(x + i + L));
+    P::store(o + i, a);
+    P::store(o + i + L, b);
+  }
+  for (; i + L <= n; i += L) P::store(o + i, op_v<R, Op>(P::load(x + i)));
+  if (i < n) {
+    const auto t = P::tail(static_cast<int>(n - i));
+    P::storet(o + i, t, op_v<R, Op>(P::loadt(x + i, t)));
+  }
+}
+
+template <class R>
+UnarySimd<R> make() {
+  UnarySimd<R> s;
+  s.exp = &span<R, SimdOp::exp>;
+  s.sigmoid = &span<R, SimdOp::sigmoid>;
+  s.tanh = &span<R, SimdOp::tanh>;
+  return s;
+}
