@@ -1,10 +1,10 @@
 // Elementwise ops of the tensor API on the CPU against numpy in the same run (numpy runs
 // these single-threaded; lapis uses the native thread pool): add and mul of 10M float32 and
 // float64 elements, a broadcast add (1000×1000 + 1000, float64), exp of 10M float32, and
-// exp, tanh and sigmoid (scipy.special.expit) of 1M float32 and float64 elements.
+// exp, tanh, sigmoid (scipy.special.expit) and log of 1M float32 and float64 elements.
 // Both sides build the same golden-ratio data; the result allocation is timed on both.
 import { registerSuite, type BenchCase } from '../harness.js';
-import { add, mul, exp, tanh, sigmoid, tensor, type Tensor } from '../../src/index.js';
+import { add, mul, exp, log, tanh, sigmoid, tensor, type Tensor } from '../../src/index.js';
 
 const N = 10_000_000;
 
@@ -90,6 +90,10 @@ function cases(): BenchCase[] {
       out.push({ name: `${op} ${dt} n=1M`, lapis: () => { fn(x); }, python: { setup, stmt: py }, targets: within(1.2) });
       check(`${op} ${dt}`, fn(x), (i) => round(ref(hx[i])));
     }
+    const hp = golden(M, 1e-3, 1e3, C);
+    const p = tensor({ data: hp, shape: [M] });
+    out.push({ name: `log ${dt} n=1M`, lapis: () => { log(p); }, python: { setup: `p = ${pyGolden(M, 1e-3, 1e3, np)}`, stmt: 'np.log(p)' }, targets: within(1.2) });
+    check(`log ${dt}`, log(p), (i) => round(Math.log(hp[i])));
   }
   return out;
 }

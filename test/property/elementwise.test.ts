@@ -464,7 +464,7 @@ describe('unary ops: every op × dtype against reference loops', () => {
   }
 });
 
-describe('exp, sigmoid, tanh of float32/float64 over their whole range (the SIMD spans on x86)', () => {
+describe('exp, sigmoid, tanh, log of float32/float64 over their whole range (the SIMD spans on x86)', () => {
   // Dense grids (lengths off the vector widths, so the masked tails run too), the
   // overflow/underflow edges, subnormal results, ±0, ±Inf and NaN, against V8's fdlibm
   // (under 1 ulp) rounded to the dtype: bounds in ulps of the result, one of them for the
@@ -498,6 +498,24 @@ describe('exp, sigmoid, tanh of float32/float64 over their whole range (the SIMD
         }
       });
     }
+  for (const dtype of ['float32', 'float64'] as const) {
+    it(`log ${dtype}: subnormal to the largest finite, around 1, and the special values`, () => {
+      const [lo, hi] = dtype === 'float32' ? [1e-45, 3.4e38] : [5e-324, 1.7e308];
+      const geo = Array.from({ length: 40009 }, (_, i) => lo * (hi / lo) ** (i / 40008));
+      const near1 = Array.from({ length: 4001 }, (_, i) => 0.999 + (0.002 * i) / 4000);
+      const xs = [...geo, ...near1, Math.SQRT2, Math.SQRT1_2, 0.5, 2, Math.E, ...specials, -1, -(2 ** -140)];
+      const C = dtype === 'float32' ? Float32Array : Float64Array;
+      const x = C.from(xs);
+      const got = log(Tensor.fromStorage(dtype, [x.length], x)).dataSync();
+      const eps = dtype === 'float32' ? F32_EPS : F64_EPS;
+      for (let i = 0; i < x.length; i++) {
+        const want = dtype === 'float32' ? Math.fround(Math.log(x[i])) : Math.log(x[i]);
+        const g = got[i];
+        const ok = Number.isNaN(want) ? Number.isNaN(g) : !Number.isFinite(want) || want === 0 ? Object.is(g, want) : Math.abs(g - want) <= 2 * eps * Math.abs(want);
+        if (!ok) expect.fail(`log ${dtype}(${x[i]}) = ${g}, expected ${want} (±2 ulps)`);
+      }
+    });
+  }
 });
 
 describe('mathjs agrees (complex128 and float64)', () => {

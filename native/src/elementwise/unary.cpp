@@ -118,10 +118,10 @@ template <int OP, class T>
 void run(index n, const T* x, void* out) {
   using O = decltype(apply<OP>(T{}));
   O* o = static_cast<O*>(out);
-  if constexpr ((OP == int(U::exp) || OP == int(U::sigmoid) || OP == int(U::tanh)) &&
+  if constexpr ((OP == int(U::exp) || OP == int(U::sigmoid) || OP == int(U::tanh) || OP == int(U::log)) &&
                 (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
     const UnarySimd<T>& s = unary_simd<T>();
-    const UnarySpan<T> f = OP == int(U::exp) ? s.exp : OP == int(U::sigmoid) ? s.sigmoid : s.tanh;
+    const UnarySpan<T> f = OP == int(U::exp) ? s.exp : OP == int(U::sigmoid) ? s.sigmoid : OP == int(U::tanh) ? s.tanh : s.log;
     if (f) {
       // A SIMD element costs about what an add does: the light grain.
       parallel_for(n, kGrain, [&](index b, index e) { f(x + b, o + b, e - b); });

@@ -4,6 +4,9 @@
 #include "lapis/simd.hpp"
 
 #if LAPIS_SIMD_X86
+#include <limits>
+#include <type_traits>  // before the target region: library inline code keeps the baseline ISA
+
 #include "unary_simd.hpp"
 
 LAPIS_TARGET_BEGIN(LAPIS_TARGET_AVX512)
@@ -22,6 +25,16 @@ LAPIS_SIMD_INLINE __m512d round_nearest(__m512d v) {
 // vscalef: p·2^⌊n⌋ rounded once, subnormal results included.
 LAPIS_SIMD_INLINE __m512 scale2(__m512 p, __m512 n) { return _mm512_maskz_scalef_ps(__mmask16(0xFFFF), p, n); }
 LAPIS_SIMD_INLINE __m512d scale2(__m512d p, __m512d n) { return _mm512_maskz_scalef_pd(__mmask8(0xFF), p, n); }
+
+// vgetmant / vgetexp: x = m·2^e, m in [1, 2), subnormals included.
+LAPIS_SIMD_INLINE void decompose(__m512 x, __m512& m, __m512& e) {
+  m = _mm512_maskz_getmant_ps(__mmask16(0xFFFF), x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
+  e = _mm512_maskz_getexp_ps(__mmask16(0xFFFF), x);
+}
+LAPIS_SIMD_INLINE void decompose(__m512d x, __m512d& m, __m512d& e) {
+  m = _mm512_maskz_getmant_pd(__mmask8(0xFF), x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
+  e = _mm512_maskz_getexp_pd(__mmask8(0xFF), x);
+}
 
 #include "unary_simd_impl.hpp"
 

@@ -1,7 +1,8 @@
-// exp, sigmoid and tanh over contiguous real spans, written once over the packet Pk<R>; included
+// exp, sigmoid, tanh and log over contiguous real spans, written once over the packet Pk<R>; included
 // inside each ISA's namespace (unary_avx2.cpp, unary_avx512.cpp), which also defines
-// round_nearest(v) and scale2(p, n) = p·2^n (n integral, the result rounded once, subnormals
-// included).
+// round_nearest(v), scale2(p, n) = p·2^n (n integral, the result rounded once, subnormals
+// included) and decompose(x, m, e): x = m·2^e, m in [1, 2), for x > 0 finite (subnormal
+// included; other lanes are overwritten by the caller).
 //
 // exp(x) = 2^n·e^r with n = round(x·log2 e) and r = x − n·ln 2 (Cody–Waite: ln 2 split in a
 // high part whose products with n are exact and a low part), |r| ≤ ln2/2, and e^r by its
@@ -108,12 +109,51 @@ LAPIS_SIMD_INLINE typename Pk<R>::V tanh_v(typename Pk<R>::V x) {
   return P::blend(t, x, P::ne(x, x));
 }
 
-enum class SimdOp { exp, sigmoid, tanh };
+// log(x) = e·ln 2 + log(m), x = 2^e·m with m in [√½, √2) (decompose(x, m, e) gives m in
+// [1, 2), subnormal x included), f = m − 1 and s = f/(2 + f): log(1 + f) = 2·atanh(s) =
+// f − f²/2 + s·(f²/2 + R), R = Σ 2s^(2k)/(2k + 1) (fdlibm's arrangement: f, exact, carries
+// the value; the series adds less than a third of it), with terms to s^10 (float) or s^20
+// (double), past which they fall under 0.1 ulp for |s| ≤ 0.1716. ±0 → −∞, x < 0 → NaN,
+// +∞ and NaN pass through.
+template <class R> constexpr int kLogTerms = std::is_same_v<R, float> ? 5 : 10;
+
+template <class R, int K>
+LAPIS_SIMD_INLINE typename Pk<R>::V log_series(typename Pk<R>::V z, typename Pk<R>::V p) {
+  using P = Pk<R>;
+  if constexpr (K < 1) return P::mul(p, z);
+  else return log_series<R, K - 1>(z, P::fma(p, z, P::set1(R(2.0 / (2 * K + 1)))));
+}
+
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V log_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using C = ExpConst<R>;
+  using V = typename P::V;
+  V m, e;
+  decompose(x, m, e);
+  const auto big = P::gt(m, P::set1(R(1.41421356237309504880)));
+  m = P::blend(m, P::mul(m, P::set1(R(0.5))), big);
+  e = P::blend(e, P::add(e, P::set1(R(1))), big);
+  const V f = P::sub(m, P::set1(R(1)));
+  const V s = P::div(f, P::add(f, P::set1(R(2))));
+  const V z = P::mul(s, s);
+  // Σ_{k=1..K} 2z^k/(2k + 1) by Horner's rule from the last term.
+  const V Rz = log_series<R, kLogTerms<R> - 1>(z, P::set1(R(2.0 / (2 * kLogTerms<R> + 1))));
+  const V hfsq = P::mul(P::set1(R(0.5)), P::mul(f, f));
+  const V t = P::fma(s, P::add(hfsq, Rz), P::mul(e, P::set1(C::ln2_lo)));
+  V y = P::fma(e, P::set1(C::ln2_hi), P::sub(f, P::sub(hfsq, t)));
+  y = P::blend(y, P::set1(-std::numeric_limits<R>::infinity()), P::eq(x, P::zero()));
+  y = P::blend(y, P::set1(std::numeric_limits<R>::quiet_NaN()), P::lt(x, P::zero()));
+  return P::blend(y, x, P::mor(P::ne(x, x), P::eq(x, P::set1(std::numeric_limits<R>::infinity()))));
+}
+
+enum class SimdOp { exp, sigmoid, tanh, log };
 
 template <class R, SimdOp Op>
 LAPIS_SIMD_INLINE typename Pk<R>::V op_v(typename Pk<R>::V v) {
   if constexpr (Op == SimdOp::sigmoid) return sigmoid_v<R>(v);
   else if constexpr (Op == SimdOp::tanh) return tanh_v<R>(v);
+  else if constexpr (Op == SimdOp::log) return log_v<R>(v);
   else return exp_v<R>(v);
 }
 
@@ -141,5 +181,6 @@ UnarySimd<R> make() {
   s.exp = &span<R, SimdOp::exp>;
   s.sigmoid = &span<R, SimdOp::sigmoid>;
   s.tanh = &span<R, SimdOp::tanh>;
+  s.log = &span<R, SimdOp::log>;
   return s;
 }
