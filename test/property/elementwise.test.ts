@@ -464,7 +464,7 @@ describe('unary ops: every op × dtype against reference loops', () => {
   }
 });
 
-describe('exp, sigmoid, tanh, log of float32/float64 over their whole range (the SIMD spans on x86)', () => {
+describe('exp, expm1, sigmoid, tanh, log, log1p of float32/float64 over their whole range (the SIMD spans on x86)', () => {
   // Dense grids (lengths off the vector widths, so the masked tails run too), the
   // overflow/underflow edges, subnormal results, ±0, ±Inf and NaN, against V8's fdlibm
   // (under 1 ulp) rounded to the dtype: bounds in ulps of the result, one of them for the
@@ -474,6 +474,7 @@ describe('exp, sigmoid, tanh, log of float32/float64 over their whole range (the
     { op: 'exp', fn: exp, ref: Math.exp, ulps: 2, f32: [-104, 89], f64: [-746, 710] },
     { op: 'sigmoid', fn: sigmoid, ref: sigmoidRef, ulps: 3, f32: [-104, 30], f64: [-746, 40] },
     { op: 'tanh', fn: tanh, ref: Math.tanh, ulps: 4, f32: [-12, 12], f64: [-25, 25] },
+    { op: 'expm1', fn: expm1, ref: Math.expm1, ulps: 2, f32: [-104, 89], f64: [-746, 710] },
   ] as const;
   const edges32 = [88.72283, 88.7228394, 88.72284, -87.33654, -87.3366, -103.27893, -103.9720, -103.9721, -0.625, 0.625, 0.62500006];
   const edges64 = [709.782712893384, 709.7827128933841, -708.3964185322641, -708.4, -744.44007, -745.1332191019411, -745.1332191019412, -0.625, 0.625, 0.6250000000000001];
@@ -498,24 +499,30 @@ describe('exp, sigmoid, tanh, log of float32/float64 over their whole range (the
         }
       });
     }
-  for (const dtype of ['float32', 'float64'] as const) {
-    it(`log ${dtype}: subnormal to the largest finite, around 1, and the special values`, () => {
-      const [lo, hi] = dtype === 'float32' ? [1e-45, 3.4e38] : [5e-324, 1.7e308];
-      const geo = Array.from({ length: 40009 }, (_, i) => lo * (hi / lo) ** (i / 40008));
-      const near1 = Array.from({ length: 4001 }, (_, i) => 0.999 + (0.002 * i) / 4000);
-      const xs = [...geo, ...near1, Math.SQRT2, Math.SQRT1_2, 0.5, 2, Math.E, ...specials, -1, -(2 ** -140)];
-      const C = dtype === 'float32' ? Float32Array : Float64Array;
-      const x = C.from(xs);
-      const got = log(Tensor.fromStorage(dtype, [x.length], x)).dataSync();
-      const eps = dtype === 'float32' ? F32_EPS : F64_EPS;
-      for (let i = 0; i < x.length; i++) {
-        const want = dtype === 'float32' ? Math.fround(Math.log(x[i])) : Math.log(x[i]);
-        const g = got[i];
-        const ok = Number.isNaN(want) ? Number.isNaN(g) : !Number.isFinite(want) || want === 0 ? Object.is(g, want) : Math.abs(g - want) <= 2 * eps * Math.abs(want);
-        if (!ok) expect.fail(`log ${dtype}(${x[i]}) = ${g}, expected ${want} (±2 ulps)`);
-      }
-    });
-  }
+  for (const [op, fn, ref] of [['log', log, Math.log], ['log1p', log1p, Math.log1p]] as const)
+    for (const dtype of ['float32', 'float64'] as const) {
+      it(`${op} ${dtype}: subnormal to the largest finite, around ${op === 'log' ? 1 : 0}, and the special values`, () => {
+        const [lo, hi] = dtype === 'float32' ? [1e-45, 3.4e38] : [5e-324, 1.7e308];
+        const geo = Array.from({ length: 40009 }, (_, i) => lo * (hi / lo) ** (i / 40008));
+        const c = op === 'log' ? 1 : 0;
+        const near = Array.from({ length: 4001 }, (_, i) => c - 1e-3 + (2e-3 * i) / 4000);
+        const extra = op === 'log' ? [Math.SQRT2, Math.SQRT1_2, 0.5, 2, Math.E]
+          : [...geo.map((v) => -v).filter((v) => v > -1), ...Array.from({ length: 4001 }, (_, i) => -1 + (3 * i) / 4000), -0.999999, -1];
+        const xs = [...geo, ...near, ...extra, ...specials, -1.5, -(2 ** -140)];
+        const C = dtype === 'float32' ? Float32Array : Float64Array;
+        const x = C.from(xs);
+        const got = fn(Tensor.fromStorage(dtype, [x.length], x)).dataSync();
+        const eps = dtype === 'float32' ? F32_EPS : F64_EPS, tiny = dtype === 'float32' ? 2 ** -126 : 2 ** -1022;
+        for (let i = 0; i < x.length; i++) {
+          const want = dtype === 'float32' ? Math.fround(ref(x[i])) : ref(x[i]);
+          const g = got[i];
+          const ok = Number.isNaN(want) ? Number.isNaN(g)
+            : !Number.isFinite(want) || want === 0 ? Object.is(g, want)
+              : Math.abs(g - want) <= 2 * eps * Math.max(Math.abs(want), tiny);
+          if (!ok) expect.fail(`${op} ${dtype}(${x[i]}) = ${g}, expected ${want} (±2 ulps)`);
+        }
+      });
+    }
 });
 
 describe('mathjs agrees (complex128 and float64)', () => {

@@ -114,14 +114,24 @@ constexpr bool heavy(int op) {
   return op >= int(U::sqrt) && op <= int(U::sigmoid);
 }
 
+// The real ops unary_simd() has spans for.
+constexpr bool simd_op(int op) {
+  return op == int(U::exp) || op == int(U::expm1) || op == int(U::log) || op == int(U::log1p) || op == int(U::tanh) ||
+         op == int(U::sigmoid);
+}
+
 template <int OP, class T>
 void run(index n, const T* x, void* out) {
   using O = decltype(apply<OP>(T{}));
   O* o = static_cast<O*>(out);
-  if constexpr ((OP == int(U::exp) || OP == int(U::sigmoid) || OP == int(U::tanh) || OP == int(U::log)) &&
-                (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+  if constexpr (simd_op(OP) && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
     const UnarySimd<T>& s = unary_simd<T>();
-    const UnarySpan<T> f = OP == int(U::exp) ? s.exp : OP == int(U::sigmoid) ? s.sigmoid : OP == int(U::tanh) ? s.tanh : s.log;
+    const UnarySpan<T> f = OP == int(U::exp)     ? s.exp
+                           : OP == int(U::expm1) ? s.expm1
+                           : OP == int(U::log)   ? s.log
+                           : OP == int(U::log1p) ? s.log1p
+                           : OP == int(U::tanh)  ? s.tanh
+                                                 : s.sigmoid;
     if (f) {
       // A SIMD element costs about what an add does: the light grain.
       parallel_for(n, kGrain, [&](index b, index e) { f(x + b, o + b, e - b); });

@@ -1,4 +1,4 @@
-// exp, sigmoid, tanh and log over contiguous real spans, written once over the packet Pk<R>; included
+// exp, expm1, log, log1p, sigmoid and tanh over contiguous real spans, written once over the packet Pk<R>; included
 // inside each ISA's namespace (unary_avx2.cpp, unary_avx512.cpp), which also defines
 // round_nearest(v), scale2(p, n) = p·2^n (n integral, the result rounded once, subnormals
 // included) and decompose(x, m, e): x = m·2^e, m in [1, 2), for x > 0 finite (subnormal
@@ -147,13 +147,55 @@ LAPIS_SIMD_INLINE typename Pk<R>::V log_v(typename Pk<R>::V x) {
   return P::blend(y, x, P::mor(P::ne(x, x), P::eq(x, P::set1(std::numeric_limits<R>::infinity()))));
 }
 
-enum class SimdOp { exp, sigmoid, tanh, log };
+// e^x − 1 over the whole range: 2^n·expm1(r) + (2^n − 1) as in expm1_small while 2^n − 1 is
+// exact (n up to 24 / 53; tending to −1 below); ±0 kept, NaN passed through (arguments
+// clamped as in exp_v).
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V expm1_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using C = ExpConst<R>;
+  using V = typename P::V;
+  V xc = P::max(P::set1(C::lo), x);
+  xc = P::blend(xc, P::set1(C::hi), P::gt(xc, P::set1(C::hi)));
+  const V n = round_nearest(P::mul(xc, P::set1(C::log2e)));
+  V r = P::fnma(n, P::set1(C::ln2_hi), xc);
+  r = P::fnma(n, P::set1(C::ln2_lo), r);
+  const V q = taylor_exp_from<R, 2, C::degree>(r);
+  const V em = P::fma(P::mul(r, r), q, r);
+  // Past the significand's width 2^n − 1 is no longer exact (and 2^n may overflow where the
+  // answer does not): there (1 + em)·2^n − 1, whose −1 is under half an ulp.
+  const V one = P::set1(R(1));
+  const auto big = P::gt(n, P::set1(R(std::numeric_limits<R>::digits)));
+  const V p2 = scale2(one, P::blend(n, P::zero(), big));
+  V y = P::fma(p2, em, P::sub(p2, one));
+  y = P::blend(y, P::sub(scale2(P::add(one, em), n), one), big);
+  return P::blend(y, x, P::mor(P::ne(x, x), P::eq(x, P::zero())));
+}
+
+// log(1 + x) = log(u) + (x − (u − 1))/u with u = 1 + x rounded (the quotient restores what
+// the rounding of u lost; for |x| under half an ulp of 1 it is all of the answer): −1 → −∞,
+// below −1 NaN, ±0 and +∞ and NaN passed through.
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V log1p_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using V = typename P::V;
+  const V one = P::set1(R(1));
+  const V u = P::add(one, x);
+  const V c = P::sub(x, P::sub(u, one));
+  V y = P::add(log_v<R>(u), P::div(c, u));
+  y = P::blend(y, P::set1(-std::numeric_limits<R>::infinity()), P::eq(u, P::zero()));
+  return P::blend(y, x, P::mor(P::mor(P::ne(x, x), P::eq(x, P::zero())), P::eq(x, P::set1(std::numeric_limits<R>::infinity()))));
+}
+
+enum class SimdOp { exp, sigmoid, tanh, log, expm1, log1p };
 
 template <class R, SimdOp Op>
 LAPIS_SIMD_INLINE typename Pk<R>::V op_v(typename Pk<R>::V v) {
   if constexpr (Op == SimdOp::sigmoid) return sigmoid_v<R>(v);
   else if constexpr (Op == SimdOp::tanh) return tanh_v<R>(v);
   else if constexpr (Op == SimdOp::log) return log_v<R>(v);
+  else if constexpr (Op == SimdOp::expm1) return expm1_v<R>(v);
+  else if constexpr (Op == SimdOp::log1p) return log1p_v<R>(v);
   else return exp_v<R>(v);
 }
 
@@ -182,5 +224,7 @@ UnarySimd<R> make() {
   s.sigmoid = &span<R, SimdOp::sigmoid>;
   s.tanh = &span<R, SimdOp::tanh>;
   s.log = &span<R, SimdOp::log>;
+  s.expm1 = &span<R, SimdOp::expm1>;
+  s.log1p = &span<R, SimdOp::log1p>;
   return s;
 }
