@@ -464,7 +464,7 @@ describe('unary ops: every op × dtype against reference loops', () => {
   }
 });
 
-describe('exp, expm1, sigmoid, tanh, log, log1p of float32/float64 over their whole range (the SIMD spans on x86)', () => {
+describe('exp, expm1, sin, cos, sigmoid, tanh, log, log1p of float32/float64 over their whole range (the SIMD spans on x86)', () => {
   // Dense grids (lengths off the vector widths, so the masked tails run too), the
   // overflow/underflow edges, subnormal results, ±0, ±Inf and NaN, against V8's fdlibm
   // (under 1 ulp) rounded to the dtype: bounds in ulps of the result, one of them for the
@@ -475,7 +475,12 @@ describe('exp, expm1, sigmoid, tanh, log, log1p of float32/float64 over their wh
     { op: 'sigmoid', fn: sigmoid, ref: sigmoidRef, ulps: 3, f32: [-104, 30], f64: [-746, 40] },
     { op: 'tanh', fn: tanh, ref: Math.tanh, ulps: 4, f32: [-12, 12], f64: [-25, 25] },
     { op: 'expm1', fn: expm1, ref: Math.expm1, ulps: 2, f32: [-104, 89], f64: [-746, 710] },
+    // Past 71476 (float) and 1e5 (double) the lanes go to libm: the ranges cross it.
+    { op: 'sin', fn: sin, ref: Math.sin, ulps: 2, f32: [-8e4, 8e4], f64: [-2e5, 2e5] },
+    { op: 'cos', fn: cos, ref: Math.cos, ulps: 2, f32: [-8e4, 8e4], f64: [-2e5, 2e5] },
   ] as const;
+  // Multiples of π/2 (rounded to the dtype), where the reduced argument is smallest.
+  const quadrants = Array.from({ length: 4000 }, (_, k) => ((k % 2 ? -1 : 1) * k * Math.PI) / 2);
   const edges32 = [88.72283, 88.7228394, 88.72284, -87.33654, -87.3366, -103.27893, -103.9720, -103.9721, -0.625, 0.625, 0.62500006];
   const edges64 = [709.782712893384, 709.7827128933841, -708.3964185322641, -708.4, -744.44007, -745.1332191019411, -745.1332191019412, -0.625, 0.625, 0.6250000000000001];
   const specials = [0, -0, Infinity, -Infinity, NaN, 1e-30, -1e-30, 2 ** -126, -(2 ** -130), 1e-300, -1e-310, 5e-324];
@@ -484,7 +489,8 @@ describe('exp, expm1, sigmoid, tanh, log, log1p of float32/float64 over their wh
       it(`${op} ${dtype}`, () => {
         const [lo, hi] = dtype === 'float32' ? f32 : f64;
         const grid = (a: number, b: number, n: number) => Array.from({ length: n }, (_, i) => a + ((b - a) * i) / (n - 1));
-        const xs = [...grid(lo, hi, 20011), ...grid(-1e-3, 1e-3, 2003), ...grid(-2, 2, 4001), ...(dtype === 'float32' ? edges32 : edges64), ...specials];
+        const trig = op === 'sin' || op === 'cos' ? [...quadrants, ...grid(-20, 20, 40009), 71475.9, 71477, 1e5, 1e20, -1e20] : [];
+        const xs = [...grid(lo, hi, 20011), ...grid(-1e-3, 1e-3, 2003), ...grid(-2, 2, 4001), ...(dtype === 'float32' ? edges32 : edges64), ...specials, ...trig];
         const C = dtype === 'float32' ? Float32Array : Float64Array;
         const x = C.from(xs);
         const got = fn(Tensor.fromStorage(dtype, [x.length], x)).dataSync();

@@ -116,8 +116,8 @@ constexpr bool heavy(int op) {
 
 // The real ops unary_simd() has spans for.
 constexpr bool simd_op(int op) {
-  return op == int(U::exp) || op == int(U::expm1) || op == int(U::log) || op == int(U::log1p) || op == int(U::tanh) ||
-         op == int(U::sigmoid);
+  return op == int(U::exp) || op == int(U::expm1) || op == int(U::log) || op == int(U::log1p) || op == int(U::sin) ||
+         op == int(U::cos) || op == int(U::tanh) || op == int(U::sigmoid);
 }
 
 template <int OP, class T>
@@ -130,6 +130,8 @@ void run(index n, const T* x, void* out) {
                            : OP == int(U::expm1) ? s.expm1
                            : OP == int(U::log)   ? s.log
                            : OP == int(U::log1p) ? s.log1p
+                           : OP == int(U::sin)   ? s.sin
+                           : OP == int(U::cos)   ? s.cos
                            : OP == int(U::tanh)  ? s.tanh
                                                  : s.sigmoid;
     if (f) {

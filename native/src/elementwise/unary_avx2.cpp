@@ -3,6 +3,7 @@
 #include "lapis/simd.hpp"
 
 #if LAPIS_SIMD_X86
+#include <cmath>
 #include <limits>
 #include <type_traits>
 

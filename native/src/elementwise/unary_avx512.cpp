@@ -4,6 +4,7 @@
 #include "lapis/simd.hpp"
 
 #if LAPIS_SIMD_X86
+#include <cmath>
 #include <limits>
 #include <type_traits>  // before the target region: library inline code keeps the baseline ISA
 

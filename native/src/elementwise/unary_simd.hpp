@@ -1,5 +1,5 @@
 // SIMD spans of the real unary ops that spent their time in libm's scalar calls (exp,
-// expm1, log, log1p, sigmoid, tanh): AVX2 and AVX-512 builds (unary_avx2.cpp, unary_avx512.cpp) of
+// expm1, log, log1p, sin, cos, sigmoid, tanh): AVX2 and AVX-512 builds (unary_avx2.cpp, unary_avx512.cpp) of
 // unary_simd_impl.hpp, picked once by active_isa(). Elsewhere (portable, NEON, wasm) the
 // spans are null and unary.cpp calls libm per element.
 #pragma once
@@ -17,6 +17,8 @@ struct UnarySimd {
   UnarySpan<R> log = nullptr;
   UnarySpan<R> expm1 = nullptr;
   UnarySpan<R> log1p = nullptr;
+  UnarySpan<R> sin = nullptr;
+  UnarySpan<R> cos = nullptr;
 };
 
 // The active ISA's spans (float, double), or nulls.

@@ -1,4 +1,4 @@
-// exp, expm1, log, log1p, sigmoid and tanh over contiguous real spans, written once over the packet Pk<R>; included
+// exp, expm1, log, log1p, sin, cos, sigmoid and tanh over contiguous real spans, written once over the packet Pk<R>; included
 // inside each ISA's namespace (unary_avx2.cpp, unary_avx512.cpp), which also defines
 // round_nearest(v), scale2(p, n) = p·2^n (n integral, the result rounded once, subnormals
 // included) and decompose(x, m, e): x = m·2^e, m in [1, 2), for x > 0 finite (subnormal
@@ -187,7 +187,81 @@ LAPIS_SIMD_INLINE typename Pk<R>::V log1p_v(typename Pk<R>::V x) {
   return P::blend(y, x, P::mor(P::mor(P::ne(x, x), P::eq(x, P::zero())), P::eq(x, P::set1(std::numeric_limits<R>::infinity()))));
 }
 
-enum class SimdOp { exp, sigmoid, tanh, log, expm1, log1p };
+// sin and cos: k = round(x·2/π), r = x − k·π/2 by three FMAs with π/2 split in three parts
+// (the first product is exact, so r carries about 3·24 / 3·53 bits of π/2), then the Taylor
+// polynomials of sin and cos on |r| ≤ π/4 (+ a rounding of k), their first omitted terms
+// under 0.1 ulp, and the quadrant k mod 4 picking ±sin r or ±cos r. Beyond |x| = 71476
+// (float, numpy's bound for the same reduction) or 1e5 (double) the lanes go to libm;
+// ±∞ give NaN there too.
+template <class R> struct TrigConst;
+template <> struct TrigConst<float> {
+  static constexpr float two_over_pi = 0.6366197466850281f;
+  static constexpr float p1 = 1.5707963705062866f, p2 = -4.371138828673793e-08f, p3 = -1.7151245100058819e-15f;
+  static constexpr float limit = 71476.0f;
+  static constexpr int sin_terms = 5, cos_terms = 5;  // r^3 … r^11, r^2 … r^10
+};
+template <> struct TrigConst<double> {
+  static constexpr double two_over_pi = 0.6366197723675814;
+  static constexpr double p1 = 1.5707963267948966, p2 = 6.123233995736766e-17, p3 = -1.4973849048591698e-33;
+  static constexpr double limit = 1e5;
+  static constexpr int sin_terms = 8, cos_terms = 8;  // r^3 … r^17, r^2 … r^16
+};
+
+// (−1)^j/(2j + Odd)! for the j-th term of sin (Odd 1) or cos (Odd 0).
+template <class R>
+constexpr R trig_coef(int j, int odd) {
+  double f = 1;
+  for (int i = 2; i <= 2 * j + odd; ++i) f *= i;
+  return static_cast<R>((j % 2 ? -1.0 : 1.0) / f);
+}
+
+// Σ_{j=1..K} c_j z^(j−1) by Horner's rule.
+template <class R, int Odd, int J, int K>
+LAPIS_SIMD_INLINE typename Pk<R>::V trig_series(typename Pk<R>::V z, typename Pk<R>::V p) {
+  using P = Pk<R>;
+  if constexpr (J < 1) return p;
+  else return trig_series<R, Odd, J - 1, K>(z, P::fma(p, z, P::set1(trig_coef<R>(J, Odd))));
+}
+
+template <class R, bool Cos>
+LAPIS_SIMD_INLINE typename Pk<R>::V sincos_v(typename Pk<R>::V x) {
+  using P = Pk<R>;
+  using C = TrigConst<R>;
+  using V = typename P::V;
+  const V k = round_nearest(P::mul(x, P::set1(C::two_over_pi)));
+  V r = P::fnma(k, P::set1(C::p1), x);
+  r = P::fnma(k, P::set1(C::p2), r);
+  r = P::fnma(k, P::set1(C::p3), r);
+  const V z = P::mul(r, r);
+  const V sn = P::fma(P::mul(z, r), trig_series<R, 1, C::sin_terms - 1, C::sin_terms>(z, P::set1(trig_coef<R>(C::sin_terms, 1))), r);
+  const V cs = P::fma(z, trig_series<R, 0, C::cos_terms - 1, C::cos_terms>(z, P::set1(trig_coef<R>(C::cos_terms, 0))), P::set1(R(1)));
+  // q = k mod 4 in {−2, …, 2}: odd quadrants swap sin and cos; the sign from q.
+  const V q = P::fnma(P::set1(R(4)), round_nearest(P::mul(k, P::set1(R(0.25)))), k);
+  const V aq = P::abs(q), one = P::set1(R(1)), two = P::set1(R(2)), mone = P::set1(R(-1));
+  const auto odd = P::eq(aq, one);
+  V y;
+  if constexpr (Cos) {
+    y = P::blend(cs, sn, odd);
+    y = P::blend(y, P::neg(y), P::mor(P::eq(q, one), P::eq(aq, two)));
+  } else {
+    y = P::blend(sn, cs, odd);
+    y = P::blend(y, P::neg(y), P::mor(P::eq(q, mone), P::eq(aq, two)));
+    y = P::blend(y, x, P::eq(x, P::zero()));  // sin(±0) = ±0
+  }
+  const auto far = P::gt(P::abs(x), P::set1(C::limit));
+  if (P::any(far)) {
+    alignas(64) R xs[P::L], ys[P::L];
+    P::store(xs, x);
+    P::store(ys, y);
+    const unsigned bits = P::mask_bits(far);
+    for (int l = 0; l < P::L; ++l)
+      if (bits >> l & 1u) ys[l] = Cos ? std::cos(xs[l]) : std::sin(xs[l]);
+    y = P::load(ys);
+  }
+  return y;
+}
+
+enum class SimdOp { exp, sigmoid, tanh, log, expm1, log1p, sin, cos };
 
 template <class R, SimdOp Op>
 LAPIS_SIMD_INLINE typename Pk<R>::V op_v(typename Pk<R>::V v) {
@@ -196,6 +270,8 @@ LAPIS_SIMD_INLINE typename Pk<R>::V op_v(typename Pk<R>::V v) {
   else if constexpr (Op == SimdOp::log) return log_v<R>(v);
   else if constexpr (Op == SimdOp::expm1) return expm1_v<R>(v);
   else if constexpr (Op == SimdOp::log1p) return log1p_v<R>(v);
+  else if constexpr (Op == SimdOp::sin) return sincos_v<R, false>(v);
+  else if constexpr (Op == SimdOp::cos) return sincos_v<R, true>(v);
   else return exp_v<R>(v);
 }
 
@@ -226,5 +302,7 @@ UnarySimd<R> make() {
   s.log = &span<R, SimdOp::log>;
   s.expm1 = &span<R, SimdOp::expm1>;
   s.log1p = &span<R, SimdOp::log1p>;
+  s.sin = &span<R, SimdOp::sin>;
+  s.cos = &span<R, SimdOp::cos>;
   return s;
 }
