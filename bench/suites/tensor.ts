@@ -1,10 +1,11 @@
 // Elementwise ops of the tensor API on the CPU against numpy in the same run (numpy runs
 // these single-threaded; lapis uses the native thread pool): add and mul of 10M float32 and
 // float64 elements, a broadcast add (1000×1000 + 1000, float64), exp of 10M float32, and
-// exp, tanh, sigmoid (scipy.special.expit) and log of 1M float32 and float64 elements.
+// exp, expm1, log, log1p, sin, cos, tanh and sigmoid (scipy.special.expit) of 1M float32 and
+// float64 elements.
 // Both sides build the same golden-ratio data; the result allocation is timed on both.
 import { registerSuite, type BenchCase } from '../harness.js';
-import { add, mul, exp, log, tanh, sigmoid, tensor, type Tensor } from '../../src/index.js';
+import { add, mul, exp, expm1, log, log1p, sin, cos, tanh, sigmoid, tensor, type Tensor } from '../../src/index.js';
 
 const N = 10_000_000;
 
@@ -78,22 +79,25 @@ function cases(): BenchCase[] {
   const M = 1_000_000;
   const expit = (v: number) => (v >= 0 ? 1 / (1 + Math.exp(-v)) : Math.exp(v) / (1 + Math.exp(v)));
   for (const [dt, C, np] of [['float32', Float32Array, 'np.float32'], ['float64', Float64Array, 'np.float64']] as const) {
-    const hx = golden(M, -20, 20, C);
-    const x = tensor({ data: hx, shape: [M] });
+    // x in [−20, 20) for the functions of the whole line, p in [1e-3, 1e3) for the logarithms.
+    const hx = golden(M, -20, 20, C), hp = golden(M, 1e-3, 1e3, C);
+    const x = tensor({ data: hx, shape: [M] }), p = tensor({ data: hp, shape: [M] });
     const round = dt === 'float32' ? Math.fround : (v: number) => v;
-    const setup = `import scipy.special\nx = ${pyGolden(M, -20, 20, np)}`;
-    for (const [op, fn, py, ref] of [
-      ['exp', exp, 'np.exp(x)', Math.exp],
-      ['tanh', tanh, 'np.tanh(x)', Math.tanh],
-      ['sigmoid', sigmoid, 'scipy.special.expit(x)', expit],
+    const setup = `import scipy.special\nx = ${pyGolden(M, -20, 20, np)}\np = ${pyGolden(M, 1e-3, 1e3, np)}`;
+    for (const [op, fn, py, ref, onP] of [
+      ['exp', exp, 'np.exp(x)', Math.exp, false],
+      ['expm1', expm1, 'np.expm1(x)', Math.expm1, false],
+      ['log', log, 'np.log(p)', Math.log, true],
+      ['log1p', log1p, 'np.log1p(p)', Math.log1p, true],
+      ['sin', sin, 'np.sin(x)', Math.sin, false],
+      ['cos', cos, 'np.cos(x)', Math.cos, false],
+      ['tanh', tanh, 'np.tanh(x)', Math.tanh, false],
+      ['sigmoid', sigmoid, 'scipy.special.expit(x)', expit, false],
     ] as const) {
-      out.push({ name: `${op} ${dt} n=1M`, lapis: () => { fn(x); }, python: { setup, stmt: py }, targets: within(1.2) });
-      check(`${op} ${dt}`, fn(x), (i) => round(ref(hx[i])));
+      const arg = onP ? p : x, h = onP ? hp : hx;
+      out.push({ name: `${op} ${dt} n=1M`, lapis: () => { fn(arg); }, python: { setup, stmt: py }, targets: within(1.2) });
+      check(`${op} ${dt}`, fn(arg), (i) => round(ref(h[i])));
     }
-    const hp = golden(M, 1e-3, 1e3, C);
-    const p = tensor({ data: hp, shape: [M] });
-    out.push({ name: `log ${dt} n=1M`, lapis: () => { log(p); }, python: { setup: `p = ${pyGolden(M, 1e-3, 1e3, np)}`, stmt: 'np.log(p)' }, targets: within(1.2) });
-    check(`log ${dt}`, log(p), (i) => round(Math.log(hp[i])));
   }
   return out;
 }
