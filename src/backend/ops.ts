@@ -91,14 +91,17 @@ export interface OpSignatures {
   cast: (x: Tensor, to: DType) => Tensor;
   /**
    * Elementwise unary op on x's dtype (the caller has promoted: sqrt of int32 arrives as
-   * float32). Output dtype: unaryOutDtype(op, x.dtype) (src/backend/ops.ts).
+   * float32). Output dtype: unaryOutDtype(op, x.dtype) (src/backend/ops.ts). `out`: written
+   * and returned instead of a new tensor (the caller checked its device, dtype and shape); it
+   * may share x's storage (in place).
    */
-  unary: (x: Tensor, op: UnaryOp) => Tensor;
+  unary: (x: Tensor, op: UnaryOp, out?: Tensor) => Tensor;
   /**
    * a ∘ b over a broadcast layout; a and b have one dtype (the caller promoted). Output dtype:
    * binaryOutDtype(op, dtype): bool for comparisons and logical ops, else the input dtype.
+   * `out` as for unary (it may share a's or b's storage).
    */
-  binary: (a: Tensor, b: Tensor, op: BinaryOp, layout: ElementwiseLayout) => Tensor;
+  binary: (a: Tensor, b: Tensor, op: BinaryOp, layout: ElementwiseLayout, out?: Tensor) => Tensor;
   /** cond ? a : b over a 3-operand broadcast layout; cond is bool, a and b one dtype (registered per a's dtype). */
   where: (cond: Tensor<'bool'>, a: Tensor, b: Tensor, layout: ElementwiseLayoutN) => Tensor;
   /**

@@ -2,13 +2,13 @@
 // rules, src/ops/operands.ts), broadcast (numpy's rules), then call the registry's cast /
 // unary / binary / where. Semantics (NaN, −0, integer wrap-around): docs/tensor-api.md.
 import { type DType, isComplex } from '../core/dtype.js';
-import { ArgumentError, DTypeError } from '../core/errors.js';
+import { ArgumentError, DeviceError, DTypeError, ShapeError, fmtShape } from '../core/errors.js';
 import { taping, gradCall, refuseTracked } from '../core/grad.js';
 import { elementwiseLayout, elementwiseLayoutN } from '../core/broadcast.js';
-import { checkArg, opt } from '../core/options.js';
-import type { Tensor } from '../core/tensor.js';
+import { checkArg, opt, readOptions } from '../core/options.js';
+import { Tensor } from '../core/tensor.js';
 import { lookup } from '../backend/registry.js';
-import type { BinaryOp, UnaryOp } from '../backend/ops.js';
+import { binaryOutDtype, unaryOutDtype, type BinaryOp, type UnaryOp } from '../backend/ops.js';
 import {
   castTo, commonDevice, promoteOperands, scalarKind, scalarTensor, toOperand, type JsScalar, type Operand,
 } from './operands.js';
@@ -28,7 +28,7 @@ const UNARY_MIN_CATEGORY: Readonly<Record<UnaryOp, number>> = {
 /** Ops complex numbers have no meaning for (no total order). */
 const NOT_COMPLEX = new Set<BinaryOp>(['minimum', 'maximum', 'lt', 'le', 'gt', 'ge']);
 
-function binaryOp(op: BinaryOp, a: Operand, b: Operand, names: readonly [string, string] = ['a', 'b']): Tensor {
+function binaryOp(op: BinaryOp, a: Operand, b: Operand, names: readonly [string, string] = ['a', 'b'], out?: Tensor): Tensor {
   const who = op;
   let ta: Tensor, tb: Tensor, dtype: DType;
   if (op === 'logicalAnd' || op === 'logicalOr') {
@@ -47,13 +47,57 @@ function binaryOp(op: BinaryOp, a: Operand, b: Operand, names: readonly [string,
     }
   }
   const L = elementwiseLayout(ta.shape, tb.shape, who, names);
-  return lookup('binary', dtype, ta.device, who)(ta, tb, op, L);
+  if (out) checkOut(out, ta.device, binaryOutDtype(op, dtype), L.shape, who);
+  return lookup('binary', dtype, ta.device, who)(ta, tb, op, L, out);
 }
 
-function unaryOp(op: UnaryOp, x: Operand): Tensor {
+function unaryOp(op: UnaryOp, x: Operand, out?: Tensor): Tensor {
   const who = op;
   const { tensors: [t] } = promoteOperands(who, [x], ['x'], UNARY_MIN_CATEGORY[op]);
-  return lookup('unary', t.dtype, t.device, who)(t, op);
+  if (out) checkOut(out, t.device, unaryOutDtype(op, t.dtype), t.shape, who);
+  return lookup('unary', t.dtype, t.device, who)(t, op, out);
+}
+
+/** Options of the elementwise functions. */
+export interface ElementwiseOptions {
+  /**
+   * Where to write the result (numpy's and torch's `out=`): a tensor on the operands' device
+   * with the result's dtype and shape (neither is converted). It is returned, so a loop can
+   * reuse one output instead of allocating a new one each call; it may be an operand
+   * (`add(a, b, { out: a })` updates a in place).
+   */
+  out?: Tensor;
+}
+
+const ELEMENTWISE_OPTIONS = { out: opt.check((v) => v instanceof Tensor, 'a Tensor') };
+
+function outOf(who: string, opts: ElementwiseOptions | undefined): Tensor | undefined {
+  return opts === undefined ? undefined : readOptions(who, opts, ELEMENTWISE_OPTIONS).out;
+}
+
+/**
+ * A differentiable function called while a gradient tape is open: recorded as before
+ * without `out`; with it, refused when an operand or out is differentiated (the write has
+ * no gradient rule), else computed untracked into out.
+ */
+function taped(name: string, fn: Parameters<typeof gradCall<Tensor>>[1], args: readonly Operand[], opts: ElementwiseOptions | undefined): Tensor {
+  const out = outOf(name, opts);
+  if (out === undefined) return gradCall(name, fn, args);
+  refuseTracked(name, [...args, out], `the out option writes in place; call ${name} without out (torch refuses out= for tensors that require grad)`);
+  return args.length === 1 ? unaryOp(name as UnaryOp, args[0], out) : binaryOp(name as BinaryOp, args[0], args[1], name === 'pow' ? ['base', 'exponent'] : ['a', 'b'], out);
+}
+
+/** The checks on `out`, before any work: alive, the operands' device, the result's dtype and shape. */
+function checkOut(out: Tensor, device: string, dtype: DType, shape: readonly number[], who: string): void {
+  if (out.isDisposed) throw new DeviceError(`${who}: out was disposed`);
+  if (out.device !== device) throw new DeviceError(`${who}: out is on ${out.device}, the operands are on ${device}`);
+  out.alive(`${who}: out`);
+  if (out.dtype !== dtype) {
+    throw new DTypeError(`${who}: out is ${out.dtype}, the result is ${dtype} (out must have the result's dtype; it is not cast)`);
+  }
+  if (out.shape.length !== shape.length || out.shape.some((d, i) => d !== shape[i])) {
+    throw new ShapeError(`${who}: out is ${fmtShape(out.shape)}, the result is ${fmtShape(shape)} (out must have the result's shape; it is not resized)`);
+  }
 }
 
 // ---- arithmetic
@@ -63,15 +107,19 @@ function unaryOp(op: UnaryOp, x: Operand): Tensor {
  * JS scalars (a number, boolean or Complex: a 0-d operand that only raises the dtype
  * category, torch's rule). int32/uint32 wrap around (two's complement); bool + bool computes in int32.
  *
- * Syntax: `add(a, b)`
+ * Every unary and binary function takes `{ out }` last: the result is written into out (the
+ * result's dtype and shape, the operands' device; an operand itself for in place) and
+ * returned (docs/tensor-api.md).
+ *
+ * Syntax: `add(a, b)`, `add(a, b, { out })`
  * Example: `add([1, 2], 0.5)` → `[1.5, 2.5]` (float64)
  * Throws: ShapeError if the shapes do not broadcast; DTypeError for int32 with uint32;
  * DeviceError for tensors on different devices; ArgumentError for a scalar the dtype cannot hold.
  * See also: `sub`, `mul`, `div`, docs/tensor-api.md.
  */
-export function add(a: Operand, b: Operand): Tensor {
-  if (taping()) return gradCall('add', add, [a, b]);
-  return binaryOp('add', a, b);
+export function add(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('add', add, [a, b], opts);
+  return binaryOp('add', a, b, undefined, outOf('add', opts));
 }
 
 /**
@@ -82,9 +130,9 @@ export function add(a: Operand, b: Operand): Tensor {
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `add`, `neg`.
  */
-export function sub(a: Operand, b: Operand): Tensor {
-  if (taping()) return gradCall('sub', sub, [a, b]);
-  return binaryOp('sub', a, b);
+export function sub(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('sub', sub, [a, b], opts);
+  return binaryOp('sub', a, b, undefined, outOf('sub', opts));
 }
 
 /**
@@ -95,9 +143,9 @@ export function sub(a: Operand, b: Operand): Tensor {
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `div`, `linalg.matmul`.
  */
-export function mul(a: Operand, b: Operand): Tensor {
-  if (taping()) return gradCall('mul', mul, [a, b]);
-  return binaryOp('mul', a, b);
+export function mul(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('mul', mul, [a, b], opts);
+  return binaryOp('mul', a, b, undefined, outOf('mul', opts));
 }
 
 /**
@@ -109,9 +157,9 @@ export function mul(a: Operand, b: Operand): Tensor {
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `mul`, `pow`.
  */
-export function div(a: Operand, b: Operand): Tensor {
-  if (taping()) return gradCall('div', div, [a, b]);
-  return binaryOp('div', a, b);
+export function div(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('div', div, [a, b], opts);
+  return binaryOp('div', a, b, undefined, outOf('div', opts));
 }
 
 /**
@@ -124,9 +172,9 @@ export function div(a: Operand, b: Operand): Tensor {
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `sqrt`, `exp`.
  */
-export function pow(base: Operand, exponent: Operand): Tensor {
-  if (taping()) return gradCall('pow', pow, [base, exponent]);
-  return binaryOp('pow', base, exponent, ['base', 'exponent']);
+export function pow(base: Operand, exponent: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('pow', pow, [base, exponent], opts);
+  return binaryOp('pow', base, exponent, ['base', 'exponent'], outOf('pow', opts));
 }
 
 /**
@@ -138,9 +186,9 @@ export function pow(base: Operand, exponent: Operand): Tensor {
  * Throws: DTypeError for complex operands (no ordering); ShapeError, DeviceError as `add`.
  * See also: `maximum`, `clamp`.
  */
-export function minimum(a: Operand, b: Operand): Tensor {
-  if (taping()) return gradCall('minimum', minimum, [a, b]);
-  return binaryOp('minimum', a, b);
+export function minimum(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('minimum', minimum, [a, b], opts);
+  return binaryOp('minimum', a, b, undefined, outOf('minimum', opts));
 }
 
 /**
@@ -151,9 +199,9 @@ export function minimum(a: Operand, b: Operand): Tensor {
  * Throws: DTypeError for complex operands; ShapeError, DeviceError as `add`.
  * See also: `minimum`, `clamp`.
  */
-export function maximum(a: Operand, b: Operand): Tensor {
-  if (taping()) return gradCall('maximum', maximum, [a, b]);
-  return binaryOp('maximum', a, b);
+export function maximum(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('maximum', maximum, [a, b], opts);
+  return binaryOp('maximum', a, b, undefined, outOf('maximum', opts));
 }
 
 // ---- comparisons and logic (bool results)
@@ -166,7 +214,9 @@ export function maximum(a: Operand, b: Operand): Tensor {
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `ne`, `lt`.
  */
-export function eq(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('eq', a, b) as Tensor<'bool'>; }
+export function eq(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('eq', a, b, undefined, outOf('eq', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise `a != b` as a bool tensor (true wherever either is NaN).
@@ -176,7 +226,9 @@ export function eq(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('eq
  * Throws: ShapeError, DTypeError, DeviceError as `add`.
  * See also: `eq`.
  */
-export function ne(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('ne', a, b) as Tensor<'bool'>; }
+export function ne(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('ne', a, b, undefined, outOf('ne', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise `a < b` as a bool tensor (false with NaN; uint32 compares unsigned).
@@ -186,7 +238,9 @@ export function ne(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('ne
  * Throws: DTypeError for complex operands or int32 with uint32; ShapeError, DeviceError as `add`.
  * See also: `le`, `gt`, `ge`.
  */
-export function lt(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('lt', a, b) as Tensor<'bool'>; }
+export function lt(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('lt', a, b, undefined, outOf('lt', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise `a <= b` as a bool tensor.
@@ -196,7 +250,9 @@ export function lt(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('lt
  * Throws: DTypeError for complex operands or int32 with uint32; ShapeError, DeviceError as `add`.
  * See also: `lt`, `ge`.
  */
-export function le(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('le', a, b) as Tensor<'bool'>; }
+export function le(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('le', a, b, undefined, outOf('le', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise `a > b` as a bool tensor.
@@ -206,7 +262,9 @@ export function le(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('le
  * Throws: DTypeError for complex operands or int32 with uint32; ShapeError, DeviceError as `add`.
  * See also: `ge`, `lt`.
  */
-export function gt(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('gt', a, b) as Tensor<'bool'>; }
+export function gt(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('gt', a, b, undefined, outOf('gt', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise `a >= b` as a bool tensor.
@@ -216,7 +274,9 @@ export function gt(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('gt
  * Throws: DTypeError for complex operands or int32 with uint32; ShapeError, DeviceError as `add`.
  * See also: `gt`, `le`.
  */
-export function ge(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('ge', a, b) as Tensor<'bool'>; }
+export function ge(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('ge', a, b, undefined, outOf('ge', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise logical and of the truth values (x ≠ 0; NaN is true) of any dtypes.
@@ -226,7 +286,9 @@ export function ge(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('ge
  * Throws: ShapeError if the shapes do not broadcast; DeviceError for different devices.
  * See also: `logicalOr`, `logicalNot`, `where`.
  */
-export function logicalAnd(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('logicalAnd', a, b) as Tensor<'bool'>; }
+export function logicalAnd(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('logicalAnd', a, b, undefined, outOf('logicalAnd', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise logical or of the truth values (x ≠ 0) of any dtypes.
@@ -236,7 +298,9 @@ export function logicalAnd(a: Operand, b: Operand): Tensor<'bool'> { return bina
  * Throws: ShapeError if the shapes do not broadcast; DeviceError for different devices.
  * See also: `logicalAnd`, `logicalNot`.
  */
-export function logicalOr(a: Operand, b: Operand): Tensor<'bool'> { return binaryOp('logicalOr', a, b) as Tensor<'bool'>; }
+export function logicalOr(a: Operand, b: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return binaryOp('logicalOr', a, b, undefined, outOf('logicalOr', opts)) as Tensor<'bool'>;
+}
 
 /**
  * Elementwise logical not (x == 0) of any dtype, as a bool tensor.
@@ -246,7 +310,9 @@ export function logicalOr(a: Operand, b: Operand): Tensor<'bool'> { return binar
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `logicalAnd`, `eq`.
  */
-export function logicalNot(x: Operand): Tensor<'bool'> { return unaryOp('logicalNot', x) as Tensor<'bool'>; }
+export function logicalNot(x: Operand, opts?: ElementwiseOptions): Tensor<'bool'> {
+  return unaryOp('logicalNot', x, outOf('logicalNot', opts)) as Tensor<'bool'>;
+}
 
 // ---- unary arithmetic
 
@@ -258,9 +324,9 @@ export function logicalNot(x: Operand): Tensor<'bool'> { return unaryOp('logical
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sub`, `abs`.
  */
-export function neg(x: Operand): Tensor {
-  if (taping()) return gradCall('neg', neg, [x]);
-  return unaryOp('neg', x);
+export function neg(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('neg', neg, [x], opts);
+  return unaryOp('neg', x, outOf('neg', opts));
 }
 
 /**
@@ -272,9 +338,9 @@ export function neg(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sign`, `angle`.
  */
-export function abs(x: Operand): Tensor {
-  if (taping()) return gradCall('abs', abs, [x]);
-  return unaryOp('abs', x);
+export function abs(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('abs', abs, [x], opts);
+  return unaryOp('abs', x, outOf('abs', opts));
 }
 
 /**
@@ -285,9 +351,9 @@ export function abs(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `abs`.
  */
-export function sign(x: Operand): Tensor {
-  if (taping()) return gradCall('sign', sign, [x]);
-  return unaryOp('sign', x);
+export function sign(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('sign', sign, [x], opts);
+  return unaryOp('sign', x, outOf('sign', opts));
 }
 
 /**
@@ -299,22 +365,22 @@ export function sign(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `pow`.
  */
-export function sqrt(x: Operand): Tensor {
-  if (taping()) return gradCall('sqrt', sqrt, [x]);
-  return unaryOp('sqrt', x);
+export function sqrt(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('sqrt', sqrt, [x], opts);
+  return unaryOp('sqrt', x, outOf('sqrt', opts));
 }
 
 /**
  * Elementwise e^x (complex: e^re·(cos im + i sin im)). Integer input computes in float32.
  *
- * Syntax: `exp(x)`
+ * Syntax: `exp(x)`, `exp(x, { out })`
  * Example: `exp([0, 1])` → `[1, 2.718281828459045]`
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `expm1`, `log`.
  */
-export function exp(x: Operand): Tensor {
-  if (taping()) return gradCall('exp', exp, [x]);
-  return unaryOp('exp', x);
+export function exp(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('exp', exp, [x], opts);
+  return unaryOp('exp', x, outOf('exp', opts));
 }
 
 /**
@@ -325,9 +391,9 @@ export function exp(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `log1p`, `exp`.
  */
-export function log(x: Operand): Tensor {
-  if (taping()) return gradCall('log', log, [x]);
-  return unaryOp('log', x);
+export function log(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('log', log, [x], opts);
+  return unaryOp('log', x, outOf('log', opts));
 }
 
 /**
@@ -338,9 +404,9 @@ export function log(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `log`, `expm1`.
  */
-export function log1p(x: Operand): Tensor {
-  if (taping()) return gradCall('log1p', log1p, [x]);
-  return unaryOp('log1p', x);
+export function log1p(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('log1p', log1p, [x], opts);
+  return unaryOp('log1p', x, outOf('log1p', opts));
 }
 
 /**
@@ -351,9 +417,9 @@ export function log1p(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `exp`, `log1p`.
  */
-export function expm1(x: Operand): Tensor {
-  if (taping()) return gradCall('expm1', expm1, [x]);
-  return unaryOp('expm1', x);
+export function expm1(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('expm1', expm1, [x], opts);
+  return unaryOp('expm1', x, outOf('expm1', opts));
 }
 
 /**
@@ -364,9 +430,9 @@ export function expm1(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `cos`, `tanh`.
  */
-export function sin(x: Operand): Tensor {
-  if (taping()) return gradCall('sin', sin, [x]);
-  return unaryOp('sin', x);
+export function sin(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('sin', sin, [x], opts);
+  return unaryOp('sin', x, outOf('sin', opts));
 }
 
 /**
@@ -377,9 +443,9 @@ export function sin(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sin`.
  */
-export function cos(x: Operand): Tensor {
-  if (taping()) return gradCall('cos', cos, [x]);
-  return unaryOp('cos', x);
+export function cos(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('cos', cos, [x], opts);
+  return unaryOp('cos', x, outOf('cos', opts));
 }
 
 /**
@@ -390,9 +456,9 @@ export function cos(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `sigmoid`.
  */
-export function tanh(x: Operand): Tensor {
-  if (taping()) return gradCall('tanh', tanh, [x]);
-  return unaryOp('tanh', x);
+export function tanh(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('tanh', tanh, [x], opts);
+  return unaryOp('tanh', x, outOf('tanh', opts));
 }
 
 /**
@@ -403,9 +469,9 @@ export function tanh(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `tanh`, `exp`.
  */
-export function sigmoid(x: Operand): Tensor {
-  if (taping()) return gradCall('sigmoid', sigmoid, [x]);
-  return unaryOp('sigmoid', x);
+export function sigmoid(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('sigmoid', sigmoid, [x], opts);
+  return unaryOp('sigmoid', x, outOf('sigmoid', opts));
 }
 
 // ---- complex parts
@@ -418,9 +484,9 @@ export function sigmoid(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `real`, `imag`, `Tensor.mH`.
  */
-export function conj(x: Operand): Tensor {
-  if (taping()) return gradCall('conj', conj, [x]);
-  return unaryOp('conj', x);
+export function conj(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('conj', conj, [x], opts);
+  return unaryOp('conj', x, outOf('conj', opts));
 }
 
 /**
@@ -431,9 +497,9 @@ export function conj(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `imag`, `angle`.
  */
-export function real(x: Operand): Tensor {
-  if (taping()) return gradCall('real', real, [x]);
-  return unaryOp('real', x);
+export function real(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('real', real, [x], opts);
+  return unaryOp('real', x, outOf('real', opts));
 }
 
 /**
@@ -444,9 +510,9 @@ export function real(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `real`.
  */
-export function imag(x: Operand): Tensor {
-  if (taping()) return gradCall('imag', imag, [x]);
-  return unaryOp('imag', x);
+export function imag(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('imag', imag, [x], opts);
+  return unaryOp('imag', x, outOf('imag', opts));
 }
 
 /**
@@ -458,9 +524,9 @@ export function imag(x: Operand): Tensor {
  * Throws: ArgumentError for an argument that is not a tensor or scalar.
  * See also: `abs`, `real`, `imag`.
  */
-export function angle(x: Operand): Tensor {
-  if (taping()) return gradCall('angle', angle, [x]);
-  return unaryOp('angle', x);
+export function angle(x: Operand, opts?: ElementwiseOptions): Tensor {
+  if (taping()) return taped('angle', angle, [x], opts);
+  return unaryOp('angle', x, outOf('angle', opts));
 }
 
 // ---- clamp, where, cast

@@ -37,20 +37,42 @@ function cast(x: Tensor, to: DType): Tensor {
   return out;
 }
 
-function unary(x: Tensor, op: UnaryOp): Tensor {
-  const out = Tensor.uninit(unaryOutDtype(op, x.dtype), x.shape);
-  if (x.size > 0) native().unary({ dtype: dtypeCode(x.dtype), op: UNARY_OP_CODES[op], x: data(x), out: data(out) });
+/**
+ * Whether writing `dst` element by element could change an input before it is read: the
+ * storages overlap other than exactly (the same bytes are read and written at one index).
+ */
+function clobbers(dst: AnyStorage, src: AnyStorage): boolean {
+  return dst.buffer === src.buffer && dst.byteLength > 0 && src.byteLength > 0
+    && dst.byteOffset < src.byteOffset + src.byteLength && src.byteOffset < dst.byteOffset + dst.byteLength
+    && !(dst.byteOffset === src.byteOffset && dst.byteLength === src.byteLength);
+}
+
+/** The tensor a kernel writes: `out` itself, or a fresh one where out clobbers an input (then copied in). */
+function target(out: Tensor | undefined, dtype: DType, shape: readonly number[], inputs: readonly Tensor[]): Tensor {
+  if (out && !inputs.some((t) => clobbers(data(out), data(t)))) return out;
+  return Tensor.uninit(dtype, shape);
+}
+
+function finish(res: Tensor, out: Tensor | undefined): Tensor {
+  if (!out || res === out) return res;
+  (data(out) as Float64Array).set(data(res) as Float64Array);
   return out;
 }
 
-function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout): Tensor {
-  const out = Tensor.uninit(binaryOutDtype(op, a.dtype), L.shape);
-  if (L.size === 0) return out;
+function unary(x: Tensor, op: UnaryOp, out?: Tensor): Tensor {
+  const res = target(out, unaryOutDtype(op, x.dtype), x.shape, [x]);
+  if (x.size > 0) native().unary({ dtype: dtypeCode(x.dtype), op: UNARY_OP_CODES[op], x: data(x), out: data(res) });
+  return finish(res, out);
+}
+
+function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout, out?: Tensor): Tensor {
+  const res = target(out, binaryOutDtype(op, a.dtype), L.shape, [a, b]);
+  if (L.size === 0) return finish(res, out);
   native().binary({
-    dtype: dtypeCode(a.dtype), op: BINARY_OP_CODES[op], a: data(a), b: data(b), out: data(out), shape: Float64Array.from(L.dims),
+    dtype: dtypeCode(a.dtype), op: BINARY_OP_CODES[op], a: data(a), b: data(b), out: data(res), shape: Float64Array.from(L.dims),
     aStrides: Float64Array.from(L.aStrides), bStrides: Float64Array.from(L.bStrides),
   });
-  return out;
+  return finish(res, out);
 }
 
 function where(cond: Tensor<'bool'>, a: Tensor, b: Tensor, L: ElementwiseLayoutN): Tensor {

@@ -25,6 +25,7 @@ import { shaderText } from './shaders.js';
 import { emptyGpu, requireGpu } from './tensor-ops.js';
 import { allocStorage, bufferOf } from './pool.js';
 import { gpuDevice } from './device.js';
+import { commandEncoder, recordedCommand } from './queue.js';
 
 /** Threads per workgroup and items (quads on the vec path, elements otherwise) per thread. */
 export const EW_WG = 256;
@@ -428,27 +429,50 @@ function cast(x: Tensor, to: DType): Tensor {
   return out;
 }
 
-function unary(x: Tensor, op: UnaryOp): Tensor {
-  requireGpu(x, op, 'x');
-  const d = asGpuDType(x.dtype, op, 'x');
-  checkUnary(op, d);
-  const out = emptyGpu(unaryOutDtype(op, d), x.shape, op);
-  const n = x.size;
-  if (n > 0) dispatch('unary', op, d, [{ t: x, dtype: d }], out, n, null, op);
+/**
+ * The tensor a kernel writes: `out`, or a fresh one where out shares a buffer with an input
+ * (one buffer cannot be bound read-only and writable in one dispatch; it is copied in after).
+ */
+function target(out: Tensor | undefined, dtype: DType, shape: readonly number[], inputs: readonly Tensor[], who: string): Tensor {
+  if (out) requireGpu(out, who, 'out');
+  if (out && !inputs.some((t) => bufferOf(t.gpuStorage()) === bufferOf(out.gpuStorage()))) return out;
+  return emptyGpu(dtype, shape, who);
+}
+
+/** out after the kernel wrote res: the copy where they differ; out's old pending check dropped (its data were replaced). */
+function finish(res: Tensor, out: Tensor | undefined, who: string): Tensor {
+  if (!out) return res;
+  if (res === out) return out.dropCheck();
+  const bytes = res.gpuStorage().byteLength;
+  if (bytes > 0) {
+    commandEncoder(who).copyBufferToBuffer(bufferOf(res.gpuStorage()), 0, bufferOf(out.gpuStorage()), 0, bytes);
+    recordedCommand();
+  }
+  res.dispose();
   return out;
 }
 
-function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout): Tensor {
+function unary(x: Tensor, op: UnaryOp, out?: Tensor): Tensor {
+  requireGpu(x, op, 'x');
+  const d = asGpuDType(x.dtype, op, 'x');
+  checkUnary(op, d);
+  const res = target(out, unaryOutDtype(op, d), x.shape, [x], op);
+  const n = x.size;
+  if (n > 0) dispatch('unary', op, d, [{ t: x, dtype: d }], res, n, null, op);
+  return finish(res, out, op);
+}
+
+function binary(a: Tensor, b: Tensor, op: BinaryOp, L: ElementwiseLayout, out?: Tensor): Tensor {
   requireGpu(a, op, 'a');
   requireGpu(b, op, 'b');
   const d = asGpuDType(a.dtype, op, 'a');
   if (b.dtype !== a.dtype) throw new DTypeError(`${op}: a is ${a.dtype} and b is ${b.dtype}; the caller promotes to one dtype`);
   checkBinary(op, d);
-  const out = emptyGpu(binaryOutDtype(op, d), L.shape, op);
+  const res = target(out, binaryOutDtype(op, d), L.shape, [a, b], op);
   if (L.size > 0) {
-    dispatch('binary', op, d, [{ t: a, dtype: d }, { t: b, dtype: d }], out, L.size, { dims: L.dims, strides: [L.aStrides, L.bStrides] }, op);
+    dispatch('binary', op, d, [{ t: a, dtype: d }, { t: b, dtype: d }], res, L.size, { dims: L.dims, strides: [L.aStrides, L.bStrides] }, op);
   }
-  return out;
+  return finish(res, out, op);
 }
 
 function where(cond: Tensor<'bool'>, a: Tensor, b: Tensor, L: ElementwiseLayoutN): Tensor {
