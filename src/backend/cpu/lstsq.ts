@@ -50,6 +50,9 @@ function gels(A: Tensor, B: Tensor, plan: BatchPlan, rtol: number): LstsqOutput 
 
 type Scaled = ReturnType<typeof scaleToRange>;
 
+/** Elements of [A | B] up to which gelsd's full-rank route builds it (2^22: 32 MiB of float64). */
+const AUGMENTED_MAX = 2 ** 22;
+
 /**
  * X from the reduced QR of the scaled A (tall) or Aᴴ (wide), NaN for the members whose
  * status st is not 0, scaled back by 2^(eB − eA); with the residuals ‖B − A·X‖² when m > n.
@@ -181,7 +184,10 @@ function gelsdFullRank(sa: Scaled, sb: Scaled, plan: BatchPlan, rtol: number): L
   const who = 'lstsq';
   const a = sa.t, dt = a.dtype, m = a.rows, n = a.cols, k = Math.min(m, n);
   if (k === 0 || plan.count === 0) return null;
-  if (m >= n && !plan.aIdx && plan.aCount === plan.count) {
+  // The augmented route copies A and B into one matrix: taken while that copy is small
+  // beside the QR's own work, so a tall-skinny A near the memory limit needs no more than the
+  // SVD route did.
+  if (m >= n && !plan.aIdx && plan.aCount === plan.count && plan.count * m * (n + sb.t.cols) <= AUGMENTED_MAX) {
     return gelsdAugmented(sa, sb, plan, rtol);
   }
   const { Q, R } = lookup('qr', dt, 'cpu', who)(m >= n ? a : adjoint(a), 'reduced');
@@ -197,7 +203,15 @@ function gelsd(A: Tensor, B: Tensor, plan: BatchPlan, rtol: number): LstsqOutput
   // gelsd's scaling: solve 2^−eA·A·X' = 2^−eB·B near under/overflow, X = 2^(eB−eA)·X'
   // (entries at 1e-310 gave 1/σ = Inf and a NaN solution).
   const sa = scaleToRange(A), sb = scaleToRange(B);
-  return gelsdFullRank(sa, sb, plan, rtol) ?? gelsdSvd(sa, sb, plan, rtol);
+  let fast: LstsqOutput | null = null;
+  try {
+    fast = gelsdFullRank(sa, sb, plan, rtol);
+  } catch (e) {
+    // Out of memory in the QR (its Q and work copies): the SVD route needs less for a tall,
+    // skinny A near the limit (2^22×12 under ulimit -v 2 GB: test/abuse/scenarios.mjs).
+    if (!(e instanceof RangeError)) throw e;
+  }
+  return fast ?? gelsdSvd(sa, sb, plan, rtol);
 }
 
 /** gelsd through the SVD: X = V·Σ⁺·Uᴴ·B, the minimum-norm solution at any rank. */
