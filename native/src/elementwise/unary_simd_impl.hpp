@@ -44,6 +44,16 @@ LAPIS_SIMD_INLINE typename Pk<R>::V taylor_exp_from(typename Pk<R>::V r) {
   return taylor_down<R, First, Last - 1>(r, Pk<R>::set1(inv_factorial<R>(Last)));
 }
 
+// x = n·ln 2 + r: n = round(x·log2 e), r by two FMAs with ln 2 split high/low (Cody–Waite).
+template <class R>
+LAPIS_SIMD_INLINE void reduce_ln2(typename Pk<R>::V x, typename Pk<R>::V& n, typename Pk<R>::V& r) {
+  using P = Pk<R>;
+  using C = ExpConst<R>;
+  n = round_nearest(P::mul(x, P::set1(C::log2e)));
+  r = P::fnma(n, P::set1(C::ln2_hi), x);
+  r = P::fnma(n, P::set1(C::ln2_lo), r);
+}
+
 template <class R>
 LAPIS_SIMD_INLINE typename Pk<R>::V exp_v(typename Pk<R>::V x) {
   using P = Pk<R>;
@@ -51,9 +61,8 @@ LAPIS_SIMD_INLINE typename Pk<R>::V exp_v(typename Pk<R>::V x) {
   using V = typename P::V;
   V xc = P::max(P::set1(C::lo), x);  // NaN stays NaN (max takes its second operand)
   xc = P::blend(xc, P::set1(C::hi), P::gt(xc, P::set1(C::hi)));
-  const V n = round_nearest(P::mul(xc, P::set1(C::log2e)));
-  V r = P::fnma(n, P::set1(C::ln2_hi), xc);
-  r = P::fnma(n, P::set1(C::ln2_lo), r);
+  V n, r;
+  reduce_ln2<R>(xc, n, r);
   const V p = taylor_exp_from<R, 0, C::degree>(r);
   return P::blend(scale2(p, n), x, P::ne(x, x));
 }
@@ -68,18 +77,21 @@ LAPIS_SIMD_INLINE typename Pk<R>::V sigmoid_v(typename Pk<R>::V x) {
   return P::blend(P::div(one, d), P::div(e, d), P::lt(x, P::zero()));
 }
 
-// e^y − 1 for 0 ≤ y < 1.25 (n = round(y·log2 e) ∈ {0, 1, 2}): 2^n·expm1(r) + (2^n − 1), with
-// expm1(r) = r + r²·(1/2! + r/3! + …) so that no 1 is added and taken away again.
+// expm1(r) = r + r²·(1/2! + r/3! + …) for |r| ≤ ln2/2: no 1 added and taken away again.
+template <class R>
+LAPIS_SIMD_INLINE typename Pk<R>::V expm1_reduced(typename Pk<R>::V r) {
+  using P = Pk<R>;
+  return P::fma(P::mul(r, r), taylor_exp_from<R, 2, ExpConst<R>::degree>(r), r);
+}
+
+// e^y − 1 for 0 ≤ y < 1.25 (n = round(y·log2 e) ∈ {0, 1, 2}): 2^n·expm1(r) + (2^n − 1).
 template <class R>
 LAPIS_SIMD_INLINE typename Pk<R>::V expm1_small(typename Pk<R>::V y) {
   using P = Pk<R>;
-  using C = ExpConst<R>;
   using V = typename P::V;
-  const V n = round_nearest(P::mul(y, P::set1(C::log2e)));
-  V r = P::fnma(n, P::set1(C::ln2_hi), y);
-  r = P::fnma(n, P::set1(C::ln2_lo), r);
-  const V q = taylor_exp_from<R, 2, C::degree>(r);
-  const V em = P::fma(P::mul(r, r), q, r);
+  V n, r;
+  reduce_ln2<R>(y, n, r);
+  const V em = expm1_reduced<R>(r);
   const V p2 = scale2(P::set1(R(1)), n);
   return P::fma(p2, em, P::sub(p2, P::set1(R(1))));
 }
@@ -157,11 +169,9 @@ LAPIS_SIMD_INLINE typename Pk<R>::V expm1_v(typename Pk<R>::V x) {
   using V = typename P::V;
   V xc = P::max(P::set1(C::lo), x);
   xc = P::blend(xc, P::set1(C::hi), P::gt(xc, P::set1(C::hi)));
-  const V n = round_nearest(P::mul(xc, P::set1(C::log2e)));
-  V r = P::fnma(n, P::set1(C::ln2_hi), xc);
-  r = P::fnma(n, P::set1(C::ln2_lo), r);
-  const V q = taylor_exp_from<R, 2, C::degree>(r);
-  const V em = P::fma(P::mul(r, r), q, r);
+  V n, r;
+  reduce_ln2<R>(xc, n, r);
+  const V em = expm1_reduced<R>(r);
   // Past the significand's width 2^n − 1 is no longer exact (and 2^n may overflow where the
   // answer does not): there (1 + em)·2^n − 1, whose −1 is under half an ulp.
   const V one = P::set1(R(1));
