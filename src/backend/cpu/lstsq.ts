@@ -184,9 +184,9 @@ function gelsdFullRank(sa: Scaled, sb: Scaled, plan: BatchPlan, rtol: number): L
   const who = 'lstsq';
   const a = sa.t, dt = a.dtype, m = a.rows, n = a.cols, k = Math.min(m, n);
   if (k === 0 || plan.count === 0) return null;
-  // The augmented route copies A and B into one matrix: taken while that copy is small
-  // beside the QR's own work, so a tall-skinny A near the memory limit needs no more than the
-  // SVD route did.
+  // The augmented route copies A and B into one matrix, memory on top of the QR's own: taken
+  // up to 2^22 elements; larger problems take the Q route (and the SVD route if that fails
+  // to allocate, see gelsd).
   if (m >= n && !plan.aIdx && plan.aCount === plan.count && plan.count * m * (n + sb.t.cols) <= AUGMENTED_MAX) {
     return gelsdAugmented(sa, sb, plan, rtol);
   }
