@@ -1,5 +1,5 @@
 import type { DType, Device } from '../core/dtype.js';
-import { DTypeError, DeviceError } from '../core/errors.js';
+import { DTypeError, DeviceError, ShapeError } from '../core/errors.js';
 import type { OpName, OpSignatures } from './ops.js';
 
 /**
@@ -16,6 +16,7 @@ export class Registry {
   private readonly byOp = new Map<string, Map<string, Map<string, unknown>>>();
 
   register<K extends OpName>(op: K, dtypes: readonly DType[], device: Device, impl: OpSignatures[K]): void {
+    impl = namingOutOfMemory(op, impl);
     let byDevice = this.byOp.get(op);
     if (!byDevice) this.byOp.set(op, (byDevice = new Map()));
     let byDtype = byDevice.get(device);
@@ -67,6 +68,29 @@ export class Registry {
     }
     return out;
   }
+}
+
+/**
+ * impl, with the engine's bare RangeError of a failed allocation (a `new Float64Array` deep
+ * in a kernel's JavaScript, "Array buffer allocation failed") turned into a ShapeError that
+ * names the op, thrown or rejected: out of memory is a typed error naming the operation.
+ */
+function namingOutOfMemory<K extends OpName>(op: K, impl: OpSignatures[K]): OpSignatures[K] {
+  const name = (e: unknown): unknown =>
+    e instanceof RangeError && e.constructor === RangeError
+      ? new ShapeError(e.message.startsWith(`${op}:`) ? e.message : `${op}: out of memory (${e.message})`, { cause: e })
+      : e;
+  const f = impl as unknown as (...args: unknown[]) => unknown;
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    let r: unknown;
+    try {
+      r = f.apply(this, args);
+    } catch (e) {
+      throw name(e);
+    }
+    return r instanceof Promise ? r.catch((e: unknown) => { throw name(e); }) : r;
+  };
+  return wrapped as unknown as OpSignatures[K];
 }
 
 /** The registry every public function uses. */

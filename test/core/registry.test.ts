@@ -2,7 +2,7 @@
 // types), typed errors for a missing (op, dtype, device), and the package entry registering
 // every backend once, composite ops included.
 import { describe, it, expect } from 'vitest';
-import { DeviceError, DTypeError, Tensor } from '../../src/index.js';
+import { DeviceError, DTypeError, ShapeError, Tensor } from '../../src/index.js';
 import { Registry, entries, lookup } from '../../src/backend/registry.js';
 import type { OpName } from '../../src/backend/ops.js';
 
@@ -11,12 +11,38 @@ describe('registry', () => {
     const r = new Registry();
     const pinv = (A: Tensor) => ({ X: A, info: Tensor.empty('int32', []) as Tensor<'int32'> });
     r.register('pinv', ['float32', 'float64'], 'cpu', pinv);
-    expect(r.lookup('pinv', 'float64', 'cpu')).toBe(pinv);
+    const A = Tensor.empty('float64', [2, 2]);
+    expect(r.lookup('pinv', 'float64', 'cpu')(A, { hermitian: false }).X).toBe(A);
     expect(r.has('pinv', 'float32', 'gpu')).toBe(false);
     expect(() => r.lookup('pinv', 'float32', 'gpu', 'linalg.pinv')).toThrow(DeviceError);
     expect(() => r.lookup('pinv', 'float32', 'gpu', 'linalg.pinv'))
       .toThrow(/^linalg\.pinv: not available on gpu \(available: float32 on cpu, float64 on cpu\)$/);
     expect(() => r.lookup('pinv', 'complex64', 'cpu')).toThrow(DTypeError);
+  });
+
+  it("the engine's bare RangeError of a failed allocation becomes a ShapeError naming the op, thrown or rejected", async () => {
+    const r = new Registry();
+    const oom = () => { throw new RangeError('Array buffer allocation failed'); };
+    r.register('pinv', ['float64'], 'cpu', oom);
+    r.register('luFactorAsync', ['float64'], 'cpu', () => Promise.reject(new RangeError('Array buffer allocation failed')));
+    r.register('qr', ['float64'], 'cpu', () => { throw new RangeError('qr: out of memory for a 4194304×12 float64 matrix'); });
+    r.register('svd', ['float64'], 'cpu', () => { throw new ShapeError('tensor: cannot allocate 2×2'); });
+    r.register('det', ['float64'], 'cpu', () => { throw new TypeError('not memory'); });
+    const A = Tensor.empty('float64', [2, 2]);
+    const caught = (f: () => unknown) => { try { f(); } catch (e) { return e as Error; } throw new Error('no throw'); };
+    const e1 = caught(() => r.lookup('pinv', 'float64', 'cpu')(A, { hermitian: false }));
+    expect(e1).toBeInstanceOf(ShapeError);
+    expect(e1.message).toBe('pinv: out of memory (Array buffer allocation failed)');
+    expect((e1.cause as Error).message).toBe('Array buffer allocation failed');
+    await expect(r.lookup('luFactorAsync', 'float64', 'cpu')(A)).rejects.toThrow(/^luFactorAsync: out of memory \(Array buffer allocation failed\)$/);
+    await expect(r.lookup('luFactorAsync', 'float64', 'cpu')(A)).rejects.toBeInstanceOf(ShapeError);
+    const e3 = caught(() => r.lookup('qr', 'float64', 'cpu')(A, 'reduced'));
+    expect(e3).toBeInstanceOf(ShapeError);
+    expect(e3.message).toBe('qr: out of memory for a 4194304×12 float64 matrix');
+    expect(caught(() => r.lookup('svd', 'float64', 'cpu')(A, { computeUV: false, fullMatrices: false })).message).toBe('tensor: cannot allocate 2×2');
+    const e5 = caught(() => r.lookup('det', 'float64', 'cpu')(A));
+    expect(e5).toBeInstanceOf(TypeError);
+    expect(e5.message).toBe('not memory');
   });
 
   it('an empty registry says which entry registers the backends', () => {

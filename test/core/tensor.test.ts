@@ -148,7 +148,8 @@ describe('registry', () => {
     const r = new Registry();
     const det = (A: Tensor) => A;
     r.register('det', ['float32'], 'cpu', det);
-    expect(r.lookup('det', 'float32', 'cpu')).toBe(det);
+    const A = Tensor.empty('float32', [2, 2]);
+    expect(r.lookup('det', 'float32', 'cpu')(A)).toBe(A);
     expect(() => r.lookup('det', 'float64', 'cpu')).toThrow(/float64 is not supported on cpu \(supported: float32 on cpu\)/);
     expect(() => r.lookup('det', 'float64', 'gpu')).toThrow(DTypeError);
     expect(() => r.lookup('det', 'float64', 'gpu')).toThrow(/WGSL has no f64/);
