@@ -23,13 +23,14 @@ Extent read_extent(const Opts& o) {
   return e;
 }
 
-// reduce({ dtype, op, x, out, outer, n, inner }): op 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all.
-// out: Uint8Array for any/all, Int32Array for sum/prod of bool, else x's element type.
+// reduce({ dtype, op, x, out, outer, n, inner }): op 0 sum, 1 prod, 2 max, 3 min, 4 any, 5 all,
+// 6 Σ|x|², 7 Σ|x| (floating dtypes). out: Uint8Array for any/all, Int32Array for sum/prod of
+// bool, Float64Array for 6 and 7, else x's element type.
 Napi::Value Reduce(const Napi::CallbackInfo& info) {
   const Opts o(info, "reduce");
   Napi::Env env = o.env();
   const int64_t op = o.int_("op");
-  if (op < 0 || op > 5) range_error(env, "reduce: op must be an integer in [0, 5]");
+  if (op < 0 || op > 7) range_error(env, "reduce: op must be an integer in [0, 7]");
   const auto kind = static_cast<ReduceKind>(op);
   const Extent e = read_extent(o);
   const bool extremum = kind == ReduceKind::max || kind == ReduceKind::min;
@@ -39,11 +40,15 @@ Napi::Value Reduce(const Napi::CallbackInfo& info) {
     if constexpr (is_complex_v<T>) {
       if (extremum) type_error(env, "reduce: max/min of complex values is not defined");
     }
+    const bool norm = kind == ReduceKind::sum_squares || kind == ReduceKind::sum_magnitudes;
+    if (norm && std::is_integral_v<T>) type_error(env, "reduce: sums of squares and magnitudes take floating-point data");
     Call io(o, false);
     auto x = io.in(o.array<T>("x", e.outer * e.n * e.inner));
     const int64_t m = e.outer * e.inner;
     void* out = nullptr;
-    if (kind == ReduceKind::any || kind == ReduceKind::all) {
+    if (norm) {
+      out = io.out(o.array<double>("out", m)).data;
+    } else if (kind == ReduceKind::any || kind == ReduceKind::all) {
       out = io.out(o.array<uint8_t>("out", m)).data;
     } else if (std::is_same_v<T, uint8_t> && !extremum) {
       out = io.out(o.array<int32_t>("out", m)).data;

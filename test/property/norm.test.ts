@@ -49,7 +49,7 @@ describe('norm: vectors', () => {
     close(scalar(linalg.norm(tensor([1, ...Array<number>(9).fill(1e-200)]))), 1, 1e-16);
     // five entries (a chain tail) whose squares overflow
     close(scalar(linalg.norm(tensor([3e200, 4e200, 0, 0, 0]))), 5e200, 1e-15);
-    // from 4096 scalars float64 takes the addon's dot product: plain, overflowing, NaN, complex
+    // long rows through the addon's SIMD lanes: plain, overflowing, NaN, complex
     const n = 5000;
     close(scalar(linalg.norm(tensor(Array<number>(n).fill(3)))), 3 * Math.sqrt(n), 1e-14);
     close(scalar(linalg.norm(tensor(Array<number>(n).fill(1e200)))), 1e200 * Math.sqrt(n), 1e-14);
@@ -65,6 +65,48 @@ describe('norm: vectors', () => {
       close(scalar(linalg.norm(z(v))), Math.SQRT2 * 5 * v, rel);
       close(scalar(linalg.norm(z(v), 1)), 5 * v, rel);
       close(scalar(linalg.norm(z(v), Infinity)), 10 * v, rel);
+    }
+  });
+
+  it("the addon's sums of squares and magnitudes match a float64 reference: every dtype, batched, rows of 1 to 100003 (several blocks), NaN where it was", () => {
+    const rng = new Rng(17);
+    for (const dtype of DTYPES) {
+      const c = isComplexD(dtype) ? 2 : 1, f32 = dtype === 'float32' || dtype === 'complex64';
+      for (const [rows, len] of [[3, 1], [5, 15], [4, 16], [3, 17], [7, 333], [2, 100_003]]) {
+        const raw = Array.from({ length: rows * len * c }, () => rng.normal() * 10 ** Math.floor(6 * rng.uniform() - 3));
+        const data = f32 ? Array.from(Float32Array.from(raw)) : raw; // the stored values, exactly
+        const x = tensor({ data: (f32 ? Float32Array : Float64Array).from(data), shape: [rows, len] }, { dtype });
+        const abs = (i: number) => (c === 2 ? Math.hypot(data[2 * i], data[2 * i + 1]) : Math.abs(data[i]));
+        const n2 = linalg.norm(x, 2, { dim: -1 }).dataSync(), n1 = linalg.norm(x, 1, { dim: -1 }).dataSync();
+        const tol = f32 ? 2e-7 : 1e-13;
+        for (let r = 0; r < rows; r++) {
+          let s2 = 0, s1 = 0;
+          for (let i = r * len; i < (r + 1) * len; i++) { s2 += abs(i) ** 2; s1 += abs(i); }
+          close(n2[r], Math.sqrt(s2), tol);
+          close(n1[r], s1, tol);
+        }
+        if (len > 1) {
+          const at = Float64Array.from(data);
+          at[(rows - 1) * len * c + len - 1] = NaN; // the last row's last element
+          const y = tensor({ data: (f32 ? Float32Array : Float64Array).from(at), shape: [rows, len] }, { dtype });
+          for (const ord of [1, 2]) {
+            const v = linalg.norm(y, ord, { dim: -1 }).dataSync();
+            expect(v[rows - 1], `${dtype} ${rows}×${len} ord ${ord}`).toBeNaN();
+            if (rows > 1) expect(Number.isNaN(v[0])).toBe(false);
+          }
+        }
+      }
+    }
+  });
+
+  it('float32 data sums its squares in double: entries whose float32 squares would over- or underflow', () => {
+    for (const v of [1e25, 1e-25, 1e-40]) {
+      const n = 40; // ≥ 16: the addon's path
+      const x = tensor({ data: new Float32Array(n).fill(v), shape: [n] });
+      const want = Math.fround(v) * Math.sqrt(n);
+      close(scalar(linalg.norm(x)), want, 2e-7);
+      close(scalar(linalg.norm(x.reshape([5, 8]), 'fro')), want, 2e-7);
+      close(scalar(linalg.norm(x, 1)), Math.fround(v) * n, 2e-7);
     }
   });
 

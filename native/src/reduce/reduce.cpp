@@ -7,6 +7,7 @@
 // elements and long columns into kRowsPerTask rows whose partials combine pairwise: the
 // cuts depend on the shape only, so the result is the same for every thread count.
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <limits>
 #include <stdexcept>
@@ -24,6 +25,8 @@ namespace lapis {
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 void reduce_sum_avx2(const float* x, index m, bool pairs, float* out);
 void reduce_sum_avx2(const double* x, index m, bool pairs, double* out);
+double reduce_sum_squares_avx2(const double* x, index m);
+double reduce_sum_magnitudes_avx2(const double* x, index m);
 float reduce_extremum_avx2(const float* x, index m, bool is_max);
 double reduce_extremum_avx2(const double* x, index m, bool is_max);
 index reduce_find_avx2(const float* x, index m, float v);
@@ -49,6 +52,12 @@ template <class R> void simd_sum(const R* x, index m, bool pairs, R* out) {
   if (use_avx2()) return reduce_sum_avx2(x, m, pairs, out);
 #endif
   reduce_rows_detail::sum<BasePack<R>>(x, m, pairs, out);
+}
+template <int Tm> double simd_sum_terms(const double* x, index m) {
+#if defined(LAPIS_REDUCE_HAVE_AVX2)
+  if (use_avx2()) return Tm == reduce_rows_detail::kSquares ? reduce_sum_squares_avx2(x, m) : reduce_sum_magnitudes_avx2(x, m);
+#endif
+  return reduce_rows_detail::sum_terms<BasePack<double>, Tm>(x, m);
 }
 template <class R> R simd_extremum(const R* x, index m, bool is_max) {
 #if defined(LAPIS_REDUCE_HAVE_AVX2)
@@ -100,6 +109,41 @@ template <class T> struct Prod {
   static A load(T v) { return static_cast<A>(v); }
   static A comb(A a, A b) { return mul(a, b); }
 };
+// The norms' sums, Σ|x|² and Σ|x|, in double whatever T: float32 squares neither over- nor
+// underflow there, and the caller decides from one double whether float64 ones did.
+template <class T> double magnitude(T v) {
+  if constexpr (is_complex_v<T>) {
+    const double re = v.real(), im = v.imag(), s = re * re + im * im;
+    if constexpr (std::is_same_v<T, std::complex<float>>) return std::sqrt(s);
+    else return s < std::numeric_limits<double>::infinity() && s > 1e-290 ? std::sqrt(s) : std::hypot(re, im);
+  } else {
+    return std::fabs(static_cast<double>(v));
+  }
+}
+template <class T> struct SumSquares {
+  using A = double;
+  static constexpr bool pairwise = true;
+  static constexpr int terms = reduce_rows_detail::kSquares;
+  static A id() { return 0; }
+  static A load(T v) {
+    if constexpr (is_complex_v<T>) {
+      const double re = v.real(), im = v.imag();
+      return re * re + im * im;
+    } else {
+      return static_cast<double>(v) * static_cast<double>(v);
+    }
+  }
+  static A comb(A a, A b) { return a + b; }
+};
+template <class T> struct SumMagnitudes {
+  using A = double;
+  static constexpr bool pairwise = true;
+  static constexpr int terms = reduce_rows_detail::kMagnitudes;
+  static A id() { return 0; }
+  static A load(T v) { return magnitude(v); }
+  static A comb(A a, A b) { return a + b; }
+};
+
 // b wins if larger or NaN; a NaN accumulator never loses (every comparison with it is false).
 template <class T> struct Max {
   using A = T;
@@ -150,12 +194,36 @@ A tree(const A* p, index count, index stride, Comb comb) {
 
 template <class Op, class = void> struct Has_extremum : std::false_type {};
 template <class Op> struct Has_extremum<Op, std::void_t<decltype(Op::extremum)>> : std::true_type {};
+template <class Op, class = void> struct Has_terms : std::false_type {};
+template <class Op> struct Has_terms<Op, std::void_t<decltype(Op::terms)>> : std::true_type {};
+
+// A norm sum of x[0, m): double data (and the squares of complex<double> as 2m doubles) in
+// SIMD lanes, pairwise; other types through 8 accumulators in double.
+template <class Op, class T>
+double norm_block(const T* x, index m) {
+  constexpr bool lanes = std::is_same_v<T, double> ||
+                         (std::is_same_v<T, std::complex<double>> && Op::terms == reduce_rows_detail::kSquares);
+  if constexpr (lanes) {
+    if (m >= 16) return simd_sum_terms<Op::terms>(reinterpret_cast<const double*>(x), is_complex_v<T> ? 2 * m : m);
+  }
+  constexpr int L = 8;
+  double a[L] = {};
+  index i = 0;
+  for (; i + L <= m; i += L) {
+    for (int l = 0; l < L; ++l) a[l] += Op::load(x[i + l]);
+  }
+  double r = tree(a, L, 1, Op::comb);
+  for (; i < m; ++i) r += Op::load(x[i]);
+  return r;
+}
 
 // Op over x[0, m) (contiguous); m may be 0 (identity).
 template <class Op, class T>
 typename Op::A block_reduce(const T* x, index m) {
   using A = typename Op::A;
-  if constexpr (Op::pairwise) {
+  if constexpr (Has_terms<Op>::value) {
+    return norm_block<Op>(x, m);
+  } else if constexpr (Op::pairwise) {
     if (m < 16) {
       // Short rows (many of them, e.g. the last dim of an (n, 3) tensor): a plain loop beats the lane setup.
       A r = Op::id();
@@ -220,7 +288,6 @@ index column_width(index inner) {
 // the leaf adds four rows per pass over acc, in row order.
 template <class Op, class T>
 void column_block(const T* x, index rows, index ld, index w, typename Op::A* acc, typename Op::A* scratch) {
-  using A = typename Op::A;
   if constexpr (Op::pairwise) {
     if (rows > 16) {
       const index h = rows / 2;
@@ -408,6 +475,14 @@ void reduce(ReduceKind op, index outer, index n, index inner, const T* x, void* 
     case ReduceKind::prod: return run<Prod<T>, T, SumOut>(outer, n, inner, x, out);
     case ReduceKind::any: return run<Any<T>, T, uint8_t>(outer, n, inner, x, out);
     case ReduceKind::all: return run<All<T>, T, uint8_t>(outer, n, inner, x, out);
+    case ReduceKind::sum_squares:
+    case ReduceKind::sum_magnitudes:
+      if constexpr (std::is_integral_v<T>) {
+        throw std::invalid_argument("sums of squares and magnitudes take floating-point data");
+      } else {
+        if (op == ReduceKind::sum_squares) return run<SumSquares<T>, T, double>(outer, n, inner, x, out);
+        return run<SumMagnitudes<T>, T, double>(outer, n, inner, x, out);
+      }
     case ReduceKind::max:
     case ReduceKind::min:
       if constexpr (is_complex_v<T>) {

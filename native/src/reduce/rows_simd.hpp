@@ -1,7 +1,7 @@
 // The contiguous-row kernels of float/double reductions, written once over a SIMD packet P
 // (lapis/simd.hpp) and instantiated by reduce.cpp (the baseline's Generic<16>) and
-// reduce_avx2.cpp (Avx2): pairwise sums, NaN-propagating max/min, and the first index
-// holding a value. Each ISA file includes this header once, inside its own namespace.
+// reduce_avx2.cpp (Avx2): pairwise sums (of the elements, their squares or magnitudes),
+// NaN-propagating max/min, and the first index holding a value. Each ISA file includes this header once, inside its own namespace.
 #pragma once
 #include <cstring>
 
@@ -15,10 +15,21 @@ namespace {
 
 constexpr int kAcc = 4;  // independent vector accumulators (hides the add latency)
 
-// acc[k] += pairwise sums of x[0, m): lane l of acc[k] gets the elements ≡ k·L + l
-// (mod kAcc·L). Leaves of 16 elements per lane (numpy's 128 over 8 lanes); halves split at
-// multiples of kAcc·L so every element keeps its lane.
-template <class P>
+// What the sums add: the elements (kPlain), their squares (kSquares) or their magnitudes
+// (kMagnitudes), the last two for vector and matrix norms.
+enum Terms : int { kPlain = 0, kSquares = 1, kMagnitudes = 2 };
+
+template <class P, int Tm>
+LAPIS_SIMD_INLINE typename P::V term(typename P::V v) {
+  if constexpr (Tm == kSquares) return P::mul(v, v);
+  else if constexpr (Tm == kMagnitudes) return P::abs(v);
+  else return v;
+}
+
+// acc[k] += pairwise sums of the terms of x[0, m): lane l of acc[k] gets the elements ≡
+// k·L + l (mod kAcc·L). Leaves of 16 elements per lane (numpy's 128 over 8 lanes); halves
+// split at multiples of kAcc·L so every element keeps its lane.
+template <class P, int Tm = kPlain>
 void pairwise(const typename P::R* x, index m, typename P::V* acc) {
   using R = typename P::R;
   using V = typename P::V;
@@ -27,8 +38,8 @@ void pairwise(const typename P::R* x, index m, typename P::V* acc) {
     const index h = (m / 2) / W * W;
     V b[kAcc];
     for (int k = 0; k < kAcc; ++k) b[k] = P::zero();
-    pairwise<P>(x, h, acc);
-    pairwise<P>(x + h, m - h, b);
+    pairwise<P, Tm>(x, h, acc);
+    pairwise<P, Tm>(x + h, m - h, b);
     for (int k = 0; k < kAcc; ++k) acc[k] = P::add(acc[k], b[k]);
     return;
   }
@@ -36,13 +47,13 @@ void pairwise(const typename P::R* x, index m, typename P::V* acc) {
   for (int k = 0; k < kAcc; ++k) a[k] = P::zero();
   index i = 0;
   for (; i + W <= m; i += W) {
-    for (int k = 0; k < kAcc; ++k) a[k] = P::add(a[k], P::load(x + i + k * P::L));
+    for (int k = 0; k < kAcc; ++k) a[k] = P::add(a[k], term<P, Tm>(P::load(x + i + k * P::L)));
   }
   if (i < m) {
     // The ragged end through a zero-padded copy keeps each element in its lane.
     alignas(64) R buf[W] = {};
     std::memcpy(buf, x + i, static_cast<size_t>(m - i) * sizeof(R));
-    for (int k = 0; k < kAcc; ++k) a[k] = P::add(a[k], P::load(buf + k * P::L));
+    for (int k = 0; k < kAcc; ++k) a[k] = P::add(a[k], term<P, Tm>(P::load(buf + k * P::L)));
   }
   for (int k = 0; k < kAcc; ++k) acc[k] = P::add(acc[k], a[k]);
 }
@@ -69,6 +80,19 @@ void sum(const typename P::R* x, index m, bool pairs, typename P::R* out) {
   } else {
     out[0] = tree_sum(lanes, kAcc * P::L, 1);
   }
+}
+
+// Σ x² (Tm = kSquares) or Σ |x| (kMagnitudes) of x[0, m), pairwise.
+template <class P, int Tm>
+typename P::R sum_terms(const typename P::R* x, index m) {
+  using R = typename P::R;
+  using V = typename P::V;
+  V acc[kAcc];
+  for (int k = 0; k < kAcc; ++k) acc[k] = P::zero();
+  pairwise<P, Tm>(x, m, acc);
+  alignas(64) R lanes[kAcc * P::L];
+  for (int k = 0; k < kAcc; ++k) P::store(lanes + k * P::L, acc[k]);
+  return tree_sum(lanes, kAcc * P::L, 1);
 }
 
 // max (is_max) or min of x[0, m), m ≥ 1; NaN anywhere gives NaN.

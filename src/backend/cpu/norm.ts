@@ -1,7 +1,8 @@
-// CPU entries of vectorNorm, matrixNorm and cond: sums in JavaScript (long float64 sums of
-// squares through the addon's dot product; a scaled pass where squares over- or underflow),
-// the spectral orders from one registry svd, cond's inverse from the registry's inv.
-import { dtypeCode, isComplex, realOf, FLOAT_DTYPES } from '../../core/dtype.js';
+// CPU entries of vectorNorm, matrixNorm and cond: the sums Σ|x|² and Σ|x| from the addon's
+// reductions (native/src/reduce, in double), a scaled pass in JavaScript where squares over-
+// or underflow and for the other orders, the spectral orders from one registry svd, cond's
+// inverse from the registry's inv.
+import { dtypeCode, isComplex, realOf, FLOAT_DTYPES, type DType } from '../../core/dtype.js';
 import { sizeOf } from '../../core/shape.js';
 import { Tensor } from '../../core/tensor.js';
 import { lookup, register } from '../registry.js';
@@ -49,33 +50,23 @@ function absAt(d: ArrayLike<number>, i: number, cplx: boolean): number {
   return cplx ? cabs(d[2 * i], d[2 * i + 1]) : Math.abs(d[i]);
 }
 
-// From this many scalars a float64 sum of squares is the addon's dot product (x·x as a 1×n by
-// n×1 product); float32 data stays in the loop below, which sums in float64.
-const DOT_MIN = 4096;
+/** The addon's reduction codes of the norms' sums (native/include/lapis/reduce.hpp). */
+const SUM_SQUARES = 6, SUM_MAGNITUDES = 7;
 
-/** Σ|x|² over `len` entries from `off` (complex: both parts), unscaled. */
-function sumSquares(d: ArrayLike<number>, off: number, len: number, cplx: boolean): number {
-  const c = cplx ? 2 : 1, e = (off + len) * c;
-  if (d instanceof Float64Array && len * c >= DOT_MIN) {
-    const x = d.subarray(off * c, e), out = new Float64Array(1);
-    native().matmul({
-      dtype: dtypeCode('float64'), A: x, B: x, C: out, batch: 1, m: 1, k: x.length, n: 1,
-      aIdx: null, bIdx: null, aCount: 1, bCount: 1, opA: 0, opB: 0,
-    });
-    return out[0];
-  }
-  let i = off * c, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  for (; i + 4 <= e; i += 4) {
-    const a = d[i], b = d[i + 1], x = d[i + 2], y = d[i + 3];
-    s0 += a * a;
-    s1 += b * b;
-    s2 += x * x;
-    s3 += y * y;
-  }
-  for (; i < e; i++) s0 += d[i] * d[i];
-  return (s0 + s1) + (s2 + s3);
+/** Σ|x|² or Σ|x| over the n dim of data seen as (outer, n, inner), in double. */
+function normSums(data: ArrayLike<number>, dtype: DType, op: number, outer: number, n: number, inner: number): Float64Array {
+  const out = new Float64Array(outer * inner);
+  native().reduce({ dtype: dtypeCode(dtype), op, x: data as Float64Array, out, outer, n, inner });
+  return out;
 }
 
+/** The 2-norm from the sum of squares s where its squares neither overflowed nor lost digits to underflow. */
+function rootOf(s: number): number | null {
+  // Each tiny term is below 2.3e-308, so together they are under 1e-280·eps of this sum.
+  return s < Infinity && s > 1e-280 ? Math.sqrt(s) : null;
+}
+
+/** The p-norm of d[off, off + len) by a pass scaled by its largest entry (orders 0 and ±∞ directly). */
 function vectorNorm(d: ArrayLike<number>, off: number, len: number, p: number, cplx: boolean): number {
   if (p === Infinity || p === -Infinity) {
     let r = p === Infinity ? 0 : Infinity;
@@ -94,12 +85,6 @@ function vectorNorm(d: ArrayLike<number>, off: number, len: number, p: number, c
       if (a !== 0) c++;
     }
     return c;
-  }
-  if (p === 2) {
-    const s = sumSquares(d, off, len, cplx);
-    // Squares that neither overflowed nor lost digits to underflow (each tiny term is below
-    // 2.3e-308, so together they are under 1e-280·eps of this sum): the plain sum stands.
-    if (s < Infinity && s > 1e-280) return Math.sqrt(s);
   }
   // Scaled by the largest entry so 1e±300 data neither overflows nor underflows.
   let mx = 0, nan = false;
@@ -124,30 +109,24 @@ function matrixNorms(t: Tensor, ord: MatrixNormOrd, who: string): Float64Array {
   const count = sizeOf(t.batchShape);
   const out = new Float64Array(count);
   if (ord === 'fro') {
-    const d = t.dataSync();
-    for (let b = 0; b < count; b++) out[b] = vectorNorm(d, b * m * n, m * n, 2, cplx);
+    const d = t.dataSync(), s = normSums(d, t.dtype, SUM_SQUARES, count, m * n, 1);
+    for (let b = 0; b < count; b++) out[b] = rootOf(s[b]) ?? vectorNorm(d, b * m * n, m * n, 2, cplx);
     return out;
   }
   if (ord === 1 || ord === -1 || ord === Infinity || ord === -Infinity) {
-    const d = t.dataSync();
     const byCols = ord === 1 || ord === -1;
     const big = ord === 1 || ord === Infinity;
+    // Column sums reduce the m dim of (count, m, n); row sums the n dim of (count·m, n, 1).
+    const len = byCols ? n : m;
+    const sums = byCols
+      ? normSums(t.dataSync(), t.dtype, SUM_MAGNITUDES, count, m, n)
+      : normSums(t.dataSync(), t.dtype, SUM_MAGNITUDES, count * m, n, 1);
     for (let b = 0; b < count; b++) {
-      const sums = new Float64Array(byCols ? n : m);
-      for (let i = 0; i < m; i++) {
-        const o = (b * m + i) * n * (cplx ? 2 : 1);
-        if (byCols) {
-          if (cplx) for (let j = 0; j < n; j++) sums[j] += cabs(d[o + 2 * j], d[o + 2 * j + 1]);
-          else for (let j = 0; j < n; j++) sums[j] += Math.abs(d[o + j]);
-        } else {
-          let acc = 0;
-          if (cplx) for (let j = 0; j < n; j++) acc += cabs(d[o + 2 * j], d[o + 2 * j + 1]);
-          else for (let j = 0; j < n; j++) acc += Math.abs(d[o + j]);
-          sums[i] = acc;
-        }
+      let r = len === 0 ? (big ? 0 : Infinity) : sums[b * len];
+      for (let j = b * len; j < (b + 1) * len; j++) {
+        const v = sums[j];
+        r = Number.isNaN(v) || Number.isNaN(r) ? NaN : big ? Math.max(r, v) : Math.min(r, v);
       }
-      let r = sums.length === 0 ? (big ? 0 : Infinity) : sums[0];
-      for (const v of sums) r = Number.isNaN(v) || Number.isNaN(r) ? NaN : big ? Math.max(r, v) : Math.min(r, v);
       out[b] = r;
     }
     return out;
@@ -191,6 +170,12 @@ function vectorNormOp(x: Tensor, ord: number, dims: readonly number[], keepdim: 
   const r = Tensor.empty(realOf(x.dtype), reducedShape(x.shape, dims, keepdim));
   const rd = r.dataSync(), d = moved.dataSync(), cplx = isComplex(x.dtype);
   const len = sizeOf(dims.map((i) => x.shape[i]));
+  if (ord === 2 || ord === 1) {
+    const s = normSums(d, x.dtype, ord === 2 ? SUM_SQUARES : SUM_MAGNITUDES, rd.length, len, 1);
+    // Σ|x| stands as it is (an overflowing sum is the norm's own overflow; NaN propagates).
+    for (let f = 0; f < rd.length; f++) rd[f] = ord === 1 ? s[f] : rootOf(s[f]) ?? vectorNorm(d, f * len, len, 2, cplx);
+    return r;
+  }
   for (let f = 0; f < rd.length; f++) rd[f] = vectorNorm(d, f * len, len, ord, cplx);
   return r;
 }
