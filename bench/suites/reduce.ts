@@ -59,8 +59,8 @@ function cases(): BenchCase[] {
       lapis: () => { argmax(x32); },
       python: { setup: py32, stmt: 'np.argmax(x)' },
     },
-    // Matrix norms (linalg.norm): the Frobenius and 1-norms of a 1000×1000 float64 matrix and the
-    // 1-norm of a 512×512 complex128 one (|z| per entry).
+    // Norms (linalg.norm): the Frobenius, 1- and ∞-norms of a 1000×1000 float64 matrix, the
+    // 2-norm of a 10M float64 vector and the 1-norm of a 512×512 complex128 matrix (|z| per entry).
     {
       name: "norm 'fro' f64 1000×1000",
       lapis: () => { linalg.norm(m1k); },
@@ -70,6 +70,16 @@ function cases(): BenchCase[] {
       name: 'norm 1 f64 1000×1000',
       lapis: () => { linalg.norm(m1k, 1); },
       python: { setup: `x = ${pyGolden(1_000_000, -100, 100)}.reshape(1000, 1000)`, stmt: 'np.linalg.norm(x, 1)' },
+    },
+    {
+      name: 'norm ∞ f64 1000×1000',
+      lapis: () => { linalg.norm(m1k, Infinity); },
+      python: { setup: `x = ${pyGolden(1_000_000, -100, 100)}.reshape(1000, 1000)`, stmt: 'np.linalg.norm(x, np.inf)' },
+    },
+    {
+      name: 'vector norm 2 f64 n=10M',
+      lapis: () => { linalg.norm(x64); },
+      python: { setup: py64, stmt: 'np.linalg.norm(x)' },
     },
     {
       name: 'norm 1 c128 512×512',
