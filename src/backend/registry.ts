@@ -70,15 +70,19 @@ export class Registry {
   }
 }
 
+/** A message that already names its op ("luFactor: out of memory for a …", the addon's). */
+const NAMED = /^[A-Za-z][\w.]*: /;
+
 /**
- * impl, with the engine's bare RangeError of a failed allocation (a `new Float64Array` deep
- * in a kernel's JavaScript, "Array buffer allocation failed") turned into a ShapeError that
- * names the op, thrown or rejected: out of memory is a typed error naming the operation.
+ * impl, with a bare RangeError (the engine's "Array buffer allocation failed" from a `new
+ * Float64Array` deep in a kernel's JavaScript, or the addon's) turned into a ShapeError that
+ * keeps a message naming its op or names the entry's, thrown or rejected: running out of
+ * memory is a typed error naming the operation.
  */
 function namingOutOfMemory<K extends OpName>(op: K, impl: OpSignatures[K]): OpSignatures[K] {
   const name = (e: unknown): unknown =>
     e instanceof RangeError && e.constructor === RangeError
-      ? new ShapeError(e.message.startsWith(`${op}:`) ? e.message : `${op}: out of memory (${e.message})`, { cause: e })
+      ? new ShapeError(NAMED.test(e.message) ? e.message : `${op}: cannot allocate (${e.message})`, { cause: e })
       : e;
   const f = impl as unknown as (...args: unknown[]) => unknown;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {

@@ -4,6 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import { DeviceError, DTypeError, ShapeError, Tensor } from '../../src/index.js';
 import { Registry, entries, lookup } from '../../src/backend/registry.js';
+import { planBatch } from '../../src/core/batch.js';
 import type { OpName } from '../../src/backend/ops.js';
 
 describe('registry', () => {
@@ -32,10 +33,19 @@ describe('registry', () => {
     const caught = (f: () => unknown) => { try { f(); } catch (e) { return e as Error; } throw new Error('no throw'); };
     const e1 = caught(() => r.lookup('pinv', 'float64', 'cpu')(A, { hermitian: false }));
     expect(e1).toBeInstanceOf(ShapeError);
-    expect(e1.message).toBe('pinv: out of memory (Array buffer allocation failed)');
+    expect(e1.message).toBe('pinv: cannot allocate (Array buffer allocation failed)');
     expect((e1.cause as Error).message).toBe('Array buffer allocation failed');
-    await expect(r.lookup('luFactorAsync', 'float64', 'cpu')(A)).rejects.toThrow(/^luFactorAsync: out of memory \(Array buffer allocation failed\)$/);
+    await expect(r.lookup('luFactorAsync', 'float64', 'cpu')(A)).rejects.toThrow(/^luFactorAsync: cannot allocate \(Array buffer allocation failed\)$/);
     await expect(r.lookup('luFactorAsync', 'float64', 'cpu')(A)).rejects.toBeInstanceOf(ShapeError);
+    r.register('luFactor', ['float64'], 'cpu', () => { throw new RangeError('luFactor: out of memory for a 4194304×12 float64 matrix'); });
+    r.register('luSolve', ['float64'], 'cpu', () => { throw new RangeError('Invalid array length'); });
+    // the addon names the op it ran (luFactor for luFactorAsync): that name stays
+    r.register('invAsync', ['float64'], 'cpu', () => Promise.reject(new RangeError('inv: out of memory for a 8×8 float64 matrix')));
+    await expect(r.lookup('invAsync', 'float64', 'cpu')(A)).rejects.toThrow(/^inv: out of memory for a 8×8 float64 matrix$/);
+    expect(caught(() => r.lookup('luFactor', 'float64', 'cpu')(A)).message).toBe('luFactor: out of memory for a 4194304×12 float64 matrix');
+    const e6 = caught(() => r.lookup('luSolve', 'float64', 'cpu')(A, Tensor.empty('int32', [2]) as Tensor<'int32'>, A, planBatch(A, A, 'luSolve'), false));
+    expect(e6).toBeInstanceOf(ShapeError);
+    expect(e6.message).toBe('luSolve: cannot allocate (Invalid array length)');
     const e3 = caught(() => r.lookup('qr', 'float64', 'cpu')(A, 'reduced'));
     expect(e3).toBeInstanceOf(ShapeError);
     expect(e3.message).toBe('qr: out of memory for a 4194304×12 float64 matrix');
