@@ -5,7 +5,6 @@
 // case time / R; docs/gpu-small.md turns the figures into matrices/s and bandwidth
 // fractions. On a software adapter (lavapipe) the batches shrink: the path is exercised,
 // speed is not compared.
-import { Matrix, inverse as mlInverse } from 'ml-matrix';
 import { registerSuite, type BenchCase } from '../harness.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 import { lookup } from '../../src/backend/registry.js';
@@ -183,7 +182,9 @@ def inv4(A):
     return x.T.reshape(A.shape)
 `;
 
-function cpuCases(): BenchCase[] {
+async function cpuCases(): Promise<BenchCase[]> {
+  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
+  const { Matrix, inverse: mlInverse } = await import('ml-matrix');
   const count = 100_000;
   const A = smallMatrices(count, 4, 3);
   const pySetup = `a = (np.random.default_rng(3).random((${count}, 4, 4), dtype=np.float32) * 2 - 1) + 3 * np.eye(4, dtype=np.float32)`;
@@ -249,7 +250,7 @@ function copyBaseline(count: number): BenchCase {
 async function cases(): Promise<BenchCase[]> {
   const ok = await gpu.available();
   const soft = !ok || gpu.info()?.isSoftware === true;
-  const out = cpuCases();
+  const out = await cpuCases();
   if (soft) {
     // CPU-emulated adapter: small batches, to show the paths work.
     out.push(invCase(4, 65_536, 1), trsmCase(64, 64, 64, 1), trsmCase(16, 16, 256, 1), luSolveCase(32, 1024, 1));

@@ -2,8 +2,6 @@
 // thread count: the harness sets OPENBLAS_NUM_THREADS to LAPIS_NUM_THREADS), each GEMM shape
 // on one thread and on the run's (issue 17), and the small-matrix case against ml-matrix and
 // mathjs. Suite `matmul`; GPU cases live in matmul-gpu.ts under the same suite name.
-import { create, all } from 'mathjs';
-import { Matrix } from 'ml-matrix';
 import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
 import { linalg, numThreads, randn, zeros, type Tensor } from '../../src/index.js';
 import type { FloatDType } from '../../src/core/dtype.js';
@@ -113,7 +111,10 @@ function gemmSet(quick: boolean): BenchCase[] {
   return cases;
 }
 
-function cpuCases(): BenchCase[] {
+async function cpuCases(): Promise<BenchCase[]> {
+  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
+  const { create, all } = await import('mathjs');
+  const { Matrix } = await import('ml-matrix');
   const cases: BenchCase[] = [gemmCase('float64', { m: 64, k: 64, n: 64 }), ...gemmSet(process.env.LAPIS_BENCH_QUICK === '1')];
 
   // 64×64 float64 against the JavaScript libraries (and numpy, for scale).
@@ -188,4 +189,4 @@ function cpuCases(): BenchCase[] {
 // The GPU cases (matmul-gpu.ts) share the suite name; whichever file loads second keeps
 // the other's cases.
 const gpuFactory = registeredSuites().get('matmul');
-registerSuite('matmul', async () => [...cpuCases(), ...(gpuFactory ? await gpuFactory() : [])]);
+registerSuite('matmul', async () => [...(await cpuCases()), ...(gpuFactory ? await gpuFactory() : [])]);

@@ -1,15 +1,16 @@
 // Householder QR on the CPU against numpy (np.linalg.qr, reduced: geqrf + orgqr) on the
 // same sizes and seeded Gaussian data, and against mathjs / ml-matrix at a small size.
 // Suite `qr`.
-import { create, all } from 'mathjs';
-import { Matrix, QrDecomposition } from 'ml-matrix';
 import { registerSuite, type BenchCase } from '../harness.js';
 import { linalg, randn } from '../../src/index.js';
 
 // geqrf + orgqr, reduced Q (LAPACK's operation counts).
 const qrFlops = (m: number, n: number) => 2 * m * n * n - (2 / 3) * n ** 3 + (2 * m * n * n - (2 / 3) * n ** 3);
 
-registerSuite('qr', () => {
+registerSuite('qr', async () => {
+  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
+  const { create, all } = await import('mathjs');
+  const { Matrix, QrDecomposition } = await import('ml-matrix');
   const cases: BenchCase[] = [];
   for (const [m, n, ratio] of [[1024, 1024, 1.2], [2048, 256, 1.2], [256, 256, undefined], [64, 64, undefined]] as const) {
     const A = randn([m, n], { seed: m + n });

@@ -10,8 +10,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { create, all } from 'mathjs';
-import { Matrix, LuDecomposition } from 'ml-matrix';
 import { measureSync, registerSuite, type BenchCase } from '../harness.js';
 import { instantiateWasmBackendSync, type WasmRawFunction } from '../../src/backend/wasm/instantiate.js';
 import { nodeThreadOptions } from '../../src/backend/wasm/node.js';
@@ -30,7 +28,10 @@ function root(): string {
 
 registerSuite(
   'wasm',
-  () => {
+  async () => {
+    // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
+    const { create, all } = await import('mathjs');
+    const { Matrix, LuDecomposition } = await import('ml-matrix');
     const base = root();
     // [label, file, threads]: the single-thread builds, then the threaded build on 1 and 2 threads.
     const variants: [string, string, number][] = [
