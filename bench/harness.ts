@@ -62,6 +62,12 @@ export interface BenchCase {
    */
   lapisCheck?: (lapisMs: number, timing: TimingOptions) => void | Record<string, number>;
   peers?: { mathjs?: () => void; mlMatrix?: () => void };
+  /**
+   * Makes the case's data, untimed, just before its first timing (after its thread count is
+   * set); with it a suite need not hold every case's data at once, which a large
+   * JavaScript/external footprint makes every V8 collection of fresh results pay for.
+   */
+  setup?: () => void;
   python?: { setup: string; stmt: string }; // numpy/scipy via the python3 on PATH (LAPIS_BENCH_PYTHON overrides)
   torch?: { setup: string; stmt: string }; // torch on CUDA, timed with cuda sync by the harness
   targets?: BenchTarget[]; // lapis time / peer time must be ≤ maxRatio

@@ -385,6 +385,14 @@ async function runSuite(
     const restore = c.threads !== undefined && c.threads !== ctx.threads ? ctx.threads : null;
     if (restore !== null) lapis.setNumThreads(c.threads!);
     try {
+      if (c.setup) {
+        try {
+          c.setup();
+        } catch (e) {
+          note(i, 'lapis', `setup: ${(e as Error).message.split('\n')[0]}`);
+        }
+        (globalThis as { gc?: () => void }).gc?.();
+      }
       if (interleave && c.python) {
         const server = await serverFor(c.threads ?? ctx.threads);
         if (!pyInfo.numpy) pyInfo = { ...pyInfo, ...server.info };

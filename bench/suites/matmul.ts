@@ -12,14 +12,25 @@ const NP: Record<FloatDType, string> = {
 const PREFIX: Record<FloatDType, string> = { float32: 's', float64: 'd', complex64: 'c', complex128: 'z' };
 
 /**
- * Seeded Gaussian operands, made once per (dtype, shape, seed) in `cache` (one per suite
- * build, so nothing outlives the suite's cases): the 1-thread and run-thread cases share them.
+ * The operands of the product that runs: seeded Gaussian A and B made by its case's setup
+ * (untimed) and kept while the next case multiplies the same ones (its other thread count),
+ * replaced when a case with others starts. The suite holds one product's data at a time:
+ * all ~70 cases' operands at once (1.3 GB) beside the peers' heap made V8 collect lapis's
+ * fresh results so often that two threads ran no faster than one at n = 256
+ * (docs/decisions.md, "V8's own collector on two cores").
  */
-function operand(cache: Map<string, Tensor>, dtype: FloatDType, shape: [number, number], seed: number): Tensor {
-  const key = `${dtype} ${shape.join('×')} ${seed}`;
-  let t = cache.get(key);
-  if (!t) cache.set(key, (t = randn(shape, { dtype, seed })));
-  return t;
+class LiveOperands {
+  private key = '';
+  A: Tensor | null = null;
+  B: Tensor | null = null;
+  take(dtype: FloatDType, shapeA: [number, number], seedA: number, shapeB: [number, number], seedB: number): void {
+    const key = `${dtype} ${shapeA.join('×')} ${seedA} ${shapeB.join('×')} ${seedB}`;
+    if (key === this.key) return;
+    this.A = this.B = null;
+    this.A = randn(shapeA, { dtype, seed: seedA });
+    this.B = randn(shapeB, { dtype, seed: seedB });
+    this.key = key;
+  }
 }
 
 export interface GemmShape {
@@ -39,12 +50,11 @@ export interface GemmShape {
  * passes `{ transposeA: true }` / `{ transposeB: true }` (the GEMM reads the stored operand
  * through swapped strides, no copy) against numpy's `a.T @ b` / `a @ b.T`.
  */
-function gemmCase(dtype: FloatDType, { m, k, n, trans, threads, maxRatio, timing }: GemmShape, cache = new Map<string, Tensor>()): BenchCase {
+function gemmCase(dtype: FloatDType, { m, k, n, trans, threads, maxRatio, timing }: GemmShape, live = new LiveOperands()): BenchCase {
   const complex = dtype.startsWith('complex');
   const shapeA: [number, number] = trans === 'A' ? [k, m] : [m, k];
   const shapeB: [number, number] = trans === 'B' ? [n, k] : [k, n];
-  const A = operand(cache, dtype, shapeA, 2 * (m + k + n) + (trans === 'A' ? 1 : 0));
-  const B = operand(cache, dtype, shapeB, 2 * (m + k + n) + (trans === 'B' ? 3 : 2));
+  const seedA = 2 * (m + k + n) + (trans === 'A' ? 1 : 0), seedB = 2 * (m + k + n) + (trans === 'B' ? 3 : 2);
   const gen = (s: number, [r, c]: [number, number]) => complex
     ? `(r${s}.standard_normal((${r}, ${c})) + 1j * r${s}.standard_normal((${r}, ${c}))).astype(${NP[dtype]})`
     : `r${s}.standard_normal((${r}, ${c})).astype(${NP[dtype]})`;
@@ -56,9 +66,10 @@ function gemmCase(dtype: FloatDType, { m, k, n, trans, threads, maxRatio, timing
     flops: (complex ? 8 : 2) * m * k * n,
     // its rate as a fraction of the FMA peak of the real type it runs on
     peak: dtype === 'float32' || dtype === 'complex64' ? 'float32' : 'float64',
-    lapis: trans === 'A' ? () => { linalg.matmul(A, B, { transposeA: true }); }
-      : trans === 'B' ? () => { linalg.matmul(A, B, { transposeB: true }); }
-      : () => { linalg.matmul(A, B); },
+    setup: () => live.take(dtype, shapeA, seedA, shapeB, seedB),
+    lapis: trans === 'A' ? () => { linalg.matmul(live.A!, live.B!, { transposeA: true }); }
+      : trans === 'B' ? () => { linalg.matmul(live.A!, live.B!, { transposeB: true }); }
+      : () => { linalg.matmul(live.A!, live.B!); },
     python: {
       setup: `r0 = np.random.default_rng(${m + k})\nr1 = np.random.default_rng(${k + n + 1})\na = ${gen(0, shapeA)}\nb = ${gen(1, shapeB)}`,
       stmt: trans === 'A' ? 'a.T @ b' : trans === 'B' ? 'a @ b.T' : 'a @ b',
@@ -102,11 +113,11 @@ function gemmSet(quick: boolean): BenchCase[] {
     for (const n of quick ? [256] : [1024, 2048])
       for (const trans of ['A', 'B'] as const) shapes.push([dtype, { m: n, k: n, n, trans }]);
   const cases: BenchCase[] = [];
-  const cache = new Map<string, Tensor>();
+  const live = new LiveOperands();
   for (const [dtype, shape] of shapes)
     for (const threads of threadCounts) {
       const flops = (dtype.startsWith('complex') ? 8 : 2) * shape.m * shape.k * shape.n;
-      cases.push(gemmCase(dtype, { ...shape, threads, maxRatio: 1.0, timing: quick ? undefined : gemmTiming((flops * runThreads) / (threads ?? runThreads)) }, cache));
+      cases.push(gemmCase(dtype, { ...shape, threads, maxRatio: 1.0, timing: quick ? undefined : gemmTiming((flops * runThreads) / (threads ?? runThreads)) }, live));
     }
   return cases;
 }
