@@ -111,11 +111,19 @@ template <class T> struct Prod {
 };
 // The norms' sums, Σ|x|² and Σ|x|, in double whatever T: float32 squares neither over- nor
 // underflow there, and the caller decides from one double whether float64 ones did.
+template <class T> double squared_magnitude(T v) {
+  if constexpr (is_complex_v<T>) {
+    const double re = v.real(), im = v.imag();
+    return re * re + im * im;
+  } else {
+    return static_cast<double>(v) * static_cast<double>(v);
+  }
+}
 template <class T> double magnitude(T v) {
   if constexpr (is_complex_v<T>) {
-    const double re = v.real(), im = v.imag(), s = re * re + im * im;
+    const double s = squared_magnitude(v);
     if constexpr (std::is_same_v<T, std::complex<float>>) return std::sqrt(s);
-    else return s < std::numeric_limits<double>::infinity() && s > 1e-290 ? std::sqrt(s) : std::hypot(re, im);
+    else return s < std::numeric_limits<double>::infinity() && s > 1e-290 ? std::sqrt(s) : std::hypot(v.real(), v.imag());
   } else {
     return std::fabs(static_cast<double>(v));
   }
@@ -125,14 +133,7 @@ template <class T> struct SumSquares {
   static constexpr bool pairwise = true;
   static constexpr int terms = reduce_rows_detail::kSquares;
   static A id() { return 0; }
-  static A load(T v) {
-    if constexpr (is_complex_v<T>) {
-      const double re = v.real(), im = v.imag();
-      return re * re + im * im;
-    } else {
-      return static_cast<double>(v) * static_cast<double>(v);
-    }
-  }
+  static A load(T v) { return squared_magnitude(v); }
   static A comb(A a, A b) { return a + b; }
 };
 template <class T> struct SumMagnitudes {
