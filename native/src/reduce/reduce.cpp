@@ -128,20 +128,16 @@ template <class T> double magnitude(T v) {
     return std::fabs(static_cast<double>(v));
   }
 }
-template <class T> struct SumSquares {
+// Tm: reduce_rows_detail::kSquares (Σ|x|²) or kMagnitudes (Σ|x|).
+template <class T, int Tm> struct NormSum {
   using A = double;
   static constexpr bool pairwise = true;
-  static constexpr int terms = reduce_rows_detail::kSquares;
+  static constexpr int terms = Tm;
   static A id() { return 0; }
-  static A load(T v) { return squared_magnitude(v); }
-  static A comb(A a, A b) { return a + b; }
-};
-template <class T> struct SumMagnitudes {
-  using A = double;
-  static constexpr bool pairwise = true;
-  static constexpr int terms = reduce_rows_detail::kMagnitudes;
-  static A id() { return 0; }
-  static A load(T v) { return magnitude(v); }
+  static A load(T v) {
+    if constexpr (Tm == reduce_rows_detail::kSquares) return squared_magnitude(v);
+    else return magnitude(v);
+  }
   static A comb(A a, A b) { return a + b; }
 };
 
@@ -481,8 +477,8 @@ void reduce(ReduceKind op, index outer, index n, index inner, const T* x, void* 
       if constexpr (std::is_integral_v<T>) {
         throw std::invalid_argument("sums of squares and magnitudes take floating-point data");
       } else {
-        if (op == ReduceKind::sum_squares) return run<SumSquares<T>, T, double>(outer, n, inner, x, out);
-        return run<SumMagnitudes<T>, T, double>(outer, n, inner, x, out);
+        if (op == ReduceKind::sum_squares) return run<NormSum<T, reduce_rows_detail::kSquares>, T, double>(outer, n, inner, x, out);
+        return run<NormSum<T, reduce_rows_detail::kMagnitudes>, T, double>(outer, n, inner, x, out);
       }
     case ReduceKind::max:
     case ReduceKind::min:
