@@ -41,6 +41,11 @@ export interface PeakFigure {
   gflops: number;
 }
 
+export interface JsPeers {
+  mathjs?: () => void;
+  mlMatrix?: () => void;
+}
+
 export interface BenchCase {
   name: string; // 'dgemm n=1024'
   flops?: number; // to print GFLOP/s
@@ -61,7 +66,13 @@ export interface BenchCase {
    * timing the row compares with the first: a backward over its forward). Throwing adds a note.
    */
   lapisCheck?: (lapisMs: number, timing: TimingOptions) => void | Record<string, number>;
-  peers?: { mathjs?: () => void; mlMatrix?: () => void };
+  /**
+   * Makes the in-process JavaScript peers' timed bodies, importing their modules, when the case
+   * runs. Once imported a module stays in the heap (mathjs: ~32 MB), and every later V8
+   * collection of lapis's fresh results pays for it, so the run times these cases after all
+   * of the suite's others (docs/decisions.md, "V8's own collector on two cores").
+   */
+  peers?: () => Promise<JsPeers>;
   /**
    * Makes the case's data, untimed, just before its first timing (after its thread count is
    * set); with it a suite need not hold every case's data at once, which a large
@@ -668,10 +679,10 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
     'result at once). With `--rounds=N` lapis and numpy alternate case by case, N rounds each, and each',
     "side's best round stands (a machine whose speed drifts over minutes then slows both alike); such a",
     "file's cases keep every round's figure, and their peak is the best probe taken between the rounds.",
-    'The JavaScript peers (mathjs, ml-matrix) run in the same process as lapis and are imported by the',
-    "suites that time them when those suites start: a run of other suites alone does not carry their",
-    "~30 MB of JavaScript heap, which makes every collection of lapis's fresh results (and the marking",
-    'threads beside its own) cost more (docs/decisions.md, "V8\'s own collector on two cores").',
+    'The JavaScript peers (mathjs, ml-matrix) run in the same process as lapis. Each is imported by the',
+    "first case that times it, and those cases run after the rest of their suite: no other case carries",
+    "mathjs's ~32 MB of JavaScript heap, which makes every collection of lapis's fresh results (and the",
+    'marking threads beside its own) cost more (docs/decisions.md, "V8\'s own collector on two cores").',
     '',
     'Run: `npm run bench -- <suite…>` (all suites if none; `--list` names them, `--filter=text[|text…]` picks the cases naming any of them,',
     '`--rounds=N` interleaves the numpy peer, `--no-gpu`/`--no-python`/`--no-torch` leave columns out,',

@@ -31,6 +31,7 @@ import {
   type BenchCase,
   type CaseResult,
   type ColumnName,
+  type JsPeers,
   type MachineInfo,
   type PeakDType,
   type PeakFigure,
@@ -376,7 +377,10 @@ async function runSuite(
     };
   };
 
-  for (let i = 0; i < cases.length; i++) {
+  // The cases that time in-process JavaScript peers run after all others (BenchCase.peers).
+  const order = [...cases.keys()].sort((a, b) => Number(!!cases[a].peers) - Number(!!cases[b].peers) || a - b);
+  for (let step = 0; step < order.length; step++) {
+    const i = order[step];
     const c = cases[i];
     const timing = caseTiming(ctx.timing, c.timing);
     const roundPeaks: number[] = []; // the peak probes between this case's rounds
@@ -418,10 +422,18 @@ async function runSuite(
         if (rounds.numpy.length) results[i].ms.numpy = Math.min(...rounds.numpy);
         results[i].rounds = rounds;
       }
+      let peers: JsPeers = {};
+      if (c.peers) {
+        try {
+          peers = await c.peers();
+        } catch (e) {
+          note(i, 'mathjs', `peers: ${(e as Error).message.split('\n')[0]}`);
+        }
+      }
       const sync: Array<[ColumnName, (() => void) | undefined]> = [
         ...(interleave && c.python ? [] : [['lapis', c.lapis] as [ColumnName, (() => void) | undefined]]),
-        ['mathjs', c.peers?.mathjs],
-        ['ml-matrix', c.peers?.mlMatrix],
+        ['mathjs', peers.mathjs],
+        ['ml-matrix', peers.mlMatrix],
       ];
       for (const [col, fn] of sync) {
         if (!fn) continue;
@@ -474,7 +486,7 @@ async function runSuite(
     results[i].targets = evaluateTargets(c.targets, results[i].ms, ofPeak);
     process.stderr.write(' done\n');
     flush();
-    if (progress && i < cases.length - 1) progress(snapshot(true));
+    if (progress && step < order.length - 1) progress(snapshot(true));
   }
   for (const s of servers.values()) (await s.catch(() => null))?.close();
   for (const r of results) if (r.notes && !Object.keys(r.notes).length) delete r.notes;

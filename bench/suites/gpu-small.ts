@@ -183,15 +183,12 @@ def inv4(A):
 `;
 
 async function cpuCases(): Promise<BenchCase[]> {
-  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
-  const { Matrix, inverse: mlInverse } = await import('ml-matrix');
   const count = 100_000;
   const A = smallMatrices(count, 4, 3);
   const pySetup = `a = (np.random.default_rng(3).random((${count}, 4, 4), dtype=np.float32) * 2 - 1) + 3 * np.eye(4, dtype=np.float32)`;
   // ml-matrix has no batch: a loop over 10,000 of the same matrices, scaled ×10 in the name's unit.
   const mlCount = 10_000;
   const d = A.dataSync() as Float32Array;
-  const mats = Array.from({ length: mlCount }, (_, b) => new Matrix(Array.from({ length: 4 }, (_, i) => Array.from(d.subarray(b * 16 + i * 4, b * 16 + i * 4 + 4)))));
   const A10k = Tensor.fromStorage('float32', [mlCount, 4, 4], d.slice(0, mlCount * 16));
   const C = 64, k = 64, sys = 1024;
   const T = chunkSystems(sys, C, 5);
@@ -215,7 +212,11 @@ async function cpuCases(): Promise<BenchCase[]> {
     {
       name: `cpu inv 4×4 float32 batch ${mlCount.toLocaleString('en')} vs ml-matrix inverse loop`,
       lapis: () => { linalg.invEx(A10k); },
-      peers: { mlMatrix: () => { for (const m of mats) mlInverse(m); } },
+      peers: async () => {
+        const { Matrix, inverse } = await import('ml-matrix');
+        const mats = Array.from({ length: mlCount }, (_, b) => new Matrix(Array.from({ length: 4 }, (_, i) => Array.from(d.subarray(b * 16 + i * 4, b * 16 + i * 4 + 4)))));
+        return { mlMatrix: () => { for (const m of mats) inverse(m); } };
+      },
     },
     {
       name: `cpu unit-lower solve ${C}×${C}, ${k} RHS, batch ${sys} vs scipy solve_triangular loop`,

@@ -34,10 +34,7 @@ function complexUpper(n: number, seed: number): Tensor {
   return t;
 }
 
-registerSuite('lu', async () => {
-  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
-  const { create, all } = await import('mathjs');
-  const { Matrix, LuDecomposition } = await import('ml-matrix');
+registerSuite('lu', () => {
   const cases: BenchCase[] = [];
   for (const [n, ratio] of [[64, 1.0], [256, 1.2], [1024, 1.2]] as const) {
     const A = randn([n, n], { seed: n });
@@ -52,12 +49,13 @@ registerSuite('lu', async () => {
       targets: [{ vs: 'numpy', maxRatio: ratio }],
     };
     if (n === 256) {
-      const math = create(all, { absTol: 0, relTol: 1e-12 });
-      const rows = A.toArray() as number[][];
-      const mm = new Matrix(rows);
-      c.peers = {
-        mathjs: () => { math.lup(rows); },
-        mlMatrix: () => { new LuDecomposition(mm); },
+      c.peers = async () => {
+        const { create, all } = await import('mathjs');
+        const { Matrix, LuDecomposition } = await import('ml-matrix');
+        const math = create(all, { absTol: 0, relTol: 1e-12 });
+        const rows = A.toArray() as number[][];
+        const mm = new Matrix(rows);
+        return { mathjs: () => { math.lup(rows); }, mlMatrix: () => { new LuDecomposition(mm); } };
       };
       c.targets!.push({ vs: 'mathjs', maxRatio: 0.01 }, { vs: 'ml-matrix', maxRatio: 0.01 });
     }

@@ -122,10 +122,7 @@ function gemmSet(quick: boolean): BenchCase[] {
   return cases;
 }
 
-async function cpuCases(): Promise<BenchCase[]> {
-  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
-  const { create, all } = await import('mathjs');
-  const { Matrix } = await import('ml-matrix');
+function cpuCases(): BenchCase[] {
   const cases: BenchCase[] = [gemmCase('float64', { m: 64, k: 64, n: 64 }), ...gemmSet(process.env.LAPIS_BENCH_QUICK === '1')];
 
   // 64×64 float64 against the JavaScript libraries (and numpy, for scale).
@@ -133,18 +130,19 @@ async function cpuCases(): Promise<BenchCase[]> {
     const n = 64;
     const A = randn([n, n], { seed: 64 });
     const B = randn([n, n], { seed: 65 });
-    const math = create(all, { absTol: 0, relTol: 1e-12 });
-    const a = A.toArray() as number[][];
-    const b = B.toArray() as number[][];
-    const ma = math.matrix(a), mb = math.matrix(b);
-    const la = new Matrix(a), lb = new Matrix(b);
     cases.push({
       name: `matmul 64×64 float64 vs JS`,
       flops: 2 * n ** 3,
       lapis: () => { linalg.matmul(A, B); },
-      peers: {
-        mathjs: () => { math.multiply(ma, mb); },
-        mlMatrix: () => { la.mmul(lb); },
+      peers: async () => {
+        const { create, all } = await import('mathjs');
+        const { Matrix } = await import('ml-matrix');
+        const math = create(all, { absTol: 0, relTol: 1e-12 });
+        const a = A.toArray() as number[][];
+        const b = B.toArray() as number[][];
+        const ma = math.matrix(a), mb = math.matrix(b);
+        const la = new Matrix(a), lb = new Matrix(b);
+        return { mathjs: () => { math.multiply(ma, mb); }, mlMatrix: () => { la.mmul(lb); } };
       },
       python: {
         setup: `r0 = np.random.default_rng(64)\nr1 = np.random.default_rng(65)\na = r0.standard_normal((64, 64))\nb = r1.standard_normal((64, 64))`,
@@ -200,4 +198,4 @@ async function cpuCases(): Promise<BenchCase[]> {
 // The GPU cases (matmul-gpu.ts) share the suite name; whichever file loads second keeps
 // the other's cases.
 const gpuFactory = registeredSuites().get('matmul');
-registerSuite('matmul', async () => [...(await cpuCases()), ...(gpuFactory ? await gpuFactory() : [])]);
+registerSuite('matmul', async () => [...cpuCases(), ...(gpuFactory ? await gpuFactory() : [])]);

@@ -7,10 +7,7 @@ import { linalg, randn } from '../../src/index.js';
 // geqrf + orgqr, reduced Q (LAPACK's operation counts).
 const qrFlops = (m: number, n: number) => 2 * m * n * n - (2 / 3) * n ** 3 + (2 * m * n * n - (2 / 3) * n ** 3);
 
-registerSuite('qr', async () => {
-  // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
-  const { create, all } = await import('mathjs');
-  const { Matrix, QrDecomposition } = await import('ml-matrix');
+registerSuite('qr', () => {
   const cases: BenchCase[] = [];
   for (const [m, n, ratio] of [[1024, 1024, 1.2], [2048, 256, 1.2], [256, 256, undefined], [64, 64, undefined]] as const) {
     const A = randn([m, n], { seed: m + n });
@@ -25,12 +22,16 @@ registerSuite('qr', async () => {
       targets: ratio ? [{ vs: 'numpy', maxRatio: ratio }] : undefined,
     };
     if (m === 64) {
-      const math = create(all, { absTol: 0, relTol: 1e-12 });
-      const rows = A.toArray() as number[][];
-      const mm = new Matrix(rows);
-      c.peers = {
-        mathjs: () => { math.qr(rows); },
-        mlMatrix: () => { const q = new QrDecomposition(mm); void q.orthogonalMatrix; },
+      c.peers = async () => {
+        const { create, all } = await import('mathjs');
+        const { Matrix, QrDecomposition } = await import('ml-matrix');
+        const math = create(all, { absTol: 0, relTol: 1e-12 });
+        const rows = A.toArray() as number[][];
+        const mm = new Matrix(rows);
+        return {
+          mathjs: () => { math.qr(rows); },
+          mlMatrix: () => { const q = new QrDecomposition(mm); void q.orthogonalMatrix; },
+        };
       };
     }
     cases.push(c);

@@ -29,9 +29,6 @@ function root(): string {
 registerSuite(
   'wasm',
   async () => {
-    // The JavaScript peers load when this suite runs, not with every suite (docs/benchmarks.md).
-    const { create, all } = await import('mathjs');
-    const { Matrix, LuDecomposition } = await import('ml-matrix');
     const base = root();
     // [label, file, threads]: the single-thread builds, then the threaded build on 1 and 2 threads.
     const variants: [string, string, number][] = [
@@ -48,10 +45,17 @@ registerSuite(
     const Arows = rows(A, n, n);
     const Brows = rows(B, n, n);
     const brows = rows(b, n, 1);
-    const math = create(all, { absTol: 0, relTol: 1e-12 });
-    const mA = new Matrix(Arows);
-    const mB = new Matrix(Brows);
-    const mb = new Matrix(brows);
+    // The JavaScript peers, made once by the first case that times them (BenchCase.peers).
+    const makePeers = async () => {
+      const { create, all } = await import('mathjs');
+      const { Matrix, LuDecomposition } = await import('ml-matrix');
+      return {
+        math: create(all, { absTol: 0, relTol: 1e-12 }), LuDecomposition,
+        mA: new Matrix(Arows), mB: new Matrix(Brows), mb: new Matrix(brows),
+      };
+    };
+    let peerData: ReturnType<typeof makePeers> | null = null;
+    const jsPeers = () => (peerData ??= makePeers());
 
     const LU = new Float64Array(n * n);
     const piv = new Int32Array(n);
@@ -116,7 +120,10 @@ registerSuite(
           lapis: calls.lu(raw),
           lapisCheck: nativeColumns(calls.lu(raw), calls.lu(addon), threads),
           ...(peers ? {
-            peers: { mathjs: () => { math.lup(Arows); }, mlMatrix: () => { new LuDecomposition(mA); } },
+            peers: async () => {
+              const { math, LuDecomposition, mA } = await jsPeers();
+              return { mathjs: () => { math.lup(Arows); }, mlMatrix: () => { new LuDecomposition(mA); } };
+            },
             targets: [{ vs: 'ml-matrix', maxRatio: 0.2 }],
           } : {}),
         },
@@ -126,7 +133,10 @@ registerSuite(
           lapis: calls.solve(raw),
           lapisCheck: nativeColumns(calls.solve(raw), calls.solve(addon), threads),
           ...(peers ? {
-            peers: { mathjs: () => { math.lusolve(Arows, brows); }, mlMatrix: () => { new LuDecomposition(mA).solve(mb); } },
+            peers: async () => {
+              const { math, LuDecomposition, mA, mb } = await jsPeers();
+              return { mathjs: () => { math.lusolve(Arows, brows); }, mlMatrix: () => { new LuDecomposition(mA).solve(mb); } };
+            },
             targets: [{ vs: 'ml-matrix', maxRatio: 0.2 }],
           } : {}),
         },
@@ -136,7 +146,10 @@ registerSuite(
           lapis: calls.matmul(raw),
           lapisCheck: peakColumns(raw, threads, nativeColumns(calls.matmul(raw), calls.matmul(addon), threads)),
           ...(peers ? {
-            peers: { mathjs: () => { math.multiply(Arows, Brows); }, mlMatrix: () => { mA.mmul(mB); } },
+            peers: async () => {
+              const { math, mA, mB } = await jsPeers();
+              return { mathjs: () => { math.multiply(Arows, Brows); }, mlMatrix: () => { mA.mmul(mB); } };
+            },
             targets: [{ vs: 'mathjs', maxRatio: 0.1 }],
           } : {}),
         },
