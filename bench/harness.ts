@@ -41,6 +41,14 @@ export interface PeakFigure {
   gflops: number;
 }
 
+/**
+ * The order a suite's cases run in: those with in-process JavaScript peers after all others
+ * (BenchCase.peers), each group in the suite's order. Results keep the suite's order.
+ */
+export function runOrder(cases: readonly Pick<BenchCase, 'peers'>[]): number[] {
+  return [...cases.keys()].sort((a, b) => Number(!!cases[a].peers) - Number(!!cases[b].peers) || a - b);
+}
+
 export interface JsPeers {
   mathjs?: () => void;
   mlMatrix?: () => void;

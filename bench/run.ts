@@ -27,6 +27,7 @@ import {
   registeredSuites,
   renderMarkdown,
   renderSvg,
+  runOrder,
   suiteAbout,
   type BenchCase,
   type CaseResult,
@@ -377,8 +378,7 @@ async function runSuite(
     };
   };
 
-  // The cases that time in-process JavaScript peers run after all others (BenchCase.peers).
-  const order = [...cases.keys()].sort((a, b) => Number(!!cases[a].peers) - Number(!!cases[b].peers) || a - b);
+  const order = runOrder(cases);
   for (let step = 0; step < order.length; step++) {
     const i = order[step];
     const c = cases[i];

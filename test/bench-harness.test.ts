@@ -17,6 +17,7 @@ import {
   ratioColumns,
   renderMarkdown,
   renderSvg,
+  runOrder,
   targetSummary,
   registerSuite,
   registeredSuites,
@@ -315,6 +316,14 @@ describe('bench harness targets and formatting', () => {
     const cs = await f!();
     expect(built).toBe(1);
     expect(cs.map((c) => c.name)).toEqual(['noop']);
+  });
+
+  it('runOrder puts the cases with JavaScript peers last, each group in the suite\'s order', () => {
+    const peers = async () => ({ mathjs: () => {} });
+    const cases = [{ peers }, {}, {}, { peers }, {}];
+    expect(runOrder(cases)).toEqual([1, 2, 4, 0, 3]);
+    expect(runOrder([{}, {}])).toEqual([0, 1]);
+    expect(runOrder([])).toEqual([]);
   });
 });
 
