@@ -49,6 +49,15 @@ export function runOrder(cases: readonly Pick<BenchCase, 'peers'>[]): number[] {
   return [...cases.keys()].sort((a, b) => Number(!!cases[a].peers) - Number(!!cases[b].peers) || a - b);
 }
 
+let gpuOff = false;
+/** run.ts's `--no-gpu`: the GPU suites' factories then build their cases without asking for an adapter. */
+export function setGpuOff(off: boolean): void {
+  gpuOff = off;
+}
+export function isGpuOff(): boolean {
+  return gpuOff;
+}
+
 export interface JsPeers {
   mathjs?: () => void;
   mlMatrix?: () => void;

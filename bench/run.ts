@@ -28,6 +28,7 @@ import {
   renderMarkdown,
   renderSvg,
   runOrder,
+  setGpuOff,
   suiteAbout,
   type BenchCase,
   type CaseResult,
@@ -550,6 +551,7 @@ async function main(): Promise<void> {
   // The GPU and torch are looked for once, when the first suite that needs them runs;
   // each suite's data is made just before it runs and dropped after.
   let gpu: GpuState | null | undefined = args.gpu ? undefined : { ok: false, desc: null, note: '--no-gpu' };
+  setGpuOff(!args.gpu);
   let torchPy: string | null | undefined = args.torch ? undefined : null;
 
   const resultsDir = join(outRoot, 'bench', 'results');

@@ -8,7 +8,7 @@
 // columns; a case past its limit fails and posts no time). Without CUDA torch or fla, the
 // torch column says why; on a software adapter (lavapipe) the sizes shrink: the paths run
 // and check, speed is not compared.
-import { registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
 import { uniformFloats, gpuCase } from '../gpu-case.js';
 import { gpu, Tensor } from '../../src/index.js';
 import * as gdn from '../../src/gdn/index.js';
@@ -363,7 +363,7 @@ const ABOUT =
   'Inputs: q, k, v uniform(−1, 1), g uniform in [−0.5, 0], β in [0.25, 0.75] (same laws on both sides, not the same values).';
 
 async function cases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   if (soft) {
     // A CPU-emulated adapter (lavapipe): small sizes that take every path and check it; speed

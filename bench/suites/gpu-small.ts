@@ -5,7 +5,7 @@
 // case time / R; docs/gpu-small.md turns the figures into matrices/s and bandwidth
 // fractions. On a software adapter (lavapipe) the batches shrink: the path is exercised,
 // speed is not compared.
-import { registerSuite, type BenchCase } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase } from '../harness.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 import { lookup } from '../../src/backend/registry.js';
 import * as gdn from '../../src/gdn/index.js';
@@ -249,7 +249,7 @@ function copyBaseline(count: number): BenchCase {
 }
 
 async function cases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   const out = await cpuCases();
   if (soft) {

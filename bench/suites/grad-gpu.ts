@@ -7,7 +7,7 @@
 // call ending with gpu.sync() and its outputs freed, timed by the same loop; 'bwd ÷ fwd' their
 // ratio. The gradients of one pullback are read and must be finite. Suite `grad-gpu`. On a
 // software adapter (lavapipe) the sizes shrink: every path runs, speed is not compared.
-import { registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
 import { gradGpuCase, type GradSpec } from '../grad-case.js';
 import { uniformFloats } from '../gpu-case.js';
 import {
@@ -108,7 +108,7 @@ const ABOUT =
   'randn (G); gdn inputs as in gdn-gpu. A row with no time names the rule or hook that had not landed when it ran.';
 
 async function cases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   // lavapipe compiles each kernel in seconds: small sizes and a generous budget
   const timing: Partial<TimingOptions> = soft

@@ -4,7 +4,7 @@
 // counts bytes read and written as "flops": it reads as GB/s. Each result is spot-checked
 // against the host data after its timing. On a software adapter (lavapipe) the sizes
 // shrink: the paths run, speed is not compared.
-import { registerSuite, type BenchCase } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase } from '../harness.js';
 import { gpu, Tensor, matrixTranspose, permute, slice, concat, triu, take, put } from '../../src/index.js';
 import { commandEncoder, recordedCommand } from '../../src/backend/gpu/queue.js';
 import { bufferOf } from '../../src/backend/gpu/pool.js';
@@ -155,7 +155,7 @@ function cases(n: number, reps: number): BenchCase[] {
 }
 
 registerSuite('indexing-gpu', async () => {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   if (soft) return cases(512, 1); // CPU-emulated adapter: the paths, not the speed
   gpu.memory({ maxPooledBytes: 8 * 2 ** 30 });

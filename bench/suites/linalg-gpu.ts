@@ -6,7 +6,7 @@
 // wrong kernel cannot post a figure; a case whose op throws or fails its check reports
 // "error: …" and the suite goes on. On a software adapter (lavapipe) the sizes shrink: the
 // paths are exercised, speed is not compared.
-import { registerSuite, type BenchCase, type BenchTarget } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase, type BenchTarget } from '../harness.js';
 import { uniformFloats, loudGpu } from '../gpu-case.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 
@@ -341,7 +341,7 @@ function detCase(n: number, target?: number): BenchCase {
 }
 
 async function cases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   if (soft) {
     // A CPU-emulated adapter (lavapipe, a few GFLOP/s): small sizes that still cross the

@@ -9,7 +9,7 @@
 // The transposed-operand cases (Aᵀ·B, A·Bᵀ through { transposeA } / { transposeB }: read in
 // place) sit beside torch's `a.mT @ b` / `a @ b.mT` (views: cuBLAS flips a flag), the plain
 // A·B of the same shape, and `A.mT` first (a transposed copy, what the options replaced).
-import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
+import { isGpuOff, registerSuite, registeredSuites, type BenchCase } from '../harness.js';
 import { gpu, linalg, randn, type Tensor } from '../../src/index.js';
 import { F32_TILES, C64_TILES, matmulGpu, type MatmulTile } from '../../src/backend/gpu/matmul.js';
 import {
@@ -299,7 +299,7 @@ function tuneCases(tune: string): BenchCase[] {
 }
 
 async function gpuCases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   if (soft) {
     // A CPU-emulated adapter: small sizes, to show the path works, not to compare speed.

@@ -9,7 +9,7 @@
 // dim of 1000000×100 (short rows, several per workgroup). LAPIS_REDUCE_PARAMS='{"partials":2048}'
 // sets the launch parameters (src/backend/gpu/reduce.ts setReduceParams) for the whole run;
 // LAPIS_REDUCE_TUNE=1 adds a grid of them (wg, unroll, partials, shortRow, maxCx).
-import { registerSuite, type BenchCase } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase } from '../harness.js';
 import { gpu, sum, Tensor } from '../../src/index.js';
 import { setReduceParams, type ReduceParams } from '../../src/backend/gpu/reduce.js';
 import { commandEncoder, recordedCommand } from '../../src/backend/gpu/queue.js';
@@ -127,7 +127,7 @@ export function targetSumCases(soft: boolean): BenchCase[] {
 }
 
 async function cases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   const tune = process.env.LAPIS_REDUCE_PARAMS;
   if (tune) setReduceParams(JSON.parse(tune) as Partial<ReduceParams>);

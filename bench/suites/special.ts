@@ -5,7 +5,7 @@
 // "rate" column is bytes moved per second (flops = bytes), so frexp (12 B/element) and
 // heaviside (12 B/element) read directly against the copies' GB/s. On a software adapter
 // the GPU sizes shrink to 4M so the suite stays short.
-import { registerSuite, type BenchCase } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase } from '../harness.js';
 import { frexp, heaviside, logspace, special, gpu, tensor, type Tensor } from '../../src/index.js';
 import { runProgram, defineProgram } from '../../src/backend/gpu/program.js';
 import { preprocess } from '../../src/backend/gpu/preprocess.js';
@@ -96,7 +96,7 @@ async function spotCheck(what: string, got: Tensor, want: Tensor): Promise<void>
 }
 
 async function gpuCases(): Promise<BenchCase[]> {
-  if (!(await gpu.available())) return [];
+  if (isGpuOff() || !(await gpu.available())) return [];
   const soft = gpu.info()?.isSoftware === true;
   const n = soft ? 4_000_000 : 100_000_000;
   const label = soft ? '4M' : '100M';

@@ -6,7 +6,7 @@
 // failing the case (its time dropped) past RATIO, so a fast wrong kernel cannot post a
 // figure. A case whose op throws reports "error: …" and the suite goes on. On a software
 // adapter (lavapipe) the sizes shrink: the paths run and check, speed is not compared.
-import { registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase, type TimingOptions } from '../harness.js';
 import { uniformFloats, gpuCase } from '../gpu-case.js';
 import { gpu, linalg, Tensor } from '../../src/index.js';
 
@@ -374,7 +374,7 @@ const ABOUT =
   "(torch's only CUDA driver) against lapis's driver 'gels'.";
 
 async function cases(): Promise<BenchCase[]> {
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true;
   if (soft) {
     // A CPU-emulated adapter (lavapipe): small sizes that still take the blocked Jacobi

@@ -11,7 +11,7 @@
 // LAPIS_EW_LAUNCH=wg,per sets the elementwise kernels' workgroup size and items per thread
 // (default 256,4; an item is a vec4 on the same-shape path); LAPIS_EW_TUNE=1 adds the
 // add of 100 M float32 and the broadcast add over a grid of launch shapes.
-import { registerSuite, type BenchCase } from '../harness.js';
+import { isGpuOff, registerSuite, type BenchCase } from '../harness.js';
 import { uniformFloats } from '../gpu-case.js';
 import { add, mul, gpu, Tensor } from '../../src/index.js';
 import { lookup } from '../../src/backend/registry.js';
@@ -135,7 +135,7 @@ async function cases(): Promise<BenchCase[]> {
     const [wg, per] = env.split(',').map(Number);
     setElementwiseLaunch({ wg, per });
   }
-  const ok = await gpu.available();
+  const ok = !isGpuOff() && (await gpu.available());
   const soft = !ok || gpu.info()?.isSoftware === true || process.env.LAPIS_BENCH_QUICK === '1';
   if (soft) {
     // a CPU-emulated adapter (or --quick): small sizes, to show the paths work
