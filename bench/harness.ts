@@ -696,6 +696,7 @@ export function renderMarkdown(results: readonly SuiteResult[]): string {
     'result at once). With `--rounds=N` lapis and numpy alternate case by case, N rounds each, and each',
     "side's best round stands (a machine whose speed drifts over minutes then slows both alike); such a",
     "file's cases keep every round's figure, and their peak is the best probe taken between the rounds.",
+    'Each suite runs in a Node process of its own, so what one suite loads is not carried into the next.',
     'The JavaScript peers (mathjs, ml-matrix) run in the same process as lapis. Each is imported by the',
     "first case that times it, and those cases run after the rest of their suite: no other case carries",
     "mathjs's ~32 MB of JavaScript heap, which makes every collection of lapis's fresh results (and the",

@@ -541,6 +541,25 @@ async function main(): Promise<void> {
   if (args.quick) process.env.LAPIS_BENCH_QUICK = '1';
   const host = (process.env.LAPIS_BENCH_HOST || os.hostname()).replace(/[^A-Za-z0-9._-]/g, '_');
   const outRoot = process.env.LAPIS_BENCH_OUT ?? (args.quick ? join(os.tmpdir(), 'lapis-bench-quick') : findRoot());
+  if (names.length > 1) {
+    // Each suite in a process of its own: what one suite leaves behind (a peer module such as
+    // mathjs in the heap, the JIT's and the GPU device's state) would otherwise be carried
+    // into the suites after it, and their figures would depend on the order they ran in.
+    const options = process.argv.slice(2).filter((s) => s.startsWith('-'));
+    for (const n of names) {
+      const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1], n, ...options], {
+        stdio: 'inherit',
+        env: { ...process.env, LAPIS_BENCH_OUT: outRoot, LAPIS_BENCH_DOCS: '0' },
+      });
+      if (r.status !== 0) {
+        console.error(`bench: suite ${n} ended with ${r.status ?? r.signal}`);
+        process.exitCode = 1;
+      }
+    }
+    writeDocs(outRoot);
+    return;
+  }
+
   const threads = safe(() => lapis.numThreads());
   const py = args.python ? numpyPython() : null;
 
@@ -580,7 +599,8 @@ async function main(): Promise<void> {
     save(r);
     console.error(`wrote ${file}`);
   }
-  writeDocs(outRoot);
+  // A suite run as one of several leaves the docs to the run that started it.
+  if (process.env.LAPIS_BENCH_DOCS !== '0') writeDocs(outRoot);
   if (failed.length) process.exitCode = 1;
 }
 
