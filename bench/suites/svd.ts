@@ -29,6 +29,16 @@ registerSuite('svd', () => {
     cases.push(c);
   }
   {
+    const n = 64;
+    const A = randn([n, n], { seed: 6 });
+    cases.push({
+      name: `svdvals n=${n}`,
+      lapis: () => { linalg.svdvals(A); },
+      python: { setup: `a = np.random.default_rng(6).standard_normal((${n}, ${n}))`, stmt: 'np.linalg.svd(a, compute_uv=False)' },
+      targets: [{ vs: 'numpy', maxRatio: 1.0 }],
+    });
+  }
+  {
     const n = 512;
     const A = randn([n, n], { seed: 5 });
     cases.push({

@@ -100,6 +100,47 @@ void labrd(index m, index n, index nb, T* a, index lda, real_t<T>* d, real_t<T>*
   }
 }
 
+// Columns left to gebd2 at the end of gebrd (all of them below it): the unblocked reduction
+// led labrd's panels there, at 64 for real and 16 for complex T (docs/svd.md).
+template <class T> constexpr index kGebrdTail = is_complex_v<T> ? 16 : 64;
+
+// LAPACK gebd2 (zgebd2): the unblocked reduction of the column-major m×n A (m ≥ n) to the
+// same bidiagonal and reflector storage as labrd's panels, each reflector applied at once to
+// the rest as one matrix-vector product and one rank-1 update (four GEMM calls a column,
+// against labrd's twelve products). w: max(m, n) entries.
+template <class T>
+void gebd2(index m, index n, T* a, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, T* w, int th) {
+  auto A = [&](index i, index j) -> T& { return a[i + j * lda]; };
+  for (index i = 0; i < n; ++i) {
+    qr_detail::larfg<T>(A(i, i), &A(std::min(i + 1, m - 1), i), m - i - 1, 1, tauq[i]);
+    d[i] = real_part(A(i, i));
+    if (i == n - 1) {
+      taup[i] = T(0);
+      break;
+    }
+    const index r = m - i, c = n - i - 1;
+    // H(i)ᴴ from the left on A(i:, i+1:): w = Cᴴ·v, C −= conj(tauq)·v·wᴴ.
+    A(i, i) = T(1);
+    const MatRef<T> v{&A(i, i), r, 1, 1, 1, false};
+    gemm<T>(T(1), adj(cm<T>(a, lda, i, i + 1, r, c)), v, T(0), MatMut<T>{w, c, 1, 1, 1}, th);
+    gemm<T>(-conj(tauq[i]), v, MatRef<T>{w, 1, c, c, 1, is_complex_v<T>}, T(1), MatMut<T>{&A(i, i + 1), r, c, 1, lda}, th);
+    A(i, i) = T(d[i]);
+    // G(i) from the right on A(i+1:, i+1:), built from the conjugated row (as in labrd):
+    // w = C·u, C −= taup·w·uᴴ.
+    lacgv(c, &A(i, i + 1), lda);
+    qr_detail::larfg<T>(A(i, i + 1), &A(i, std::min(i + 2, n - 1)), c - 1, lda, taup[i]);
+    e[i] = real_part(A(i, i + 1));
+    A(i, i + 1) = T(1);
+    const index r2 = m - i - 1;
+    gemm<T>(T(1), cm<T>(a, lda, i + 1, i + 1, r2, c), MatRef<T>{&A(i, i + 1), c, 1, lda, 1, false}, T(0),
+            MatMut<T>{w, r2, 1, 1, 1}, th);
+    gemm<T>(-taup[i], MatRef<T>{w, r2, 1, 1, 1, false}, MatRef<T>{&A(i, i + 1), 1, c, 1, lda, is_complex_v<T>}, T(1),
+            MatMut<T>{&A(i + 1, i + 1), r2, c, 1, lda}, th);
+    lacgv(c, &A(i, i + 1), lda);
+    A(i, i + 1) = T(e[i]);
+  }
+}
+
 // Conjugates P's reflectors (the rows right of the superdiagonal of the nn×nn top of the
 // column-major W): gebrd keeps uᴴ there, apply_q reads u.
 template <class T>
@@ -119,10 +160,10 @@ void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tau
   // its width (labrd applies its earlier reflectors to each new column and row) while the
   // GEMM updates stay efficient at 16 (docs/svd.md: complex 128×128 1.13 → 0.94 ms).
   if (nb <= 0) nb = 16;
-  // Below this many remaining columns one panel finishes the reduction (no GEMM update).
-  nx = std::max<index>(nb, nx > 0 ? nx : 16);
-  std::vector<T> X(static_cast<size_t>(m * std::max(nb, std::min(n, nx)))),
-      Y(static_cast<size_t>(n * std::max(nb, std::min(n, nx))));
+  // Below this many remaining columns gebd2 finishes the reduction (no GEMM update).
+  nx = std::max<index>(nb, nx > 0 ? nx : kGebrdTail<T>);
+  const bool panels = n > nx;
+  std::vector<T> X(panels ? static_cast<size_t>(m * nb) : 0), Y(panels ? static_cast<size_t>(n * nb) : 0);
   index i = 0;
   for (; n - i > nx; i += nb) {
     const index mr = m - i, nr = n - i;
@@ -138,13 +179,8 @@ void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tau
       a[j + (j + 1) * lda] = T(e[i + j]);
     }
   }
-  const index mr = m - i, nr = n - i;
-  T* a = A + i + i * lda;
-  labrd<T>(mr, nr, nr, a, lda, d + i, e + i, tauq + i, taup + i, X.data(), mr, Y.data(), nr, max_threads);
-  for (index j = 0; j < nr; ++j) {
-    a[j + j * lda] = T(d[i + j]);
-    if (j + 1 < nr) a[j + (j + 1) * lda] = T(e[i + j]);
-  }
+  std::vector<T> w(static_cast<size_t>(std::max(m, n)));
+  gebd2<T>(m - i, n - i, A + i + i * lda, lda, d + i, e + i, tauq + i, taup + i, w.data(), max_threads);
 }
 
 template <class R>
@@ -377,8 +413,11 @@ bool dqds_values(index n, R* d, const R* e) {
     index hi = stack.back().hi, floor = stack.back().floor;
     R sigma = stack.back().sigma;
     stack.pop_back();
-    R tau = 0, dmin_prev = 0;
-    bool have_dmin = false;
+    // dmin_prev: the last transform's smallest d (an upper bound of the block's smallest
+    // value); dmin1_prev: the same without its bottom entry, the bound for what is left
+    // after that entry deflates (so the next transform is shifted, not a zero-shift one).
+    R tau = 0, dmin_prev = 0, dmin1_prev = 0;
+    bool have_dmin = false, fresh = false;
     while (hi >= floor) {
       if (hi == floor) {
         out.push_back(q[hi] + sigma);
@@ -389,7 +428,9 @@ bool dqds_values(index n, R* d, const R* e) {
       if (ee[hi - 1] <= tol2 * (sigma + q[hi])) {
         out.push_back(q[hi] + sigma);
         --hi;
-        have_dmin = false;
+        have_dmin = fresh;
+        dmin_prev = dmin1_prev;
+        fresh = false;
         continue;
       }
       // Split off the bottom unreduced block [lo, hi] where an e is exactly zero (the
@@ -432,12 +473,13 @@ bool dqds_values(index n, R* d, const R* e) {
       }
       // One dqds transform with shift tau on [lo, hi], kept only if it stays positive.
       for (int attempt = 0;; ++attempt) {
-        R dd = q[lo] - tau, dmin = dd;
+        R dd = q[lo] - tau, dmin = dd, dmin1 = dd;
         for (index i = lo; i < hi; ++i) {
           const R qh = dd + ee[i];
           const R t = q[i + 1] / qh;
           qn[i] = qh;
           en[i] = ee[i] * t;
+          dmin1 = dmin;
           dd = dd * t - tau;
           dmin = std::min(dmin, dd);
         }
@@ -450,7 +492,8 @@ bool dqds_values(index n, R* d, const R* e) {
           if (dmin < std::numeric_limits<R>::min() / eps) return false;
           sigma += tau;
           dmin_prev = dmin;
-          have_dmin = true;
+          dmin1_prev = dmin1;
+          have_dmin = fresh = true;
           break;
         }
         if (tau == 0 || work > cap) return false;

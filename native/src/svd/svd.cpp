@@ -42,9 +42,14 @@ template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // calls take the bidiagonal route: its relative error bound eps·κ(A) is then within
 // this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
 template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
-// Smallest min(m, n) for which svd with vectors takes gebrd + divide and conquer; complex
-// Jacobi costs about 4× real per rotation, so its crossover is far lower (docs/svd.md).
-template <class T> constexpr index kDcMinDim = is_complex_v<T> ? 16 : 72;
+// Whether svd with vectors takes gebrd + divide and conquer rather than Jacobi (by speed;
+// docs/svd.md): always when the bidiagonal is reduced from A itself, and from min(m, n) of
+// 32 (complex: 16) when a QR comes first (max ≥ 1.6·min), where Jacobi on the small R won.
+template <class T>
+bool dc_faster(index m, index n) {
+  const index k = std::min(m, n), big = std::max(m, n);
+  return k >= (is_complex_v<T> ? 16 : 32) || (big * 10 < k * 16 && k >= 2);
+}
 
 // Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
 template <class T>
@@ -1193,10 +1198,9 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
   // With vectors, the same criterion: gebrd + divide and conquer (docs/svd.md); Jacobi
   // where the input is graded, where Values::Jacobi or a non-default Jacobi option (pivot,
   // solve_for_v) asks for it, or where bdsdc declines.
-  // Below kDcMinDim<T> columns (of the tall orientation) Jacobi measured faster (docs/svd.md).
   const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
   if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
-      (opts.values == SvdOptions::Values::Bidiagonal || (k >= kDcMinDim<T> && ungraded(A, m, n))) &&
+      (opts.values == SvdOptions::Values::Bidiagonal || (dc_faster<T>(m, n) && ungraded(A, m, n))) &&
       svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
     return 0;
   if (m >= n) {
