@@ -42,13 +42,14 @@ template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // calls take the bidiagonal route: its relative error bound eps·κ(A) is then within
 // this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
 template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
-// Whether svd with vectors takes gebrd + divide and conquer rather than Jacobi (by speed;
-// docs/svd.md): always when the bidiagonal is reduced from A itself, and from min(m, n) of
-// 32 (complex: 16) when a QR comes first (max ≥ 1.6·min), where Jacobi on the small R won.
+// Whether svd with vectors takes gebrd + divide and conquer rather than Jacobi, by speed
+// (docs/svd.md): complex input always, real input when the bidiagonal is reduced from A
+// itself or from min(m, n) of 48 when a QR comes first (max ≥ 1.6·min), where Jacobi on
+// the small R led.
 template <class T>
 bool dc_faster(index m, index n) {
   const index k = std::min(m, n), big = std::max(m, n);
-  return k >= (is_complex_v<T> ? 16 : 32) || (big * 10 < k * 16 && k >= 2);
+  return k >= 2 && (is_complex_v<T> || k >= 48 || big * 10 < k * 16);
 }
 
 // Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
