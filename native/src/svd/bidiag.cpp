@@ -4,6 +4,7 @@
 #include "bidiag.hpp"
 
 #include "bdsdc.hpp"
+#include "jacobi_kernels.hpp"
 #include "plane.hpp"
 
 #include <algorithm>
@@ -101,13 +102,13 @@ void labrd(index m, index n, index nb, T* a, index lda, real_t<T>* d, real_t<T>*
 }
 
 // Columns left to gebd2 at the end of gebrd (all of them below it): the unblocked reduction
-// led labrd's panels there, at 64 for real and 16 for complex T (docs/svd.md).
-template <class T> constexpr index kGebrdTail = is_complex_v<T> ? 16 : 64;
+// led labrd's panels there, at 128 for real T (its larf kernels) and 16 for complex (docs/svd.md).
+template <class T> constexpr index kGebrdTail = is_complex_v<T> ? 16 : 128;
 
 // LAPACK gebd2 (zgebd2): the unblocked reduction of the column-major m×n A (m ≥ n) to the
 // same bidiagonal and reflector storage as labrd's panels, each reflector applied at once to
-// the rest as one matrix-vector product and one rank-1 update (four GEMM calls a column,
-// against labrd's twelve products). w: max(m, n) entries.
+// the rest (real T: one larf kernel call a side; complex: a matrix-vector product and a
+// rank-1 update in GEMM, against labrd's twelve products a column). w: max(m, n) entries.
 template <class T>
 void gebd2(index m, index n, T* a, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, T* w, int th) {
   auto A = [&](index i, index j) -> T& { return a[i + j * lda]; };
@@ -121,9 +122,13 @@ void gebd2(index m, index n, T* a, index lda, real_t<T>* d, real_t<T>* e, T* tau
     const index r = m - i, c = n - i - 1;
     // H(i)ᴴ from the left on A(i:, i+1:): w = Cᴴ·v, C −= conj(tauq)·v·wᴴ.
     A(i, i) = T(1);
-    const MatRef<T> v{&A(i, i), r, 1, 1, 1, false};
-    gemm<T>(T(1), adj(cm<T>(a, lda, i, i + 1, r, c)), v, T(0), MatMut<T>{w, c, 1, 1, 1}, th);
-    gemm<T>(-conj(tauq[i]), v, MatRef<T>{w, 1, c, c, 1, is_complex_v<T>}, T(1), MatMut<T>{&A(i, i + 1), r, c, 1, lda}, th);
+    if constexpr (!is_complex_v<T>) {
+      jacobi_kernels<T>().larf_left(r, c, &A(i, i), tauq[i], &A(i, i + 1), lda);
+    } else {
+      const MatRef<T> v{&A(i, i), r, 1, 1, 1, false};
+      gemm<T>(T(1), adj(cm<T>(a, lda, i, i + 1, r, c)), v, T(0), MatMut<T>{w, c, 1, 1, 1}, th);
+      gemm<T>(-conj(tauq[i]), v, MatRef<T>{w, 1, c, c, 1, true}, T(1), MatMut<T>{&A(i, i + 1), r, c, 1, lda}, th);
+    }
     A(i, i) = T(d[i]);
     // G(i) from the right on A(i+1:, i+1:), built from the conjugated row (as in labrd):
     // w = C·u, C −= taup·w·uᴴ.
@@ -132,10 +137,14 @@ void gebd2(index m, index n, T* a, index lda, real_t<T>* d, real_t<T>* e, T* tau
     e[i] = real_part(A(i, i + 1));
     A(i, i + 1) = T(1);
     const index r2 = m - i - 1;
-    gemm<T>(T(1), cm<T>(a, lda, i + 1, i + 1, r2, c), MatRef<T>{&A(i, i + 1), c, 1, lda, 1, false}, T(0),
-            MatMut<T>{w, r2, 1, 1, 1}, th);
-    gemm<T>(-taup[i], MatRef<T>{w, r2, 1, 1, 1, false}, MatRef<T>{&A(i, i + 1), 1, c, 1, lda, is_complex_v<T>}, T(1),
-            MatMut<T>{&A(i + 1, i + 1), r2, c, 1, lda}, th);
+    if constexpr (!is_complex_v<T>) {
+      jacobi_kernels<T>().larf_right(r2, c, &A(i, i + 1), lda, taup[i], &A(i + 1, i + 1), lda, w);
+    } else {
+      gemm<T>(T(1), cm<T>(a, lda, i + 1, i + 1, r2, c), MatRef<T>{&A(i, i + 1), c, 1, lda, 1, false}, T(0),
+              MatMut<T>{w, r2, 1, 1, 1}, th);
+      gemm<T>(-taup[i], MatRef<T>{w, r2, 1, 1, 1, false}, MatRef<T>{&A(i, i + 1), 1, c, 1, lda, true}, T(1),
+              MatMut<T>{&A(i + 1, i + 1), r2, c, 1, lda}, th);
+    }
     lacgv(c, &A(i, i + 1), lda);
     A(i, i + 1) = T(e[i]);
   }

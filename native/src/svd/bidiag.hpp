@@ -13,7 +13,7 @@ namespace lapis::svd_detail {
 // d (n), e (n − 1); the reflectors stay in A (LAPACK gebrd/zgebrd storage: Q's v below
 // the diagonal, P's u right of the superdiagonal as uᴴ, i.e. conjugated for complex T),
 // tauq and taup (n). Panels of nb columns (labrd; 0: 16), the trailing matrix updated by
-// two GEMMs per panel; the last max(nb, nx) columns (nx 0: 64 real, 16 complex) unblocked
+// two GEMMs per panel; the last max(nb, nx) columns (nx 0: 128 real, 16 complex) unblocked
 // (gebd2).
 template <class T>
 void gebrd(T* A, index m, index n, index lda, real_t<T>* d, real_t<T>* e, T* tauq, T* taup, int max_threads,

@@ -11,6 +11,8 @@ JacobiKernels<R> avx2_kernels() {
   JacobiKernels<R> k{&dot<P, Tail::Scalar>, &dotc<P>,        &rot<P, Tail::Scalar>, &rotc<P>, &rot_dot<P, Tail::Scalar>,
                      &rotc_dotc<P>,         &angles<P>};
   k.rot_dot2 = &rot_dot2<P, Tail::Scalar>;
+  k.larf_left = &larf_left<P, Tail::Scalar>;
+  k.larf_right = &larf_right<P, Tail::Scalar>;
   return k;
 }
 

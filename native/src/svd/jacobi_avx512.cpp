@@ -202,6 +202,8 @@ template <> JacobiKernels<double> avx512_jacobi<double>() {
   k.angles = &angles_d;
   k.wave_step = &wave_step_d;
   k.wave = &wave_d;
+  k.larf_left = &larf_left<PD, Tail::Masked>;
+  k.larf_right = &larf_right<PD, Tail::Masked>;
   return k;
 }
 template <> JacobiKernels<float> avx512_jacobi<float>() {
@@ -210,6 +212,8 @@ template <> JacobiKernels<float> avx512_jacobi<float>() {
   k.rot = &rot<PF, Tail::Masked>;
   k.rot_dot = &rot_dot<PF, Tail::Masked>;
   k.rot_dot2 = &rot_dot2<PF, Tail::Masked>;
+  k.larf_left = &larf_left<PF, Tail::Masked>;
+  k.larf_right = &larf_right<PF, Tail::Masked>;
   return k;
 }
 

@@ -113,6 +113,69 @@ void rot(typename P::R* x, typename P::R* y, index len, typename P::R c, typenam
   }
 }
 
+// y ← y − a·x over len scalars.
+template <class P, Tail TL>
+void axmy(typename P::R* y, const typename P::R* x, typename P::R a, index len) {
+  using V = typename P::V;
+  constexpr int W = P::L;
+  const V va = P::set1(a);
+  index i = 0;
+  for (; i + 2 * W <= len; i += 2 * W) {
+    P::store(y + i, P::fnma(va, P::load(x + i), P::load(y + i)));
+    P::store(y + i + W, P::fnma(va, P::load(x + i + W), P::load(y + i + W)));
+  }
+  for (; i + W <= len; i += W) P::store(y + i, P::fnma(va, P::load(x + i), P::load(y + i)));
+  if constexpr (TL == Tail::Masked) {
+    if (i < len) {
+      const auto m = P::tail(static_cast<int>(len - i));
+      P::storet(y + i, m, P::fnma(va, P::loadt(x + i, m), P::loadt(y + i, m)));
+    }
+  } else {
+    for (; i < len; ++i) y[i] -= a * x[i];
+  }
+}
+
+// C ← (I − tau·v·vᵀ)·C, C r×c with column j at C + j·ldc (JacobiKernels::larf_left).
+template <class P, Tail TL>
+void larf_left(index r, index c, const typename P::R* v, typename P::R tau, typename P::R* C, index ldc) {
+  for (index j = 0; j < c; ++j) {
+    typename P::R* cj = C + j * ldc;
+    axmy<P, TL>(cj, v, tau * dot<P, TL>(v, cj, r), r);
+  }
+}
+
+// C ← C·(I − tau·u·uᵀ), u at stride incu: w = C·u, then each column less tau·u_j·w.
+template <class P, Tail TL>
+void larf_right(index r, index c, const typename P::R* u, index incu, typename P::R tau, typename P::R* C, index ldc,
+                typename P::R* w) {
+  using V = typename P::V;
+  using R = typename P::R;
+  constexpr int W = P::L;
+  index j = 0;
+  // w from the columns two at a time (the first pair or single column sets it).
+  auto pass = [&](index jj, int two, bool first) {
+    const R a = u[jj * incu], b = two ? u[(jj + 1) * incu] : R(0);
+    const V va = P::set1(a), vb = P::set1(b);
+    const R* c0 = C + jj * ldc;
+    const R* c1 = two ? c0 + ldc : c0;
+    index i = 0;
+    for (; i + W <= r; i += W) {
+      V t = first ? P::mul(va, P::load(c0 + i)) : P::fma(va, P::load(c0 + i), P::load(w + i));
+      if (two) t = P::fma(vb, P::load(c1 + i), t);
+      P::store(w + i, t);
+    }
+    for (; i < r; ++i) {
+      R t = first ? a * c0[i] : w[i] + a * c0[i];
+      if (two) t += b * c1[i];
+      w[i] = t;
+    }
+  };
+  if (c <= 0) return;
+  for (; j + 2 <= c; j += 2) pass(j, 1, j == 0);
+  if (j < c) pass(j, 0, j == 0);
+  for (j = 0; j < c; ++j) axmy<P, TL>(C + j * ldc, w, tau * u[j * incu], r);
+}
+
 // [x, y] ← [c·x − z̄·y, z·x + c·y] over n complex elements, z = zr + i·zi.
 template <class P>
 void rotc(typename P::R* x, typename P::R* y, index n, typename P::R c, typename P::R zr, typename P::R zi) {

@@ -1,5 +1,6 @@
 // Internal to the SVD: the level-1 kernels of one-sided Jacobi, on real scalars (a complex
-// vector of n elements is 2n interleaved scalars). One family is picked at run time from
+// vector of n elements is 2n interleaved scalars), and the real reflector updates of the
+// unblocked bidiagonalization (gebd2, bidiag.cpp). One family is picked at run time from
 // active_isa() (lapis/isa.hpp): AVX-512 (real kernels; complex ones from AVX2), AVX2+FMA
 // (so LAPIS_KERNELS=avx2 / portable force the narrower code here too), else the portable
 // one. The SIMD families are one template over the packet type (jacobi_impl.hpp).
@@ -52,7 +53,15 @@ struct JacobiKernels {
                 R hi2, index* rotations) = nullptr;
   // rot, then *dx = Σ x'_i·wx_i and *dy = Σ y'_i·wy_i from the same pass. Optional.
   void (*rot_dot2)(R* x, R* y, const R* wx, const R* wy, index len, R c, R s, R* dx, R* dy) = nullptr;
+  // LAPACK larf on the r×c matrix C (column j at C + j·ldc), one call for the whole update:
+  // from the left C ← (I − tau·v·vᵀ)·C (each column's dot product and update in one visit),
+  // from the right C ← C·(I − tau·u·uᵀ) with u at stride incu (w: r scalars of scratch).
+  void (*larf_left)(index r, index c, const R* v, R tau, R* C, index ldc) = nullptr;
+  void (*larf_right)(index r, index c, const R* u, index incu, R tau, R* C, index ldc, R* w) = nullptr;
 };
+
+// The family active_isa() picks (svd.cpp), for the other translation units of the SVD.
+template <class R> const JacobiKernels<R>& jacobi_kernels();
 
 // Lanes of `angles`: one AVX-512 register of doubles.
 constexpr int kWave = 8;

@@ -193,9 +193,35 @@ static void p_rot_dot2(R* x, R* y, const R* wx, const R* wy, index len, R c, R s
   *dy = p_dot<R>(y, wy, len);
 }
 
+template <class R>
+static void p_larf_left(index r, index c, const R* v, R tau, R* C, index ldc) {
+  for (index j = 0; j < c; ++j) {
+    R* cj = C + j * ldc;
+    const R f = tau * p_dot<R>(v, cj, r);
+    for (index i = 0; i < r; ++i) cj[i] -= f * v[i];
+  }
+}
+
+template <class R>
+static void p_larf_right(index r, index c, const R* u, index incu, R tau, R* C, index ldc, R* w) {
+  std::fill(w, w + r, R(0));
+  for (index j = 0; j < c; ++j) {
+    const R a = u[j * incu];
+    const R* cj = C + j * ldc;
+    for (index i = 0; i < r; ++i) w[i] += a * cj[i];
+  }
+  for (index j = 0; j < c; ++j) {
+    const R f = tau * u[j * incu];
+    R* cj = C + j * ldc;
+    for (index i = 0; i < r; ++i) cj[i] -= f * w[i];
+  }
+}
+
 template <class R> JacobiKernels<R> portable_jacobi() {
   JacobiKernels<R> k{&p_dot<R>, &p_dotc<R>, &p_rot<R>, &p_rotc<R>, &p_rot_dot<R>, &p_rotc_dotc<R>, &p_angles<R>};
   k.rot_dot2 = &p_rot_dot2<R>;
+  k.larf_left = &p_larf_left<R>;
+  k.larf_right = &p_larf_right<R>;
   return k;
 }
 
@@ -1158,6 +1184,12 @@ int svd_tall(Get a, index m, index n, real_t<T> scale, real_t<T>* S, T* Ut, T* V
 }
 
 }  // namespace
+
+namespace svd_detail {
+template <class R> const JacobiKernels<R>& jacobi_kernels() { return g_jacobi<R>; }
+template const JacobiKernels<float>& jacobi_kernels<float>();
+template const JacobiKernels<double>& jacobi_kernels<double>();
+}  // namespace svd_detail
 
 template <class T>
 int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool full, int max_threads,
