@@ -469,9 +469,13 @@ bool dqds_values(index n, R* d, const R* e) {
       // upper bounds of the block's smallest eigenvalue), closer to them as the bottom
       // off-diagonal shrinks (a failed transform retries with less).
       {
-        R smin, smax;
-        las2(std::sqrt(q[hi - 1]), std::sqrt(ee[hi - 1]), std::sqrt(q[hi]), smin, smax);
-        R est = smin * smin;
+        // The trailing 2×2 of B·Bᵀ, [q₁ + e, √(e·q₂); √(e·q₂), q₂] with q₁ = q[hi − 1],
+        // e = ee[hi − 1], q₂ = q[hi]: its smaller eigenvalue as det / λ_max (no cancellation),
+        // all scaled by the larger diagonal entry so that no square overflows.
+        const R big = std::max(q[hi - 1] + ee[hi - 1], q[hi]), inv = R(1) / big;
+        const R a2 = (q[hi - 1] + ee[hi - 1]) * inv, b2 = q[hi] * inv, h = (a2 - b2) / 2;
+        const R lmax = (a2 + b2) / 2 + std::sqrt(h * h + (ee[hi - 1] * inv) * b2);
+        R est = ((q[hi - 1] * inv) * b2 / lmax) * big;
         if (!have_dmin) tau = 0;
         else if (dmin_prev < R(0.5) * q[hi]) tau = R(0.25) * dmin_prev;  // smallest not at the bottom yet
         else {

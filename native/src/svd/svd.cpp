@@ -1197,12 +1197,30 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
   using R = real_t<T>;
   const index k = std::min(m, n);
   const index ur = m, uc = full ? m : k, vr = full ? n : k, vc = n;
+  // One pass over the real components, in lanes so that it vectorises: the largest
+  // magnitude (complex: the larger of |re| and |im|) and whether all are finite (x − x is
+  // 0 exactly for finite x).
   R scale = 0;
   bool finite = true;
-  for (index i = 0; i < m * n; ++i) {
-    if (!is_finite(A[i])) { finite = false; break; }
-    if constexpr (is_complex_v<T>) scale = std::max(scale, std::max(std::abs(A[i].real()), std::abs(A[i].imag())));
-    else scale = std::max(scale, std::abs(A[i]));
+  {
+    const R* a = reinterpret_cast<const R*>(A);
+    const index len = m * n * (is_complex_v<T> ? 2 : 1);
+    R top[8] = {};
+    bool bad[8] = {};
+    index i = 0;
+    for (; i + 8 <= len; i += 8)
+      for (int l = 0; l < 8; ++l) {
+        bad[l] |= (a[i + l] - a[i + l]) != 0;
+        top[l] = std::max(top[l], std::abs(a[i + l]));
+      }
+    for (; i < len; ++i) {
+      bad[0] |= (a[i] - a[i]) != 0;
+      top[0] = std::max(top[0], std::abs(a[i]));
+    }
+    for (int l = 0; l < 8; ++l) {
+      finite = finite && !bad[l];
+      scale = std::max(scale, top[l]);
+    }
   }
   if (!finite) {
     const R nan = std::numeric_limits<R>::quiet_NaN();
