@@ -24,8 +24,7 @@ struct SvdOptions {
   // redone with accumulation otherwise). false: always accumulate.
   bool solve_for_v = true;
   // Any dtype. Auto: the bidiagonal route (gebrd, then dqds for values only or divide and
-  // conquer with vectors, Jacobi instead for small min(m, n) under a QR: native/src/svd/svd.cpp,
-  // bidiag.cpp, bdsdc.cpp) unless
+  // conquer with vectors: native/src/svd/svd.cpp, bidiag.cpp, bdsdc.cpp) unless
   // the input is graded (largest / smallest nonzero row or column max-norm above 2^6),
   // where Jacobi keeps the small values' relative accuracy.
   enum class Values { Auto, Jacobi, Bidiagonal } values = Values::Auto;

@@ -43,14 +43,9 @@ template <class R> R kPivotGrading() { return std::ldexp(R(1), 30); }
 // this factor (times √max(m, n)) of Jacobi's eps·κ(B), A = B·D or D·B (docs/svd.md).
 template <class R> R kBidiagGrading() { return std::ldexp(R(1), 6); }
 // Whether svd with vectors takes gebrd + divide and conquer rather than Jacobi, by speed
-// (docs/svd.md): complex input always, real input when the bidiagonal is reduced from A
-// itself or from min(m, n) of 48 when a QR comes first (max ≥ 1.6·min), where Jacobi on
-// the small R led.
-template <class T>
-bool dc_faster(index m, index n) {
-  const index k = std::min(m, n), big = std::max(m, n);
-  return k >= 2 && (is_complex_v<T> || k >= 48 || big * 10 < k * 16);
-}
+// (docs/svd.md): from two columns on, for every dtype and shape; Jacobi kept the lead only
+// on real tall shapes before gebd2's larf kernels, and ties there now.
+inline bool dc_faster(index m, index n) { return std::min(m, n) >= 2; }
 
 // Whether A (row-major m×n, finite) has rows and columns of comparable max-norm.
 template <class T>
@@ -1251,7 +1246,7 @@ int svd(const T* A, index m, index n, real_t<T>* S, T* U, T* Vh, bool uv, bool f
   // solve_for_v) asks for it, or where bdsdc declines.
   const bool jacobi_opts = opts.pivot != SvdOptions::Pivot::Auto || !opts.solve_for_v;
   if (uv && opts.values != SvdOptions::Values::Jacobi && !jacobi_opts &&
-      (opts.values == SvdOptions::Values::Bidiagonal || (dc_faster<T>(m, n) && ungraded(A, m, n))) &&
+      (opts.values == SvdOptions::Values::Bidiagonal || (dc_faster(m, n) && ungraded(A, m, n))) &&
       svd_detail::svd_bidiag<T>(A, m, n, scale, S, U, Vh, full, max_threads))
     return 0;
   if (m >= n) {
