@@ -1,6 +1,7 @@
 // LU, solve, triangular solve, inverse and det on the CPU against numpy/scipy (same sizes,
 // seeded Gaussian data), ml-matrix and mathjs. Suites: `lu` and `solve`.
 import { registerSuite, type BenchCase } from '../harness.js';
+import { jsPeerLibs } from '../js-peers.js';
 import { linalg, randn, Tensor } from '../../src/index.js';
 
 const lu = (n: number) => (2 / 3) * n ** 3;
@@ -50,9 +51,7 @@ registerSuite('lu', () => {
     };
     if (n === 256) {
       c.peers = async () => {
-        const { create, all } = await import('mathjs');
-        const { Matrix, LuDecomposition } = await import('ml-matrix');
-        const math = create(all, { absTol: 0, relTol: 1e-12 });
+        const { math, ml: { Matrix, LuDecomposition } } = await jsPeerLibs();
         const rows = A.toArray() as number[][];
         const mm = new Matrix(rows);
         return { mathjs: () => { math.lup(rows); }, mlMatrix: () => { new LuDecomposition(mm); } };

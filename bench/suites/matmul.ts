@@ -3,6 +3,7 @@
 // on one thread and on the run's (issue 17), and the small-matrix case against ml-matrix and
 // mathjs. Suite `matmul`; GPU cases live in matmul-gpu.ts under the same suite name.
 import { registerSuite, registeredSuites, type BenchCase } from '../harness.js';
+import { jsPeerLibs } from '../js-peers.js';
 import { linalg, numThreads, randn, zeros, type Tensor } from '../../src/index.js';
 import type { FloatDType } from '../../src/core/dtype.js';
 
@@ -135,9 +136,7 @@ function cpuCases(): BenchCase[] {
       flops: 2 * n ** 3,
       lapis: () => { linalg.matmul(A, B); },
       peers: async () => {
-        const { create, all } = await import('mathjs');
-        const { Matrix } = await import('ml-matrix');
-        const math = create(all, { absTol: 0, relTol: 1e-12 });
+        const { math, ml: { Matrix } } = await jsPeerLibs();
         const a = A.toArray() as number[][];
         const b = B.toArray() as number[][];
         const ma = math.matrix(a), mb = math.matrix(b);

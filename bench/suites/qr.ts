@@ -2,6 +2,7 @@
 // same sizes and seeded Gaussian data, and against mathjs / ml-matrix at a small size.
 // Suite `qr`.
 import { registerSuite, type BenchCase } from '../harness.js';
+import { jsPeerLibs } from '../js-peers.js';
 import { linalg, randn } from '../../src/index.js';
 
 // geqrf + orgqr, reduced Q (LAPACK's operation counts).
@@ -23,9 +24,7 @@ registerSuite('qr', () => {
     };
     if (m === 64) {
       c.peers = async () => {
-        const { create, all } = await import('mathjs');
-        const { Matrix, QrDecomposition } = await import('ml-matrix');
-        const math = create(all, { absTol: 0, relTol: 1e-12 });
+        const { math, ml: { Matrix, QrDecomposition } } = await jsPeerLibs();
         const rows = A.toArray() as number[][];
         const mm = new Matrix(rows);
         return {

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureSync, registerSuite, type BenchCase } from '../harness.js';
+import { jsPeerLibs } from '../js-peers.js';
 import { instantiateWasmBackendSync, type WasmRawFunction } from '../../src/backend/wasm/instantiate.js';
 import { nodeThreadOptions } from '../../src/backend/wasm/node.js';
 import { randn } from '../../src/index.js';
@@ -47,10 +48,9 @@ registerSuite(
     const brows = rows(b, n, 1);
     // The JavaScript peers, made once by the first case that times them (BenchCase.peers).
     const makePeers = async () => {
-      const { create, all } = await import('mathjs');
-      const { Matrix, LuDecomposition } = await import('ml-matrix');
+      const { math, ml: { Matrix, LuDecomposition } } = await jsPeerLibs();
       return {
-        math: create(all, { absTol: 0, relTol: 1e-12 }), LuDecomposition,
+        math, LuDecomposition,
         mA: new Matrix(Arows), mB: new Matrix(Brows), mb: new Matrix(brows),
       };
     };
