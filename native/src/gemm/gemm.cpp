@@ -495,13 +495,16 @@ void packed(const KernelSet<T>& K, T alpha, MatRef<T> A, MatRef<T> B, T beta, Ma
 constexpr double kParallelMin = 128.0 * 128.0 * 128.0;
 
 template <class T>
-bool use_direct(const KernelSet<T>& K, index m, index n, index k) {
+bool use_direct(const KernelSet<T>& K, index m, index n, index k, int threads) {
   // Packing B pays off over m/mr tiles, packing A over n/nr, and either only when k is deep
   // enough to hide the C tile traffic: with few tiles, a shallow k, or operands that
   // already fit in L2 (up to ~300³ in double), the unpacked kernel wins.
   if (m <= 2 * K.mr || n <= 2 * K.nr || k <= 32) return true;
   const double bytes = (double(m) * k + double(k) * n + double(m) * n) * sizeof(T);
-  return bytes <= 1024.0 * 1024;
+  // One thread of the real B-resident kernels: its strip of B read in place through the
+  // leading dimension stops staying in L1 from about half a MiB of operands (docs/gemm.md).
+  const bool half = K.nb > 0 && !is_complex_v<T> && threads <= 1;
+  return bytes <= (half ? 512.0 : 1024.0) * 1024;
 }
 
 // Small products (small_kernel.hpp): register tiles over the whole product, nothing packed.
@@ -554,7 +557,7 @@ void gemm_impl(T alpha, MatRef<T> A, MatRef<T> B, T beta, MatMut<T> C, int max_t
   const double work = double(m) * n * k * (is_complex_v<T> ? 4 : 1);  // real multiply-adds
   if (in_parallel_region() || work < kParallelMin) threads = 1;
 
-  if (use_direct(K, m, n, k)) {
+  if (use_direct(K, m, n, k, threads)) {
     if (threads <= 1) return direct(K, alpha, A, B, beta, C);
     // Split C along its longer side (in whole tiles); each piece runs unpacked.
     const index mt = ceil_div(m, K.mr), nt = ceil_div(n, K.nr);
