@@ -206,16 +206,25 @@ void scale(MatMut<T> C, T beta) {
 
 // One tile through the kernel: straight into C when it is whole and C's columns are
 // contiguous, else through a scratch tile.
+// The vectors a right edge of `cols` (< nr) columns needs when the family has a narrower
+// tile for them (KernelSet::part), else 0 (the full-width tile runs).
+template <class T>
+inline int part_vectors(const KernelSet<T>& K, index cols) {
+  if (K.cpv == 0 || cols >= K.nr) return 0;
+  const int v = int((cols + K.cpv - 1) / K.cpv);
+  return v * K.cpv < K.nr && K.part[v - 1] != nullptr ? v : 0;
+}
+
 template <class T>
 inline void tile(const KernelSet<T>& K, index kc, const T* a, index ars, index acs, const T* b, index brs, T alpha,
                  T beta, int flags, index rows, index cols, T* c, index crs, index ccs) {
-  if (rows == K.mr && cols == K.nr && ccs == 1) {
-    K.ukr(kc, a, ars, acs, b, brs, c, crs, alpha, beta, flags);
-  } else {
-    alignas(64) T t[kMaxTile];
-    K.ukr(kc, a, ars, acs, b, brs, t, K.nr, alpha, T(0), flags);
-    merge(t, K.nr, rows, cols, beta, c, crs, ccs);
-  }
+  if (rows == K.mr && cols == K.nr && ccs == 1) return K.ukr(kc, a, ars, acs, b, brs, c, crs, alpha, beta, flags);
+  const int v = part_vectors(K, cols);
+  const Ukr<T> f = v > 0 ? K.part[v - 1] : K.ukr;
+  if (v > 0 && rows == K.mr && cols == v * K.cpv && ccs == 1) return f(kc, a, ars, acs, b, brs, c, crs, alpha, beta, flags);
+  alignas(64) T t[kMaxTile];
+  f(kc, a, ars, acs, b, brs, t, K.nr, alpha, T(0), flags);
+  merge(t, K.nr, rows, cols, beta, c, crs, ccs);
 }
 
 // A right-edge tile read straight from an unpacked B (masked loads), through scratch.
@@ -223,7 +232,9 @@ template <class T>
 inline void tile_edge(const KernelSet<T>& K, index kc, const T* a, index ars, index acs, const T* b, index brs,
                       T alpha, T beta, int flags, index rows, index cols, T* c, index crs, index ccs) {
   alignas(64) T t[kMaxTile];
-  K.ukr_edge(kc, a, ars, acs, b, brs, t, K.nr, alpha, flags, cols);
+  const int v = part_vectors(K, cols);
+  const UkrEdge<T> f = v > 0 && K.part_edge[v - 1] != nullptr ? K.part_edge[v - 1] : K.ukr_edge;
+  f(kc, a, ars, acs, b, brs, t, K.nr, alpha, flags, cols);
   merge(t, K.nr, rows, cols, beta, c, crs, ccs);
 }
 

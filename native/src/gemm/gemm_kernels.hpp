@@ -88,6 +88,12 @@ struct KernelSet {
   index nb = 0, mb = 0;
   Ukr<T> ukr = nullptr;
   UkrEdge<T> ukr_edge = nullptr;
+  // Narrower tiles for a right edge of fewer than nr columns: part[v - 1] and part_edge[v - 1]
+  // compute mr rows × v vectors of cpv columns each (v below nr's count), so an edge is not
+  // computed at the full width and discarded; null (cpv 0) where the family has none.
+  int cpv = 0;
+  Ukr<T> part[3] = {};
+  UkrEdge<T> part_edge[3] = {};
   PackFn<T> pack_a_copy = nullptr, pack_a_trans = nullptr;  // w = mr
   PackFn<T> pack_b_copy = nullptr, pack_b_trans = nullptr;  // w = nr
   SmallFn<T> small = nullptr;  // null: small products take the unpacked path

@@ -20,10 +20,10 @@ Family avx2_family() {
   f.name = "avx2";
   // kc·nr·size ≈ 16 KiB keeps the B micro-panel in L1; mc·kc·size ≈ 384 KiB the A block
   // in L2; kc·nc the shared B block in L3.
-  f.d = real_set<Avx2D, 6, 2>(192, 256, 4096);
-  f.s = real_set<Avx2S, 6, 2>(384, 256, 4096);
-  f.z = complex_set<Avx2D, 3, 2>(96, 256, 2048);
-  f.c = complex_set<Avx2S, 3, 2>(192, 256, 2048);
+  f.d = real_set<Avx2D, 6, 2, true>(192, 256, 4096);
+  f.s = real_set<Avx2S, 6, 2, true>(384, 256, 4096);
+  f.z = complex_set<Avx2D, 3, 2, true>(96, 256, 2048);
+  f.c = complex_set<Avx2S, 3, 2, true>(192, 256, 2048);
   // Small products: up to 12 accumulators (of 16 ymm), 8 rows, two vectors a tile.
   f.d.small = small_real<Avx2D, 12, 8, 2>();
   f.s.small = small_real<Avx2S, 12, 8, 2>();

@@ -271,7 +271,20 @@ void pack_trans(const typename H::R* src, index ld, index len, index width, type
   }
 }
 
-template <class VT, int MR, int NV>
+// The narrower edge kernels KernelSet::part: Kernel<VT, MR, v> for v = 1 … NV − 1.
+template <template <class, int, int> class Kernel, class VT, int MR, int NV, class S>
+void set_parts(S& s, int cpv) {
+  static_assert(NV <= 4, "part[] holds three narrower tiles");
+  s.cpv = cpv;
+  unroll<NV - 1>([&](auto i) {
+    constexpr int v = int(i) + 1;
+    s.part[i] = &Kernel<VT, MR, v>::run;
+    if constexpr (VT::kTail) s.part_edge[i] = &Kernel<VT, MR, v>::run_edge;
+  });
+}
+
+// PARTS: also build the narrower edge tiles (the families where they were measured).
+template <class VT, int MR, int NV, bool PARTS = false>
 KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
   static_assert(MR * RealKernel<VT, MR, NV>::NR <= kMaxTile, "tile larger than the edge buffers");
   KernelSet<typename VT::R> s;
@@ -282,10 +295,11 @@ KernelSet<typename VT::R> real_set(index mc, index kc, index nc) {
   s.nc = nc;
   s.ukr = &RealKernel<VT, MR, NV>::run;
   if constexpr (VT::kTail) s.ukr_edge = &RealKernel<VT, MR, NV>::run_edge;
+  if constexpr (PARTS) set_parts<RealKernel, VT, MR, NV>(s, VT::L);
   return s;
 }
 
-template <class VT, int MR, int NV>
+template <class VT, int MR, int NV, bool PARTS = false>
 KernelSet<std::complex<typename VT::R>> complex_set(index mc, index kc, index nc) {
   static_assert(MR * ComplexKernel<VT, MR, NV>::NR <= kMaxTile, "tile larger than the edge buffers");
   KernelSet<std::complex<typename VT::R>> s;
@@ -296,6 +310,7 @@ KernelSet<std::complex<typename VT::R>> complex_set(index mc, index kc, index nc
   s.nc = nc;
   s.ukr = &ComplexKernel<VT, MR, NV>::run;
   if constexpr (VT::kTail) s.ukr_edge = &ComplexKernel<VT, MR, NV>::run_edge;
+  if constexpr (PARTS) set_parts<ComplexKernel, VT, MR, NV>(s, VT::L / 2);
   return s;
 }
 
