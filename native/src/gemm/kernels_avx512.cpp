@@ -92,17 +92,18 @@ Family avx512_family() {
   f.name = "avx512";
   // kc = 512 (C tiles read and written half as often as at 192; the B micro-panel then
   // streams from L2 beside A, which measured faster on Zen 5 than an L1-sized 192 or 128),
-  // mc = 96: A block 384 KiB (double) of a 1 MiB L2; complex<float> kc 384 measured a
-  // little ahead of 192 (1024³ and 4096³), complex<double> 256 (4×12 tile, Xeon). Measurements: docs/gemm.md.
+  // mc = 96: A block 384 KiB (double) of a 1 MiB L2; complex<float> kc 512 (a 512-deep
+  // product in one pass over C, not two of 256), complex<double> 256 (4×12 tile, Xeon).
+  // Measurements: docs/gemm.md.
   // nc 2048: an 8 MiB (double) B block rather than 16 MiB, in an L3 shared with other work.
   f.d = real_set<Avx512D, 8, 3, true>(96, 512, 2048);
   f.s = real_set<Avx512S, 8, 3, true>(96, 512, 2048);
   f.z = complex_set<Avx512D, 4, 3, true>(96, 256, 2048);
-  f.c = complex_set<Avx512S, 4, 3, true>(96, 384, 2048);
+  f.c = complex_set<Avx512S, 4, 3, true>(96, 512, 2048);
   // From 4 threads one B block is shared (packed_shared): the grid's per-thread B blocks
   // and repacked A lost to it from 4 threads on the 16-core Xeon (docs/gemm.md).
   f.d.shared_from = f.s.shared_from = f.z.shared_from = f.c.shared_from = 4;
-  // One thread's products keep a B block in L2 (768 KiB real, 864 KiB complex64, 1.1 MiB
+  // One thread's products keep a B block in L2 (768 KiB real, 1.1 MiB complex64, 1.1 MiB
   // complex128) and 1024-row A blocks in L3, with one A micro-panel in L1 across the block
   // (B-resident order; docs/gemm.md).
   f.d.nb = 192;
