@@ -204,8 +204,6 @@ void scale(MatMut<T> C, T beta) {
     }
 }
 
-// One tile through the kernel: straight into C when it is whole and C's columns are
-// contiguous, else through a scratch tile.
 // The vectors a right edge of `cols` (< nr) columns needs when the family has a narrower
 // tile for them (KernelSet::part), else 0 (the full-width tile runs).
 template <class T>
@@ -215,6 +213,9 @@ inline int part_vectors(const KernelSet<T>& K, index cols) {
   return v * K.cpv < K.nr && K.part[v - 1] != nullptr ? v : 0;
 }
 
+// One tile through the kernel (a narrower one for a right edge where the family has it):
+// straight into C when the kernel's tile covers it exactly and C's columns are contiguous,
+// else through a scratch tile.
 template <class T>
 inline void tile(const KernelSet<T>& K, index kc, const T* a, index ars, index acs, const T* b, index brs, T alpha,
                  T beta, int flags, index rows, index cols, T* c, index crs, index ccs) {
